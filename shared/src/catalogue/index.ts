@@ -1,0 +1,3 @@
+export * from './decider.js';
+export * from './events.js';
+export * from './product.js';

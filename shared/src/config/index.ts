@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(5000),
+  DATA_DIR: z.string().min(1).default('.data'),
+  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+  REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+  EVENTSTORE_CONNECTION_STRING: optionalString.pipe(z.string().startsWith('esdb').optional()),
+  PAYPAL_CLIENT_ID: optionalString,
+  PAYPAL_CLIENT_SECRET: optionalString,
+  PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),
+  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  MAIL_FROM: z.string().default('Licence Store <no-reply@licensestore.local>'),
+  SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  ADMIN_USERNAME: z.string().min(1).default('admin'),
+  ADMIN_PASSWORD: optionalString.pipe(z.string().min(12).optional()),
+  /** Origin the site is served from, for cross-site checks and absolute links; defaults to http://localhost:PORT. */
+  PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the environment once; an invalid value fails with the list of bad keys. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  return parsed.data;
+}
+
+/** A role (api, projections, workers) needs concrete URLs; `npm start` fills them in for embedded services. */
+export function requireUrl(config: Config, key: 'DATABASE_URL' | 'REDIS_URL'): string {
+  const value = config[key];
+  if (!value) throw new ConfigError([`${key}: required when this role runs on its own`]);
+  return value;
+}

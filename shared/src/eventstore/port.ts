@@ -1,0 +1,74 @@
+import { z } from 'zod';
+
+/** ESDB rules: revisions start at 0; `no_stream`, `stream_exists` and `any` are the symbolic expectations. */
+export type ExpectedRevision = 'no_stream' | 'any' | 'stream_exists' | bigint;
+
+/**
+ * A position in the global log. Opaque to callers, but adapters encode it so that plain string comparison
+ * orders positions the way the log delivers them (fixed-width numbers), which lets Postgres compare
+ * checkpoints without knowing which store wrote them.
+ */
+export type Position = string;
+
+export const actorSchema = z.object({
+  type: z.enum(['customer', 'admin', 'system']),
+  id: z.string().min(1),
+});
+export type Actor = z.infer<typeof actorSchema>;
+
+export const eventMetadataSchema = z.object({
+  actor: actorSchema,
+  correlationId: z.string().min(1),
+  causationId: z.string().min(1),
+  schemaVersion: z.number().int().positive(),
+});
+export type EventMetadata = z.infer<typeof eventMetadataSchema>;
+
+export interface NewEvent {
+  /** Defaults to a random UUID. Appending the same ids again is a no-op (idempotent retry). */
+  id?: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface RecordedEvent {
+  id: string;
+  streamId: string;
+  revision: bigint;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+  position: Position;
+  createdAt: Date;
+}
+
+export interface AppendResult {
+  nextExpectedRevision: bigint;
+  position: Position;
+}
+
+export interface EventStore {
+  append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /** The stream's events in revision order; empty for a missing stream. */
+  readStream(stream: string): AsyncIterable<RecordedEvent>;
+  /** Up to `limit` events after `after` (exclusive) in global order, system events excluded. */
+  readAll(after: Position | null, limit: number): Promise<RecordedEvent[]>;
+  /** Catch-up from `after` (exclusive), then live, until `signal` aborts. */
+  subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<RecordedEvent>;
+  close(): Promise<void>;
+}
+
+export class WrongExpectedRevisionError extends Error {
+  constructor(
+    readonly stream: string,
+    readonly expected: ExpectedRevision,
+    readonly actual: bigint | 'no_stream',
+  ) {
+    super(`stream ${stream}: expected revision ${String(expected)}, actual ${String(actual)}`);
+    this.name = 'WrongExpectedRevisionError';
+  }
+}
+
+/** Category of a stream id (`product-123` → `product`), the EventStoreDB convention. */
+export const streamCategory = (streamId: string) => streamId.slice(0, Math.max(0, streamId.indexOf('-')));

@@ -1,0 +1,204 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  eventMetadataSchema,
+  type NewEvent,
+  type Position,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from './port.js';
+import { decodePosition, encodePosition } from './position.js';
+
+const CHANNEL = 'event_store_appended';
+const CONFLICT = 'ES409';
+const STREAM_PAGE = 1000;
+const SUBSCRIPTION_BATCH = 1000;
+/** How long a subscriber waits before looking again when committed events are held back by an older open transaction. */
+const HELD_BACK_RETRY_MS = 20;
+/** Notifications cannot be lost while the connection lives; this only bounds the damage if one ever is. */
+const SAFETY_WAKE_MS = 5000;
+
+interface EventRow {
+  global_position: string;
+  transaction_id: string;
+  stream_id: string;
+  stream_revision: string;
+  event_id: string;
+  event_type: string;
+  data: unknown;
+  metadata: unknown;
+  created_at: Date;
+}
+
+const COLUMNS =
+  'global_position, transaction_id::text AS transaction_id, stream_id, stream_revision, event_id, event_type, data, metadata, created_at';
+
+const toRecorded = (row: EventRow): RecordedEvent => ({
+  id: row.event_id,
+  streamId: row.stream_id,
+  revision: BigInt(row.stream_revision),
+  type: row.event_type,
+  data: row.data,
+  metadata: eventMetadataSchema.parse(row.metadata),
+  position: encodePosition(row.transaction_id, row.global_position),
+  createdAt: row.created_at,
+});
+
+/**
+ * Event store on one Postgres table. The global order is (writer transaction id, position), read only below
+ * the oldest running transaction, so an event whose transaction commits late is never skipped
+ * (see docs/decisions/002-postgres-event-store.md).
+ */
+export class PostgresEventStore implements EventStore {
+  constructor(private readonly pool: pg.Pool) {}
+
+  async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return appendWith(this.pool, stream, events, expected);
+  }
+
+  async *readStream(stream: string): AsyncIterable<RecordedEvent> {
+    let from = 0n;
+    for (;;) {
+      const { rows } = await this.pool.query<EventRow>(
+        `SELECT ${COLUMNS} FROM event_store.events WHERE stream_id = $1 AND stream_revision >= $2
+         ORDER BY stream_revision LIMIT $3`,
+        [stream, from.toString(), STREAM_PAGE],
+      );
+      for (const row of rows) yield toRecorded(row);
+      if (rows.length < STREAM_PAGE) return;
+      from += BigInt(STREAM_PAGE);
+    }
+  }
+
+  async readAll(after: Position | null, limit: number): Promise<RecordedEvent[]> {
+    const [transactionId, position] = after ? decodePosition(after) : [0n, 0n];
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${COLUMNS} FROM event_store.events
+        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+        ORDER BY transaction_id, global_position
+        LIMIT $3`,
+      [transactionId.toString(), position.toString(), limit],
+    );
+    return rows.map(toRecorded);
+  }
+
+  async *subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<RecordedEvent> {
+    const wakeup = await this.listen(signal);
+    try {
+      let checkpoint = after;
+      while (!signal.aborted) {
+        wakeup.reset();
+        const batch = await this.readAll(checkpoint, SUBSCRIPTION_BATCH);
+        for (const event of batch) {
+          if (signal.aborted) return;
+          yield event;
+          checkpoint = event.position;
+        }
+        if (batch.length === SUBSCRIPTION_BATCH) continue;
+        const heldBack = await this.hasHeldBackEvents(checkpoint);
+        await wakeup.wait(heldBack ? HELD_BACK_RETRY_MS : SAFETY_WAKE_MS);
+      }
+    } finally {
+      await wakeup.close();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  /** Committed events past the checkpoint that readAll may not return yet, because an older transaction is open. */
+  private async hasHeldBackEvents(after: Position | null): Promise<boolean> {
+    const [transactionId, position] = after ? decodePosition(after) : [0n, 0n];
+    const { rows } = await this.pool.query<{ held: boolean }>(
+      `SELECT EXISTS (
+         SELECT 1 FROM event_store.events
+          WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+            AND transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held`,
+      [transactionId.toString(), position.toString()],
+    );
+    return rows[0]?.held ?? false;
+  }
+
+  private async listen(signal: AbortSignal) {
+    const client = await this.pool.connect();
+    let notified = false;
+    let wake: (() => void) | null = null;
+    const onNotify = () => {
+      notified = true;
+      wake?.();
+    };
+    const onAbort = () => wake?.();
+    client.on('notification', onNotify);
+    signal.addEventListener('abort', onAbort);
+    await client.query(`LISTEN ${CHANNEL}`);
+    return {
+      reset: () => {
+        notified = false;
+      },
+      wait: (timeoutMs: number) =>
+        new Promise<void>((resolve) => {
+          if (notified || signal.aborted) return resolve();
+          const timer = setTimeout(() => done(), timeoutMs);
+          const done = () => {
+            clearTimeout(timer);
+            wake = null;
+            resolve();
+          };
+          wake = done;
+        }),
+      close: async () => {
+        signal.removeEventListener('abort', onAbort);
+        client.off('notification', onNotify);
+        try {
+          await client.query(`UNLISTEN ${CHANNEL}`);
+          client.release();
+        } catch (error) {
+          client.release(error as Error);
+        }
+      },
+    };
+  }
+}
+
+/**
+ * Appends through any client or pool, so a test can hold the writing transaction open
+ * (the slow-writer case of the contract suite).
+ */
+export async function appendWith(
+  db: pg.Pool | pg.PoolClient,
+  stream: string,
+  events: NewEvent[],
+  expected: ExpectedRevision,
+): Promise<AppendResult> {
+  if (events.length === 0) throw new Error('append needs at least one event');
+  try {
+    const { rows } = await db.query<{ next_revision: string; transaction_id: string; global_position: string }>(
+      'SELECT * FROM event_store.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
+      [
+        stream,
+        String(expected),
+        events.map((event) => event.id ?? randomUUID()),
+        events.map((event) => event.type),
+        events.map((event) => JSON.stringify(event.data)),
+        events.map((event) => JSON.stringify(event.metadata)),
+      ],
+    );
+    const row = rows[0];
+    if (!row) throw new Error('append returned no row');
+    return {
+      nextExpectedRevision: BigInt(row.next_revision),
+      position: encodePosition(row.transaction_id, row.global_position),
+    };
+  } catch (error) {
+    if ((error as { code?: string }).code === CONFLICT) {
+      const actual = (error as Error).message;
+      throw new WrongExpectedRevisionError(stream, expected, actual === 'no_stream' ? 'no_stream' : BigInt(actual));
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Money travels as a decimal string with two places ("19.99") and is computed in integer cents. */
+export const decimalAmount = z
+  .string()
+  .trim()
+  .regex(/^\d{1,7}(\.\d{1,2})?$/, 'must be an amount like 19.99');
+
+export const toCents = (amount: string): number => {
+  const [whole = '0', fraction = ''] = amount.split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+};
+
+export const formatCents = (cents: number): string => {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+};
+
+/** Normalises "5" or "5.5" to "5.00" / "5.50". */
+export const normaliseAmount = (amount: string): string => formatCents(toCents(amount));

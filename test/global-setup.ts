@@ -1,0 +1,33 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startEmbeddedPostgres } from '../scripts/stack/embedded-postgres.js';
+import { startRedisServer } from '../scripts/stack/redis-server.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Connection URL of a maintenance database; each test file creates its own database from it. */
+    postgresAdminUrl: string;
+    redisUrl: string;
+  }
+}
+
+/**
+ * One Postgres server and one Redis server for the whole run, started from scratch so the suite never
+ * depends on services the machine happens to have. Isolation comes from a fresh database per test file
+ * and random key prefixes in Redis.
+ */
+export default async function setup(project: TestProject) {
+  const dir = await mkdtemp(join(tmpdir(), 'licensestore-test-'));
+  const [postgres, redis] = await Promise.all([
+    startEmbeddedPostgres(join(dir, 'postgres')),
+    startRedisServer(join(dir, 'redis')),
+  ]);
+  project.provide('postgresAdminUrl', postgres.url('postgres'));
+  project.provide('redisUrl', redis.url);
+  return async () => {
+    await Promise.all([postgres.stop(), redis.stop()]);
+    await rm(dir, { recursive: true, force: true });
+  };
+}
