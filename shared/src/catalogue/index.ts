@@ -1,3 +1,14 @@
+import type { Decider } from '../commands/index.js';
+import { decideProduct, evolveProduct, initialProductState, type ProductCommand, type ProductState } from './decider.js';
+import { type ProductEvent, parseProductEvent } from './events.js';
+
 export * from './decider.js';
 export * from './events.js';
 export * from './product.js';
+
+export const productDecider: Decider<ProductCommand, ProductState, ProductEvent> = {
+  initialState: initialProductState,
+  decide: decideProduct,
+  evolve: evolveProduct,
+  parse: parseProductEvent,
+};

@@ -1,0 +1,61 @@
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+
+// numeric and int8 come back as strings (exact); prices stay decimal strings end to end.
+
+export interface ProductsTable {
+  id: string;
+  name: string;
+  description: string;
+  image_url: string;
+  category: string;
+  platform: string;
+  regular_price: string;
+  sale_price: string | null;
+  featured: boolean;
+  in_stock: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface TestimonialsTable {
+  id: string;
+  customer_name: string;
+  rating: number;
+  comment: string;
+  location: string;
+  date: string;
+}
+
+export interface ProjectionCheckpointsTable {
+  name: string;
+  position: string | null;
+  updated_at: Date;
+}
+
+export interface AdminUsersTable {
+  id: string;
+  username: string;
+  password_hash: string;
+  created_at: Date;
+}
+
+export interface Database {
+  products: ProductsTable;
+  testimonials: TestimonialsTable;
+  projection_checkpoints: ProjectionCheckpointsTable;
+  admin_users: AdminUsersTable;
+}
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  pool: pg.Pool;
+  close: () => Promise<void>;
+}
+
+/** One pool per process role; kysely for queries, the raw pool for LISTEN/NOTIFY and bulk SQL. */
+export function openDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, pool, close: () => db.destroy() };
+}
