@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -20,6 +20,8 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'licensestore-test-'));
+  // As root, Postgres runs as the `postgres` user, which must be able to enter the directory.
+  await chmod(dir, 0o755);
   const [postgres, redis] = await Promise.all([
     startEmbeddedPostgres(join(dir, 'postgres')),
     startRedisServer(join(dir, 'redis')),
