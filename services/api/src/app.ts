@@ -1,0 +1,69 @@
+import { fileURLToPath } from 'node:url';
+import type { Config } from '@licensestore/shared/config';
+import { ConfigError } from '@licensestore/shared/config';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
+import express, { type Express, Router } from 'express';
+import type { Redis } from 'ioredis';
+import { loadSession } from './auth/guards.js';
+import { LoginThrottle } from './auth/login-throttle.js';
+import { authRoutes } from './auth/routes.js';
+import { SessionStore } from './auth/sessions.js';
+import { catalogueRoutes } from './catalogue/routes.js';
+import { errorHandler, notFound } from './http/errors.js';
+import { requestContext } from './http/request-context.js';
+import { refuseCrossSite } from './http/same-origin.js';
+import { securityHeaders } from './http/security-headers.js';
+import { publicFiles, webClient } from './http/static-files.js';
+import type { Logger } from './logger.js';
+import { testimonialRoutes } from './testimonials/routes.js';
+
+export interface AppDeps {
+  database: DatabaseHandle;
+  eventStore: EventStore;
+  /** Session and throttle keys go here; give it a keyPrefix to share one Redis between instances or tests. */
+  redis: Redis;
+  config: Config;
+  logger: Logger;
+  /** Where the built web client lives; defaults to web/dist in this repository. */
+  webDist?: string;
+}
+
+const PUBLIC_DIR = fileURLToPath(new URL('../public', import.meta.url));
+const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
+const JSON_LIMIT = '100kb';
+
+export function createApp(deps: AppDeps): Express {
+  const { config, database, redis, logger } = deps;
+  if (!config.SESSION_SECRET) {
+    throw new ConfigError(['SESSION_SECRET: required (npm start generates one into DATA_DIR)']);
+  }
+  const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
+  const sessions = new SessionStore(redis, config.SESSION_SECRET);
+
+  const api = Router();
+  api.use(express.json({ limit: JSON_LIMIT }));
+  api.use(loadSession(sessions));
+  api.use(
+    authRoutes({ db: database.db, sessions, throttle: new LoginThrottle(redis), secureCookies: https }),
+  );
+  api.use(catalogueRoutes(deps));
+  api.use(testimonialRoutes(database.db));
+  api.use(notFound);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestContext);
+  app.use(securityHeaders({ https }));
+  app.use(refuseCrossSite(config.PUBLIC_URL));
+  app.use('/api', api);
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.use(publicFiles(PUBLIC_DIR));
+  const web = webClient(deps.webDist ?? WEB_DIST);
+  if (web) app.use(web);
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,37 @@
+import { ForbiddenError, UnauthenticatedError } from '@licensestore/shared';
+import type { Request, RequestHandler } from 'express';
+import { SESSION_COOKIE, type SessionStore } from './sessions.js';
+
+/** Reads one cookie from the header; the API needs no other, so no cookie-parser. */
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const separator = part.indexOf('=');
+    if (separator !== -1 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
+  }
+  return undefined;
+}
+
+export const sessionToken = (cookieHeader: string | undefined) => readCookie(cookieHeader, SESSION_COOKIE);
+
+/** Resolves the caller's session (renewing it) onto `req.session`. */
+export function loadSession(sessions: SessionStore): RequestHandler {
+  return async (req, _res, next) => {
+    const token = sessionToken(req.get('cookie'));
+    req.session = token ? await sessions.touch(token) : null;
+    next();
+  };
+}
+
+/** The signed-in admin's id; anonymous callers get 401, signed-in non-admins 403. */
+export function signedInAdmin(req: Request): string {
+  if (!req.session) throw new UnauthenticatedError('Authentication required');
+  if (req.session.kind !== 'admin') throw new ForbiddenError('Admin access required');
+  return req.session.subjectId;
+}
+
+/** Every admin route checks on the server; a hidden button in the UI is not a guard. */
+export const requireAdmin: RequestHandler = (req, _res, next) => {
+  signedInAdmin(req);
+  next();
+};

@@ -1,0 +1,67 @@
+import { UnauthenticatedError } from '@licensestore/shared';
+import type { Database } from '@licensestore/shared/db';
+import { type CookieOptions, Router } from 'express';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { parseRequest } from '../http/validation.js';
+import { findAdminByUsername } from './admins.js';
+import { sessionToken } from './guards.js';
+import type { LoginThrottle } from './login-throttle.js';
+import { unknownUserHash, verifyPassword } from './passwords.js';
+import { SESSION_COOKIE, type SessionStore } from './sessions.js';
+
+const loginSchema = z.object({
+  username: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
+  password: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),
+});
+
+export interface AuthRoutesDeps {
+  db: Kysely<Database>;
+  sessions: SessionStore;
+  throttle: LoginThrottle;
+  /** Secure cookies when the site is served over https. */
+  secureCookies: boolean;
+}
+
+export function authRoutes({ db, sessions, throttle, secureCookies }: AuthRoutesDeps): Router {
+  const router = Router();
+  // No Max-Age: the browser forgets the cookie when it closes; Redis expires the session after 12 idle hours.
+  const cookieOptions: CookieOptions = { httpOnly: true, sameSite: 'lax', path: '/', secure: secureCookies };
+  void unknownUserHash();
+
+  router.post('/admin/login', async (req, res) => {
+    const { username, password } = parseRequest(loginSchema, req.body);
+    const ip = req.ip ?? 'unknown';
+    await throttle.attempt(username, ip);
+    const admin = await findAdminByUsername(db, username);
+    const passwordMatches = await verifyPassword(admin?.passwordHash ?? (await unknownUserHash()), password);
+    if (!admin || !passwordMatches) throw new UnauthenticatedError('Invalid credentials');
+    await throttle.succeeded(username, ip);
+
+    // A fresh token at every sign-in, so a token planted before it (session fixation) is worth nothing.
+    const previous = sessionToken(req.get('cookie'));
+    if (previous) await sessions.destroy(previous);
+    const token = await sessions.create({
+      kind: 'admin',
+      subjectId: admin.id,
+      username: admin.username,
+      createdAt: new Date().toISOString(),
+    });
+    res.cookie(SESSION_COOKIE, token, cookieOptions);
+    res.json({ success: true, username: admin.username });
+  });
+
+  router.post('/admin/logout', async (req, res) => {
+    const token = sessionToken(req.get('cookie'));
+    if (token) await sessions.destroy(token);
+    res.clearCookie(SESSION_COOKIE, cookieOptions);
+    res.json({ success: true });
+  });
+
+  router.get('/admin/status', (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ isAdmin: req.session?.kind === 'admin' });
+  });
+
+  return router;
+}

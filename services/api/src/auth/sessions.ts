@@ -1,0 +1,55 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+
+export const SESSION_COOKIE = 'sid';
+export const SESSION_TTL_SECONDS = 12 * 60 * 60;
+
+const sessionSchema = z.object({
+  kind: z.enum(['admin', 'customer']),
+  subjectId: z.string().min(1),
+  username: z.string().optional(),
+  createdAt: z.iso.datetime(),
+});
+export type Session = z.infer<typeof sessionSchema>;
+
+/** 256 random bits, base64url: 43 characters. Anything else in the cookie is not one of ours. */
+const TOKEN = /^[\w-]{43}$/;
+
+/**
+ * Server-side sessions in Redis. The cookie holds a random token; Redis holds only its HMAC, so a leaked
+ * Redis dump (or a read of the keyspace) does not yield usable cookies. Expiry slides on every use.
+ */
+export class SessionStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly secret: string,
+  ) {}
+
+  private key(token: string) {
+    return `session:${createHmac('sha256', this.secret).update(token).digest('hex')}`;
+  }
+
+  async create(session: Session): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.redis.set(this.key(token), JSON.stringify(session), 'EX', SESSION_TTL_SECONDS);
+    return token;
+  }
+
+  /** The session behind a token, its lifetime renewed; null when unknown, expired or malformed. */
+  async touch(token: string): Promise<Session | null> {
+    if (!TOKEN.test(token)) return null;
+    const stored = await this.redis.getex(this.key(token), 'EX', SESSION_TTL_SECONDS);
+    if (stored === null) return null;
+    try {
+      const parsed = sessionSchema.safeParse(JSON.parse(stored));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async destroy(token: string): Promise<void> {
+    if (TOKEN.test(token)) await this.redis.del(this.key(token));
+  }
+}

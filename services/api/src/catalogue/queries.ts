@@ -1,0 +1,60 @@
+import type { Product } from '@licensestore/shared';
+import type { Database } from '@licensestore/shared/db';
+import type { Kysely, Selectable } from 'kysely';
+
+type ProductRow = Pick<
+  Selectable<Database['products']>,
+  | 'id'
+  | 'name'
+  | 'description'
+  | 'image_url'
+  | 'category'
+  | 'platform'
+  | 'regular_price'
+  | 'sale_price'
+  | 'featured'
+  | 'in_stock'
+>;
+
+const COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'image_url',
+  'category',
+  'platform',
+  'regular_price',
+  'sale_price',
+  'featured',
+  'in_stock',
+] as const;
+
+const toProduct = (row: ProductRow): Product => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  imageUrl: row.image_url,
+  category: row.category,
+  platform: row.platform,
+  regularPrice: row.regular_price,
+  salePrice: row.sale_price,
+  featured: row.featured,
+  inStock: row.in_stock,
+});
+
+const listQuery = (db: Kysely<Database>) =>
+  db.selectFrom('products').select(COLUMNS).orderBy('created_at').orderBy('id');
+
+export async function listProducts(db: Kysely<Database>): Promise<Product[]> {
+  return (await listQuery(db).execute()).map(toProduct);
+}
+
+export async function listFeaturedProducts(db: Kysely<Database>): Promise<Product[]> {
+  return (await listQuery(db).where('featured', '=', true).execute()).map(toProduct);
+}
+
+/** `id` must already be a well-formed UUID (Postgres rejects anything else with an error, not an empty result). */
+export async function findProduct(db: Kysely<Database>, id: string): Promise<Product | null> {
+  const row = await db.selectFrom('products').select(COLUMNS).where('id', '=', id).executeTakeFirst();
+  return row ? toProduct(row) : null;
+}

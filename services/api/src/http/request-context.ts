@@ -1,0 +1,29 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Session } from '../auth/sessions.js';
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** Unique per request; the causation id of any command the request issues. */
+      requestId: string;
+      /** The caller's correlation id (X-Correlation-Id or X-Request-Id), or the request id. */
+      correlationId: string;
+      /** Set by `loadSession` on API routes; null when signed out. */
+      session: Session | null;
+    }
+  }
+}
+
+const USABLE_ID = /^[\w.:-]{1,128}$/;
+
+const headerId = (value: string | undefined) => (value && USABLE_ID.test(value) ? value : undefined);
+
+export const requestContext: RequestHandler = (req, res, next) => {
+  req.requestId = randomUUID();
+  req.correlationId =
+    headerId(req.get('x-correlation-id')) ?? headerId(req.get('x-request-id')) ?? req.requestId;
+  req.session = null;
+  res.setHeader('X-Request-Id', req.requestId);
+  next();
+};

@@ -1,0 +1,116 @@
+import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
+import { type Config, ConfigError, loadConfig, requireUrl } from '@licensestore/shared/config';
+import { openDatabase } from '@licensestore/shared/db';
+import { openEventStore } from '@licensestore/shared/eventstore';
+import { Redis } from 'ioredis';
+import { createApp } from './app.js';
+import { ensureFirstAdmin } from './auth/admins.js';
+import { jsonLogger, type Logger } from './logger.js';
+import { migrateApi } from './migrations/index.js';
+
+export interface StartApiOptions {
+  /** DATABASE_URL, REDIS_URL and SESSION_SECRET must be filled in (npm start does so for embedded services). */
+  config: Config;
+  /** Defaults to config.PORT; 0 picks a free port. */
+  port?: number;
+  /** Defaults to every interface. */
+  host?: string;
+  logger?: Logger;
+  /** Prefix for every Redis key this instance writes, e.g. to share a Redis between test files. */
+  redisKeyPrefix?: string;
+}
+
+export interface RunningApi {
+  url: string;
+  stop: () => Promise<void>;
+}
+
+/** The `api` role: migrates its own tables, seeds the first admin, and serves HTTP until stopped. */
+export async function startApi(options: StartApiOptions): Promise<RunningApi> {
+  const { config } = options;
+  const logger = options.logger ?? jsonLogger({ role: 'api' }, config.LOG_LEVEL);
+  const databaseUrl = requireUrl(config, 'DATABASE_URL');
+  const redisUrl = requireUrl(config, 'REDIS_URL');
+
+  const cleanup: Array<() => Promise<unknown>> = [];
+  const stop = async () => {
+    for (const step of cleanup.reverse().splice(0)) await step();
+  };
+  try {
+    const database = openDatabase(databaseUrl);
+    cleanup.push(() => database.close());
+    await migrateApi(database.db);
+    const eventStore = await openEventStore({
+      databaseUrl,
+      eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+    });
+    cleanup.push(() => eventStore.close());
+    const redis = new Redis(redisUrl, { keyPrefix: options.redisKeyPrefix });
+    cleanup.push(() => redis.quit());
+    await redis.ping();
+    await ensureFirstAdmin(
+      database.db,
+      { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD },
+      logger,
+    );
+
+    const app = createApp({ database, eventStore, redis, config, logger });
+    const server = await new Promise<ReturnType<typeof app.listen>>((resolve, reject) => {
+      const listening = app.listen(options.port ?? config.PORT, options.host ?? '::', (error?: Error) =>
+        error ? reject(error) : resolve(listening),
+      );
+    });
+    cleanup.push(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    );
+    const { port } = server.address() as AddressInfo;
+    const host =
+      options.host && options.host !== '::' && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+    const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    logger.info({ url, publicUrl: config.PUBLIC_URL }, 'api listening');
+    return { url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function main() {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = jsonLogger({ role: 'api' }, config.LOG_LEVEL);
+  try {
+    const api = await startApi({ config, logger });
+    const shutdown = (signal: string) => {
+      logger.info({ signal }, 'stopping');
+      api.stop().then(
+        () => process.exit(0),
+        (error) => {
+          logger.error({ err: error }, 'stop failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGINT', shutdown);
+    process.once('SIGTERM', shutdown);
+  } catch (error) {
+    if (error instanceof ConfigError) console.error(error.message);
+    else logger.error({ err: error }, 'api failed to start');
+    process.exit(1);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

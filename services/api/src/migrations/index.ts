@@ -1,0 +1,25 @@
+import type { Database } from '@licensestore/shared/db';
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as adminUsers from './2026-11-22-admin-users.js';
+
+const migrations: Record<string, Migration> = {
+  '2026-11-22-admin-users': adminUsers,
+};
+
+/**
+ * The API's own state tables (auth), versioned apart from the read model so either side migrates on its own
+ * schedule. Concurrent starts are safe: kysely serialises migrators on the lock table.
+ */
+export async function migrateApi(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'api_migrations',
+    migrationLockTableName: 'api_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new Error(`API migration ${failed ?? ''} failed`, { cause: error });
+  }
+}

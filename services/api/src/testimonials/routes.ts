@@ -1,0 +1,37 @@
+import type { Database } from '@licensestore/shared/db';
+import { Router } from 'express';
+import type { Kysely } from 'kysely';
+
+export interface Testimonial {
+  id: string;
+  customerName: string;
+  rating: number;
+  comment: string;
+  location: string;
+  date: string;
+}
+
+export async function listTestimonials(db: Kysely<Database>): Promise<Testimonial[]> {
+  const rows = await db
+    .selectFrom('testimonials')
+    .select(['id', 'customer_name', 'rating', 'comment', 'location', 'date'])
+    .orderBy('date', 'desc')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    customerName: row.customer_name,
+    rating: row.rating,
+    comment: row.comment,
+    location: row.location,
+    date: row.date,
+  }));
+}
+
+export function testimonialRoutes(db: Kysely<Database>): Router {
+  const router = Router();
+  router.get('/testimonials', async (_req, res) => {
+    res.json(await listTestimonials(db));
+  });
+  return router;
+}

@@ -1,0 +1,91 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { loadConfig } from '@licensestore/shared/config';
+import { Redis } from 'ioredis';
+import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
+import { type Session, SessionStore } from '../../src/auth/sessions.js';
+import type { Logger } from '../../src/logger.js';
+import { type RunningApi, startApi } from '../../src/main.js';
+
+export interface LogEntry {
+  level: keyof Logger;
+  fields: object;
+  message: string;
+}
+
+/** A logger that keeps what it is told, for assertions. */
+export function recordingLogger(): Logger & { entries: LogEntry[] } {
+  const entries: LogEntry[] = [];
+  const record = (level: keyof Logger) => (fields: object, message: string) => {
+    entries.push({ level, fields, message });
+  };
+  return {
+    entries,
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+  };
+}
+
+export interface TestApi extends RunningApi {
+  databaseUrl: string;
+  redisKeyPrefix: string;
+  sessionSecret: string;
+  logger: ReturnType<typeof recordingLogger>;
+  /** Signs a session straight into Redis, as a later sign-in flow would; returns the Cookie header value. */
+  sessionCookie: (session: Omit<Session, 'createdAt'>) => Promise<string>;
+}
+
+export interface TestApiOptions {
+  env?: Record<string, string>;
+  /** Reuse a database (e.g. a second instance); a fresh one by default. */
+  databaseUrl?: string;
+}
+
+/** The api role as `startApi` runs it, on a fresh database and its own Redis key prefix. */
+export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const redisKeyPrefix = `test-${randomUUID()}:`;
+  const sessionSecret = randomBytes(32).toString('hex');
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: testRedisUrl(),
+    SESSION_SECRET: sessionSecret,
+    ...options.env,
+  });
+  const logger = recordingLogger();
+  const api = await startApi({ config, port: 0, host: '127.0.0.1', logger, redisKeyPrefix });
+  const redis = new Redis(testRedisUrl(), { keyPrefix: redisKeyPrefix });
+  const sessions = new SessionStore(redis, sessionSecret);
+  return {
+    ...api,
+    databaseUrl,
+    redisKeyPrefix,
+    sessionSecret,
+    logger,
+    sessionCookie: async (session) =>
+      `sid=${await sessions.create({ ...session, createdAt: new Date().toISOString() })}`,
+    stop: async () => {
+      await api.stop();
+      await redis.quit();
+    },
+  };
+}
+
+/** Signs in through the API and returns the session cookie ("sid=…"). */
+export async function signIn(url: string, username: string, password: string): Promise<string> {
+  const response = await fetch(`${url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (response.status !== 200) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
+  return sessionCookieFrom(response);
+}
+
+export function sessionCookieFrom(response: Response): string {
+  const cookie = response.headers.getSetCookie().find((header) => header.startsWith('sid='));
+  if (!cookie) throw new Error('no session cookie in the response');
+  return cookie.split(';')[0] as string;
+}
