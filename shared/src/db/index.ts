@@ -29,7 +29,10 @@ export interface TestimonialsTable {
 
 export interface ProjectionCheckpointsTable {
   name: string;
+  /** Last applied event-store position; null before the first event. */
   position: string | null;
+  /** The projector version that built the tables; a different code version rebuilds them. */
+  version: number;
   updated_at: Date;
 }
 

@@ -1,0 +1,55 @@
+import { loadConfig, requireUrl } from '@licensestore/shared/config';
+import { openDatabase } from '@licensestore/shared/db';
+import { openEventStore } from '@licensestore/shared/eventstore';
+import { jsonLogger } from './log.js';
+import { migrateReadModel } from './migrations/index.js';
+import { projectorsNamed } from './projectors.js';
+import { rebuildProjector } from './rebuild.js';
+
+const USAGE = 'usage: npm run rebuild -- <projector|all>';
+
+/** `rebuild <projector|all>`: rebuilds read models from the whole log and swaps them in; safe while the role runs. */
+async function main(argv: string[]): Promise<number> {
+  const [command, name] = argv;
+  if (command !== 'rebuild' || !name) {
+    console.error(USAGE);
+    return 2;
+  }
+  const projectors = projectorsNamed(name);
+  const config = loadConfig();
+  const databaseUrl = requireUrl(config, 'DATABASE_URL');
+  const log = jsonLogger({ role: 'rebuild' }, config.LOG_LEVEL);
+  const { db, close } = openDatabase(databaseUrl, { max: 4 });
+  const store = await openEventStore({
+    databaseUrl,
+    eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+  });
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    await migrateReadModel(db);
+    for (const projector of projectors) {
+      const result = await rebuildProjector({ db, store, projector, log, signal: controller.signal });
+      if (result) {
+        const perSecond = Math.round(result.events / Math.max(result.durationMs / 1000, 0.001));
+        console.log(
+          `${result.projector}: ${result.events} events in ${result.durationMs} ms (${perSecond} events/s)`,
+        );
+      }
+    }
+    return 0;
+  } finally {
+    await store.close();
+    await close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,13 @@
+export { jsonLogger, type Logger, silentLogger } from './log.js';
+export { type ProjectionsOptions, startProjections } from './main.js';
+export { migrateReadModel } from './migrations/index.js';
+export {
+  type FoldedProduct,
+  foldProductEvents,
+  type ProductRow,
+  productsProjector,
+} from './products/projector.js';
+export type { ApplyContext, Projector } from './projector.js';
+export { allProjectors, projectorsNamed } from './projectors.js';
+export { type RebuildOptions, type RebuildResult, rebuildProjector } from './rebuild.js';
+export { type BatchApplied, type RunProjectorsOptions, runProjectors } from './runner.js';

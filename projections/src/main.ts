@@ -1,0 +1,175 @@
+import { pathToFileURL } from 'node:url';
+import { loadConfig, requireUrl } from '@licensestore/shared/config';
+import { openDatabase } from '@licensestore/shared/db';
+import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import pg from 'pg';
+import { abortableDelay } from './delay.js';
+import { jsonLogger, type Logger } from './log.js';
+import { migrateReadModel } from './migrations/index.js';
+import type { Projector } from './projector.js';
+import { allProjectors } from './projectors.js';
+import { type BatchApplied, runProjectors } from './runner.js';
+
+/** One active projections instance per database; the others wait on this lock as hot standbys. */
+const ACTIVE_LOCK = 'licensestore:projections';
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 30_000;
+
+export interface ProjectionsOptions {
+  databaseUrl: string;
+  /** Defaults to the store `openEventStore` picks (closed on stop); a given store is the caller's to close. */
+  eventStore?: EventStore;
+  eventStoreConnectionString?: string | undefined;
+  logger?: Logger;
+  projectors?: readonly Projector[];
+  /** Most events per transaction while catching up. */
+  maxBatch?: number | undefined;
+  onBatch?: (batch: BatchApplied) => void;
+}
+
+/**
+ * The `projections` role: migrates the read schema, then waits for the active lock (`pg_advisory_lock` on a
+ * connection of its own, so a standby takes over as soon as the holder's connection dies) and runs every
+ * projector while it holds it. Resolves once started (active or standing by); the returned function stops
+ * cleanly: subscriptions end, the batch being written commits, the lock is released.
+ */
+export async function startProjections(options: ProjectionsOptions): Promise<() => Promise<void>> {
+  const log = options.logger ?? jsonLogger({ role: 'projections' });
+  const projectors = options.projectors ?? allProjectors;
+  const database = openDatabase(options.databaseUrl, { max: 2 + 2 * projectors.length });
+  let store: EventStore | undefined = options.eventStore;
+  try {
+    await migrateReadModel(database.db);
+    store ??= await openEventStore({
+      databaseUrl: options.databaseUrl,
+      eventStoreConnectionString: options.eventStoreConnectionString,
+    });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const stopping = new AbortController();
+  const running = leadLoop({
+    ...options,
+    store,
+    projectors,
+    log,
+    db: database.db,
+    pool: database.pool,
+    stopping: stopping.signal,
+  });
+  let stopped: Promise<void> | undefined;
+  return () => {
+    stopped ??= (async () => {
+      stopping.abort();
+      await running;
+      await database.close();
+      if (!options.eventStore) await store.close();
+    })();
+    return stopped;
+  };
+}
+
+interface LeadOptions extends ProjectionsOptions {
+  store: EventStore;
+  projectors: readonly Projector[];
+  log: Logger;
+  db: ReturnType<typeof openDatabase>['db'];
+  pool: pg.Pool;
+  stopping: AbortSignal;
+}
+
+async function leadLoop(options: LeadOptions): Promise<void> {
+  const { log, stopping } = options;
+  let failures = 0;
+  while (!stopping.aborted) {
+    const lock = new pg.Client({
+      connectionString: options.databaseUrl,
+      keepAlive: true,
+      application_name: 'licensestore-projections-lock',
+    });
+    const lost = new AbortController();
+    lock.on('error', () => lost.abort());
+    lock.on('end', () => lost.abort());
+    try {
+      await lock.connect();
+      if (!(await acquire(lock, options))) break;
+      failures = 0;
+      log.info({ projectors: options.projectors.map((projector) => projector.name) }, 'active');
+      await runProjectors({ ...options, signal: AbortSignal.any([stopping, lost.signal]) });
+      if (!stopping.aborted) log.warn({}, 'lost the active lock (its connection ended)');
+    } catch (error) {
+      if (stopping.aborted) break;
+      failures++;
+      const retryInMs = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (failures - 1));
+      log.error({ err: error, retryInMs }, 'projections could not take the active lock; retrying');
+      await abortableDelay(retryInMs, stopping);
+    } finally {
+      // Ending the session releases the lock.
+      await lock.end().catch(() => {});
+    }
+  }
+}
+
+/** True once the lock is held; false when stopped while standing by. */
+async function acquire(lock: pg.Client, options: LeadOptions): Promise<boolean> {
+  const { log, stopping, pool } = options;
+  // A standby whose process dies leaves its backend queued on the lock; this lets Postgres notice and drop it.
+  await lock.query(`SET client_connection_check_interval = '1s'`);
+  const tried = await lock.query<{ held: boolean }>(
+    'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS held',
+    [ACTIVE_LOCK],
+  );
+  if (tried.rows[0]?.held) return true;
+  log.info({}, 'standing by');
+  const backend = await lock.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+  const cancel = () => {
+    pool.query('SELECT pg_cancel_backend($1)', [backend.rows[0]?.pid]).catch(() => {});
+    lock.end().catch(() => {});
+  };
+  if (stopping.aborted) return false;
+  stopping.addEventListener('abort', cancel, { once: true });
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [ACTIVE_LOCK]);
+    return !stopping.aborted;
+  } catch (error) {
+    if (stopping.aborted) return false;
+    throw error;
+  } finally {
+    stopping.removeEventListener('abort', cancel);
+  }
+}
+
+async function main() {
+  const config = loadConfig();
+  const logger = jsonLogger({ role: 'projections' }, config.LOG_LEVEL);
+  const maxBatch = process.env.PROJECTIONS_MAX_BATCH ? Number(process.env.PROJECTIONS_MAX_BATCH) : undefined;
+  const stop = await startProjections({
+    databaseUrl: requireUrl(config, 'DATABASE_URL'),
+    eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+    logger,
+    maxBatch,
+  });
+  const shutdown = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'stopping');
+    stop().then(
+      () => {
+        logger.info({}, 'stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'stopping failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

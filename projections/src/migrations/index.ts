@@ -1,0 +1,21 @@
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as m20261122001 from './2026_11_22_001_create_read_model.js';
+
+/** Every read-schema migration, by frozen name; an explicit map (not a folder scan) so bundling cannot drop one. */
+const migrations: Record<string, Migration> = {
+  '2026_11_22_001_create_read_model': m20261122001,
+};
+
+/**
+ * Brings the read schema up to date. Safe to call from several processes at once (kysely's migration lock);
+ * throws the first failure.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: works for any Database type; migrations are schema-agnostic
+export async function migrateReadModel(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
+    throw new Error(`read-model migration ${failed ?? ''} failed: ${String(error)}`, { cause: error });
+  }
+}

@@ -1,0 +1,206 @@
+import {
+  type ProductChanges,
+  type ProductEvent,
+  type ProductFields,
+  parseProductEvent,
+} from '@licensestore/shared';
+import type { Database } from '@licensestore/shared/db';
+import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Logger } from '../log.js';
+import type { Projector } from '../projector.js';
+
+/** A `products` row as the projector writes it (timestamps as ISO strings, prices as decimal strings). */
+export interface ProductRow {
+  id: string;
+  name: string;
+  description: string;
+  image_url: string;
+  category: string;
+  platform: string;
+  regular_price: string;
+  sale_price: string | null;
+  featured: boolean;
+  in_stock: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+const COLUMNS = {
+  name: 'name',
+  description: 'description',
+  imageUrl: 'image_url',
+  category: 'category',
+  platform: 'platform',
+  regularPrice: 'regular_price',
+  salePrice: 'sale_price',
+  featured: 'featured',
+  inStock: 'in_stock',
+} as const satisfies Record<keyof ProductFields, keyof ProductRow>;
+
+const withChanges = (row: ProductRow, changes: ProductChanges, updatedAt: string): ProductRow => {
+  const next: ProductRow = { ...row, updated_at: updatedAt };
+  for (const [field, value] of Object.entries(changes)) {
+    const column = COLUMNS[field as keyof ProductChanges];
+    if (column && value !== undefined) (next as unknown as Record<string, unknown>)[column] = value;
+  }
+  return next;
+};
+
+const createdRow = (id: string, fields: ProductFields, createdAt: string): ProductRow =>
+  withChanges(
+    {
+      id,
+      name: '',
+      description: '',
+      image_url: '',
+      category: '',
+      platform: '',
+      regular_price: '0.00',
+      sale_price: null,
+      featured: false,
+      in_stock: true,
+      created_at: createdAt,
+      updated_at: createdAt,
+    },
+    fields,
+    createdAt,
+  );
+
+/** What a batch leaves of one product: a whole row, changes to a row stored earlier, or nothing. */
+export type FoldedProduct =
+  | { kind: 'row'; row: ProductRow }
+  | { kind: 'changes'; changes: ProductChanges; updatedAt: string }
+  | { kind: 'deleted' };
+
+/**
+ * Folds a batch per product, in log order, with the same rules as `evolveProduct`: changes to a deleted
+ * product are ignored, a creation replaces whatever was there.
+ */
+export function foldProductEvents(events: Iterable<ProductEvent>): Map<string, FoldedProduct> {
+  const folded = new Map<string, FoldedProduct>();
+  for (const event of events) {
+    const id = event.data.productId;
+    switch (event.type) {
+      case 'ProductCreated':
+        folded.set(id, { kind: 'row', row: createdRow(id, event.data.fields, event.data.createdAt) });
+        break;
+      case 'ProductUpdated': {
+        const { changes, updatedAt } = event.data;
+        const current = folded.get(id);
+        if (!current) folded.set(id, { kind: 'changes', changes, updatedAt });
+        else if (current.kind === 'row') current.row = withChanges(current.row, changes, updatedAt);
+        else if (current.kind === 'changes')
+          folded.set(id, { kind: 'changes', changes: { ...current.changes, ...changes }, updatedAt });
+        break;
+      }
+      case 'ProductDeleted':
+        folded.set(id, { kind: 'deleted' });
+        break;
+    }
+  }
+  return folded;
+}
+
+/** Validates at the boundary; an event that does not parse is a recorded fact we cannot use: log and skip. */
+function parseBatch(events: readonly RecordedEvent[], log: Logger): ProductEvent[] {
+  const parsed: ProductEvent[] = [];
+  for (const event of events) {
+    if (streamCategory(event.streamId) !== 'product') continue;
+    try {
+      const product = parseProductEvent(event.type, event.data);
+      if (product) parsed.push(product);
+    } catch (error) {
+      log.warn(
+        { projector: 'products', eventId: event.id, type: event.type, position: event.position, err: error },
+        'skipping a product event whose data does not parse',
+      );
+    }
+  }
+  return parsed;
+}
+
+const table = (schema: string) => sql.table(`${schema}.products`);
+
+async function loadRows(
+  trx: Transaction<Database>,
+  schema: string,
+  ids: string[],
+): Promise<Map<string, ProductRow>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql<
+    Omit<ProductRow, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date }
+  >`
+    SELECT id, name, description, image_url, category, platform, regular_price::text AS regular_price,
+           sale_price::text AS sale_price, featured, in_stock, created_at, updated_at
+      FROM ${table(schema)} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
+  return new Map(
+    rows.map((row) => [
+      row.id,
+      { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() },
+    ]),
+  );
+}
+
+async function writeRows(trx: Transaction<Database>, schema: string, rows: ProductRow[], deleted: string[]) {
+  if (deleted.length > 0) {
+    await sql`DELETE FROM ${table(schema)} WHERE id = ANY(${deleted}::uuid[])`.execute(trx);
+  }
+  if (rows.length === 0) return;
+  // One statement for the whole batch; rows travel as one JSON parameter (no 65k bind-parameter limit).
+  await sql`
+    INSERT INTO ${table(schema)}
+    SELECT * FROM json_populate_recordset(NULL::${table(schema)}, ${JSON.stringify(rows)}::json)
+    ON CONFLICT (id) DO UPDATE SET
+      name = excluded.name, description = excluded.description, image_url = excluded.image_url,
+      category = excluded.category, platform = excluded.platform, regular_price = excluded.regular_price,
+      sale_price = excluded.sale_price, featured = excluded.featured, in_stock = excluded.in_stock,
+      created_at = excluded.created_at, updated_at = excluded.updated_at`.execute(trx);
+}
+
+/** The storefront catalogue: one row per live product; a deleted product has no row (so GET by id is 404). */
+export const productsProjector: Projector = {
+  name: 'products',
+  version: 1,
+  tables: ['products'],
+
+  async createTables(db: Kysely<Database>, schema: string) {
+    await sql`
+      CREATE TABLE ${table(schema)} (
+        id            uuid PRIMARY KEY,
+        name          text NOT NULL,
+        description   text NOT NULL,
+        image_url     text NOT NULL,
+        category      text NOT NULL,
+        platform      text NOT NULL,
+        regular_price numeric(12, 2) NOT NULL,
+        sale_price    numeric(12, 2),
+        featured      boolean NOT NULL DEFAULT false,
+        in_stock      boolean NOT NULL DEFAULT true,
+        created_at    timestamptz NOT NULL,
+        updated_at    timestamptz NOT NULL
+      )`.execute(db);
+    await sql`CREATE INDEX products_featured_idx ON ${table(schema)} (featured) WHERE featured = true`.execute(
+      db,
+    );
+  },
+
+  async apply(trx, events, { schema, log }) {
+    const folded = foldProductEvents(parseBatch(events, log));
+    if (folded.size === 0) return;
+    const changedOnly = [...folded].filter(([, product]) => product.kind === 'changes').map(([id]) => id);
+    const stored = await loadRows(trx, schema, changedOnly);
+    const rows: ProductRow[] = [];
+    const deleted: string[] = [];
+    for (const [id, product] of folded) {
+      if (product.kind === 'row') rows.push(product.row);
+      else if (product.kind === 'deleted') deleted.push(id);
+      else {
+        const row = stored.get(id);
+        // Changes to a product that has no row (never created, or deleted): nothing to show, as in evolveProduct.
+        if (row) rows.push(withChanges(row, product.changes, product.updatedAt));
+      }
+    }
+    await writeRows(trx, schema, rows, deleted);
+  },
+};

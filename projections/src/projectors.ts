@@ -1,0 +1,16 @@
+import { productsProjector } from './products/projector.js';
+import type { Projector } from './projector.js';
+
+/** Every read model the `projections` role maintains, by name. */
+export const allProjectors: readonly Projector[] = [productsProjector];
+
+export function projectorsNamed(name: string): Projector[] {
+  if (name === 'all') return [...allProjectors];
+  const projector = allProjectors.find((candidate) => candidate.name === name);
+  if (!projector) {
+    throw new Error(
+      `unknown projector "${name}" (known: ${allProjectors.map((p) => p.name).join(', ')}, all)`,
+    );
+  }
+  return [projector];
+}

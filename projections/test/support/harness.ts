@@ -1,0 +1,116 @@
+import { openDatabase } from '@licensestore/shared/db';
+import {
+  type EventStore,
+  openEventStore,
+  type Position,
+  type RecordedEvent,
+} from '@licensestore/shared/eventstore';
+import { createTestDatabase } from '../../../test/support/database.js';
+import type { Logger } from '../../src/log.js';
+import { migrateReadModel } from '../../src/migrations/index.js';
+import { allProjectors } from '../../src/projectors.js';
+import { type BatchApplied, runProjectors } from '../../src/runner.js';
+
+/** A fresh database with the event store and the migrated read schema. */
+export async function openTestReadModel() {
+  const url = await createTestDatabase();
+  const database = openDatabase(url);
+  await migrateReadModel(database.db);
+  const store = await openEventStore({ databaseUrl: url });
+  return {
+    url,
+    db: database.db,
+    pool: database.pool,
+    store,
+    close: async () => {
+      await store.close();
+      await database.close();
+    },
+  };
+}
+
+export async function readAllEvents(store: EventStore): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  for (;;) {
+    const batch = await store.readAll(events.at(-1)?.position ?? null, 10_000);
+    if (batch.length === 0) return events;
+    events.push(...batch);
+  }
+}
+
+export async function headPosition(store: EventStore): Promise<Position> {
+  const head = (await readAllEvents(store)).at(-1)?.position;
+  if (!head) throw new Error('the log is empty');
+  return head;
+}
+
+export interface LogLine {
+  level: string;
+  msg: string;
+  fields: Record<string, unknown>;
+}
+
+/** A logger that keeps its lines and lets a test wait (event-driven, bounded) for one. */
+export function recordingLogger() {
+  const lines: LogLine[] = [];
+  const waiters = new Set<{ match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }>();
+  const write = (level: string) => (fields: object, msg: string) => {
+    const line = { level, msg, fields: fields as Record<string, unknown> };
+    lines.push(line);
+    for (const waiter of waiters) if (waiter.match(line)) waiter.resolve(line);
+  };
+  const logger: Logger = {
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+  };
+  const waitFor = (msg: string, timeoutMs = 10_000): Promise<LogLine> => {
+    const seen = lines.find((line) => line.msg === msg);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        match: (line: LogLine) => line.msg === msg,
+        resolve: (line: LogLine) => {
+          clearTimeout(timer);
+          waiters.delete(waiter);
+          resolve(line);
+        },
+      };
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`no "${msg}" log line within ${timeoutMs} ms`));
+      }, timeoutMs);
+      waiters.add(waiter);
+    });
+  };
+  return { logger, lines, waitFor };
+}
+
+/** Runs the projectors in-process until the returned stop is called. */
+export function startRunner(options: {
+  db: Parameters<typeof runProjectors>[0]['db'];
+  store: EventStore;
+  maxBatch?: number;
+  logger?: Logger;
+}) {
+  const controller = new AbortController();
+  const batches: BatchApplied[] = [];
+  const log = options.logger ?? recordingLogger().logger;
+  const running = runProjectors({
+    db: options.db,
+    store: options.store,
+    projectors: allProjectors,
+    log,
+    signal: controller.signal,
+    maxBatch: options.maxBatch,
+    onBatch: (batch) => batches.push(batch),
+  });
+  return {
+    batches,
+    stop: async () => {
+      controller.abort();
+      await running;
+    },
+  };
+}

@@ -1,0 +1,158 @@
+import type pg from 'pg';
+import type { Position } from '../eventstore/port.js';
+
+/** Projection runners NOTIFY this channel with `<projector> <position>` when a checkpoint commits. */
+export const PROJECTION_CHECKPOINT_CHANNEL = 'projection_checkpoint';
+
+export const formatCheckpointNotification = (projector: string, position: Position) =>
+  `${projector} ${position}`;
+
+export function parseCheckpointNotification(
+  payload: string,
+): { projector: string; position: Position } | null {
+  const space = payload.indexOf(' ');
+  if (space <= 0) return null;
+  return { projector: payload.slice(0, space), position: payload.slice(space + 1) };
+}
+
+/** Positions are encoded so that plain string order is log order (see eventstore/position.ts). */
+const reached = (checkpoint: Position | null, target: Position) =>
+  checkpoint !== null && checkpoint >= target;
+
+interface Waiter {
+  target: Position;
+  pending: Set<string>;
+  settle: (visible: boolean) => void;
+}
+
+/**
+ * One LISTEN connection per pool, shared by every concurrent wait and handed back to the pool when the last
+ * one ends, so an idle API holds no extra connection.
+ */
+class CheckpointListener {
+  readonly waiters = new Set<Waiter>();
+  readonly ready: Promise<void>;
+  private client: pg.PoolClient | null = null;
+  private failed = false;
+
+  constructor(
+    pool: pg.Pool,
+    private readonly onRetire: () => void,
+  ) {
+    this.ready = this.open(pool);
+    // Callers observe failures through their own settle path; this only stops an unhandled rejection.
+    this.ready.catch(() => {});
+  }
+
+  private async open(pool: pg.Pool) {
+    try {
+      const client = await pool.connect();
+      this.client = client;
+      client.on('error', () => this.fail());
+      client.on('notification', (message) => {
+        if (message.channel !== PROJECTION_CHECKPOINT_CHANNEL || !message.payload) return;
+        const checkpoint = parseCheckpointNotification(message.payload);
+        if (checkpoint) this.passed(checkpoint.projector, checkpoint.position);
+      });
+      await client.query(`LISTEN ${PROJECTION_CHECKPOINT_CHANNEL}`);
+    } catch (error) {
+      this.fail();
+      throw error;
+    }
+    if (this.waiters.size === 0) await this.close();
+  }
+
+  passed(projector: string, position: Position) {
+    for (const waiter of this.waiters) {
+      if (!waiter.pending.has(projector) || !reached(position, waiter.target)) continue;
+      waiter.pending.delete(projector);
+      if (waiter.pending.size === 0) waiter.settle(true);
+    }
+  }
+
+  async remove(waiter: Waiter) {
+    this.waiters.delete(waiter);
+    if (this.waiters.size === 0) {
+      this.onRetire();
+      await this.ready.then(() => this.close()).catch(() => {});
+    }
+  }
+
+  /** A broken connection cannot be trusted to have delivered every notification: its waiters end now. */
+  private fail() {
+    if (this.failed) return;
+    this.failed = true;
+    this.onRetire();
+    for (const waiter of this.waiters) waiter.settle(false);
+    const client = this.client;
+    this.client = null;
+    client?.release(new Error('checkpoint listener connection failed'));
+  }
+
+  private async close() {
+    const client = this.client;
+    if (!client || this.failed || this.waiters.size > 0) return;
+    this.client = null;
+    try {
+      await client.query(`UNLISTEN ${PROJECTION_CHECKPOINT_CHANNEL}`);
+      client.release();
+    } catch (error) {
+      client.release(error as Error);
+    }
+  }
+}
+
+const listeners = new WeakMap<pg.Pool, CheckpointListener>();
+
+function listenerFor(pool: pg.Pool): CheckpointListener {
+  let listener = listeners.get(pool);
+  if (!listener) {
+    const created: CheckpointListener = new CheckpointListener(pool, () => {
+      if (listeners.get(pool) === created) listeners.delete(pool);
+    });
+    listeners.set(pool, created);
+    listener = created;
+  }
+  return listener;
+}
+
+/**
+ * Read-your-writes: resolves true as soon as every named projector's checkpoint has reached `position`
+ * (typically the position a command just appended), false after `timeoutMs`. Also false when the database
+ * cannot be asked: the write itself succeeded, only its visibility is unconfirmed.
+ * Event-driven: LISTEN first, then one look at the table, so a checkpoint committed in between is not missed.
+ */
+export async function waitForProjections(
+  pool: pg.Pool,
+  position: Position,
+  options: { projectors: string[]; timeoutMs?: number },
+): Promise<boolean> {
+  const pending = new Set(options.projectors);
+  if (pending.size === 0) return true;
+  let timer: NodeJS.Timeout | undefined;
+  let settle: (visible: boolean) => void = () => {};
+  const outcome = new Promise<boolean>((resolve) => {
+    settle = resolve;
+    timer = setTimeout(() => resolve(false), options.timeoutMs ?? 3000);
+  });
+  const waiter: Waiter = { target: position, pending, settle };
+  const listener = listenerFor(pool);
+  listener.waiters.add(waiter);
+  try {
+    listener.ready
+      .then(() =>
+        pool.query<{ name: string; position: string | null }>(
+          'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1::text[])',
+          [[...pending]],
+        ),
+      )
+      .then(({ rows }) => {
+        for (const row of rows) if (row.position !== null) listener.passed(row.name, row.position);
+      })
+      .catch(() => settle(false));
+    return await outcome;
+  } finally {
+    clearTimeout(timer);
+    await listener.remove(waiter);
+  }
+}
