@@ -1,0 +1,52 @@
+import { Worker } from 'bullmq';
+import { errorDetails, type Logger } from '../logger.js';
+import type { JobProcessor } from './processor.js';
+import { defaultJobOptions, type QueueConnection } from './queues.js';
+
+export interface WorkerHost {
+  /** Stops taking new jobs and resolves once every active job has finished. */
+  close(): Promise<void>;
+}
+
+/** One BullMQ Worker per registered queue. */
+export async function startWorkerHost(options: {
+  processors: readonly JobProcessor[];
+  queues: QueueConnection;
+  logger: Logger;
+}): Promise<WorkerHost> {
+  const { processors, queues, logger } = options;
+  const duplicate = processors.find((p, index) => processors.findIndex((q) => q.queue === p.queue) !== index);
+  if (duplicate) throw new Error(`two processors registered for queue ${duplicate.queue}`);
+
+  const workers = processors.map((processor) => {
+    const worker = new Worker(processor.queue, (job) => processor.handle(job), {
+      connection: queues.connection,
+      prefix: queues.prefix,
+      concurrency: processor.concurrency,
+      // Jobs normally carry these from the producer; the worker applies them to any job that does not.
+      removeOnComplete: defaultJobOptions.removeOnComplete,
+      removeOnFail: defaultJobOptions.removeOnFail,
+    });
+    worker.on('failed', (job, error) =>
+      logger.warn('job failed', {
+        queue: processor.queue,
+        jobId: job?.id,
+        name: job?.name,
+        attempt: job?.attemptsMade,
+        ...errorDetails(error),
+      }),
+    );
+    worker.on('error', (error) =>
+      logger.error('worker error', { queue: processor.queue, ...errorDetails(error) }),
+    );
+    return worker;
+  });
+  await Promise.all(workers.map((worker) => worker.waitUntilReady()));
+  if (workers.length > 0) logger.info('workers started', { queues: processors.map((p) => p.queue) });
+
+  return {
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { pathToFileURL } from 'node:url';
+import { loadConfig, requireUrl } from '@licensestore/shared/config';
+import { openDatabase } from '@licensestore/shared/db';
+import { openEventStore } from '@licensestore/shared/eventstore';
+import { startWorkerHost } from './jobs/host.js';
+import type { JobProcessor } from './jobs/processor.js';
+import { JobQueues, redisConnection } from './jobs/queues.js';
+import { processors as registeredProcessors } from './jobs/registry.js';
+import { errorDetails, jsonLogger, type Logger } from './logger.js';
+import { migrateWorkers } from './migrations.js';
+import { reactions as registeredReactions } from './reactor/reactions.js';
+import { type Reactions, startReactor } from './reactor/reactor.js';
+
+export interface WorkersOptions {
+  databaseUrl: string;
+  redisUrl: string;
+  /** EventStoreDB; unset means the Postgres event store in `databaseUrl`. */
+  eventStoreConnectionString?: string | undefined;
+  logger?: Logger;
+  /** Defaults to the registries; tests pass their own. */
+  reactions?: Reactions;
+  processors?: readonly JobProcessor[];
+  /** BullMQ key prefix (default `bull`). */
+  queuePrefix?: string;
+}
+
+export interface RunningWorkers {
+  /** Stops the reactor, then waits for active jobs to finish, then closes every connection. */
+  stop(): Promise<void>;
+}
+
+/** The workers role: the reactor (one active per deployment) and the job consumers (any number of instances). */
+export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
+  const logger = options.logger ?? jsonLogger;
+  const database = openDatabase(options.databaseUrl, { max: 1 });
+  try {
+    await migrateWorkers(database.db);
+  } finally {
+    await database.close();
+  }
+
+  const eventStore = await openEventStore(options);
+  const queues = redisConnection(options.redisUrl, options.queuePrefix);
+  const jobs = new JobQueues(queues);
+  const reactor = startReactor({
+    name: 'workers',
+    databaseUrl: options.databaseUrl,
+    eventStore,
+    reactions: options.reactions ?? registeredReactions,
+    jobs,
+    logger,
+  });
+  const host = await startWorkerHost({
+    processors: options.processors ?? registeredProcessors,
+    queues,
+    logger,
+  }).catch(async (error: unknown) => {
+    await reactor.stop();
+    await Promise.allSettled([jobs.close(), eventStore.close()]);
+    throw error;
+  });
+  logger.info('workers role started');
+
+  let stopped: Promise<void> | null = null;
+  return {
+    stop: () => {
+      stopped ??= (async () => {
+        await reactor.stop();
+        await host.close();
+        await Promise.all([jobs.close(), eventStore.close()]);
+        logger.info('workers role stopped');
+      })();
+      return stopped;
+    },
+  };
+}
+
+async function main() {
+  const config = loadConfig();
+  const workers = await startWorkers({
+    databaseUrl: requireUrl(config, 'DATABASE_URL'),
+    redisUrl: requireUrl(config, 'REDIS_URL'),
+    eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+  });
+  const shutdown = (signal: NodeJS.Signals) => {
+    jsonLogger.info('shutting down', { signal });
+    workers.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        jsonLogger.error('shutdown failed', errorDetails(error));
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,33 @@
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+
+/** Frozen: never edit a migration that has run; add a new one. Names sort in the order they apply. */
+const migrations: Record<string, Migration> = {
+  '2026-11-22-01-reactor-checkpoints': {
+    async up(db) {
+      await db.schema
+        .createTable('reactor_checkpoints')
+        .addColumn('name', 'text', (col) => col.primaryKey())
+        .addColumn('position', 'text')
+        .addColumn('updated_at', 'timestamptz', (col) => col.notNull().defaultTo(sql`now()`))
+        .execute();
+    },
+  },
+};
+
+/** The workers role's own tables, tracked apart from the read-model migrations. Safe to run concurrently. */
+// biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not today's types
+export async function migrateWorkers(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    migrationTableName: 'workers_migrations',
+    migrationLockTableName: 'workers_migrations_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`workers migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, {
+      cause: error,
+    });
+  }
+}

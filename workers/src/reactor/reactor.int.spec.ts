@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { JobRequest } from '../jobs/queues.js';
+import { appendEvent, checkpointOf, workersTestEnvironment } from '../testing/fixtures.js';
+import { jobIdFor, type Reactions, type Reactor, type ReactorOptions, startReactor } from './reactor.js';
+
+type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
+
+const QUEUE = 'deliveries';
+
+/** Reactions that record which events they saw, so a test can tell where a reactor started reading. */
+function recordingReactions() {
+  const seen: string[] = [];
+  const reactions: Reactions = {
+    OrderPaid: (event) => {
+      seen.push(event.id);
+      return { queue: QUEUE, name: 'deliver', data: { order: (event.data as { orderId: string }).orderId } };
+    },
+    OrderNoted: () => null,
+  };
+  return { seen, reactions };
+}
+
+describe('Reactor', () => {
+  let env: Environment;
+  let name: string;
+  const started: Reactor[] = [];
+
+  const start = (overrides: Partial<ReactorOptions> = {}) => {
+    const reactor = startReactor({
+      name,
+      databaseUrl: env.databaseUrl,
+      eventStore: env.eventStore,
+      reactions: recordingReactions().reactions,
+      jobs: env.jobs,
+      ...overrides,
+    });
+    started.push(reactor);
+    return reactor;
+  };
+  const orderPaid = () => appendEvent(env.eventStore, 'OrderPaid', { orderId: randomUUID() });
+  const jobIds = async () => (await env.jobs.queue(QUEUE).getJobs()).map((job) => job.id).sort();
+  const expectedIds = (...events: RecordedEvent[]) =>
+    events.map((event) => jobIdFor(event.id, 'deliver')).sort();
+
+  beforeEach(async () => {
+    env = await workersTestEnvironment();
+    name = `reactor-${randomUUID().slice(0, 8)}`;
+  });
+
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((reactor) => reactor.stop()));
+    await env.close();
+  });
+
+  describe('when an event with a reaction is recorded', () => {
+    it('enqueues exactly one job whose id is derived from the event id and the job name', async () => {
+      const reactor = start();
+      const event = await orderPaid();
+      await reactor.waitForPosition(event.position);
+
+      const job = await env.jobs.queue(QUEUE).getJob(jobIdFor(event.id, 'deliver'));
+      expect(job?.name).toBe('deliver');
+      expect(job?.data).toEqual({ order: (event.data as { orderId: string }).orderId });
+      expect(job?.opts.attempts).toBeGreaterThan(1);
+      expect(job?.opts.backoff).toMatchObject({ type: 'exponential' });
+      expect(await jobIds()).toEqual(expectedIds(event));
+      expect(await checkpointOf(env.pool, name)).toBe(event.position);
+    });
+
+    it('enqueues nothing for events without a reaction, and still moves past them', async () => {
+      const reactor = start();
+      const noted = await appendEvent(env.eventStore, 'OrderNoted', {});
+      const other = await appendEvent(env.eventStore, 'SomethingElse', {});
+      await reactor.waitForPosition(other.position);
+      expect(other.position > noted.position).toBe(true);
+      expect(await jobIds()).toEqual([]);
+      await reactor.stop();
+      expect(await checkpointOf(env.pool, name)).toBe(other.position);
+    });
+  });
+
+  describe('when restarted', () => {
+    it('resumes from its checkpoint, and a replay from zero enqueues nothing twice', async () => {
+      const first = recordingReactions();
+      const one = await orderPaid();
+      const reactorA = start({ reactions: first.reactions });
+      await reactorA.waitForPosition(one.position);
+      await reactorA.stop();
+      expect(await checkpointOf(env.pool, name)).toBe(one.position);
+      const firstJob = await env.jobs.queue(QUEUE).getJob(jobIdFor(one.id, 'deliver'));
+
+      const two = await orderPaid();
+      const second = recordingReactions();
+      const reactorB = start({ reactions: second.reactions });
+      await reactorB.waitForPosition(two.position);
+      await reactorB.stop();
+      expect(second.seen).toEqual([two.id]);
+      expect(await jobIds()).toEqual(expectedIds(one, two));
+
+      await env.pool.query('DELETE FROM reactor_checkpoints WHERE name = $1', [name]);
+      const replay = recordingReactions();
+      const reactorC = start({ reactions: replay.reactions });
+      await reactorC.waitForPosition(two.position);
+      expect(replay.seen).toEqual([one.id, two.id]);
+      expect(await jobIds()).toEqual(expectedIds(one, two));
+      const replayedJob = await env.jobs.queue(QUEUE).getJob(jobIdFor(one.id, 'deliver'));
+      expect(replayedJob?.timestamp).toBe(firstJob?.timestamp);
+    });
+
+    it('after a failure between the enqueue and the checkpoint, replays the event into the same job', async () => {
+      const added: string[] = [];
+      let failOnce = true;
+      const reactor = start({
+        jobs: {
+          async add(request: JobRequest, jobId: string) {
+            added.push(jobId);
+            await env.jobs.add(request, jobId);
+            if (failOnce) {
+              failOnce = false;
+              throw new Error('crashed after the enqueue');
+            }
+          },
+        },
+      });
+      const event = await orderPaid();
+      await reactor.waitForPosition(event.position);
+
+      expect(added).toEqual([jobIdFor(event.id, 'deliver'), jobIdFor(event.id, 'deliver')]);
+      expect(await jobIds()).toEqual(expectedIds(event));
+      expect(await checkpointOf(env.pool, name)).toBe(event.position);
+    });
+  });
+
+  describe('with two instances', () => {
+    const activeAndStandby = async (a: Reactor, b: Reactor) => {
+      await Promise.race([a.waitForState('active'), b.waitForState('active')]);
+      const [active, standby] = a.state() === 'active' ? [a, b] : [b, a];
+      await standby.waitForState('standby');
+      return { active, standby };
+    };
+
+    it('runs one active; the standby takes over from the checkpoint when the active one stops', async () => {
+      const reactionsA = recordingReactions();
+      const reactionsB = recordingReactions();
+      const a = start({ reactions: reactionsA.reactions });
+      const b = start({ reactions: reactionsB.reactions });
+      const { active, standby } = await activeAndStandby(a, b);
+      const standbySeen = standby === a ? reactionsA.seen : reactionsB.seen;
+
+      const one = await orderPaid();
+      await active.waitForPosition(one.position);
+      expect(standby.state()).toBe('standby');
+      expect(standbySeen).toEqual([]);
+
+      await active.stop();
+      await standby.waitForState('active');
+      const two = await orderPaid();
+      await standby.waitForPosition(two.position);
+
+      expect(standbySeen).toEqual([two.id]);
+      expect(await jobIds()).toEqual(expectedIds(one, two));
+    });
+
+    it('hands over when the active instance loses its database session', async () => {
+      const a = start();
+      const b = start();
+      const { active, standby } = await activeAndStandby(a, b);
+
+      await env.pool.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE application_name = $1 AND pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted)`,
+        [`reactor:${name}`],
+      );
+      await standby.waitForState('active');
+      await active.waitForState('standby');
+
+      const event = await orderPaid();
+      await standby.waitForPosition(event.position);
+      expect(await jobIds()).toEqual(expectedIds(event));
+    });
+
+    it('stops a standby without waiting for the lock', async () => {
+      const a = start();
+      const b = start();
+      const { active, standby } = await activeAndStandby(a, b);
+      await standby.stop();
+      expect(standby.state()).toBe('stopped');
+      expect(active.state()).toBe('active');
+    });
+  });
+});
+
+describe('jobIdFor', () => {
+  it('is deterministic and free of colons', () => {
+    const eventId = randomUUID();
+    expect(jobIdFor(eventId, 'send-delivery-email')).toBe(jobIdFor(eventId, 'send-delivery-email'));
+    expect(jobIdFor(eventId, 'assign-keys')).not.toBe(jobIdFor(eventId, 'send-delivery-email'));
+    expect(jobIdFor(eventId, 'assign-keys')).not.toContain(':');
+  });
+
+  it('refuses a job name that BullMQ could not use in an id', () => {
+    expect(() => jobIdFor(randomUUID(), 'assign:keys')).toThrow();
+    expect(() => jobIdFor(randomUUID(), '')).toThrow();
+  });
+});

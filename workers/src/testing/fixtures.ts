@@ -1,0 +1,56 @@
+import { randomUUID } from 'node:crypto';
+import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { createTestDatabase, testRedisUrl } from '../../../test/support/database.js';
+import { JobQueues, type QueueConnection, redisConnection } from '../jobs/queues.js';
+import { migrateWorkers } from '../migrations.js';
+
+/** A fresh database with the workers' tables and the Postgres event store, and a private Redis key prefix. */
+export async function workersTestEnvironment() {
+  const databaseUrl = await createTestDatabase();
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  await migrateWorkers(new Kysely({ dialect: new PostgresDialect({ pool }) }));
+  const eventStore = await openEventStore({ databaseUrl });
+  const queues: QueueConnection = redisConnection(testRedisUrl(), `test-${randomUUID()}`);
+  const jobs = new JobQueues(queues);
+  return {
+    databaseUrl,
+    pool,
+    eventStore,
+    queues,
+    jobs,
+    async close() {
+      await jobs.close();
+      await eventStore.close();
+      await pool.end();
+    },
+  };
+}
+
+const metadata = {
+  actor: { type: 'system', id: 'test' },
+  correlationId: 'test',
+  causationId: 'test',
+  schemaVersion: 1,
+} as const;
+
+/** Appends one event to a new stream and returns it as the log recorded it. */
+export async function appendEvent(
+  eventStore: EventStore,
+  type: string,
+  data: unknown,
+): Promise<RecordedEvent> {
+  const stream = `test-${randomUUID()}`;
+  await eventStore.append(stream, [{ id: randomUUID(), type, data, metadata }], 'no_stream');
+  for await (const event of eventStore.readStream(stream)) return event;
+  throw new Error(`event not found in ${stream}`);
+}
+
+export async function checkpointOf(pool: pg.Pool, name: string): Promise<string | null> {
+  const { rows } = await pool.query<{ position: string | null }>(
+    'SELECT position FROM reactor_checkpoints WHERE name = $1',
+    [name],
+  );
+  return rows[0]?.position ?? null;
+}
