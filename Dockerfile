@@ -1,0 +1,20 @@
+# One image for every role; the container's command picks the role (see docker-compose.yml):
+#   node --import tsx services/api/src/main.ts | projections/src/main.ts | workers/src/main.ts | scripts/migrate.ts
+FROM node:20-bookworm-slim
+
+# npm 11 honours package.json "allowScripts" (only the install scripts we reviewed run; docs/decisions/001).
+RUN npm install -g npm@11 && npm cache clean --force
+
+WORKDIR /app
+
+# The whole tree, so every workspace the lockfile names is present for `npm ci` (.dockerignore keeps the bulk out).
+COPY . .
+# tsx and the web build tools are devDependencies, and the roles run through tsx: install everything.
+RUN npm ci --include=dev && npm cache clean --force \
+  && npm run build --workspace web --if-present \
+  && mkdir -p /data && chown node:node /data
+
+ENV NODE_ENV=production DATA_DIR=/data PORT=5000
+USER node
+EXPOSE 5000
+CMD ["node", "--import", "tsx", "services/api/src/main.ts"]

@@ -1,0 +1,35 @@
+import { openDatabase } from '@licensestore/shared/db';
+import { openEventStore, type Position } from '@licensestore/shared/eventstore';
+import { migrateReadModel } from '../../projections/src/migrations/index.js';
+import { migrateApi } from '../../services/api/src/migrations/index.js';
+import { seedDemoStore } from '../../services/api/src/seed/index.js';
+import { migrateWorkers } from '../../workers/src/migrations.js';
+
+export interface PrepareOptions {
+  databaseUrl: string;
+  eventStoreConnectionString?: string | undefined;
+  log: (line: string) => void;
+}
+
+/**
+ * Every schema the roles need (event store, read model, api and workers tables), then the demo store when the store
+ * is empty. Each step is idempotent and safe to run from several processes at once. Returns the position of the
+ * last event the seed appended (null when it appended none), for the caller to wait on the projections.
+ */
+export async function prepareStore({
+  databaseUrl,
+  eventStoreConnectionString,
+  log,
+}: PrepareOptions): Promise<{ lastPosition: Position | null }> {
+  const store = await openEventStore({ databaseUrl, eventStoreConnectionString });
+  const database = openDatabase(databaseUrl, { max: 2 });
+  try {
+    await migrateReadModel(database.db);
+    await migrateApi(database.db);
+    await migrateWorkers(database.db);
+    const { lastPosition } = await seedDemoStore({ store, db: database.db, log });
+    return { lastPosition };
+  } finally {
+    await Promise.allSettled([store.close(), database.close()]);
+  }
+}

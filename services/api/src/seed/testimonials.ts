@@ -1,0 +1,92 @@
+/** Reference data for the home page (not event-sourced). Ids are fixed so a re-run can never duplicate a row. */
+export interface DemoTestimonial {
+  id: string;
+  customerName: string;
+  rating: number;
+  comment: string;
+  location: string;
+  /** Calendar date, ISO `YYYY-MM-DD`. */
+  date: string;
+}
+
+export const demoTestimonials: DemoTestimonial[] = [
+  {
+    id: '6a0f3c52-6c1e-4d0b-9a3e-1f0c2b7d4e01',
+    customerName: 'Sarah Mitchell',
+    rating: 5,
+    comment:
+      'The Office 2021 key arrived in my inbox within ten minutes and activated on the first try. ' +
+      'Half the price I was quoted at the big-box store.',
+    location: 'Austin, TX',
+    date: '2024-09-14',
+  },
+  {
+    id: '6a0f3c52-6c1e-4d0b-9a3e-1f0c2b7d4e02',
+    customerName: 'James Okafor',
+    rating: 5,
+    comment:
+      'Upgraded three office PCs from Windows 10 Home to 11 Pro. Clear instructions, genuine keys, and support ' +
+      'answered my BitLocker question at 11 pm.',
+    location: 'Manchester, UK',
+    date: '2024-10-02',
+  },
+  {
+    id: '6a0f3c52-6c1e-4d0b-9a3e-1f0c2b7d4e03',
+    customerName: 'Elena Rossi',
+    rating: 4,
+    comment:
+      'Photoshop Elements was exactly what I needed for family photos. Delivery took about twenty minutes, ' +
+      'a little longer than advertised, but everything worked perfectly.',
+    location: 'Toronto, ON',
+    date: '2024-10-21',
+  },
+  {
+    id: '6a0f3c52-6c1e-4d0b-9a3e-1f0c2b7d4e04',
+    customerName: 'David Chen',
+    rating: 5,
+    comment:
+      'Bought Norton 360 Deluxe for the whole family. One key covered all five of our devices and the VPN is ' +
+      'a nice bonus. Will buy again at renewal time.',
+    location: 'San Jose, CA',
+    date: '2024-11-05',
+  },
+  {
+    id: '6a0f3c52-6c1e-4d0b-9a3e-1f0c2b7d4e05',
+    customerName: 'Priya Sharma',
+    rating: 5,
+    comment:
+      'Our small accounting firm needed Office Home & Business on six machines. Checkout was quick, every key ' +
+      'was delivered automatically, and the invoice was ready for our books.',
+    location: 'Sydney, NSW',
+    date: '2024-11-18',
+  },
+  {
+    id: '6a0f3c52-6c1e-4d0b-9a3e-1f0c2b7d4e06',
+    customerName: 'Michael Brandt',
+    rating: 4,
+    comment:
+      'Good prices and a legitimate Windows 11 Pro licence. I had typed my e-mail wrong at checkout and support ' +
+      'sorted it out within the hour.',
+    location: 'Hamburg, Germany',
+    date: '2024-12-03',
+  },
+  {
+    id: '6a0f3c52-6c1e-4d0b-9a3e-1f0c2b7d4e07',
+    customerName: 'Olivia Turner',
+    rating: 5,
+    comment:
+      'Premiere Elements plus Photoshop Elements bundle for my YouTube channel. Instant download, lifetime ' +
+      'licence, no subscription to worry about. Highly recommended.',
+    location: 'Denver, CO',
+    date: '2025-01-12',
+  },
+  {
+    id: '6a0f3c52-6c1e-4d0b-9a3e-1f0c2b7d4e08',
+    customerName: 'Lucas Fernandes',
+    rating: 5,
+    comment:
+      'Third purchase here and as smooth as the first two. The key is on the confirmation page right away.',
+    location: 'Lisbon, Portugal',
+    date: '2025-02-08',
+  },
+];
