@@ -147,7 +147,10 @@ export function* catalogueHistory(options: CatalogueHistory): Generator<Catalogu
   const maxRun = options.maxRun ?? 10;
   const deleteShare = options.deleteShare ?? 0.002;
   let clock = (options.start ?? new Date('2025-01-01T00:00:00Z')).getTime();
-  const now = () => new Date((clock += 1000)).toISOString();
+  const now = () => {
+    clock += 1000;
+    return new Date(clock).toISOString();
+  };
   const live: { id: string; revision: bigint; fields: ProductFields }[] = [];
   let emitted = 0;
 
@@ -217,6 +220,17 @@ export function* catalogueHistory(options: CatalogueHistory): Generator<Catalogu
     emitted += events.length;
     product.revision += BigInt(events.length);
     yield { stream: productStream(product.id), expected, events };
+  }
+}
+
+/** The next append calls of a history, up to at least `events` events (the history continues where it stopped). */
+export function* takeEvents(history: Iterator<CatalogueAppend>, events: number): Generator<CatalogueAppend> {
+  let taken = 0;
+  while (taken < events) {
+    const next = history.next();
+    if (next.done) return;
+    taken += next.value.events.length;
+    yield next.value;
   }
 }
 

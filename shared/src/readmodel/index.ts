@@ -62,6 +62,18 @@ class CheckpointListener {
     if (this.waiters.size === 0) await this.close();
   }
 
+  /** Looks at the stored checkpoints once, on the listening connection (a wait costs one connection, not two). */
+  async check(projectors: string[]) {
+    await this.ready;
+    const client = this.client;
+    if (!client) throw new Error('checkpoint listener connection failed');
+    const { rows } = await client.query<{ name: string; position: string | null }>(
+      'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1::text[])',
+      [projectors],
+    );
+    for (const row of rows) if (row.position !== null) this.passed(row.name, row.position);
+  }
+
   passed(projector: string, position: Position) {
     for (const waiter of this.waiters) {
       if (!waiter.pending.has(projector) || !reached(position, waiter.target)) continue;
@@ -139,17 +151,7 @@ export async function waitForProjections(
   const listener = listenerFor(pool);
   listener.waiters.add(waiter);
   try {
-    listener.ready
-      .then(() =>
-        pool.query<{ name: string; position: string | null }>(
-          'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1::text[])',
-          [[...pending]],
-        ),
-      )
-      .then(({ rows }) => {
-        for (const row of rows) if (row.position !== null) listener.passed(row.name, row.position);
-      })
-      .catch(() => settle(false));
+    listener.check([...pending]).catch(() => settle(false));
     return await outcome;
   } finally {
     clearTimeout(timer);

@@ -1,0 +1,97 @@
+import { randomUUID } from 'node:crypto';
+import { productStream } from '@licensestore/shared';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productsProjector } from '../src/products/projector.js';
+import { applyBatch } from '../src/runner.js';
+import {
+  appendInBulk,
+  catalogueHistory,
+  expectedProducts,
+  metadata,
+  readProducts,
+} from './support/catalogue.js';
+import {
+  headPosition,
+  openTestReadModel,
+  readAllEvents,
+  recordingLogger,
+  startRunner,
+} from './support/harness.js';
+
+describe('the guarded checkpoint', () => {
+  let env: Awaited<ReturnType<typeof openTestReadModel>>;
+
+  beforeAll(async () => {
+    env = await openTestReadModel();
+  });
+  afterAll(() => env.close());
+
+  it('refuses a batch whose starting checkpoint is no longer the stored one, writing nothing', async () => {
+    const log = recordingLogger().logger;
+    const id = randomUUID();
+    await env.store.append(
+      productStream(id),
+      [
+        {
+          type: 'ProductCreated',
+          data: {
+            productId: id,
+            fields: {
+              name: 'Windows 11 Pro',
+              description: 'Genuine key',
+              imageUrl: '/uploads/w11.webp',
+              category: 'Windows',
+              platform: 'Windows',
+              regularPrice: '199.00',
+              salePrice: null,
+              featured: false,
+              inStock: true,
+            },
+            createdAt: '2026-02-01T00:00:00.000Z',
+          },
+          metadata,
+        },
+      ],
+      'no_stream',
+    );
+    const events = await readAllEvents(env.store);
+    const to = events.at(-1)?.position as string;
+    await env.db
+      .insertInto('projection_checkpoints')
+      .values({ name: 'products', position: to, version: productsProjector.version, updated_at: new Date() })
+      .execute();
+
+    expect(await applyBatch(env.db, productsProjector, events, null, to, log)).toBe(false);
+    expect(await readProducts(env.db)).toEqual([]);
+    expect(await applyBatch(env.db, productsProjector, events, to, to, log)).toBe(true);
+    expect(await readProducts(env.db)).toHaveLength(1);
+  });
+
+  describe('when two runners project the same log side by side', () => {
+    it('applies every event exactly once between them', async () => {
+      await env.db.deleteFrom('projection_checkpoints').execute();
+      await env.db.deleteFrom('products').execute();
+      const [a, b] = [
+        startRunner({ db: env.db, store: env.store, maxBatch: 200 }),
+        startRunner({ db: env.db, store: env.store, maxBatch: 200 }),
+      ];
+      const before = (await readAllEvents(env.store)).length;
+      try {
+        await appendInBulk(env.pool, catalogueHistory({ products: 300, events: 6000, seed: 5 }), {
+          eventsPerTransaction: 100,
+          connections: 2,
+        });
+        const head = await headPosition(env.store);
+        expect(
+          await waitForProjections(env.pool, head, { projectors: ['products'], timeoutMs: 20_000 }),
+        ).toBe(true);
+      } finally {
+        await Promise.all([a.stop(), b.stop()]);
+      }
+      const applied = [...a.batches, ...b.batches].reduce((sum, batch) => sum + batch.events, 0);
+      expect(applied).toBe(before + 6000);
+      expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
+    });
+  });
+});

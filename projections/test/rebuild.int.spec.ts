@@ -1,0 +1,159 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { productsProjector } from '../src/products/projector.js';
+import { rebuildProjector } from '../src/rebuild.js';
+import {
+  appendInBulk,
+  catalogueHistory,
+  expectedProducts,
+  readProducts,
+  takeEvents,
+} from './support/catalogue.js';
+import {
+  headPosition,
+  openTestReadModel,
+  readAllEvents,
+  recordingLogger,
+  startRunner,
+} from './support/harness.js';
+
+type Env = Awaited<ReturnType<typeof openTestReadModel>>;
+
+const tableOid = async (env: Env) =>
+  (await sql<{ oid: number }>`SELECT 'public.products'::regclass::oid AS oid`.execute(env.db)).rows[0]?.oid;
+
+const columns = async (env: Env, schema: string) =>
+  (
+    await sql<{ column_name: string; data_type: string; is_nullable: string; column_default: string | null }>`
+      SELECT column_name, data_type, numeric_precision, numeric_scale, is_nullable, column_default
+        FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = 'products'
+       ORDER BY ordinal_position`.execute(env.db)
+  ).rows;
+
+const indexes = async (env: Env, schema: string) =>
+  (
+    await sql<{ indexdef: string }>`
+      SELECT replace(indexdef, ${`${schema}.`}, '') AS indexdef FROM pg_indexes
+       WHERE schemaname = ${schema} AND tablename = 'products' ORDER BY indexname`.execute(env.db)
+  ).rows;
+
+describe('rebuild', () => {
+  let env: Env;
+
+  beforeAll(async () => {
+    env = await openTestReadModel();
+  });
+  afterAll(() => env.close());
+
+  it('creates the same table the migration does', async () => {
+    await sql`CREATE SCHEMA ddl_check`.execute(env.db);
+    await productsProjector.createTables(env.db, 'ddl_check');
+    expect(await columns(env, 'ddl_check')).toEqual(await columns(env, 'public'));
+    expect(await indexes(env, 'ddl_check')).toEqual(await indexes(env, 'public'));
+    await sql`DROP SCHEMA ddl_check CASCADE`.execute(env.db);
+  });
+
+  describe('while a live runner keeps projecting and events keep arriving', () => {
+    it('swaps in identical rows, and the runner carries on from the new checkpoint', async () => {
+      const history = catalogueHistory({ products: 800, events: 14_000, seed: 11 });
+      await appendInBulk(env.pool, takeEvents(history, 12_000), { eventsPerTransaction: 3000 });
+      const runnerLog = recordingLogger();
+      const runner = startRunner({ db: env.db, store: env.store, logger: runnerLog.logger });
+      try {
+        const caughtUp = await headPosition(env.store);
+        expect(
+          await waitForProjections(env.pool, caughtUp, { projectors: ['products'], timeoutMs: 20_000 }),
+        ).toBe(true);
+        const oidBefore = await tableOid(env);
+
+        // The same history continues while the rebuild runs, and after it.
+        const appending = appendInBulk(env.pool, takeEvents(history, 1000), {
+          eventsPerTransaction: 20,
+          connections: 1,
+        });
+        const result = await rebuildProjector({
+          db: env.db,
+          store: env.store,
+          projector: productsProjector,
+          log: recordingLogger().logger,
+          batchSize: 1000,
+        });
+        await appending;
+        const beforeLastAppends = await readProducts(env.db);
+        await appendInBulk(env.pool, history, { eventsPerTransaction: 50, connections: 1 });
+
+        expect(result?.events).toBeGreaterThanOrEqual(12_000);
+        expect(await tableOid(env)).not.toBe(oidBefore);
+        const head = await headPosition(env.store);
+        expect(
+          await waitForProjections(env.pool, head, { projectors: ['products'], timeoutMs: 20_000 }),
+        ).toBe(true);
+        const after = await readProducts(env.db);
+        expect(after).toEqual(expectedProducts(await readAllEvents(env.store)));
+        expect(after).not.toEqual(beforeLastAppends);
+        const { rows } = await sql<{
+          n: number;
+        }>`SELECT count(*)::int AS n FROM pg_namespace WHERE nspname = 'rebuild_products'`.execute(env.db);
+        expect(rows[0]?.n).toBe(0);
+      } finally {
+        await runner.stop();
+      }
+      expect(runnerLog.lines.filter((line) => line.level === 'error')).toEqual([]);
+    });
+  });
+
+  describe('when the stored projector version differs from the code', () => {
+    it('rebuilds at start, then follows', async () => {
+      await sql`UPDATE projection_checkpoints SET version = 0 WHERE name = 'products'`.execute(env.db);
+      const oidBefore = await tableOid(env);
+      const log = recordingLogger();
+      const runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
+      try {
+        await log.waitFor('rebuild swapped in', 20_000);
+        expect(
+          await waitForProjections(env.pool, await headPosition(env.store), {
+            projectors: ['products'],
+            timeoutMs: 20_000,
+          }),
+        ).toBe(true);
+      } finally {
+        await runner.stop();
+      }
+      expect(await tableOid(env)).not.toBe(oidBefore);
+      const stored = await env.db
+        .selectFrom('projection_checkpoints')
+        .select('version')
+        .where('name', '=', 'products')
+        .executeTakeFirst();
+      expect(stored?.version).toBe(productsProjector.version);
+      expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
+    });
+  });
+
+  describe('from the command line', () => {
+    it('npm run rebuild -- products rebuilds and reports events/s', async () => {
+      const oidBefore = await tableOid(env);
+      const { stdout } = await promisify(execFile)('npm', ['run', '--silent', 'rebuild', '--', 'products'], {
+        cwd: new URL('../..', import.meta.url).pathname,
+        env: { ...process.env, DATABASE_URL: env.url, LOG_LEVEL: 'warn' },
+      });
+      expect(stdout).toMatch(/products: \d+ events in \d+ ms \(\d+ events\/s\)/);
+      expect(await tableOid(env)).not.toBe(oidBefore);
+      expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
+    });
+
+    it('refuses an unknown projector', async () => {
+      const run = promisify(execFile)('npx', ['tsx', 'projections/src/cli.ts', 'rebuild', 'nope'], {
+        cwd: new URL('../..', import.meta.url).pathname,
+        env: { ...process.env, DATABASE_URL: env.url },
+      });
+      await expect(run).rejects.toMatchObject({
+        code: 1,
+        stderr: expect.stringContaining('unknown projector "nope"'),
+      });
+    });
+  });
+});
