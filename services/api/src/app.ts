@@ -25,7 +25,9 @@ export interface AppDeps {
   redis: Redis;
   config: Config;
   logger: Logger;
-  /** Where the built web client lives; defaults to web/dist in this repository. */
+  /** Static files served at / (product images); defaults to services/api/public. */
+  publicDir?: string;
+  /** The built web client; defaults to web/dist in this repository, served only when it has been built. */
   webDist?: string;
 }
 
@@ -60,7 +62,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  app.use(publicFiles(PUBLIC_DIR));
+  app.use(publicFiles(deps.publicDir ?? PUBLIC_DIR));
   const web = webClient(deps.webDist ?? WEB_DIST);
   if (web) app.use(web);
   app.use(notFound);

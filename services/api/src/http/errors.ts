@@ -1,11 +1,12 @@
+import { STATUS_CODES } from 'node:http';
 import { AppError, NotFoundError, TooManyRequestsError } from '@licensestore/shared';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { Logger } from '../logger.js';
 
-/** Errors body-parser raises carry `type`; these are the client's fault and say so. */
-interface HttpParserError {
+/** Errors from express's own middleware (body-parser, serve-static) carry an HTTP status and sometimes a `type`. */
+interface HttpError {
+  status: number;
   type?: string;
-  status?: number;
   expose?: boolean;
   message: string;
 }
@@ -15,16 +16,16 @@ const clientMessages: Record<string, string> = {
   'entity.too.large': 'Request body too large',
   'encoding.unsupported': 'Unsupported content encoding',
   'charset.unsupported': 'Unsupported charset',
-  'request.aborted': 'Request aborted',
 };
 
-const asParserError = (error: unknown): HttpParserError | null => {
-  if (typeof error !== 'object' || error === null) return null;
-  const { status, expose } = error as HttpParserError;
-  return typeof status === 'number' && status >= 400 && status < 500 && expose === true
-    ? (error as HttpParserError)
-    : null;
+const asClientError = (error: unknown): HttpError | null => {
+  const status = (error as Partial<HttpError> | null)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500 ? (error as HttpError) : null;
 };
+
+const describeClientError = (error: HttpError) =>
+  clientMessages[error.type ?? ''] ??
+  (error.expose ? error.message : (STATUS_CODES[error.status] ?? 'Bad Request'));
 
 export const notFound: RequestHandler = (_req, _res, next) => next(new NotFoundError('Not found'));
 
@@ -38,10 +39,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.status(error.status).json({ error: error.message });
       return;
     }
-    const parserError = asParserError(error);
-    if (parserError) {
-      const status = parserError.status as number;
-      res.status(status).json({ error: clientMessages[parserError.type ?? ''] ?? parserError.message });
+    const clientError = asClientError(error);
+    if (clientError) {
+      res.status(clientError.status).json({ error: describeClientError(clientError) });
       return;
     }
     logger.error(

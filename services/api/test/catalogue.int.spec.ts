@@ -1,0 +1,467 @@
+import { randomUUID } from 'node:crypto';
+import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger, startProjections } from '../../../projections/src/index.js';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { signIn, startTestApi, type TestApi } from './support/api.js';
+
+const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const productFields = (overrides: Record<string, unknown> = {}) => ({
+  name: `Office Suite ${randomUUID().slice(0, 8)}`,
+  description: 'Word processing, spreadsheets and slides.',
+  imageUrl: '/images/products/office.svg',
+  category: 'Office',
+  platform: 'Windows',
+  regularPrice: '249.99',
+  salePrice: '199.5',
+  featured: true,
+  inStock: true,
+  ...overrides,
+});
+
+interface ProductBody {
+  id: string;
+  name: string;
+  description: string;
+  imageUrl: string;
+  category: string;
+  platform: string;
+  regularPrice: string;
+  salePrice: string | null;
+  featured: boolean;
+  inStock: boolean;
+}
+
+describe('Catalogue API', () => {
+  let databaseUrl: string;
+  let database: DatabaseHandle;
+  let eventStore: EventStore;
+  let stopProjections: () => Promise<void>;
+  let api: TestApi;
+  let admin: string;
+  let customer: string;
+
+  const request = (
+    method: string,
+    path: string,
+    options: { body?: unknown; cookie?: string; raw?: string } = {},
+  ) =>
+    fetch(`${api.url}${path}`, {
+      method,
+      headers: {
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...(options.body !== undefined || options.raw !== undefined
+          ? { 'content-type': 'application/json' }
+          : {}),
+      },
+      body: options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    });
+
+  const getProduct = async (id: string) => request('GET', `/api/products/${id}`);
+  const listIds = async (path: string) =>
+    ((await (await request('GET', path)).json()) as ProductBody[]).map((product) => product.id);
+
+  const createProduct = async (overrides: Record<string, unknown> = {}): Promise<ProductBody> => {
+    const response = await request('POST', '/api/products', {
+      body: productFields(overrides),
+      cookie: admin,
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as ProductBody;
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
+    api = await startTestApi({ databaseUrl, env: { ADMIN_PASSWORD: ADMIN.password } });
+    database = openDatabase(databaseUrl);
+    eventStore = await openEventStore({ databaseUrl });
+    admin = await signIn(api.url, ADMIN.username, ADMIN.password);
+    customer = await api.sessionCookie({ kind: 'customer', subjectId: 'customer@example.com' });
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await stopProjections?.();
+    await eventStore?.close();
+    await database?.close();
+  });
+
+  describe('POST /api/products (admin)', () => {
+    it('creates the product, answers 201 with it, and an immediate read shows it', async () => {
+      const response = await request('POST', '/api/products', {
+        body: productFields({
+          name: 'Windows 11 Pro',
+          salePrice: '',
+          regularPrice: '199.9',
+          featured: false,
+        }),
+        cookie: admin,
+      });
+      expect(response.status).toBe(201);
+      const created = (await response.json()) as ProductBody;
+      const expected = {
+        id: expect.stringMatching(UUID),
+        name: 'Windows 11 Pro',
+        description: 'Word processing, spreadsheets and slides.',
+        imageUrl: '/images/products/office.svg',
+        category: 'Office',
+        platform: 'Windows',
+        regularPrice: '199.90',
+        salePrice: null,
+        featured: false,
+        inStock: true,
+      };
+      expect(created).toStrictEqual(expected);
+
+      const read = await getProduct(created.id);
+      expect(read.status).toBe(200);
+      expect(await read.json()).toStrictEqual({ ...expected, id: created.id });
+      expect(await listIds('/api/products')).toContain(created.id);
+    });
+
+    it('applies the defaults: not featured, in stock', async () => {
+      const { featured: _featured, inStock: _inStock, ...fields } = productFields();
+      const response = await request('POST', '/api/products', { body: fields, cookie: admin });
+      expect(response.status).toBe(201);
+      expect(await response.json()).toMatchObject({ featured: false, inStock: true, salePrice: '199.50' });
+    });
+
+    it('records who did it and under which correlation id', async () => {
+      const response = await fetch(`${api.url}/api/products`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: admin, 'x-correlation-id': 'checkout-42' },
+        body: JSON.stringify(productFields()),
+      });
+      const { id } = (await response.json()) as ProductBody;
+      const adminRow = await database.db.selectFrom('admin_users').select('id').executeTakeFirstOrThrow();
+      const events = [];
+      for await (const event of eventStore.readStream(`product-${id}`)) events.push(event);
+      expect(events).toHaveLength(1);
+      expect(events[0]?.type).toBe('ProductCreated');
+      expect(events[0]?.metadata).toEqual({
+        actor: { type: 'admin', id: adminRow.id },
+        correlationId: 'checkout-42',
+        causationId: response.headers.get('x-request-id'),
+        schemaVersion: 1,
+      });
+    });
+  });
+
+  describe('GET /api/products', () => {
+    it('lists every product with exactly the public fields, prices as 2-place strings', async () => {
+      const created = await createProduct({ regularPrice: '10', salePrice: '7.5' });
+      const products = (await (await request('GET', '/api/products')).json()) as ProductBody[];
+      expect(products.length).toBeGreaterThan(0);
+      for (const product of products) {
+        expect(Object.keys(product).sort()).toEqual(
+          [
+            'category',
+            'description',
+            'featured',
+            'id',
+            'imageUrl',
+            'inStock',
+            'name',
+            'platform',
+            'regularPrice',
+            'salePrice',
+          ].sort(),
+        );
+        expect(product.id).toMatch(UUID);
+        for (const field of ['name', 'description', 'imageUrl', 'category', 'platform'] as const) {
+          expect(typeof product[field]).toBe('string');
+        }
+        expect(product.regularPrice).toMatch(/^\d+\.\d{2}$/);
+        expect(product.salePrice === null || /^\d+\.\d{2}$/.test(product.salePrice)).toBe(true);
+        expect(typeof product.featured).toBe('boolean');
+        expect(typeof product.inStock).toBe('boolean');
+      }
+      expect(products.find((product) => product.id === created.id)).toMatchObject({
+        regularPrice: '10.00',
+        salePrice: '7.50',
+      });
+    });
+
+    it('lists only featured products under /featured', async () => {
+      const featured = await createProduct({ featured: true });
+      const plain = await createProduct({ featured: false });
+      const ids = await listIds('/api/products/featured');
+      expect(ids).toContain(featured.id);
+      expect(ids).not.toContain(plain.id);
+      const products = (await (await request('GET', '/api/products/featured')).json()) as ProductBody[];
+      expect(products.every((product) => product.featured)).toBe(true);
+    });
+  });
+
+  describe('GET /api/products/:id', () => {
+    it.each([randomUUID(), 'not-a-uuid', '123', "1' OR '1'='1", `${randomUUID()}x`])(
+      'answers 404 for %s',
+      async (id) => {
+        const response = await getProduct(encodeURIComponent(id));
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ error: 'Product not found' });
+      },
+    );
+  });
+
+  describe('PATCH /api/products/:id (admin)', () => {
+    it('changes only the given fields, and an immediate read shows the change', async () => {
+      const product = await createProduct({ featured: true });
+      const response = await request('PATCH', `/api/products/${product.id}`, {
+        body: {
+          name: 'Office 2024 Professional Plus',
+          regularPrice: '299',
+          salePrice: null,
+          featured: false,
+        },
+        cookie: admin,
+      });
+      expect(response.status).toBe(200);
+      const expected = {
+        ...product,
+        name: 'Office 2024 Professional Plus',
+        regularPrice: '299.00',
+        salePrice: null,
+        featured: false,
+      };
+      expect(await response.json()).toStrictEqual(expected);
+      expect(await (await getProduct(product.id)).json()).toStrictEqual(expected);
+      expect(await listIds('/api/products/featured')).not.toContain(product.id);
+    });
+
+    it('answers with the product unchanged when nothing differs', async () => {
+      const product = await createProduct();
+      const response = await request('PATCH', `/api/products/${product.id}`, {
+        body: { name: product.name },
+        cookie: admin,
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toStrictEqual(product);
+    });
+
+    it('answers 404 for a product that does not exist, or a malformed id', async () => {
+      for (const id of [randomUUID(), 'abc']) {
+        const response = await request('PATCH', `/api/products/${id}`, {
+          body: { name: 'x' },
+          cookie: admin,
+        });
+        expect(response.status).toBe(404);
+        expect(await response.json()).toEqual({ error: 'Product not found' });
+      }
+    });
+  });
+
+  describe('DELETE /api/products/:id (admin)', () => {
+    it('removes the product: 204, then an immediate read is 404', async () => {
+      const product = await createProduct();
+      const response = await request('DELETE', `/api/products/${product.id}`, { cookie: admin });
+      expect(response.status).toBe(204);
+      expect(await response.text()).toBe('');
+      const read = await getProduct(product.id);
+      expect(read.status).toBe(404);
+      expect(await read.json()).toEqual({ error: 'Product not found' });
+      expect(await listIds('/api/products')).not.toContain(product.id);
+    });
+
+    it('answers 404 when the product is already gone', async () => {
+      const product = await createProduct();
+      expect((await request('DELETE', `/api/products/${product.id}`, { cookie: admin })).status).toBe(204);
+      for (const method of ['DELETE', 'PATCH']) {
+        const again = await request(method, `/api/products/${product.id}`, {
+          body: { name: 'x' },
+          cookie: admin,
+        });
+        expect(again.status).toBe(404);
+        expect(await again.json()).toEqual({ error: 'Product not found' });
+      }
+    });
+  });
+
+  describe('bad bodies', () => {
+    const cases: Array<[string, string, () => Promise<string>, { body?: unknown; raw?: string }, string]> = [
+      [
+        'POST',
+        'a missing name',
+        async () => '',
+        { body: productFields({ name: undefined }) },
+        'name: is required',
+      ],
+      ['POST', 'a blank name', async () => '', { body: productFields({ name: '   ' }) }, 'name: is required'],
+      [
+        'POST',
+        'a price that is not an amount',
+        async () => '',
+        { body: productFields({ regularPrice: 'cheap' }) },
+        'regularPrice: must be an amount like 19.99',
+      ],
+      [
+        'POST',
+        'a price with three decimals',
+        async () => '',
+        { body: productFields({ salePrice: '1.999' }) },
+        'salePrice: must be an amount like 19.99',
+      ],
+      [
+        'POST',
+        'wrong types',
+        async () => '',
+        { body: productFields({ featured: 'yes', regularPrice: 19.99 }) },
+        'regularPrice: must be a string, not number; featured: must be a boolean, not string',
+      ],
+      ['POST', 'an array', async () => '', { body: [productFields()] }, 'Request body must be a JSON object'],
+      ['POST', 'malformed JSON', async () => '', { raw: '{"name": ' }, 'Malformed JSON body'],
+      [
+        'PATCH',
+        'an empty change',
+        async () => (await createProduct()).id,
+        { body: {} },
+        'at least one field must change',
+      ],
+      [
+        'PATCH',
+        'a wrong type',
+        async () => (await createProduct()).id,
+        { body: { inStock: 'no' } },
+        'inStock: must be a boolean, not string',
+      ],
+      [
+        'PATCH',
+        'malformed JSON',
+        async () => (await createProduct()).id,
+        { raw: '{' },
+        'Malformed JSON body',
+      ],
+    ];
+
+    it.each(cases)(
+      '%s with %s answers 400 naming the problem',
+      async (method, _what, target, body, message) => {
+        const id = await target();
+        const path = method === 'POST' ? '/api/products' : `/api/products/${id}`;
+        const before = await listIds('/api/products');
+        const response = await request(method, path, { ...body, cookie: admin });
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual({ error: message });
+        expect(await listIds('/api/products')).toEqual(before);
+      },
+    );
+  });
+
+  describe('admin routes', () => {
+    let existing: ProductBody;
+    beforeAll(async () => {
+      existing = await createProduct();
+    });
+
+    const routes = () =>
+      [
+        ['POST', '/api/products', productFields()],
+        ['PATCH', `/api/products/${existing.id}`, { name: 'Hijacked' }],
+        ['DELETE', `/api/products/${existing.id}`, undefined],
+      ] as const;
+
+    it('refuse anonymous callers with 401 and change nothing', async () => {
+      for (const [method, path, body] of routes()) {
+        const response = await request(method, path, { body });
+        expect(response.status, `${method} ${path}`).toBe(401);
+        expect(await response.json()).toEqual({ error: 'Authentication required' });
+      }
+      expect(await (await getProduct(existing.id)).json()).toStrictEqual(existing);
+    });
+
+    it('refuse a signed-in customer with 403 and change nothing', async () => {
+      for (const [method, path, body] of routes()) {
+        const response = await request(method, path, { body, cookie: customer });
+        expect(response.status, `${method} ${path}`).toBe(403);
+        expect(await response.json()).toEqual({ error: 'Admin access required' });
+      }
+      expect(await (await getProduct(existing.id)).json()).toStrictEqual(existing);
+    });
+
+    it('refuse a signed-out admin', async () => {
+      const cookie = await signIn(api.url, ADMIN.username, ADMIN.password);
+      await request('POST', '/api/admin/logout', { cookie });
+      const response = await request('PATCH', `/api/products/${existing.id}`, {
+        body: { name: 'x' },
+        cookie,
+      });
+      expect(response.status).toBe(401);
+    });
+  });
+
+  describe('GET /api/testimonials', () => {
+    it('lists testimonials newest first with their public fields', async () => {
+      await database.db
+        .insertInto('testimonials')
+        .values([
+          {
+            id: randomUUID(),
+            customer_name: 'Ana Silva',
+            rating: 5,
+            comment: 'Key arrived instantly.',
+            location: 'Porto',
+            date: '2025-01-10',
+          },
+          {
+            id: randomUUID(),
+            customer_name: 'Ben Okafor',
+            rating: 4,
+            comment: 'Good price.',
+            location: 'Lagos',
+            date: '2025-03-02',
+          },
+        ])
+        .execute();
+      const response = await request('GET', '/api/testimonials');
+      expect(response.status).toBe(200);
+      expect(await response.json()).toStrictEqual([
+        {
+          id: expect.stringMatching(UUID),
+          customerName: 'Ben Okafor',
+          rating: 4,
+          comment: 'Good price.',
+          location: 'Lagos',
+          date: '2025-03-02',
+        },
+        {
+          id: expect.stringMatching(UUID),
+          customerName: 'Ana Silva',
+          rating: 5,
+          comment: 'Key arrived instantly.',
+          location: 'Porto',
+          date: '2025-01-10',
+        },
+      ]);
+    });
+  });
+
+  // Last: it stops the shared projection runner for a while.
+  describe('when the projections lag', () => {
+    it('still answers after a bounded wait, and the read model catches up once they run', async () => {
+      await stopProjections();
+      const started = performance.now();
+      const product = await createProduct();
+      const waited = performance.now() - started;
+      expect(waited).toBeGreaterThanOrEqual(2900);
+      expect(waited).toBeLessThan(10_000);
+      expect((await getProduct(product.id)).status).toBe(404);
+      expect(api.logger.entries).toContainEqual(
+        expect.objectContaining({
+          level: 'warn',
+          message: 'projections lag: answered before the read model caught up',
+        }),
+      );
+
+      stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
+      const response = await request('PATCH', `/api/products/${product.id}`, {
+        body: { inStock: false },
+        cookie: admin,
+      });
+      expect(response.status).toBe(200);
+      expect(await (await getProduct(product.id)).json()).toStrictEqual({ ...product, inStock: false });
+    });
+  });
+});
