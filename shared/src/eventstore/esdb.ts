@@ -23,7 +23,13 @@ import {
 import { decodePosition, encodePosition } from './position.js';
 
 const toClientRevision = (expected: ExpectedRevision) =>
-  expected === 'no_stream' ? NO_STREAM : expected === 'stream_exists' ? STREAM_EXISTS : expected === 'any' ? ANY : expected;
+  expected === 'no_stream'
+    ? NO_STREAM
+    : expected === 'stream_exists'
+      ? STREAM_EXISTS
+      : expected === 'any'
+        ? ANY
+        : expected;
 
 const toClientPosition = (position: Position | null) => {
   if (!position) return START;
@@ -31,12 +37,19 @@ const toClientPosition = (position: Position | null) => {
   return { commit, prepare };
 };
 
+const isSystem = (resolved: ResolvedEvent) =>
+  !resolved.event || resolved.event.type.startsWith('$') || resolved.event.streamId.startsWith('$');
+
+function positionOf(resolved: ResolvedEvent): Position {
+  const position = resolved.event?.position;
+  if (position) return encodePosition(position.commit, position.prepare);
+  const commit = resolved.commitPosition ?? 0n;
+  return encodePosition(commit, commit);
+}
+
 function toRecorded(resolved: ResolvedEvent): RecordedEvent | null {
   const event = resolved.event;
-  if (!event || event.type.startsWith('$') || event.isJson === false) return null;
-  const position = event.position ?? resolved.commitPosition;
-  const commit = typeof position === 'bigint' ? position : position?.commit;
-  const prepare = typeof position === 'bigint' ? position : position?.prepare;
+  if (!event || isSystem(resolved) || event.isJson === false) return null;
   return {
     id: event.id,
     streamId: event.streamId,
@@ -44,7 +57,7 @@ function toRecorded(resolved: ResolvedEvent): RecordedEvent | null {
     type: event.type,
     data: event.data,
     metadata: eventMetadataSchema.parse(event.metadata),
-    position: encodePosition(commit ?? 0n, prepare ?? 0n),
+    position: positionOf(resolved),
     createdAt: event.created,
   };
 }
@@ -80,7 +93,11 @@ export class EventStoreDbEventStore implements EventStore {
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
         const actual = error.actualVersion;
-        throw new WrongExpectedRevisionError(stream, expected, typeof actual === 'bigint' ? actual : 'no_stream');
+        throw new WrongExpectedRevisionError(
+          stream,
+          expected,
+          typeof actual === 'bigint' ? actual : 'no_stream',
+        );
       }
       throw error;
     }
@@ -100,32 +117,56 @@ export class EventStoreDbEventStore implements EventStore {
 
   async readAll(after: Position | null, limit: number): Promise<RecordedEvent[]> {
     const events: RecordedEvent[] = [];
-    // readAll has no server-side filter in v6 and its start position is inclusive: over-read and filter here.
-    for await (const resolved of this.client.readAll({ fromPosition: toClientPosition(after), maxCount: limit + 1 })) {
-      const event = toRecorded(resolved);
-      if (!event || (after && event.position <= after)) continue;
-      events.push(event);
-      if (events.length === limit) break;
+    // readAll has no server-side filter in v6 and its start position is inclusive. Page on past system events
+    // (a fresh server starts with many): a short answer must mean "nothing more yet", never "a page of $-events".
+    const page = Math.max(limit, 1) + 1;
+    let cursor = after;
+    while (events.length < limit) {
+      let seen = 0;
+      let last = cursor;
+      for await (const resolved of this.client.readAll({
+        fromPosition: toClientPosition(cursor),
+        maxCount: page,
+      })) {
+        seen++;
+        const position = positionOf(resolved);
+        if (cursor && position <= cursor) continue;
+        last = position;
+        const event = toRecorded(resolved);
+        if (event && events.length < limit) events.push(event);
+      }
+      if (seen < page || last === cursor) break;
+      cursor = last;
     }
     return events;
   }
 
   async *subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<RecordedEvent> {
+    if (signal.aborted) return;
     const subscription = this.client.subscribeToAll({
       fromPosition: toClientPosition(after),
       filter: excludeSystemEvents(),
     });
-    const onAbort = () => void subscription.unsubscribe();
-    signal.addEventListener('abort', onAbort);
+    // Cancelling the gRPC call does not reliably end a pending read, so an abort races every read.
+    const iterator = subscription[Symbol.asyncIterator]() as AsyncIterator<ResolvedEvent>;
+    let onAbort = () => {};
+    const aborted = new Promise<IteratorResult<ResolvedEvent>>((resolve) => {
+      onAbort = () => resolve({ done: true, value: undefined });
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      for await (const resolved of subscription) {
-        if (signal.aborted) return;
-        const event = toRecorded(resolved);
+      for (;;) {
+        const next = iterator.next();
+        next.catch(() => {}); // a read left pending by an abort fails when the stream is torn down
+        const result = await Promise.race([next, aborted]);
+        if (result.done || signal.aborted) return;
+        const event = toRecorded(result.value);
         if (event) yield event;
       }
     } finally {
       signal.removeEventListener('abort', onAbort);
-      await subscription.unsubscribe();
+      await subscription.unsubscribe().catch(() => {});
+      subscription.destroy();
     }
   }
 

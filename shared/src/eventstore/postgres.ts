@@ -99,8 +99,9 @@ export class PostgresEventStore implements EventStore {
           checkpoint = event.position;
         }
         if (batch.length === SUBSCRIPTION_BATCH) continue;
-        const heldBack = await this.hasHeldBackEvents(checkpoint);
-        await wakeup.wait(heldBack ? HELD_BACK_RETRY_MS : SAFETY_WAKE_MS);
+        wakeup.throwIfFailed();
+        const unread = await this.hasUnreadEvents(checkpoint);
+        await wakeup.wait(unread ? HELD_BACK_RETRY_MS : SAFETY_WAKE_MS);
       }
     } finally {
       await wakeup.close();
@@ -111,38 +112,59 @@ export class PostgresEventStore implements EventStore {
     await this.pool.end();
   }
 
-  /** Committed events past the checkpoint that readAll may not return yet, because an older transaction is open. */
-  private async hasHeldBackEvents(after: Position | null): Promise<boolean> {
+  /**
+   * Committed events past the checkpoint. Right after a short readAll they are held back by an older open
+   * transaction, which may not be an event-store one (no NOTIFY when it ends), so the caller looks again soon.
+   * Not restricted to `transaction_id >= xmin`: that transaction may end between readAll and this query, and
+   * the events it held back would then wait for the safety wake-up.
+   */
+  private async hasUnreadEvents(after: Position | null): Promise<boolean> {
     const [transactionId, position] = after ? decodePosition(after) : [0n, 0n];
-    const { rows } = await this.pool.query<{ held: boolean }>(
+    const { rows } = await this.pool.query<{ unread: boolean }>(
       `SELECT EXISTS (
          SELECT 1 FROM event_store.events
-          WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-            AND transaction_id >= pg_snapshot_xmin(pg_current_snapshot())) AS held`,
+          WHERE (transaction_id, global_position) > ($1::text::xid8, $2::bigint)) AS unread`,
       [transactionId.toString(), position.toString()],
     );
-    return rows[0]?.held ?? false;
+    return rows[0]?.unread ?? false;
   }
 
   private async listen(signal: AbortSignal) {
     const client = await this.pool.connect();
     let notified = false;
+    let failure: Error | null = null;
     let wake: (() => void) | null = null;
     const onNotify = () => {
       notified = true;
       wake?.();
     };
+    // A checked-out client that loses its connection emits 'error'; unhandled, that would crash the process.
+    const onError = (error: Error) => {
+      failure = error;
+      wake?.();
+    };
     const onAbort = () => wake?.();
     client.on('notification', onNotify);
+    client.on('error', onError);
+    try {
+      await client.query(`LISTEN ${CHANNEL}`);
+    } catch (error) {
+      client.off('notification', onNotify);
+      client.off('error', onError);
+      client.release(error as Error);
+      throw error;
+    }
     signal.addEventListener('abort', onAbort);
-    await client.query(`LISTEN ${CHANNEL}`);
     return {
       reset: () => {
         notified = false;
       },
+      throwIfFailed: () => {
+        if (failure) throw failure;
+      },
       wait: (timeoutMs: number) =>
         new Promise<void>((resolve) => {
-          if (notified || signal.aborted) return resolve();
+          if (notified || failure || signal.aborted) return resolve();
           const timer = setTimeout(() => done(), timeoutMs);
           const done = () => {
             clearTimeout(timer);
@@ -154,12 +176,15 @@ export class PostgresEventStore implements EventStore {
       close: async () => {
         signal.removeEventListener('abort', onAbort);
         client.off('notification', onNotify);
-        try {
-          await client.query(`UNLISTEN ${CHANNEL}`);
-          client.release();
-        } catch (error) {
-          client.release(error as Error);
+        if (!failure) {
+          try {
+            await client.query(`UNLISTEN ${CHANNEL}`);
+          } catch (error) {
+            failure = error as Error;
+          }
         }
+        client.off('error', onError);
+        client.release(failure ?? undefined);
       },
     };
   }
@@ -177,17 +202,18 @@ export async function appendWith(
 ): Promise<AppendResult> {
   if (events.length === 0) throw new Error('append needs at least one event');
   try {
-    const { rows } = await db.query<{ next_revision: string; transaction_id: string; global_position: string }>(
-      'SELECT * FROM event_store.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
-      [
-        stream,
-        String(expected),
-        events.map((event) => event.id ?? randomUUID()),
-        events.map((event) => event.type),
-        events.map((event) => JSON.stringify(event.data)),
-        events.map((event) => JSON.stringify(event.metadata)),
-      ],
-    );
+    const { rows } = await db.query<{
+      next_revision: string;
+      transaction_id: string;
+      global_position: string;
+    }>('SELECT * FROM event_store.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])', [
+      stream,
+      String(expected),
+      events.map((event) => event.id ?? randomUUID()),
+      events.map((event) => event.type),
+      events.map((event) => JSON.stringify(event.data)),
+      events.map((event) => JSON.stringify(event.metadata)),
+    ]);
     const row = rows[0];
     if (!row) throw new Error('append returned no row');
     return {
@@ -197,7 +223,11 @@ export async function appendWith(
   } catch (error) {
     if ((error as { code?: string }).code === CONFLICT) {
       const actual = (error as Error).message;
-      throw new WrongExpectedRevisionError(stream, expected, actual === 'no_stream' ? 'no_stream' : BigInt(actual));
+      throw new WrongExpectedRevisionError(
+        stream,
+        expected,
+        actual === 'no_stream' ? 'no_stream' : BigInt(actual),
+      );
     }
     throw error;
   }

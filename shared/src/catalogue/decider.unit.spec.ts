@@ -1,0 +1,181 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { IllegalStateError, NotFoundError } from '../errors/index.js';
+import { decideProduct, evolveProduct, initialProductState, type ProductCommand } from './decider.js';
+import { type ProductEvent, parseProductEvent } from './events.js';
+import type { ProductFields } from './product.js';
+
+const productId = randomUUID();
+const createdAt = '2026-01-05T10:00:00.000Z';
+const now = '2026-01-06T12:30:00.000Z';
+
+const fields: ProductFields = {
+  name: 'Photo Editor Pro',
+  description: 'Edit photos like a pro.',
+  imageUrl: '/images/photo-editor.png',
+  category: 'Graphics',
+  platform: 'Windows',
+  regularPrice: '49.99',
+  salePrice: null,
+  featured: false,
+  inStock: true,
+};
+
+const created: ProductEvent = { type: 'ProductCreated', data: { productId, fields, createdAt } };
+const deleted: ProductEvent = { type: 'ProductDeleted', data: { productId, deletedAt: createdAt } };
+
+/** given(past events).when(command) → thenEmits(new events) | thenFails(error). */
+const given = (...history: ProductEvent[]) => ({
+  when: (command: ProductCommand) => {
+    const decide = () => decideProduct(command, history.reduce(evolveProduct, initialProductState));
+    return {
+      thenEmits: (...expected: ProductEvent[]) => expect(decide()).toEqual(expected),
+      thenEmitsNothing: () => expect(decide()).toEqual([]),
+      thenFails: (error: new (message: string) => Error, message: string) => {
+        expect(decide).toThrow(error);
+        expect(decide).toThrow(message);
+      },
+    };
+  },
+});
+
+describe('Product', () => {
+  describe('when it does not exist yet', () => {
+    it('is created with its fields and the time of the command', () => {
+      given()
+        .when({ type: 'CreateProduct', productId, fields, now })
+        .thenEmits({ type: 'ProductCreated', data: { productId, fields, createdAt: now } });
+    });
+
+    it('cannot be updated', () => {
+      given()
+        .when({ type: 'UpdateProduct', productId, changes: { name: 'New' }, now })
+        .thenFails(NotFoundError, 'Product not found');
+    });
+
+    it('cannot be deleted', () => {
+      given().when({ type: 'DeleteProduct', productId, now }).thenFails(NotFoundError, 'Product not found');
+    });
+  });
+
+  describe('when it exists', () => {
+    it('cannot be created again', () => {
+      given(created)
+        .when({ type: 'CreateProduct', productId, fields, now })
+        .thenFails(IllegalStateError, `product ${productId} already exists`);
+    });
+
+    it('records only the fields that actually change', () => {
+      given(created)
+        .when({
+          type: 'UpdateProduct',
+          productId,
+          changes: { name: fields.name, regularPrice: '39.99', salePrice: '29.99', featured: true },
+          now,
+        })
+        .thenEmits({
+          type: 'ProductUpdated',
+          data: {
+            productId,
+            changes: { regularPrice: '39.99', salePrice: '29.99', featured: true },
+            updatedAt: now,
+          },
+        });
+    });
+
+    it('records nothing when an update changes nothing', () => {
+      given(created)
+        .when({ type: 'UpdateProduct', productId, changes: { name: fields.name, inStock: true }, now })
+        .thenEmitsNothing();
+    });
+
+    it('compares an update with the fields as earlier updates left them', () => {
+      const renamed: ProductEvent = {
+        type: 'ProductUpdated',
+        data: { productId, changes: { name: 'Photo Editor 2' }, updatedAt: createdAt },
+      };
+      given(created, renamed)
+        .when({ type: 'UpdateProduct', productId, changes: { name: 'Photo Editor 2' }, now })
+        .thenEmitsNothing();
+      given(created, renamed)
+        .when({ type: 'UpdateProduct', productId, changes: { name: fields.name }, now })
+        .thenEmits({
+          type: 'ProductUpdated',
+          data: { productId, changes: { name: fields.name }, updatedAt: now },
+        });
+    });
+
+    it('clears a sale price', () => {
+      const onSale: ProductEvent = {
+        type: 'ProductUpdated',
+        data: { productId, changes: { salePrice: '19.99' }, updatedAt: createdAt },
+      };
+      given(created, onSale)
+        .when({ type: 'UpdateProduct', productId, changes: { salePrice: null }, now })
+        .thenEmits({
+          type: 'ProductUpdated',
+          data: { productId, changes: { salePrice: null }, updatedAt: now },
+        });
+    });
+
+    it('is deleted', () => {
+      given(created)
+        .when({ type: 'DeleteProduct', productId, now })
+        .thenEmits({ type: 'ProductDeleted', data: { productId, deletedAt: now } });
+    });
+  });
+
+  describe('when it was deleted', () => {
+    it('cannot be updated', () => {
+      given(created, deleted)
+        .when({ type: 'UpdateProduct', productId, changes: { name: 'Back' }, now })
+        .thenFails(NotFoundError, 'Product not found');
+    });
+
+    it('cannot be deleted again', () => {
+      given(created, deleted)
+        .when({ type: 'DeleteProduct', productId, now })
+        .thenFails(NotFoundError, 'Product not found');
+    });
+
+    it('cannot be created again under the same id', () => {
+      given(created, deleted)
+        .when({ type: 'CreateProduct', productId, fields, now })
+        .thenFails(IllegalStateError, 'already exists');
+    });
+  });
+
+  describe('evolve', () => {
+    it('folds creation and updates into the current fields', () => {
+      const state = [
+        created,
+        { type: 'ProductUpdated', data: { productId, changes: { name: 'A' }, updatedAt: now } },
+        { type: 'ProductUpdated', data: { productId, changes: { inStock: false }, updatedAt: now } },
+      ].reduce((s, e) => evolveProduct(s, e as ProductEvent), initialProductState);
+      expect(state).toEqual({ status: 'active', fields: { ...fields, name: 'A', inStock: false } });
+    });
+
+    it('keeps a deleted product deleted whatever follows', () => {
+      const update: ProductEvent = {
+        type: 'ProductUpdated',
+        data: { productId, changes: { name: 'A' }, updatedAt: now },
+      };
+      expect([created, deleted, update].reduce(evolveProduct, initialProductState)).toEqual({
+        status: 'deleted',
+      });
+    });
+  });
+
+  describe('stored events', () => {
+    it('are validated when read', () => {
+      expect(parseProductEvent('ProductCreated', created.data)).toEqual(created);
+      expect(() =>
+        parseProductEvent('ProductCreated', { productId, fields: { ...fields, regularPrice: 'free' } }),
+      ).toThrow();
+    });
+
+    it('of other types are not ours', () => {
+      expect(parseProductEvent('OrderCaptured', {})).toBeNull();
+    });
+  });
+});

@@ -1,0 +1,246 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { type ProductFields, productDecider, productStream } from '../catalogue/index.js';
+import { NotFoundError } from '../errors/index.js';
+import {
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from '../eventstore/port.js';
+import { PostgresEventStore } from '../eventstore/postgres.js';
+import { migrateEventStore } from '../eventstore/postgres-schema.js';
+import { handleCommand } from './index.js';
+
+const metadata: EventMetadata = {
+  actor: { type: 'admin', id: 'admin-1' },
+  correlationId: 'correlation-1',
+  causationId: 'causation-1',
+  schemaVersion: 1,
+};
+
+const fields: ProductFields = {
+  name: 'Office Suite',
+  description: 'Documents, sheets and slides.',
+  imageUrl: '/images/office.png',
+  category: 'Productivity',
+  platform: 'Windows',
+  regularPrice: '99.00',
+  salePrice: null,
+  featured: false,
+  inStock: true,
+};
+const now = '2026-02-01T09:00:00.000Z';
+
+let store: PostgresEventStore;
+
+beforeAll(async () => {
+  const pool = new pg.Pool({ connectionString: await createTestDatabase(), max: 10 });
+  await migrateEventStore(pool);
+  store = new PostgresEventStore(pool);
+});
+
+afterAll(async () => {
+  await store?.close();
+});
+
+async function createdProduct() {
+  const productId = randomUUID();
+  await handleCommand(
+    store,
+    productStream(productId),
+    productDecider,
+    { type: 'CreateProduct', productId, fields, now },
+    metadata,
+  );
+  return { productId, stream: productStream(productId) };
+}
+
+async function readStream(stream: string) {
+  const events: RecordedEvent[] = [];
+  for await (const event of store.readStream(stream)) events.push(event);
+  return events;
+}
+
+/** The real store, with another writer slipping in after each load and before the command's append. */
+function withInterloper(interlope: (attempt: number) => Promise<void>) {
+  let attempts = 0;
+  const racing: EventStore = {
+    append: async (stream, events, expected) => {
+      attempts++;
+      await interlope(attempts);
+      return store.append(stream, events, expected);
+    },
+    readStream: (stream) => store.readStream(stream),
+    readAll: (after, limit) => store.readAll(after, limit),
+    subscribeAll: (after, signal) => store.subscribeAll(after, signal),
+    close: async () => {},
+  };
+  return { store: racing, attempts: () => attempts };
+}
+
+const otherWriter = (stream: string, type: string, data: unknown) =>
+  store.append(stream, [{ type, data, metadata } satisfies NewEvent], 'any');
+
+describe('handleCommand', () => {
+  describe('when another writer appends between load and append', () => {
+    it('decides again on the fresh state and appends after the other write', async () => {
+      const { productId, stream } = await createdProduct();
+      const racing = withInterloper(async (attempt) => {
+        if (attempt === 1)
+          await otherWriter(stream, 'ProductUpdated', {
+            productId,
+            changes: { name: 'Office Suite 2026' },
+            updatedAt: now,
+          });
+      });
+
+      const outcome = await handleCommand(
+        racing.store,
+        stream,
+        productDecider,
+        { type: 'UpdateProduct', productId, changes: { regularPrice: '79.00' }, now },
+        metadata,
+      );
+
+      expect(racing.attempts()).toBe(2);
+      expect(outcome.appended?.nextExpectedRevision).toBe(2n);
+      expect(outcome.state).toEqual({
+        status: 'active',
+        fields: { ...fields, name: 'Office Suite 2026', regularPrice: '79.00' },
+      });
+      const stored = await readStream(stream);
+      expect(stored.map((event) => [event.revision, event.type, event.data])).toEqual([
+        [0n, 'ProductCreated', { productId, fields, createdAt: now }],
+        [1n, 'ProductUpdated', { productId, changes: { name: 'Office Suite 2026' }, updatedAt: now }],
+        [2n, 'ProductUpdated', { productId, changes: { regularPrice: '79.00' }, updatedAt: now }],
+      ]);
+      expect(stored[2]?.metadata).toEqual(metadata);
+    });
+
+    it('fails as the fresh state dictates when the product was deleted meanwhile', async () => {
+      const { productId, stream } = await createdProduct();
+      const racing = withInterloper(async (attempt) => {
+        if (attempt === 1) await otherWriter(stream, 'ProductDeleted', { productId, deletedAt: now });
+      });
+
+      await expect(
+        handleCommand(
+          racing.store,
+          stream,
+          productDecider,
+          { type: 'UpdateProduct', productId, changes: { regularPrice: '79.00' }, now },
+          metadata,
+        ),
+      ).rejects.toThrow(NotFoundError);
+      expect(racing.attempts()).toBe(1);
+      expect((await readStream(stream)).map((event) => event.type)).toEqual([
+        'ProductCreated',
+        'ProductDeleted',
+      ]);
+    });
+
+    it('appends nothing when the other write already made the change', async () => {
+      const { productId, stream } = await createdProduct();
+      const racing = withInterloper(async (attempt) => {
+        if (attempt === 1)
+          await otherWriter(stream, 'ProductUpdated', {
+            productId,
+            changes: { featured: true },
+            updatedAt: now,
+          });
+      });
+
+      const outcome = await handleCommand(
+        racing.store,
+        stream,
+        productDecider,
+        { type: 'UpdateProduct', productId, changes: { featured: true }, now },
+        metadata,
+      );
+
+      expect(outcome).toMatchObject({ events: [], appended: null });
+      expect(await readStream(stream)).toHaveLength(2);
+    });
+
+    it('gives up with the conflict after five attempts', async () => {
+      const { productId, stream } = await createdProduct();
+      const racing = withInterloper(async (attempt) => {
+        await otherWriter(stream, 'ProductUpdated', {
+          productId,
+          changes: { name: `Rival ${attempt}` },
+          updatedAt: now,
+        });
+      });
+
+      await expect(
+        handleCommand(
+          racing.store,
+          stream,
+          productDecider,
+          { type: 'UpdateProduct', productId, changes: { regularPrice: '79.00' }, now },
+          metadata,
+        ),
+      ).rejects.toThrow(WrongExpectedRevisionError);
+      expect(racing.attempts()).toBe(5);
+      const stored = await readStream(stream);
+      expect(stored.map((event) => (event.data as { changes?: { name?: string } }).changes?.name)).toEqual([
+        undefined,
+        'Rival 1',
+        'Rival 2',
+        'Rival 3',
+        'Rival 4',
+        'Rival 5',
+      ]);
+    });
+  });
+
+  it('does not retry an error that is not a conflict', async () => {
+    const { productId, stream } = await createdProduct();
+    let attempts = 0;
+    const failing: EventStore = {
+      ...withInterloper(async () => {}).store,
+      append: async () => {
+        attempts++;
+        throw new Error('connection reset');
+      },
+    };
+    await expect(
+      handleCommand(failing, stream, productDecider, { type: 'DeleteProduct', productId, now }, metadata),
+    ).rejects.toThrow('connection reset');
+    expect(attempts).toBe(1);
+  });
+
+  it('lets five concurrent commands on one product all succeed, each on the state the others left', async () => {
+    // Each conflict of a command is caused by another command's successful append, so with five commands
+    // none needs more than five attempts.
+    const { productId, stream } = await createdProduct();
+    const names = Array.from({ length: 5 }, (_, i) => `Office Suite edition ${i}`);
+    const outcomes = await Promise.all(
+      names.map((name) =>
+        handleCommand(
+          store,
+          stream,
+          productDecider,
+          { type: 'UpdateProduct', productId, changes: { name }, now },
+          metadata,
+        ),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.appended?.nextExpectedRevision).sort()).toEqual([
+      1n,
+      2n,
+      3n,
+      4n,
+      5n,
+    ]);
+    const stored = await readStream(stream);
+    expect(stored.map((event) => event.revision)).toEqual([0n, 1n, 2n, 3n, 4n, 5n]);
+    expect(
+      new Set(stored.slice(1).map((event) => (event.data as { changes: { name: string } }).changes.name)),
+    ).toEqual(new Set(names));
+  });
+});

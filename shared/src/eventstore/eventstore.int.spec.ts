@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { StartedTestContainer } from 'testcontainers';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { type EventStoreHarness, eventStoreContract, type SlowAppend } from './contract.js';
+import { EventStoreDbEventStore } from './esdb.js';
+import type { AppendResult, EventMetadata, RecordedEvent } from './port.js';
+import { appendWith, PostgresEventStore } from './postgres.js';
+import { migrateEventStore } from './postgres-schema.js';
+
+const ESDB_IMAGE = 'eventstore/eventstore:24.10.0-bookworm-slim';
+
+/**
+ * Where the EventStoreDB cases run: the server EVENTSTORE_CONNECTION_STRING names, else a throwaway container
+ * when a Docker engine answers, else nowhere (the cases are reported as skipped, never as passed).
+ */
+async function eventStoreDbSource(): Promise<'connection string' | 'docker' | null> {
+  if (process.env.EVENTSTORE_CONNECTION_STRING) return 'connection string';
+  try {
+    const { getContainerRuntimeClient } = await import('testcontainers');
+    let timer: NodeJS.Timeout | undefined;
+    const answered = await Promise.race([
+      getContainerRuntimeClient().then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), 5_000);
+      }),
+    ]);
+    clearTimeout(timer);
+    return answered ? 'docker' : null;
+  } catch {
+    return null;
+  }
+}
+
+const esdbSource = await eventStoreDbSource();
+
+describe('Postgres event store', () => {
+  let databaseUrl: string;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    try {
+      await migrateEventStore(pool);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  const openPool = () => new pg.Pool({ connectionString: databaseUrl, max: 20 });
+
+  const harness: EventStoreHarness = {
+    idempotentAppendKeepsPosition: true,
+    async createStore() {
+      const pool = openPool();
+      return {
+        store: new PostgresEventStore(pool),
+        appendSlowly(stream, events, expected, release): SlowAppend {
+          let markWritten = () => {};
+          const writtenSignal = new Promise<void>((resolve) => {
+            markWritten = resolve;
+          });
+          const committed = (async (): Promise<AppendResult> => {
+            const client = await pool.connect();
+            try {
+              await client.query('BEGIN');
+              const result = await appendWith(client, stream, events, expected);
+              markWritten();
+              await release;
+              await client.query('COMMIT');
+              return result;
+            } catch (error) {
+              await client.query('ROLLBACK').catch(() => {});
+              throw error;
+            } finally {
+              client.release();
+            }
+          })();
+          // A failed append rejects `written` too, so a case never waits for a write that will not come.
+          return { written: Promise.race([writtenSignal, committed.then(() => undefined)]), committed };
+        },
+      };
+    },
+  };
+
+  eventStoreContract(() => harness);
+
+  describe('specifics of the Postgres log', () => {
+    const metadata: EventMetadata = {
+      actor: { type: 'system', id: 'postgres-spec' },
+      correlationId: 'c',
+      causationId: 'c',
+      schemaVersion: 1,
+    };
+    const event = (type: string) => ({ id: randomUUID(), type, data: {}, metadata });
+
+    async function openStore() {
+      const pool = openPool();
+      const store = new PostgresEventStore(pool);
+      const cleanups: Array<() => Promise<unknown>> = [];
+      onTestFinished(async () => {
+        for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+        await store.close();
+      });
+      return { pool, store, cleanups };
+    }
+
+    async function readOurs(store: PostgresEventStore, streams: string[]) {
+      const ours: RecordedEvent[] = [];
+      let after: string | null = null;
+      for (;;) {
+        const page = await store.readAll(after, 500);
+        if (page.length === 0) return ours;
+        ours.push(...page.filter((recorded) => streams.includes(recorded.streamId)));
+        after = page.at(-1)?.position ?? after;
+      }
+    }
+
+    it('holds back a committed event while an older writing transaction is open, then orders it after', async () => {
+      const { pool, store, cleanups } = await openStore();
+      const [slowStream, fastStream] = [`slow-${randomUUID()}`, `fast-${randomUUID()}`];
+      const client = await pool.connect();
+      cleanups.push(async () => client.release());
+      await client.query('BEGIN');
+      cleanups.push(() => client.query('ROLLBACK'));
+      const slow = event('Opened');
+      await appendWith(client, slowStream, [slow], 'no_stream');
+      const fast = event('Opened');
+      await store.append(fastStream, [fast], 'no_stream');
+
+      expect(await readOurs(store, [slowStream, fastStream])).toEqual([]);
+      await client.query('COMMIT');
+      expect((await readOurs(store, [slowStream, fastStream])).map((recorded) => recorded.id)).toEqual([
+        slow.id,
+        fast.id,
+      ]);
+    });
+
+    it('wakes a subscriber promptly when a transaction outside the event store stops holding it back', async () => {
+      const { pool, store, cleanups } = await openStore();
+      const stream = `heldBack-${randomUUID()}`;
+      const other = await pool.connect();
+      cleanups.push(async () => other.release());
+      await other.query('BEGIN');
+      cleanups.push(() => other.query('ROLLBACK'));
+      await other.query('SELECT pg_current_xact_id()'); // takes an xid, as any writing transaction does
+
+      const controller = new AbortController();
+      const delivered = (async () => {
+        for await (const recorded of store.subscribeAll(null, controller.signal)) {
+          if (recorded.streamId === stream) return recorded;
+        }
+        return null;
+      })();
+      cleanups.push(async () => {
+        controller.abort();
+        await delivered;
+      });
+      const appended = event('Opened');
+      await store.append(stream, [appended], 'no_stream');
+      expect(await readOurs(store, [stream])).toEqual([]);
+
+      // No NOTIFY follows this commit: only the held-back retry finds the event, well before the safety wake-up.
+      await other.query('COMMIT');
+      const started = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        delivered,
+        new Promise<'late'>((resolve) => {
+          timer = setTimeout(() => resolve('late'), 2_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      expect(outcome === 'late' ? `not delivered within ${Date.now() - started} ms` : outcome?.id).toBe(
+        appended.id,
+      );
+    });
+
+    it('ends a subscription with an error when its connection is lost, without crashing the process', async () => {
+      const { pool, store, cleanups } = await openStore();
+      const stream = `lost-${randomUUID()}`;
+      await store.append(stream, [event('Opened')], 'no_stream');
+      const controller = new AbortController();
+      cleanups.push(async () => controller.abort());
+      let live: () => void = () => {};
+      const isLive = new Promise<void>((resolve) => {
+        live = resolve;
+      });
+      const ended = (async () => {
+        try {
+          for await (const recorded of store.subscribeAll(null, controller.signal)) {
+            if (recorded.streamId === stream) live();
+          }
+          return 'ended without error';
+        } catch (error) {
+          return error instanceof Error ? 'failed' : 'failed with a non-error';
+        }
+      })();
+      await isLive;
+
+      const { rows } = await pool.query<{ terminated: boolean }>(
+        `SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity
+          WHERE datname = current_database() AND query = 'LISTEN event_store_appended'`,
+      );
+      expect(rows).toEqual([{ terminated: true }]);
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        ended,
+        new Promise<string>((resolve) => {
+          timer = setTimeout(() => resolve('still running after 10 s'), 10_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      expect(outcome).toBe('failed');
+    });
+  });
+});
+
+describe.skipIf(!esdbSource)(
+  esdbSource
+    ? `EventStoreDB event store (via ${esdbSource})`
+    : 'EventStoreDB event store [skipped: EVENTSTORE_CONNECTION_STRING is unset and no Docker engine answers]',
+  () => {
+    let container: StartedTestContainer | undefined;
+    let connectionString: string;
+
+    beforeAll(async () => {
+      if (process.env.EVENTSTORE_CONNECTION_STRING) {
+        connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
+        return;
+      }
+      const { GenericContainer, Wait } = await import('testcontainers');
+      container = await new GenericContainer(ESDB_IMAGE)
+        .withEnvironment({
+          EVENTSTORE_INSECURE: 'true',
+          EVENTSTORE_CLUSTER_SIZE: '1',
+          EVENTSTORE_RUN_PROJECTIONS: 'All',
+          EVENTSTORE_START_STANDARD_PROJECTIONS: 'true',
+        })
+        .withExposedPorts(2113)
+        .withWaitStrategy(Wait.forHttp('/health/live', 2113).forStatusCodeMatching((status) => status < 300))
+        .withStartupTimeout(180_000)
+        .start();
+      connectionString = `esdb://${container.getHost()}:${container.getMappedPort(2113)}?tls=false`;
+    }, 240_000);
+
+    afterAll(async () => {
+      await container?.stop();
+    });
+
+    const harness: EventStoreHarness = {
+      idempotentAppendKeepsPosition: false,
+      async createStore() {
+        const store = new EventStoreDbEventStore(connectionString);
+        return {
+          store,
+          // EventStoreDB has no transaction to hold open: the slow writer simply appends late.
+          appendSlowly: (stream, events, expected, release) => ({
+            written: Promise.resolve(),
+            committed: release.then(() => store.append(stream, events, expected)),
+          }),
+        };
+      },
+    };
+
+    eventStoreContract(() => harness);
+  },
+);
