@@ -261,7 +261,8 @@ async function waitForSeedProjected(databaseUrl: string, position: string) {
     });
     if (!caughtUp) log('the products projection has not caught up with the demo catalogue yet');
   } finally {
-    await database.close();
+    // Only the raw pool was used; kysely's destroy() ends a pool only once kysely itself has used it.
+    await database.pool.end();
   }
 }
 

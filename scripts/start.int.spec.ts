@@ -1,0 +1,282 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './stack/free-port.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const STARTUP_MS = 180_000;
+
+/** The environment of a fresh machine: nothing of the store configured, so `npm start` brings its own services. */
+function freshEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of [
+    'DATABASE_URL',
+    'REDIS_URL',
+    'EVENTSTORE_CONNECTION_STRING',
+    'SESSION_SECRET',
+    'PUBLIC_URL',
+  ]) {
+    delete env[key];
+  }
+  // The web client's build is not what this test is about, and another suite covers it.
+  return { ...env, NODE_ENV: 'development', SKIP_WEB_BUILD: '1', ...overrides };
+}
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  output: string[];
+  exited: Promise<number | null>;
+}
+
+/** `npm start` as the README runs it, in its own process group like a terminal's foreground job. */
+function startStore(env: NodeJS.ProcessEnv): {
+  child: ChildProcess;
+  output: string[];
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  for (const stream of [child.stdout, child.stderr]) {
+    if (stream) createInterface({ input: stream }).on('line', (line) => output.push(line));
+  }
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  return { child, output, exited };
+}
+
+/** Resolves with the URL the supervisor prints once serving; rejects if it exits first. */
+function waitForUrl(child: ChildProcess, output: string[]): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const pattern = /running at (http:\/\/localhost:\d+)/;
+    const found = output.map((line) => pattern.exec(line)).find(Boolean);
+    if (found?.[1]) return resolvePromise(found[1]);
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream) continue;
+      createInterface({ input: stream }).on('line', (line) => {
+        const match = pattern.exec(line);
+        if (match?.[1]) resolvePromise(match[1]);
+      });
+    }
+    child.once('exit', (code) =>
+      reject(new Error(`npm start exited (${code}) before serving:\n${output.join('\n')}`)),
+    );
+  });
+}
+
+async function start(dataDir: string): Promise<Started> {
+  const port = await freePort();
+  const { child, output, exited } = startStore(freshEnv({ DATA_DIR: dataDir, PORT: String(port) }));
+  const url = await waitForUrl(child, output);
+  return { child, url, output, exited };
+}
+
+/** Every process below `pid`, from /proc (the roles and the services host run in process groups of their own). */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // exited while listing
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    for (const child of parents.get(queue.shift() as number) ?? []) {
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Ctrl-C in a terminal: SIGINT to the foreground process group. */
+async function ctrlC(started: Pick<Started, 'child' | 'exited'>): Promise<number | null> {
+  process.kill(-(started.child.pid as number), 'SIGINT');
+  return started.exited;
+}
+
+interface ProductJson {
+  id: string;
+  name: string;
+  description: string;
+  imageUrl: string;
+  category: string;
+  platform: string;
+  regularPrice: string;
+  salePrice: string | null;
+  featured: boolean;
+  inStock: boolean;
+}
+
+const getJson = async <T>(url: string): Promise<T> => {
+  const response = await fetch(url);
+  expect(response.status, url).toBe(200);
+  return (await response.json()) as T;
+};
+
+describe('npm start', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'licensestore-start-'));
+  });
+
+  afterAll(async () => {
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  describe('on a fresh machine', () => {
+    let first: Started;
+    let pids: number[];
+    let productIds: string[];
+
+    beforeAll(async () => {
+      first = await start(dataDir);
+      pids = descendants(first.child.pid as number);
+    }, STARTUP_MS);
+
+    afterAll(() => {
+      // Only if an assertion failed before the orderly stop.
+      if (first?.child.exitCode === null) process.kill(-(first.child.pid as number), 'SIGKILL');
+    });
+
+    it('serves the demo catalogue with every field of the spec', async () => {
+      const products = await getJson<ProductJson[]>(`${first.url}/api/products`);
+
+      expect(products.length).toBeGreaterThanOrEqual(16);
+      for (const product of products) {
+        expect(product).toEqual({
+          id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+          name: expect.any(String),
+          description: expect.any(String),
+          imageUrl: expect.stringMatching(/^\/images\/products\/[a-z0-9-]+\.svg$/),
+          category: expect.any(String),
+          platform: expect.any(String),
+          regularPrice: expect.stringMatching(/^\d+\.\d{2}$/),
+          salePrice: product.salePrice === null ? null : expect.stringMatching(/^\d+\.\d{2}$/),
+          featured: expect.any(Boolean),
+          inStock: expect.any(Boolean),
+        });
+      }
+      expect(products.filter((p) => p.featured).length).toBeGreaterThanOrEqual(8);
+      expect(products.filter((p) => !p.inStock)).toHaveLength(1);
+      expect(new Set(products.map((p) => p.category))).toEqual(
+        new Set(['Office Suites', 'Operating Systems', 'Antivirus', 'Creative Tools']),
+      );
+      productIds = products.map((p) => p.id).sort();
+    });
+
+    it('serves at least six testimonials', async () => {
+      const testimonials = await getJson<Record<string, unknown>[]>(`${first.url}/api/testimonials`);
+
+      expect(testimonials.length).toBeGreaterThanOrEqual(6);
+      for (const testimonial of testimonials) {
+        expect(Object.keys(testimonial).sort()).toEqual(
+          ['comment', 'customerName', 'date', 'id', 'location', 'rating'].sort(),
+        );
+      }
+    });
+
+    it("serves the products' images itself", async () => {
+      const [product] = await getJson<ProductJson[]>(`${first.url}/api/products`);
+      const response = await fetch(`${first.url}${product?.imageUrl}`);
+
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+      expect(await response.text()).toContain('<svg');
+    });
+
+    it('keeps its secrets in DATA_DIR, readable by the owner only', async () => {
+      const { statSync } = await import('node:fs');
+      expect(statSync(join(dataDir, 'secrets', 'session-secret')).mode & 0o777).toBe(0o600);
+    });
+
+    it('refuses a second start on the same DATA_DIR, leaving the first one running', async () => {
+      const second = startStore(freshEnv({ DATA_DIR: dataDir, PORT: String(await freePort()) }));
+
+      expect(await second.exited).toBe(1);
+      expect(second.output.join('\n')).toContain('is using');
+      expect((await fetch(`${first.url}/healthz`)).status).toBe(200);
+    });
+
+    it('stops everything on Ctrl-C, exiting 0 and leaving no Postgres or Redis behind', async () => {
+      expect(pids.length).toBeGreaterThan(3);
+
+      const code = await ctrlC(first);
+      expect(code, first.output.join('\n')).toBe(0);
+
+      expect(pids.filter(isAlive)).toEqual([]);
+      expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+      const stopLines = first.output.filter((line) => /stopping (api|workers|projections|Redis)/.test(line));
+      expect(stopLines.map((line) => line.replace(/^.*stopping /, ''))).toEqual([
+        'api',
+        'workers',
+        'projections',
+        'Redis and Postgres',
+      ]);
+    });
+
+    describe('started again on the same DATA_DIR', () => {
+      it(
+        'keeps the data and does not seed twice',
+        async () => {
+          const again = await start(dataDir);
+          try {
+            const products = await getJson<ProductJson[]>(`${again.url}/api/products`);
+            expect(products.map((p) => p.id).sort()).toEqual(productIds);
+            const testimonials = await getJson<unknown[]>(`${again.url}/api/testimonials`);
+            expect(testimonials.length).toBeGreaterThanOrEqual(6);
+            expect(again.output.join('\n')).not.toContain('seeded the demo store');
+          } finally {
+            const code = await ctrlC(again);
+          expect(code, again.output.join('\n')).toBe(0);
+          }
+        },
+        STARTUP_MS,
+      );
+    });
+  });
+
+  describe('without redis-server on PATH and no REDIS_URL', () => {
+    it('exits 1 with install hints before starting anything', async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'licensestore-noredis-'));
+      try {
+        const run = startStore(
+          freshEnv({ DATA_DIR: dir, PORT: String(await freePort()), PATH: '/nonexistent' }),
+        );
+
+        expect(await run.exited).toBe(1);
+        const output = run.output.join('\n');
+        expect(output).toContain('redis-server was not found');
+        expect(output).toContain('apt-get install redis-server');
+        expect(existsSync(join(dir, 'postgres'))).toBe(false);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  });
+});
