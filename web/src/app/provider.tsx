@@ -1,0 +1,47 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { ThemeProvider } from '@/components/theme/theme-provider';
+import { queryClient } from '@/lib/api';
+
+/** Last line of defence: a render error shows a way out instead of a blank page. */
+class AppErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+  override state = { error: null as Error | null };
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo) {
+    console.error(error, info.componentStack);
+  }
+
+  override render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <div
+        role="alert"
+        className="flex min-h-screen flex-col items-center justify-center gap-4 p-4 text-center"
+      >
+        <h1 className="text-2xl font-bold">Something went wrong</h1>
+        <p className="text-muted-foreground">Please reload the page.</p>
+        <button
+          type="button"
+          onClick={() => window.location.reload()}
+          className="rounded-md bg-primary px-4 py-2 text-sm font-medium text-primary-foreground"
+        >
+          Reload
+        </button>
+      </div>
+    );
+  }
+}
+
+export function AppProvider({ children }: { children: ReactNode }) {
+  return (
+    <AppErrorBoundary>
+      <QueryClientProvider client={queryClient}>
+        <ThemeProvider>{children}</ThemeProvider>
+      </QueryClientProvider>
+    </AppErrorBoundary>
+  );
+}

@@ -1,0 +1,21 @@
+import type { ComponentProps } from 'react';
+
+type Variant = 'primary' | 'outline' | 'ghost';
+
+const variants: Record<Variant, string> = {
+  primary: 'bg-primary text-primary-foreground hover:bg-primary/90',
+  outline: 'border border-border bg-background hover:bg-muted',
+  ghost: 'hover:bg-muted',
+};
+
+export const buttonClasses = (variant: Variant = 'primary', className = '') =>
+  `inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary disabled:pointer-events-none disabled:opacity-50 ${variants[variant]} ${className}`;
+
+export function Button({
+  variant = 'primary',
+  className,
+  type = 'button',
+  ...props
+}: ComponentProps<'button'> & { variant?: Variant }) {
+  return <button type={type} className={buttonClasses(variant, className)} {...props} />;
+}

@@ -1,0 +1,45 @@
+import tailwindcss from '@tailwindcss/vite';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+
+const API = 'http://localhost:5000';
+
+/**
+ * Writes dist/csp.json with the hashes of the inline scripts in the built index.html (the pre-paint theme script),
+ * so the server can allow exactly those in its Content-Security-Policy instead of 'unsafe-inline'.
+ */
+function inlineScriptHashes(): Plugin {
+  return {
+    name: 'licensestore:inline-script-hashes',
+    apply: 'build',
+    enforce: 'post',
+    async generateBundle(_options, bundle) {
+      const html = bundle['index.html'];
+      if (html?.type !== 'asset') throw new Error('index.html is missing from the bundle');
+      const source = typeof html.source === 'string' ? html.source : new TextDecoder().decode(html.source);
+      const hashes: string[] = [];
+      for (const match of source.matchAll(/<script>([\s\S]*?)<\/script>/g)) {
+        const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(match[1]));
+        hashes.push(`'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
+      }
+      this.emitFile({
+        type: 'asset',
+        fileName: 'csp.json',
+        source: `${JSON.stringify({ 'script-src': hashes }, null, 2)}\n`,
+      });
+    },
+  };
+}
+
+export default defineConfig({
+  plugins: [react(), tailwindcss(), inlineScriptHashes()],
+  resolve: { tsconfigPaths: true },
+  server: {
+    proxy: {
+      '/api': API,
+      '/paypal': API,
+      '/images': API,
+    },
+  },
+  build: { outDir: 'dist', emptyOutDir: true },
+});
