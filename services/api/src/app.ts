@@ -53,18 +53,18 @@ export function createApp(deps: AppDeps): Express {
   api.use(testimonialRoutes(database.db));
   api.use(notFound);
 
+  const web = webClient(deps.webDist ?? WEB_DIST);
   const app = express();
   app.disable('x-powered-by');
   app.use(requestContext);
-  app.use(securityHeaders({ https }));
+  app.use(securityHeaders({ https, scriptHashes: web?.scriptHashes ?? [] }));
   app.use(refuseCrossSite(config.PUBLIC_URL));
   app.use('/api', api);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   app.use(publicFiles(deps.publicDir ?? PUBLIC_DIR));
-  const web = webClient(deps.webDist ?? WEB_DIST);
-  if (web) app.use(web);
+  if (web) app.use(web.router);
   app.use(notFound);
   app.use(errorHandler(logger));
   return app;

@@ -13,6 +13,8 @@ import { createApp } from '../src/app.js';
 import { migrateApi } from '../src/migrations/index.js';
 import { recordingLogger } from './support/api.js';
 
+const THEME_SCRIPT_HASH = "'sha256-aLgRZDPezBuwzkc7r+CAyxhrIqZV8oH3KCIUJCUB7us='";
+
 /**
  * The HTTP shell around the routes: headers, errors, static files and the web client. The read model is left
  * unmigrated on purpose, so a catalogue read is a genuine server fault.
@@ -29,6 +31,7 @@ describe('HTTP shell', () => {
     await mkdir(join(webDist, 'assets'));
     await writeFile(join(webDist, 'index.html'), '<!doctype html><title>Licence Store</title>');
     await writeFile(join(webDist, 'assets', 'app-1234.js'), 'console.log(1)');
+    await writeFile(join(webDist, 'csp.json'), JSON.stringify({ 'script-src': [THEME_SCRIPT_HASH] }));
     publicDir = await mkdtemp(join(tmpdir(), 'public-'));
     await mkdir(join(publicDir, 'images', 'products'), { recursive: true });
     await writeFile(
@@ -81,6 +84,8 @@ describe('HTTP shell', () => {
           ]),
         );
       }
+      expect(directive('script-src').split(' ')).toContain(THEME_SCRIPT_HASH);
+      expect(directive('script-src')).not.toContain('unsafe-inline');
       expect(csp).not.toContain('upgrade-insecure-requests');
       expect(response.headers.get('x-powered-by')).toBeNull();
       expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');

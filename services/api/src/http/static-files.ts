@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler, Router } from 'express';
 
@@ -18,13 +18,35 @@ export function publicFiles(dir: string): Router {
   return router;
 }
 
+export interface WebClient {
+  router: Router;
+  /** Hashes of index.html's inline scripts, from the build's csp.json, for the CSP's script-src. */
+  scriptHashes: string[];
+}
+
+const SCRIPT_HASH = /^'sha(256|384|512)-[A-Za-z0-9+/]+={0,2}'$/;
+
+function readScriptHashes(dist: string): string[] {
+  const file = join(dist, 'csp.json');
+  if (!existsSync(file)) return [];
+  const { 'script-src': sources } = JSON.parse(readFileSync(file, 'utf8')) as { 'script-src'?: unknown };
+  if (
+    !Array.isArray(sources) ||
+    !sources.every((source) => typeof source === 'string' && SCRIPT_HASH.test(source))
+  ) {
+    throw new Error(`${file}: script-src must be a list of 'sha256-…' hashes`);
+  }
+  return sources;
+}
+
 /**
  * The built web client (web/dist) when it exists: hashed assets cached for good, index.html never, and
  * index.html for any other page a browser asks for, so client-side routes survive a reload.
  */
-export function webClient(dist: string): Router | null {
+export function webClient(dist: string): WebClient | null {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) return null;
+  const scriptHashes = readScriptHashes(dist);
   const router = Router();
   router.use(
     '/assets',
@@ -43,5 +65,5 @@ export function webClient(dist: string): Router | null {
     res.sendFile(index);
   };
   router.use(spaFallback);
-  return router;
+  return { router, scriptHashes };
 }
