@@ -1,3 +1,4 @@
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { type Config, ConfigError, loadConfig, requireUrl } from '@licensestore/shared/config';
@@ -35,7 +36,11 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
 
   const cleanup: Array<() => Promise<unknown>> = [];
   const stop = async () => {
-    for (const step of cleanup.reverse().splice(0)) await step();
+    for (const step of cleanup.splice(0).reverse()) {
+      await step().catch((error: unknown) =>
+        logger.error({ err: error }, 'stopping: a resource did not close'),
+      );
+    }
   };
   try {
     const database = openDatabase(databaseUrl);
@@ -56,21 +61,20 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     );
 
     const app = createApp({ database, eventStore, redis, config, logger });
-    const server = await new Promise<ReturnType<typeof app.listen>>((resolve, reject) => {
-      const listening = app.listen(options.port ?? config.PORT, options.host ?? '::', (error?: Error) =>
-        error ? reject(error) : resolve(listening),
-      );
+    const server = createServer(app);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      // No host: every interface, IPv6 and IPv4 where the machine has them.
+      server.listen({ port: options.port ?? config.PORT, host: options.host }, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-    cleanup.push(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
-    );
+    // In-flight requests finish; idle keep-alive connections are closed at once.
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
     const { port } = server.address() as AddressInfo;
     const host =
-      options.host && options.host !== '::' && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+      !options.host || options.host === '::' || options.host === '0.0.0.0' ? '127.0.0.1' : options.host;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     logger.info({ url, publicUrl: config.PUBLIC_URL }, 'api listening');
     return { url, stop };

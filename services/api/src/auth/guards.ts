@@ -3,7 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { SESSION_COOKIE, type SessionStore } from './sessions.js';
 
 /** Reads one cookie from the header; the API needs no other, so no cookie-parser. */
-export function readCookie(header: string | undefined, name: string): string | undefined {
+function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const separator = part.indexOf('=');

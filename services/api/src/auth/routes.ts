@@ -27,6 +27,7 @@ export function authRoutes({ db, sessions, throttle, secureCookies }: AuthRoutes
   const router = Router();
   // No Max-Age: the browser forgets the cookie when it closes; Redis expires the session after 12 idle hours.
   const cookieOptions: CookieOptions = { httpOnly: true, sameSite: 'lax', path: '/', secure: secureCookies };
+  // Derive the decoy hash now, so the first sign-in with an unknown username costs no more than any other.
   void unknownUserHash();
 
   router.post('/admin/login', async (req, res) => {

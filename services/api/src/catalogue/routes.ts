@@ -53,8 +53,9 @@ export function catalogueRoutes({ database, eventStore, logger }: CatalogueRoute
         schemaVersion: 1,
       },
     );
-    if (outcome.appended)
+    if (outcome.appended) {
       await awaitReadModel(database.pool, outcome.appended.position, ['products'], logger);
+    }
     return outcome.state.status === 'active' ? { id: command.productId, ...outcome.state.fields } : null;
   };
 

@@ -34,8 +34,9 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, next) => {
     if (res.headersSent) return next(error);
     if (error instanceof AppError) {
-      if (error instanceof TooManyRequestsError)
+      if (error instanceof TooManyRequestsError) {
         res.setHeader('Retry-After', String(error.retryAfterSeconds));
+      }
       res.status(error.status).json({ error: error.message });
       return;
     }
