@@ -231,6 +231,8 @@ describe('npm start', () => {
 
       expect(pids.filter(isAlive)).toEqual([]);
       expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+      expect(existsSync(join(dataDir, 'start.pid'))).toBe(false);
+      expect(existsSync(join(dataDir, 'stack.env'))).toBe(false);
       const stopLines = first.output.filter((line) => /stopping (api|workers|projections|Redis)/.test(line));
       expect(stopLines.map((line) => line.replace(/^.*stopping /, ''))).toEqual([
         'api',
@@ -253,7 +255,7 @@ describe('npm start', () => {
             expect(again.output.join('\n')).not.toContain('seeded the demo store');
           } finally {
             const code = await ctrlC(again);
-          expect(code, again.output.join('\n')).toBe(0);
+            expect(code, again.output.join('\n')).toBe(0);
           }
         },
         STARTUP_MS,

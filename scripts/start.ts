@@ -11,7 +11,7 @@
 // second Ctrl-C kills everything at once.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -46,6 +46,7 @@ class Stack {
   services: LocalServices | undefined;
   readonly roles = new Map<RoleName, RoleProcess>();
   release: (() => Promise<void>) | undefined;
+  readonly cleanup: Array<() => Promise<void>> = [];
   exitCode = 0;
   private stopping: Promise<void> | undefined;
   private stopRequestedAt = 0;
@@ -84,6 +85,7 @@ class Stack {
         log('stopping Redis and Postgres');
         await this.services.stop();
       }
+      for (const step of this.cleanup) await step().catch(() => {});
       await this.release?.();
       log('stopped');
     })().finally(() => this.markStopped());
@@ -136,6 +138,12 @@ async function main(): Promise<number> {
 
   const stack = new Stack();
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, stack.onSignal);
+  // A connection of the migrations or the seed that Postgres cuts during a stop must not abort the stop itself.
+  process.on('uncaughtException', (error) => {
+    if (stack.isStopping) return;
+    console.error(error);
+    stack.fail('stopping after an unexpected error');
+  });
   try {
     stack.release = (await lockDataDir(dataDir)).release;
     log(`data in ${dataDir}`);
@@ -164,7 +172,12 @@ async function main(): Promise<number> {
     const redisUrl = config.REDIS_URL ?? local.redisUrl;
     if (!databaseUrl || !redisUrl) throw new Error('the local services did not report their URLs');
     const sessionSecret = await resolveSessionSecret(dataDir, config.SESSION_SECRET);
+    // For tools run beside the stack (`env $(cat .data/stack.env) npm run rebuild -- all`); removed on stop.
+    const stackEnv = join(dataDir, 'stack.env');
+    await writeFile(stackEnv, `DATABASE_URL=${databaseUrl}\nREDIS_URL=${redisUrl}\n`, { mode: 0o600 });
+    stack.cleanup.push(() => rm(stackEnv, { force: true }));
 
+    log(`database ${redact(databaseUrl)}, redis ${redact(redisUrl)} (URLs in ${stackEnv})`);
     log(config.EVENTSTORE_CONNECTION_STRING ? 'event store: EventStoreDB' : 'event store: Postgres');
     const { lastPosition } = await prepareStore({
       databaseUrl,
@@ -195,7 +208,8 @@ async function main(): Promise<number> {
     );
     log('Ctrl-C to stop');
   } catch (error) {
-    if (!(error instanceof Aborted)) {
+    // Failures caused by a stop in progress (connections cut as Postgres goes down) are not news.
+    if (!(error instanceof Aborted) && !stack.isStopping) {
       console.error(error instanceof Error ? error.message : error);
       stack.exitCode = 1;
       await stack.stop();
@@ -265,6 +279,12 @@ async function waitForSeedProjected(databaseUrl: string, position: string) {
     await database.pool.end();
   }
 }
+
+const redact = (url: string) => {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+};
 
 function redisServerInstalled() {
   return !spawnSync('redis-server', ['--version']).error;
