@@ -77,23 +77,33 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
 
 async function main() {
   const config = loadConfig();
-  const workers = await startWorkers({
-    databaseUrl: requireUrl(config, 'DATABASE_URL'),
-    redisUrl: requireUrl(config, 'REDIS_URL'),
-    eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
-  });
-  const shutdown = (signal: NodeJS.Signals) => {
-    jsonLogger.info('shutting down', { signal });
-    workers.stop().then(
+  let workers: RunningWorkers | null = null;
+  let stopping = false;
+  const stopAndExit = (running: RunningWorkers) =>
+    running.stop().then(
       () => process.exit(0),
       (error: unknown) => {
         jsonLogger.error('shutdown failed', errorDetails(error));
         process.exit(1);
       },
     );
+  // Registered before starting, and kept after the first signal: a signal during start-up or a second one
+  // during shutdown must not kill the process while jobs are finishing.
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    jsonLogger.info('shutting down', { signal });
+    if (workers) void stopAndExit(workers);
   };
-  process.once('SIGTERM', shutdown);
-  process.once('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+
+  workers = await startWorkers({
+    databaseUrl: requireUrl(config, 'DATABASE_URL'),
+    redisUrl: requireUrl(config, 'REDIS_URL'),
+    eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+  });
+  if (stopping) await stopAndExit(workers);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
