@@ -10,7 +10,9 @@ WORKDIR /app
 # The whole tree, so every workspace the lockfile names is present for `npm ci` (.dockerignore keeps the bulk out).
 COPY . .
 # tsx and the web build tools are devDependencies, and the roles run through tsx: install everything.
-RUN npm ci --include=dev && npm cache clean --force \
+# npm install is the fallback when npm ci finds optional platform packages missing from the lockfile (it was
+# written against a registry without them; see .ci/run); it keeps every locked version.
+RUN (npm ci --include=dev || npm install --include=dev --no-audit --no-fund) && npm cache clean --force \
   && npm run build --workspace web --if-present \
   && mkdir -p /data && chown node:node /data
 

