@@ -290,11 +290,14 @@ function redisServerInstalled() {
   return !spawnSync('redis-server', ['--version']).error;
 }
 
+/** The api listens on every interface; a port taken on any of them would fail it after a slow start-up. */
 function portIsFree(port: number): Promise<boolean> {
   return new Promise((done) => {
     const server = createServer();
-    server.once('error', () => done(false));
-    server.listen({ port, host: '::', exclusive: true }, () => server.close(() => done(true)));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      done(error.code !== 'EADDRINUSE' && error.code !== 'EACCES'),
+    );
+    server.listen({ port, exclusive: true }, () => server.close(() => done(true)));
   });
 }
 
