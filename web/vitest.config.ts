@@ -2,5 +2,5 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: { tsconfigPaths: true },
-  test: { include: ['src/**/*.spec.{ts,tsx}'] },
+  test: { name: 'web', include: ['src/**/*.spec.{ts,tsx}'] },
 });
