@@ -10,7 +10,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Logger } from '../log.js';
 import type { Projector } from '../projector.js';
 
-/** A `products` row as the projector writes it (timestamps as ISO strings, prices as decimal strings). */
+/** A `products` row as the projector writes it (prices as decimal strings, timestamps as ISO text). */
 export interface ProductRow {
   id: string;
   name: string;
@@ -38,34 +38,31 @@ const COLUMNS = {
   inStock: 'in_stock',
 } as const satisfies Record<keyof ProductFields, keyof ProductRow>;
 
-const withChanges = (row: ProductRow, changes: ProductChanges, updatedAt: string): ProductRow => {
-  const next: ProductRow = { ...row, updated_at: updatedAt };
-  for (const [field, value] of Object.entries(changes)) {
+/** Writes the changed fields into `row`, which the caller owns (folding a batch allocates as little as it can). */
+const applyChanges = (row: ProductRow, changes: ProductChanges, updatedAt: string): ProductRow => {
+  for (const field in changes) {
     const column = COLUMNS[field as keyof ProductChanges];
-    if (column && value !== undefined) (next as unknown as Record<string, unknown>)[column] = value;
+    const value = changes[field as keyof ProductChanges];
+    if (column && value !== undefined) (row as unknown as Record<string, unknown>)[column] = value;
   }
-  return next;
+  row.updated_at = updatedAt;
+  return row;
 };
 
-const createdRow = (id: string, fields: ProductFields, createdAt: string): ProductRow =>
-  withChanges(
-    {
-      id,
-      name: '',
-      description: '',
-      image_url: '',
-      category: '',
-      platform: '',
-      regular_price: '0.00',
-      sale_price: null,
-      featured: false,
-      in_stock: true,
-      created_at: createdAt,
-      updated_at: createdAt,
-    },
-    fields,
-    createdAt,
-  );
+const createdRow = (id: string, fields: ProductFields, createdAt: string): ProductRow => ({
+  id,
+  name: fields.name,
+  description: fields.description,
+  image_url: fields.imageUrl,
+  category: fields.category,
+  platform: fields.platform,
+  regular_price: fields.regularPrice,
+  sale_price: fields.salePrice ?? null,
+  featured: fields.featured,
+  in_stock: fields.inStock,
+  created_at: createdAt,
+  updated_at: createdAt,
+});
 
 /** What a batch leaves of one product: a whole row, changes to a row stored earlier, or nothing. */
 export type FoldedProduct =
@@ -88,10 +85,12 @@ export function foldProductEvents(events: Iterable<ProductEvent>): Map<string, F
       case 'ProductUpdated': {
         const { changes, updatedAt } = event.data;
         const current = folded.get(id);
-        if (!current) folded.set(id, { kind: 'changes', changes, updatedAt });
-        else if (current.kind === 'row') current.row = withChanges(current.row, changes, updatedAt);
-        else if (current.kind === 'changes')
-          folded.set(id, { kind: 'changes', changes: { ...current.changes, ...changes }, updatedAt });
+        if (!current) folded.set(id, { kind: 'changes', changes: { ...changes }, updatedAt });
+        else if (current.kind === 'row') applyChanges(current.row, changes, updatedAt);
+        else if (current.kind === 'changes') {
+          Object.assign(current.changes, changes);
+          current.updatedAt = updatedAt;
+        }
         break;
       }
       case 'ProductDeleted':
@@ -128,18 +127,13 @@ async function loadRows(
   ids: string[],
 ): Promise<Map<string, ProductRow>> {
   if (ids.length === 0) return new Map();
-  const { rows } = await sql<
-    Omit<ProductRow, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date }
-  >`
+  // Prices and timestamps as text: exact, and written back as they are.
+  const { rows } = await sql<ProductRow>`
     SELECT id, name, description, image_url, category, platform, regular_price::text AS regular_price,
-           sale_price::text AS sale_price, featured, in_stock, created_at, updated_at
+           sale_price::text AS sale_price, featured, in_stock, created_at::text AS created_at,
+           updated_at::text AS updated_at
       FROM ${table(schema)} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
-  return new Map(
-    rows.map((row) => [
-      row.id,
-      { ...row, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() },
-    ]),
-  );
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 async function writeRows(trx: Transaction<Database>, schema: string, rows: ProductRow[], deleted: string[]) {
@@ -198,7 +192,7 @@ export const productsProjector: Projector = {
       else {
         const row = stored.get(id);
         // Changes to a product that has no row (never created, or deleted): nothing to show, as in evolveProduct.
-        if (row) rows.push(withChanges(row, product.changes, product.updatedAt));
+        if (row) rows.push(applyChanges(row, product.changes, product.updatedAt));
       }
     }
     await writeRows(trx, schema, rows, deleted);

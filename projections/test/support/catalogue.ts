@@ -294,32 +294,36 @@ export async function appendInBulk(
  * The oracle: folds recorded events with the domain's own `evolveProduct` into the rows a correct projection
  * holds, independently of the projector's batching and SQL.
  */
-export function expectedProducts(events: Iterable<RecordedEvent>): ProductRow[] {
-  const states = new Map<string, { state: ProductState; createdAt: string; updatedAt: string }>();
-  for (const recorded of events) {
+export class ProductOracle {
+  private readonly states = new Map<string, { state: ProductState; createdAt: string; updatedAt: string }>();
+
+  /** The product's row after this event (null once it has none); undefined for events that are not products'. */
+  apply(recorded: RecordedEvent): ProductRow | null | undefined {
     let event: ProductEvent | null;
     try {
       event = parseProductEvent(recorded.type, recorded.data);
     } catch {
-      continue;
+      return undefined;
     }
-    if (!event) continue;
+    if (!event) return undefined;
     const id = event.data.productId;
-    const current = states.get(id) ?? { state: initialProductState, createdAt: '', updatedAt: '' };
+    const current = this.states.get(id) ?? { state: initialProductState, createdAt: '', updatedAt: '' };
     const state = evolveProduct(current.state, event);
     if (event.type === 'ProductCreated') {
-      states.set(id, { state, createdAt: event.data.createdAt, updatedAt: event.data.createdAt });
+      this.states.set(id, { state, createdAt: event.data.createdAt, updatedAt: event.data.createdAt });
     } else if (event.type === 'ProductUpdated' && current.state.status === 'active') {
-      states.set(id, { ...current, state, updatedAt: event.data.updatedAt });
+      this.states.set(id, { ...current, state, updatedAt: event.data.updatedAt });
     } else {
-      states.set(id, { ...current, state });
+      this.states.set(id, { ...current, state });
     }
+    return this.row(id);
   }
-  const rows: ProductRow[] = [];
-  for (const [id, { state, createdAt, updatedAt }] of states) {
-    if (state.status !== 'active') continue;
-    const f = state.fields;
-    rows.push({
+
+  row(id: string): ProductRow | null {
+    const product = this.states.get(id);
+    if (product?.state.status !== 'active') return null;
+    const f = product.state.fields;
+    return {
       id,
       name: f.name,
       description: f.description,
@@ -330,11 +334,23 @@ export function expectedProducts(events: Iterable<RecordedEvent>): ProductRow[] 
       sale_price: f.salePrice ?? null,
       featured: f.featured,
       in_stock: f.inStock,
-      created_at: createdAt,
-      updated_at: updatedAt,
-    });
+      created_at: product.createdAt,
+      updated_at: product.updatedAt,
+    };
   }
-  return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  rows(): ProductRow[] {
+    return [...this.states.keys()]
+      .map((id) => this.row(id))
+      .filter((row): row is ProductRow => row !== null)
+      .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+}
+
+export function expectedProducts(events: Iterable<RecordedEvent>): ProductRow[] {
+  const oracle = new ProductOracle();
+  for (const event of events) oracle.apply(event);
+  return oracle.rows();
 }
 
 /** Every row of a products table, in id order, in the projector's row shape. */
