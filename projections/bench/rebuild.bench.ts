@@ -143,7 +143,8 @@ async function main() {
     const store = await openEventStore({ databaseUrl: url });
     try {
       await migrateReadModel(db);
-      const version = (await pool.query<{ v: string }>('SHOW server_version')).rows[0]?.v;
+      const version = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]
+        ?.server_version;
 
       const appendStarted = performance.now();
       const appended = await appendInBulk(
@@ -188,6 +189,12 @@ async function main() {
           batchSize,
         });
         if (!rebuilt) throw new Error('rebuild skipped');
+        if (rebuilt.events !== appended) {
+          console.log(
+            `rebuild read ${format(rebuilt.events)} of ${format(appended)} events: the log is not read whole`,
+          );
+          verdict = false;
+        }
         const rebuildRate = rate(rebuilt.events, rebuilt.durationMs);
         console.log(
           `rebuild, batch ${batchSize}: ${format(rebuilt.events)} events, ${format(rebuildRate)} events/s`,
