@@ -90,7 +90,9 @@ async function follow(
   const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
   const subscription = new AbortController();
   const stop = () => subscription.abort();
-  signal.addEventListener('abort', stop, { once: true });
+  // A listener added to an already aborted signal never runs: a stop during start-up must still end this.
+  if (signal.aborted) stop();
+  else signal.addEventListener('abort', stop, { once: true });
   const buffer = new EventBuffer(maxBatch * 2);
   const pumping = buffer.fill(store.subscribeAll(from, subscription.signal), subscription.signal);
   let position = from;
