@@ -111,6 +111,15 @@ describe('waitForProjections', () => {
       expect(rows[0]?.listening).toBeLessThanOrEqual(1);
       expect(env.pool.totalCount).toBeLessThanOrEqual(2);
       expect(env.pool.idleCount).toBe(env.pool.totalCount);
+      // Pooled clients go back clean, however many waits they served.
+      for (let i = 0; i < 15; i++)
+        await waitForProjections(env.pool, at(1), { projectors: [name], timeoutMs: 1000 });
+      const client = await env.pool.connect();
+      try {
+        expect(client.listenerCount('notification')).toBe(0);
+      } finally {
+        client.release();
+      }
     });
   });
 });

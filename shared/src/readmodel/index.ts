@@ -44,16 +44,19 @@ class CheckpointListener {
     this.ready.catch(() => {});
   }
 
+  private readonly onError = () => this.fail();
+  private readonly onNotification = (message: pg.Notification) => {
+    if (message.channel !== PROJECTION_CHECKPOINT_CHANNEL || !message.payload) return;
+    const checkpoint = parseCheckpointNotification(message.payload);
+    if (checkpoint) this.passed(checkpoint.projector, checkpoint.position);
+  };
+
   private async open(pool: pg.Pool) {
     try {
       const client = await pool.connect();
       this.client = client;
-      client.on('error', () => this.fail());
-      client.on('notification', (message) => {
-        if (message.channel !== PROJECTION_CHECKPOINT_CHANNEL || !message.payload) return;
-        const checkpoint = parseCheckpointNotification(message.payload);
-        if (checkpoint) this.passed(checkpoint.projector, checkpoint.position);
-      });
+      client.on('error', this.onError);
+      client.on('notification', this.onNotification);
       await client.query(`LISTEN ${PROJECTION_CHECKPOINT_CHANNEL}`);
     } catch (error) {
       this.fail();
@@ -98,6 +101,8 @@ class CheckpointListener {
     for (const waiter of this.waiters) waiter.settle(false);
     const client = this.client;
     this.client = null;
+    // The error handler stays: the destroyed client may still emit while it closes.
+    client?.off('notification', this.onNotification);
     client?.release(new Error('checkpoint listener connection failed'));
   }
 
@@ -107,10 +112,15 @@ class CheckpointListener {
     this.client = null;
     try {
       await client.query(`UNLISTEN ${PROJECTION_CHECKPOINT_CHANNEL}`);
-      client.release();
     } catch (error) {
+      client.off('notification', this.onNotification);
       client.release(error as Error);
+      return;
     }
+    // The client goes back to the pool: it must not carry this listener's handlers to its next user.
+    client.off('notification', this.onNotification);
+    client.off('error', this.onError);
+    client.release();
   }
 }
 
