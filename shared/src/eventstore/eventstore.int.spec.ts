@@ -120,6 +120,24 @@ describe('Postgres event store', () => {
       }
     }
 
+    it('orders the log by transaction id as a number, across a change in the number of digits', async () => {
+      // Transaction ids 99 and 100 lie below any running transaction on a fresh server, so both are readable.
+      const pool = new pg.Pool({ connectionString: await createTestDatabase(), max: 2 });
+      const store = new PostgresEventStore(pool);
+      onTestFinished(() => store.close());
+      await migrateEventStore(pool);
+      await pool.query(
+        `INSERT INTO event_store.events (transaction_id, stream_id, stream_revision, event_id, event_type, data, metadata)
+         VALUES ('100', 'digits-b', 0, $1, 'Later', '{}', $3), ('99', 'digits-a', 0, $2, 'Earlier', '{}', $3)`,
+        [randomUUID(), randomUUID(), JSON.stringify(metadata)],
+      );
+      expect((await store.readAll(null, 10)).map((recorded) => recorded.type)).toEqual(['Earlier', 'Later']);
+      const [first] = await store.readAll(null, 1);
+      expect((await store.readAll(first?.position ?? null, 10)).map((recorded) => recorded.type)).toEqual([
+        'Later',
+      ]);
+    });
+
     it('holds back a committed event while an older writing transaction is open, then orders it after', async () => {
       const { pool, store, cleanups } = await openStore();
       const [slowStream, fastStream] = [`slow-${randomUUID()}`, `fast-${randomUUID()}`];

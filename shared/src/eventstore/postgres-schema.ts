@@ -78,7 +78,9 @@ export async function migrateEventStore(pool: pg.Pool): Promise<void> {
     await client.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', ['event_store:migrate']);
     await client.query(DDL);
   } finally {
-    await client.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', ['event_store:migrate']).catch(() => {});
+    await client
+      .query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', ['event_store:migrate'])
+      .catch(() => {});
     client.release();
   }
 }

@@ -33,6 +33,7 @@ interface EventRow {
   created_at: Date;
 }
 
+// The select list renders transaction_id as text; ORDER BY must name the table's column (xid8), not this alias.
 const COLUMNS =
   'global_position, transaction_id::text AS transaction_id, stream_id, stream_revision, event_id, event_type, data, metadata, created_at';
 
@@ -79,7 +80,7 @@ export class PostgresEventStore implements EventStore {
       `SELECT ${COLUMNS} FROM event_store.events
         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
           AND (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
-        ORDER BY transaction_id, global_position
+        ORDER BY events.transaction_id, events.global_position
         LIMIT $3`,
       [transactionId.toString(), position.toString(), limit],
     );
