@@ -1,7 +1,7 @@
 import { loadConfig, requireUrl } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
-import { jsonLogger } from './log.js';
+import { jsonLogger } from '@licensestore/shared/logging';
 import { migrateReadModel } from './migrations/index.js';
 import { projectorsNamed } from './projectors.js';
 import { rebuildProjector } from './rebuild.js';

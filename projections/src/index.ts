@@ -1,4 +1,4 @@
-export { jsonLogger, type Logger, silentLogger } from './log.js';
+export { jsonLogger, type Logger, silentLogger } from '@licensestore/shared/logging';
 export { type ProjectionsOptions, startProjections } from './main.js';
 export { migrateReadModel } from './migrations/index.js';
 export {

@@ -1,7 +1,7 @@
 import type { Database } from '@licensestore/shared/db';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
 import type { Kysely, Transaction } from 'kysely';
-import type { Logger } from './log.js';
 
 export interface ApplyContext {
   /** Where the projector's tables are: `public` when live, a shadow schema during a rebuild. */

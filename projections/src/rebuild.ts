@@ -1,8 +1,8 @@
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
 import { ensureCheckpoint, notifyCheckpoint, readCheckpoint } from './checkpoints.js';
-import type { Logger } from './log.js';
 import type { Projector } from './projector.js';
 
 const DEFAULT_BATCH = 5000;

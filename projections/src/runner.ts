@@ -1,9 +1,9 @@
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
 import { ensureCheckpoint, notifyCheckpoint } from './checkpoints.js';
 import { abortableDelay } from './delay.js';
-import type { Logger } from './log.js';
 import type { Projector } from './projector.js';
 import { rebuildProjector } from './rebuild.js';
 

@@ -1,3 +1,4 @@
+import { silentLogger } from '@licensestore/shared/logging';
 import {
   PROJECTION_CHECKPOINT_CHANNEL,
   parseCheckpointNotification,
@@ -6,7 +7,6 @@ import {
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger } from '../src/log.js';
 import { productsProjector } from '../src/products/projector.js';
 import { appendInBulk, catalogueHistory, expectedProducts, readProducts } from './support/catalogue.js';
 import { headPosition, openTestReadModel, readAllEvents } from './support/harness.js';

@@ -9,7 +9,9 @@ describe('test databases', () => {
     const client = new pg.Client({ connectionString: first });
     await client.connect();
     try {
-      const { rows } = await client.query("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'");
+      const { rows } = await client.query(
+        "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'",
+      );
       expect(rows[0].n).toBe(0);
     } finally {
       await client.end();

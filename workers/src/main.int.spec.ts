@@ -3,11 +3,11 @@ import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { silentLogger } from '@licensestore/shared/logging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { testRedisUrl } from '../../test/support/database.js';
 import { defineProcessor } from './jobs/processor.js';
-import { silentLogger } from './logger.js';
 import { type RunningWorkers, startWorkers } from './main.js';
 import { appendEvent, workersTestEnvironment } from './testing/fixtures.js';
 
@@ -71,7 +71,7 @@ describe('Workers role', () => {
       const messages: string[] = [];
       const active = new Promise<void>((resolve) => {
         createInterface({ input: child.stdout }).on('line', (line) => {
-          messages.push((JSON.parse(line) as { message: string }).message);
+          messages.push((JSON.parse(line) as { msg: string }).msg);
           if (messages.at(-1) === 'reactor active') resolve();
         });
       });

@@ -2,11 +2,11 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig, requireUrl } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
+import { jsonLogger, type Logger } from '@licensestore/shared/logging';
 import { startWorkerHost } from './jobs/host.js';
 import type { JobProcessor } from './jobs/processor.js';
 import { JobQueues, redisConnection } from './jobs/queues.js';
 import { processors as registeredProcessors } from './jobs/registry.js';
-import { errorDetails, jsonLogger, type Logger } from './logger.js';
 import { migrateWorkers } from './migrations.js';
 import { reactions as registeredReactions } from './reactor/reactions.js';
 import { type Reactions, startReactor } from './reactor/reactor.js';
@@ -31,7 +31,7 @@ export interface RunningWorkers {
 
 /** The workers role: the reactor (one active per deployment) and the job consumers (any number of instances). */
 export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
-  const logger = options.logger ?? jsonLogger;
+  const logger = options.logger ?? jsonLogger({ role: 'workers' });
   const database = openDatabase(options.databaseUrl, { max: 1 });
   try {
     await migrateWorkers(database.db);
@@ -59,7 +59,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     await Promise.allSettled([jobs.close(), eventStore.close()]);
     throw error;
   });
-  logger.info('workers role started');
+  logger.info({}, 'workers role started');
 
   let stopped: Promise<void> | null = null;
   return {
@@ -68,7 +68,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         await reactor.stop();
         await host.close();
         await Promise.all([jobs.close(), eventStore.close()]);
-        logger.info('workers role stopped');
+        logger.info({}, 'workers role stopped');
       })();
       return stopped;
     },
@@ -77,13 +77,14 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
 
 async function main() {
   const config = loadConfig();
+  const log = jsonLogger({ role: 'workers' }, config.LOG_LEVEL);
   let workers: RunningWorkers | null = null;
   let stopping = false;
   const stopAndExit = (running: RunningWorkers) =>
     running.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        jsonLogger.error('shutdown failed', errorDetails(error));
+        log.error({ err: error }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -92,7 +93,7 @@ async function main() {
   const shutdown = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    jsonLogger.info('shutting down', { signal });
+    log.info({ signal }, 'shutting down');
     if (workers) void stopAndExit(workers);
   };
   process.on('SIGTERM', shutdown);
@@ -102,6 +103,7 @@ async function main() {
     databaseUrl: requireUrl(config, 'DATABASE_URL'),
     redisUrl: requireUrl(config, 'REDIS_URL'),
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+    logger: log,
   });
   if (stopping) await stopAndExit(workers);
 }

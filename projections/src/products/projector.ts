@@ -6,8 +6,8 @@ import {
 } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Logger } from '../log.js';
 import type { Projector } from '../projector.js';
 
 /** A `products` row as the projector writes it (prices as decimal strings, timestamps as ISO text). */

@@ -5,8 +5,8 @@ import {
   type Position,
   type RecordedEvent,
 } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
 import { createTestDatabase } from '../../../test/support/database.js';
-import type { Logger } from '../../src/log.js';
 import { migrateReadModel } from '../../src/migrations/index.js';
 import { allProjectors } from '../../src/projectors.js';
 import { type BatchApplied, runProjectors } from '../../src/runner.js';

@@ -3,6 +3,7 @@ import type { Config } from '@licensestore/shared/config';
 import { ConfigError } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
 import express, { type Express, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { loadSession } from './auth/guards.js';
@@ -15,7 +16,6 @@ import { requestContext } from './http/request-context.js';
 import { refuseCrossSite } from './http/same-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
-import type { Logger } from './logger.js';
 import { testimonialRoutes } from './testimonials/routes.js';
 
 export interface AppDeps {

@@ -4,10 +4,10 @@ import { pathToFileURL } from 'node:url';
 import { type Config, ConfigError, loadConfig, requireUrl } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
+import { jsonLogger, type Logger } from '@licensestore/shared/logging';
 import { Redis } from 'ioredis';
 import { createApp } from './app.js';
 import { ensureFirstAdmin } from './auth/admins.js';
-import { jsonLogger, type Logger } from './logger.js';
 import { migrateApi } from './migrations/index.js';
 
 export interface StartApiOptions {

@@ -19,18 +19,28 @@ export function evolveProduct(state: ProductState, event: ProductEvent): Product
     case 'ProductCreated':
       return { status: 'active', fields: event.data.fields };
     case 'ProductUpdated':
-      return state.status === 'active' ? { status: 'active', fields: { ...state.fields, ...event.data.changes } } : state;
+      return state.status === 'active'
+        ? { status: 'active', fields: { ...state.fields, ...event.data.changes } }
+        : state;
     case 'ProductDeleted':
       return { status: 'deleted' };
   }
 }
 
-const createProduct = (cmd: Extract<ProductCommand, { type: 'CreateProduct' }>, state: ProductState): ProductEvent[] => {
+const createProduct = (
+  cmd: Extract<ProductCommand, { type: 'CreateProduct' }>,
+  state: ProductState,
+): ProductEvent[] => {
   if (state.status !== 'absent') throw new IllegalStateError(`product ${cmd.productId} already exists`);
-  return [{ type: 'ProductCreated', data: { productId: cmd.productId, fields: cmd.fields, createdAt: cmd.now } }];
+  return [
+    { type: 'ProductCreated', data: { productId: cmd.productId, fields: cmd.fields, createdAt: cmd.now } },
+  ];
 };
 
-const updateProduct = (cmd: Extract<ProductCommand, { type: 'UpdateProduct' }>, state: ProductState): ProductEvent[] => {
+const updateProduct = (
+  cmd: Extract<ProductCommand, { type: 'UpdateProduct' }>,
+  state: ProductState,
+): ProductEvent[] => {
   if (state.status !== 'active') throw new NotFoundError('Product not found');
   const changes = Object.fromEntries(
     Object.entries(cmd.changes).filter(([key, value]) => state.fields[key as keyof ProductFields] !== value),
@@ -39,7 +49,10 @@ const updateProduct = (cmd: Extract<ProductCommand, { type: 'UpdateProduct' }>, 
   return [{ type: 'ProductUpdated', data: { productId: cmd.productId, changes, updatedAt: cmd.now } }];
 };
 
-const deleteProduct = (cmd: Extract<ProductCommand, { type: 'DeleteProduct' }>, state: ProductState): ProductEvent[] => {
+const deleteProduct = (
+  cmd: Extract<ProductCommand, { type: 'DeleteProduct' }>,
+  state: ProductState,
+): ProductEvent[] => {
   if (state.status !== 'active') throw new NotFoundError('Product not found');
   return [{ type: 'ProductDeleted', data: { productId: cmd.productId, deletedAt: cmd.now } }];
 };

@@ -3,7 +3,11 @@ import { productChangesObject, productFieldsSchema } from './product.js';
 
 export const productEventSchemas = {
   ProductCreated: z.object({ productId: z.uuid(), fields: productFieldsSchema, createdAt: z.iso.datetime() }),
-  ProductUpdated: z.object({ productId: z.uuid(), changes: productChangesObject, updatedAt: z.iso.datetime() }),
+  ProductUpdated: z.object({
+    productId: z.uuid(),
+    changes: productChangesObject,
+    updatedAt: z.iso.datetime(),
+  }),
   ProductDeleted: z.object({ productId: z.uuid(), deletedAt: z.iso.datetime() }),
 };
 

@@ -1,5 +1,11 @@
 import type { Decider } from '../commands/index.js';
-import { decideProduct, evolveProduct, initialProductState, type ProductCommand, type ProductState } from './decider.js';
+import {
+  decideProduct,
+  evolveProduct,
+  initialProductState,
+  type ProductCommand,
+  type ProductState,
+} from './decider.js';
 import { type ProductEvent, parseProductEvent } from './events.js';
 
 export * from './decider.js';

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { decimalAmount, normaliseAmount } from '../money/index.js';
 
-const text = (max: number) => z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+const text = (max: number) =>
+  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 
 /** A product's editable fields, as admins send them (spec section 3 and the product form rules). */
 export const productFieldsSchema = z.object({

@@ -60,5 +60,10 @@ export interface DatabaseHandle {
 export function openDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
   const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, pool, close: () => db.destroy() };
+  // Kysely ends the pool only once it has used it; end it here when it never did.
+  const close = async () => {
+    await db.destroy();
+    if (!pool.ended) await pool.end();
+  };
+  return { db, pool, close };
 }

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { silentLogger } from '@licensestore/shared/logging';
 import { type Job, QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { silentLogger } from '../logger.js';
 import { workersTestEnvironment } from '../testing/fixtures.js';
 import { startWorkerHost, type WorkerHost } from './host.js';
 import { defineProcessor, type JobProcessor } from './processor.js';

@@ -1,5 +1,5 @@
+import type { Logger } from '@licensestore/shared/logging';
 import { Worker } from 'bullmq';
-import { errorDetails, type Logger } from '../logger.js';
 import type { JobProcessor } from './processor.js';
 import { defaultJobOptions, type QueueConnection } from './queues.js';
 
@@ -28,21 +28,16 @@ export async function startWorkerHost(options: {
       removeOnFail: defaultJobOptions.removeOnFail,
     });
     worker.on('failed', (job, error) =>
-      logger.warn('job failed', {
-        queue: processor.queue,
-        jobId: job?.id,
-        name: job?.name,
-        attempt: job?.attemptsMade,
-        ...errorDetails(error),
-      }),
+      logger.warn(
+        { queue: processor.queue, jobId: job?.id, name: job?.name, attempt: job?.attemptsMade, err: error },
+        'job failed',
+      ),
     );
-    worker.on('error', (error) =>
-      logger.error('worker error', { queue: processor.queue, ...errorDetails(error) }),
-    );
+    worker.on('error', (error) => logger.error({ queue: processor.queue, err: error }, 'worker error'));
     return worker;
   });
   await Promise.all(workers.map((worker) => worker.waitUntilReady()));
-  if (workers.length > 0) logger.info('workers started', { queues: processors.map((p) => p.queue) });
+  if (workers.length > 0) logger.info({ queues: processors.map((p) => p.queue) }, 'workers started');
 
   return {
     close: async () => {

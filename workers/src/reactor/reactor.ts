@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import { type Logger, silentLogger } from '@licensestore/shared/logging';
 import pg from 'pg';
 import type { JobRequest } from '../jobs/queues.js';
-import { errorDetails, type Logger, silentLogger } from '../logger.js';
 
 /** Maps one recorded event to the jobs it causes; null when the event needs none. Pure: no I/O. */
 export type Reaction = (event: RecordedEvent) => JobRequest | readonly JobRequest[] | null;
@@ -125,11 +125,7 @@ export class Reactor {
         if (this.stopping) break;
         failures += 1;
         const backoff = Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures);
-        this.logger.error('reactor failed; retrying', {
-          reactor: this.name,
-          backoffMs: backoff,
-          ...errorDetails(error),
-        });
+        this.logger.error({ reactor: this.name, backoffMs: backoff, err: error }, 'reactor failed; retrying');
         this.setState('starting');
         await session.end().catch(() => {});
         await delay(backoff, undefined, { signal: this.stopController.signal }).catch(() => {});
@@ -151,13 +147,13 @@ export class Reactor {
     if (!rows[0]?.locked) {
       if (this.stopping) return false;
       this.setState('standby');
-      this.logger.info('reactor on standby', { reactor: this.name });
+      this.logger.info({ reactor: this.name }, 'reactor on standby');
       // Blocks until the active instance's session ends; stop() cancels the wait.
       await session.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
     }
     if (this.stopping) return false;
     this.setState('active');
-    this.logger.info('reactor active', { reactor: this.name });
+    this.logger.info({ reactor: this.name }, 'reactor active');
     return true;
   }
 
@@ -178,12 +174,10 @@ export class Reactor {
         for (const request of requests) {
           const jobId = jobIdFor(event.id, request.name);
           await this.options.jobs.add(request, jobId);
-          this.logger.info('job enqueued', {
-            reactor: this.name,
-            queue: request.queue,
-            jobId,
-            eventType: event.type,
-          });
+          this.logger.info(
+            { reactor: this.name, queue: request.queue, jobId, eventType: event.type },
+            'job enqueued',
+          );
         }
         unsavedCount += 1;
         if (requests.length > 0 || unsavedCount >= CHECKPOINT_EVERY) {
@@ -199,7 +193,7 @@ export class Reactor {
     } finally {
       if (unsaved && !lost.aborted) {
         await this.saveCheckpoint(session, unsaved).catch((error) =>
-          this.logger.warn('could not save the checkpoint', { reactor: this.name, ...errorDetails(error) }),
+          this.logger.warn({ reactor: this.name, err: error }, 'could not save the checkpoint'),
         );
       }
     }
@@ -232,7 +226,7 @@ export class Reactor {
         await client.connect();
         await client.query('SELECT pg_cancel_backend($1)', [pid]);
       } catch (error) {
-        this.logger.warn('could not cancel the lock wait', { reactor: this.name, ...errorDetails(error) });
+        this.logger.warn({ reactor: this.name, err: error }, 'could not cancel the lock wait');
       } finally {
         await client.end().catch(() => {});
       }

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Database } from '@licensestore/shared/db';
+import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
-import type { Logger } from '../logger.js';
 import { hashPassword } from './passwords.js';
 
 export interface AdminCredentials {

@@ -11,11 +11,11 @@ import {
 import { handleCommand } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
 import { type Request, Router } from 'express';
 import { requireAdmin, signedInAdmin } from '../auth/guards.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
-import type { Logger } from '../logger.js';
 import { findProduct, listFeaturedProducts, listProducts } from './queries.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

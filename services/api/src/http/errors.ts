@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { AppError, NotFoundError, TooManyRequestsError } from '@licensestore/shared';
+import type { Logger } from '@licensestore/shared/logging';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import type { Logger } from '../logger.js';
 
 /** Errors from express's own middleware (body-parser, serve-static) carry an HTTP status and sometimes a `type`. */
 interface HttpError {

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { loadConfig } from '@licensestore/shared/config';
+import type { Logger } from '@licensestore/shared/logging';
 import { Redis } from 'ioredis';
 import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
 import { type Session, SessionStore } from '../../src/auth/sessions.js';
-import type { Logger } from '../../src/logger.js';
 import { type RunningApi, startApi } from '../../src/main.js';
 
 export interface LogEntry {

@@ -1,7 +1,4 @@
-/**
- * The logging surface the API needs: pino's `(fields, message)` signature, the same as the projections role's,
- * so one logger (or a pino instance) can serve every role in a process.
- */
+/** The logging surface every role uses: pino's `(fields, message)` signature, so a pino logger fits. */
 export interface Logger {
   debug(fields: object, message: string): void;
   info(fields: object, message: string): void;
@@ -21,7 +18,7 @@ const serialise = (fields: object) =>
     ),
   );
 
-/** One JSON object per line on stdout. */
+/** One JSON object per line on stdout (what the supervisor and the tests read). */
 export function jsonLogger(base: object = {}, minimum: LogLevel = 'info'): Logger {
   const threshold = LEVELS.indexOf(minimum);
   const write = (level: LogLevel) => (fields: object, message: string) => {
@@ -32,3 +29,5 @@ export function jsonLogger(base: object = {}, minimum: LogLevel = 'info'): Logge
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }
+
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
