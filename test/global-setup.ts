@@ -22,14 +22,20 @@ export default async function setup(project: TestProject) {
   const dir = await mkdtemp(join(tmpdir(), 'licensestore-test-'));
   // As root, Postgres runs as the `postgres` user, which must be able to enter the directory.
   await chmod(dir, 0o755);
-  const [postgres, redis] = await Promise.all([
+  const started = await Promise.allSettled([
     startEmbeddedPostgres(join(dir, 'postgres')),
     startRedisServer(join(dir, 'redis')),
   ]);
-  project.provide('postgresAdminUrl', postgres.url('postgres'));
-  project.provide('redisUrl', redis.url);
+  const [postgres, redis] = started;
+  if (postgres.status === 'rejected' || redis.status === 'rejected') {
+    // Never leave the other server running behind a failed start.
+    await Promise.all(started.map((server) => (server.status === 'fulfilled' ? server.value.stop() : null)));
+    throw postgres.status === 'rejected' ? postgres.reason : (redis as PromiseRejectedResult).reason;
+  }
+  project.provide('postgresAdminUrl', postgres.value.url('postgres'));
+  project.provide('redisUrl', redis.value.url);
   return async () => {
-    await Promise.all([postgres.stop(), redis.stop()]);
+    await Promise.all([postgres.value.stop(), redis.value.stop()]);
     await rm(dir, { recursive: true, force: true });
   };
 }

@@ -56,6 +56,7 @@ export function createApp(deps: AppDeps): Express {
   const web = webClient(deps.webDist ?? WEB_DIST);
   const app = express();
   app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContext);
   app.use(securityHeaders({ https, scriptHashes: web?.scriptHashes ?? [] }));
   app.use(refuseCrossSite(config.PUBLIC_URL));

@@ -23,6 +23,13 @@ export const configSchema = z.object({
   ADMIN_PASSWORD: optionalString.pipe(z.string().min(12).optional()),
   /** Origin the site is served from, for cross-site checks and absolute links; defaults to http://localhost:PORT. */
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  /**
+   * Express 'trust proxy': unset trusts no proxy (req.ip is the peer). Behind a load balancer set the number of
+   * proxy hops or their addresses, so login throttling and logs see the client's address.
+   */
+  TRUST_PROXY: optionalString.transform((value) =>
+    value === undefined ? false : /^\d+$/.test(value) ? Number(value) : value === 'true' ? true : value,
+  ),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

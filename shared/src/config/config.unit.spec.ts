@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './index.js';
+
+describe('configuration', () => {
+  it('runs on embedded defaults when nothing is set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      PORT: 5000,
+      DATA_DIR: '.data',
+      ADMIN_USERNAME: 'admin',
+      TRUST_PROXY: false,
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.REDIS_URL).toBeUndefined();
+    expect(config.EVENTSTORE_CONNECTION_STRING).toBeUndefined();
+  });
+
+  it('treats empty values as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', ADMIN_PASSWORD: ' ' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('fails with the list of every bad key', () => {
+    const failure = (() => {
+      try {
+        loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x/y', SESSION_SECRET: 'short' });
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(failure).toBeInstanceOf(ConfigError);
+    const keys = (failure as ConfigError).issues.map((issue) => issue.split(':')[0]);
+    expect(keys.sort()).toEqual(['DATABASE_URL', 'PORT', 'SESSION_SECRET']);
+  });
+
+  it.each([
+    ['1', 1],
+    ['true', true],
+    ['loopback, 10.0.0.0/8', 'loopback, 10.0.0.0/8'],
+  ])('reads TRUST_PROXY=%s as %s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+});
