@@ -4,27 +4,17 @@ import {
   type ProductFields,
   parseProductEvent,
 } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import type { Database, ProductsTable } from '@licensestore/shared/db';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 
 /** A `products` row as the projector writes it (prices as decimal strings, timestamps as ISO text). */
-export interface ProductRow {
-  id: string;
-  name: string;
-  description: string;
-  image_url: string;
-  category: string;
-  platform: string;
-  regular_price: string;
-  sale_price: string | null;
-  featured: boolean;
-  in_stock: boolean;
+export type ProductRow = Omit<ProductsTable, 'created_at' | 'updated_at'> & {
   created_at: string;
   updated_at: string;
-}
+};
 
 const COLUMNS = {
   name: 'name',
