@@ -14,7 +14,7 @@ export const redisConnection = (redisUrl: string, prefix?: string): QueueConnect
 const DAY_SECONDS = 24 * 60 * 60;
 
 /**
- * Side effects retry for about an hour (1 s doubling, 12 attempts) before a job fails for good. Finished jobs are
+ * Side effects retry for about half an hour (1 s doubling, 12 attempts: 2,047 s of waits) before a job fails for good. Finished jobs are
  * kept for a while: a kept job is what makes a re-enqueue with the same id a no-op (see the reactor).
  */
 export const defaultJobOptions = {
