@@ -3,3 +3,4 @@
 export * from './catalogue/index.js';
 export * from './errors/index.js';
 export * from './money/index.js';
+export * from './orders/index.js';

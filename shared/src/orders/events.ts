@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { decimalAmount } from '../money/index.js';
+
+/**
+ * Events of the checkout (`checkout-<paypalOrderId>`) and order (`order-<uuid>`) streams, v1.
+ * Money is a decimal string with 2 places, computed in integer cents; the server prices every line.
+ */
+
+export const orderLineSchema = z.object({
+  lineId: z.string().min(1),
+  productId: z.uuid(),
+  productName: z.string().min(1),
+  quantity: z.number().int().positive(),
+  unitPrice: decimalAmount,
+  lineTotal: decimalAmount,
+});
+export type OrderLine = z.infer<typeof orderLineSchema>;
+
+export const customerSchema = z.object({ name: z.string().min(1), email: z.string().min(3) });
+export type Customer = z.infer<typeof customerSchema>;
+
+/** PayPal capture statuses the store acts on (fulfil on the capture status, not the order status). */
+export const captureStatusSchema = z.enum(['COMPLETED', 'PENDING']);
+
+export const orderStatusSchema = z.enum(['pending', 'processing', 'completed', 'cancelled', 'refunded']);
+export type OrderStatus = z.infer<typeof orderStatusSchema>;
+
+export const checkoutEventSchemas = {
+  /** The server priced the cart and created the PayPal order. */
+  CheckoutStarted: z.object({
+    paypalOrderId: z.string().min(1),
+    lines: z.array(orderLineSchema.omit({ lineId: true })).min(1),
+    total: decimalAmount,
+    currency: z.literal('USD'),
+    startedAt: z.iso.datetime(),
+  }),
+  /** PayPal captured the payment and the store took it as order `orderId` (written before the order stream). */
+  CheckoutCaptured: z.object({
+    paypalOrderId: z.string().min(1),
+    orderId: z.uuid(),
+    captureId: z.string().min(1),
+    captureStatus: captureStatusSchema,
+    customer: customerSchema,
+    capturedAt: z.iso.datetime(),
+  }),
+};
+
+export const orderEventSchemas = {
+  OrderCaptured: z.object({
+    orderId: z.uuid(),
+    paypalOrderId: z.string().min(1),
+    captureId: z.string().min(1),
+    customer: customerSchema,
+    lines: z.array(orderLineSchema).min(1),
+    total: decimalAmount,
+    currency: z.literal('USD'),
+    /** 'pending' while PayPal holds the capture (PENDING), else 'processing' (paid, keys to deliver). */
+    status: orderStatusSchema,
+    capturedAt: z.iso.datetime(),
+  }),
+  /** A PENDING capture completed (webhook PAYMENT.CAPTURE.COMPLETED). */
+  OrderPaymentCompleted: z.object({
+    orderId: z.uuid(),
+    captureId: z.string().min(1),
+    completedAt: z.iso.datetime(),
+  }),
+  /** A PENDING capture was denied (webhook PAYMENT.CAPTURE.DENIED): the order is cancelled. */
+  OrderPaymentDenied: z.object({
+    orderId: z.uuid(),
+    captureId: z.string().min(1),
+    deniedAt: z.iso.datetime(),
+  }),
+  OrderRefunded: z.object({ orderId: z.uuid(), captureId: z.string().min(1), refundedAt: z.iso.datetime() }),
+  /** An admin (or the system) set the status; `from` is the status before. */
+  OrderStatusChanged: z.object({
+    orderId: z.uuid(),
+    from: orderStatusSchema,
+    to: orderStatusSchema,
+    changedAt: z.iso.datetime(),
+  }),
+};
+
+type EventUnion<Schemas extends Record<string, z.ZodType>> = {
+  [K in keyof Schemas & string]: { type: K; data: z.infer<Schemas[K]> };
+}[keyof Schemas & string];
+
+export type CheckoutEvent = EventUnion<typeof checkoutEventSchemas>;
+export type OrderEvent = EventUnion<typeof orderEventSchemas>;
+
+export const checkoutStream = (paypalOrderId: string) => `checkout-${paypalOrderId}`;
+export const orderStream = (orderId: string) => `order-${orderId}`;
+
+export function parseCheckoutEvent(type: string, data: unknown): CheckoutEvent | null {
+  if (!(type in checkoutEventSchemas)) return null;
+  return { type, data: checkoutEventSchemas[type as CheckoutEvent['type']].parse(data) } as CheckoutEvent;
+}
+
+export function parseOrderEvent(type: string, data: unknown): OrderEvent | null {
+  if (!(type in orderEventSchemas)) return null;
+  return { type, data: orderEventSchemas[type as OrderEvent['type']].parse(data) } as OrderEvent;
+}
