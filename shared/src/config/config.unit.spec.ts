@@ -39,4 +39,12 @@ describe('configuration', () => {
   ])('reads TRUST_PROXY=%s as %s', (value, expected) => {
     expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
   });
+
+  it('takes a PayPal REST base URL override only as an http(s) URL', () => {
+    expect(
+      loadConfig({ PAYPAL_API_BASE_URL: 'http://127.0.0.1:4010/paypal-sandbox' }).PAYPAL_API_BASE_URL,
+    ).toBe('http://127.0.0.1:4010/paypal-sandbox');
+    expect(loadConfig({ PAYPAL_API_BASE_URL: '' }).PAYPAL_API_BASE_URL).toBeUndefined();
+    expect(() => loadConfig({ PAYPAL_API_BASE_URL: 'ftp://paypal' })).toThrow(ConfigError);
+  });
 });

@@ -16,6 +16,10 @@ export const configSchema = z.object({
   PAYPAL_CLIENT_ID: optionalString,
   PAYPAL_CLIENT_SECRET: optionalString,
   PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),
+  /** The webhook's id in the PayPal dashboard, needed to verify webhook signatures; the emulator has its own. */
+  PAYPAL_WEBHOOK_ID: optionalString,
+  /** Replaces the REST host PAYPAL_ENV picks, e.g. a PayPal emulator running on its own. */
+  PAYPAL_API_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().default('Licence Store <no-reply@licensestore.local>'),
   SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
