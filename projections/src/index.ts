@@ -1,6 +1,21 @@
 export { jsonLogger, type Logger, silentLogger } from '@licensestore/shared/logging';
+export { type CustomerRow, customersProjector, foldCustomerEvents } from './customers/projector.js';
+export {
+  dashboardProjector,
+  foldDashboardOrders,
+  foldDashboardProducts,
+  type StatsDelta,
+} from './dashboard/projector.js';
 export { type ProjectionsOptions, startProjections } from './main.js';
 export { migrateReadModel } from './migrations/index.js';
+export { emailKey, keepsMoney } from './orders/events.js';
+export {
+  type FoldedOrder,
+  foldOrderEvents,
+  type OrderItemRow,
+  type OrderRow,
+  ordersProjector,
+} from './orders/projector.js';
 export {
   type FoldedProduct,
   foldProductEvents,

@@ -1,8 +1,16 @@
+import { customersProjector } from './customers/projector.js';
+import { dashboardProjector } from './dashboard/projector.js';
+import { ordersProjector } from './orders/projector.js';
 import { productsProjector } from './products/projector.js';
 import type { Projector } from './projector.js';
 
 /** Every read model the `projections` role maintains, by name. */
-export const allProjectors: readonly Projector[] = [productsProjector];
+export const allProjectors: readonly Projector[] = [
+  productsProjector,
+  ordersProjector,
+  customersProjector,
+  dashboardProjector,
+];
 
 export function projectorsNamed(name: string): Projector[] {
   if (name === 'all') return [...allProjectors];

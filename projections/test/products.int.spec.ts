@@ -182,10 +182,11 @@ describe('products projector catching up', () => {
       await runner.stop();
     }
 
-    expect(runner.batches.reduce((sum, batch) => sum + batch.events, 0)).toBe(15_000);
+    const batches = runner.batches.filter((batch) => batch.projector === 'products');
+    expect(batches.reduce((sum, batch) => sum + batch.events, 0)).toBe(15_000);
     // The subscription reads pages of 1,000; the writer takes everything buffered, up to 5,000, per transaction.
-    expect(runner.batches.length).toBeLessThanOrEqual(15);
-    expect(Math.max(...runner.batches.map((batch) => batch.events))).toBeGreaterThan(1000);
+    expect(batches.length).toBeLessThanOrEqual(15);
+    expect(Math.max(...batches.map((batch) => batch.events))).toBeGreaterThan(1000);
     expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
   });
 });

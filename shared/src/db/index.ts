@@ -27,6 +27,89 @@ export interface TestimonialsTable {
   date: string;
 }
 
+/** One row per captured order (`orders` projector). */
+export interface OrdersTable {
+  id: string;
+  paypal_order_id: string;
+  customer_name: string;
+  customer_email: string;
+  /** The e-mail trimmed and lower-cased: how orders of one customer are grouped and looked up. */
+  customer_email_key: string;
+  total: string;
+  currency: string;
+  status: string;
+  /** The capture time. */
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** One row per order line (`orders` projector); `id` is `<orderId>:<lineId>`. */
+export interface OrderItemsTable {
+  id: string;
+  order_id: string;
+  line_id: string;
+  /** The line's place in the order (0-based), for a stable display order. */
+  line_number: number;
+  product_id: string;
+  product_name: string;
+  quantity: number;
+  /** Unit price. */
+  price: string;
+  line_total: string;
+}
+
+/** Customers derived from orders, one row per e-mail key (`customers` projector). */
+export interface CustomersTable {
+  email_key: string;
+  /** As given on the latest order. */
+  email: string;
+  /** As given on the latest order. */
+  name: string;
+  order_count: number;
+  /** Totals of the customer's orders that are neither cancelled nor refunded. */
+  total_spent: string;
+  last_order_at: Date;
+}
+
+/** Private state of the `customers` projector: what it needs to apply a status change to an order's customer. */
+export interface CustomerOrdersTable {
+  order_id: string;
+  email_key: string;
+  total: string;
+  status: string;
+}
+
+/** The back-office counters, one row (`dashboard` projector). */
+export interface DashboardStatsTable {
+  id: boolean;
+  product_count: number;
+  featured_count: number;
+  order_count: number;
+  completed_count: number;
+  customer_count: number;
+  /** Totals of the orders that are neither cancelled nor refunded. */
+  revenue: string;
+  updated_at: Date;
+}
+
+/** Private state of the `dashboard` projector: live products and whether they are featured. */
+export interface DashboardProductsTable {
+  id: string;
+  featured: boolean;
+}
+
+/** Private state of the `dashboard` projector: each order's status and total. */
+export interface DashboardOrdersTable {
+  id: string;
+  status: string;
+  total: string;
+}
+
+/** Private state of the `dashboard` projector: every customer e-mail key seen. */
+export interface DashboardCustomersTable {
+  email_key: string;
+}
+
 export interface ProjectionCheckpointsTable {
   name: string;
   /** Last applied event-store position; null before the first event. */
@@ -46,6 +129,14 @@ export interface AdminUsersTable {
 export interface Database {
   products: ProductsTable;
   testimonials: TestimonialsTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  customers: CustomersTable;
+  customer_orders: CustomerOrdersTable;
+  dashboard_stats: DashboardStatsTable;
+  dashboard_products: DashboardProductsTable;
+  dashboard_orders: DashboardOrdersTable;
+  dashboard_customers: DashboardCustomersTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   admin_users: AdminUsersTable;
 }

@@ -1,0 +1,218 @@
+import { formatCents, type OrderEvent, type OrderStatus, toCents } from '@licensestore/shared';
+import type { CustomerOrdersTable, CustomersTable, Database } from '@licensestore/shared/db';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { emailKey, keepsMoney, parseOrderBatch, statusChange } from '../orders/events.js';
+import type { Projector } from '../projector.js';
+import { isoText, tableIn, upsertRows } from '../sql.js';
+
+const NAME = 'customers';
+
+/** A `customers` row as the projector writes it (money as a decimal string, the timestamp as ISO text). */
+export type CustomerRow = Omit<CustomersTable, 'last_order_at'> & { last_order_at: string };
+type CustomerOrderRow = CustomerOrdersTable;
+
+interface Customer {
+  emailKey: string;
+  email: string;
+  name: string;
+  orderCount: number;
+  spentCents: number;
+  lastOrderAt: string;
+  lastOrderMs: number;
+}
+
+interface CustomerOrder {
+  emailKey: string;
+  totalCents: number;
+  status: OrderStatus;
+}
+
+const spentOn = (order: CustomerOrder) => (keepsMoney(order.status) ? order.totalCents : 0);
+
+/**
+ * Folds a batch in log order onto the stored state it touches (`customers` keyed by e-mail key and the private
+ * `customer_orders`), changing both maps in place. Every order counts toward `orderCount`; only money the store
+ * keeps (not cancelled, not refunded) counts toward `spentCents`. Name and e-mail come from the latest order by
+ * capture time (a tie goes to the later event).
+ */
+export function foldCustomerEvents(
+  events: Iterable<OrderEvent>,
+  customers: Map<string, Customer>,
+  orders: Map<string, CustomerOrder>,
+): { customers: Set<string>; orders: Set<string> } {
+  const touched = { customers: new Set<string>(), orders: new Set<string>() };
+  const customer = (key: string) => {
+    touched.customers.add(key);
+    return customers.get(key);
+  };
+  for (const event of events) {
+    if (event.type === 'OrderCaptured') {
+      const { orderId, customer: who, total, status, capturedAt } = event.data;
+      const previous = orders.get(orderId);
+      if (previous) {
+        // The same order captured again (a replayed fact): take back what it added before.
+        const before = customer(previous.emailKey);
+        if (before) {
+          before.orderCount -= 1;
+          before.spentCents -= spentOn(previous);
+        }
+      }
+      const order: CustomerOrder = { emailKey: emailKey(who.email), totalCents: toCents(total), status };
+      orders.set(orderId, order);
+      touched.orders.add(orderId);
+      const capturedMs = Date.parse(capturedAt);
+      let current = customer(order.emailKey);
+      if (!current) {
+        current = {
+          emailKey: order.emailKey,
+          email: who.email,
+          name: who.name,
+          orderCount: 0,
+          spentCents: 0,
+          lastOrderAt: capturedAt,
+          lastOrderMs: capturedMs,
+        };
+        customers.set(order.emailKey, current);
+      }
+      current.orderCount += 1;
+      current.spentCents += spentOn(order);
+      if (capturedMs >= current.lastOrderMs) {
+        current.email = who.email;
+        current.name = who.name;
+        current.lastOrderAt = capturedAt;
+        current.lastOrderMs = capturedMs;
+      }
+      continue;
+    }
+    const change = statusChange(event);
+    const order = change && orders.get(change.orderId);
+    if (!change || !order) continue;
+    const current = customer(order.emailKey);
+    if (current) current.spentCents += (keepsMoney(change.status) ? order.totalCents : 0) - spentOn(order);
+    order.status = change.status;
+    touched.orders.add(change.orderId);
+  }
+  return touched;
+}
+
+async function loadOrders(
+  trx: Transaction<Database>,
+  schema: string,
+  ids: string[],
+): Promise<Map<string, CustomerOrder>> {
+  const { rows } = await sql<CustomerOrderRow>`
+    SELECT order_id, email_key, total::text AS total, status
+      FROM ${tableIn(schema, 'customer_orders')} WHERE order_id = ANY(${ids}::uuid[])`.execute(trx);
+  return new Map(
+    rows.map((row) => [
+      row.order_id,
+      { emailKey: row.email_key, totalCents: toCents(row.total), status: row.status as OrderStatus },
+    ]),
+  );
+}
+
+async function loadCustomers(
+  trx: Transaction<Database>,
+  schema: string,
+  keys: string[],
+): Promise<Map<string, Customer>> {
+  if (keys.length === 0) return new Map();
+  const { rows } = await sql<CustomerRow>`
+    SELECT email_key, email, name, order_count, total_spent::text AS total_spent,
+           ${isoText('last_order_at')} AS last_order_at
+      FROM ${tableIn(schema, 'customers')} WHERE email_key = ANY(${keys}::text[])`.execute(trx);
+  return new Map(
+    rows.map((row) => [
+      row.email_key,
+      {
+        emailKey: row.email_key,
+        email: row.email,
+        name: row.name,
+        orderCount: row.order_count,
+        spentCents: toCents(row.total_spent),
+        lastOrderAt: row.last_order_at,
+        lastOrderMs: Date.parse(row.last_order_at),
+      },
+    ]),
+  );
+}
+
+/**
+ * The back office's customers, derived from orders and grouped by e-mail key (trimmed, lower-cased): the name
+ * and e-mail of the latest order, how many orders, the money kept from them, and when the latest was placed.
+ * Keeps each order's customer, total and status in `customer_orders`, so a later status change can move the
+ * money without reading another projector's tables.
+ */
+export const customersProjector: Projector = {
+  name: NAME,
+  version: 1,
+  tables: ['customers', 'customer_orders'],
+
+  async createTables(db: Kysely<Database>, schema: string) {
+    await sql`
+      CREATE TABLE ${tableIn(schema, 'customers')} (
+        email_key     text PRIMARY KEY,
+        email         text NOT NULL,
+        name          text NOT NULL,
+        order_count   integer NOT NULL,
+        total_spent   numeric(12, 2) NOT NULL,
+        last_order_at timestamptz NOT NULL
+      )`.execute(db);
+    await sql`CREATE INDEX customers_last_order_at_idx ON ${tableIn(schema, 'customers')} (last_order_at DESC, email_key)`.execute(
+      db,
+    );
+    await sql`
+      CREATE TABLE ${tableIn(schema, 'customer_orders')} (
+        order_id  uuid PRIMARY KEY,
+        email_key text NOT NULL,
+        total     numeric(12, 2) NOT NULL,
+        status    text NOT NULL
+      )`.execute(db);
+  },
+
+  async apply(trx, events, { schema, log }) {
+    const parsed = parseOrderBatch(events, log, NAME);
+    if (parsed.length === 0) return;
+    const orders = await loadOrders(trx, schema, [...new Set(parsed.map((event) => event.data.orderId))]);
+    const keys = new Set([...orders.values()].map((order) => order.emailKey));
+    for (const event of parsed) {
+      if (event.type === 'OrderCaptured') keys.add(emailKey(event.data.customer.email));
+    }
+    const customers = await loadCustomers(trx, schema, [...keys]);
+    const touched = foldCustomerEvents(parsed, customers, orders);
+
+    const orderRows: CustomerOrderRow[] = [...touched.orders].map((id) => {
+      const order = orders.get(id) as CustomerOrder;
+      return {
+        order_id: id,
+        email_key: order.emailKey,
+        total: formatCents(order.totalCents),
+        status: order.status,
+      };
+    });
+    const customerRows: CustomerRow[] = [];
+    const gone: string[] = [];
+    for (const key of touched.customers) {
+      const customer = customers.get(key);
+      if (!customer) continue;
+      if (customer.orderCount <= 0) gone.push(key);
+      else
+        customerRows.push({
+          email_key: key,
+          email: customer.email,
+          name: customer.name,
+          order_count: customer.orderCount,
+          total_spent: formatCents(customer.spentCents),
+          last_order_at: customer.lastOrderAt,
+        });
+    }
+    await upsertRows(trx, schema, 'customer_orders', 'order_id', orderRows);
+    if (gone.length > 0) {
+      // Only a replayed capture that moved an order to another address can leave a customer without orders.
+      await sql`DELETE FROM ${tableIn(schema, 'customers')} WHERE email_key = ANY(${gone}::text[])`.execute(
+        trx,
+      );
+    }
+    await upsertRows(trx, schema, 'customers', 'email_key', customerRows);
+  },
+};

@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestReadModel, recordingLogger, startRunner } from './support/harness.js';
+import {
+  appendOrder,
+  appendProduct,
+  countedStats,
+  orderCaptured,
+  orderLine,
+  paymentCompleted,
+  paymentDenied,
+  productCreated,
+  productDeleted,
+  productFields,
+  productUpdated,
+  refunded,
+  statusChanged,
+  storedStats,
+} from './support/orders.js';
+
+describe('dashboard projector', () => {
+  let env: Awaited<ReturnType<typeof openTestReadModel>>;
+  const log = recordingLogger();
+  let runner: ReturnType<typeof startRunner>;
+  let last = '';
+  /** Appends and remembers the furthest position appended (a read of the log's head may not see it yet). */
+  const track = async (appending: Promise<{ position: string }>) => {
+    const { position } = await appending;
+    if (position > last) last = position;
+  };
+  const order = (...args: Parameters<typeof appendOrder>) => track(appendOrder(...args));
+  const product = (...args: Parameters<typeof appendProduct>) => track(appendProduct(...args));
+  /** Waits until these projectors have applied everything appended, so the dashboard can be compared with them. */
+  const settled = async () => {
+    expect(
+      await waitForProjections(env.pool, last, {
+        projectors: ['products', 'orders', 'dashboard'],
+        timeoutMs: 10_000,
+      }),
+    ).toBe(true);
+  };
+  const at = (minute: number) => new Date(Date.UTC(2026, 4, 1, 9, minute)).toISOString();
+
+  beforeAll(async () => {
+    env = await openTestReadModel();
+    runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
+  });
+  afterAll(async () => {
+    await runner.stop();
+    await env.close();
+  });
+
+  it('has no row before the first product or order', async () => {
+    expect(await storedStats(env.db)).toBeUndefined();
+  });
+
+  describe('when products are created, featured, unfeatured and deleted', () => {
+    it('counts the live products and the featured ones', async () => {
+      const [a, b, c, d] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      await product(env.store, a, productCreated(a, productFields({ featured: true }), at(0)));
+      await product(env.store, b, productCreated(b, productFields(), at(1)));
+      await product(
+        env.store,
+        c,
+        productCreated(c, productFields({ featured: true }), at(2)),
+        productUpdated(c, { regularPrice: '99.00' }, at(3)),
+      );
+      await product(env.store, d, productCreated(d, productFields(), at(4)));
+      await settled();
+      expect(await storedStats(env.db)).toMatchObject({ product_count: 4, featured_count: 2 });
+
+      await product(env.store, b, productUpdated(b, { featured: true }, at(5)));
+      await product(env.store, a, productUpdated(a, { featured: false }, at(6)));
+      await product(env.store, c, productDeleted(c, at(7)));
+      // Edits to a deleted product change nothing, as on the storefront.
+      await product(env.store, c, productUpdated(c, { featured: true }, at(8)));
+      await product(env.store, d, productDeleted(d, at(9)));
+      await settled();
+      expect(await storedStats(env.db)).toMatchObject({ product_count: 2, featured_count: 1 });
+      expect(await storedStats(env.db)).toEqual(await countedStats(env.db));
+    });
+  });
+
+  describe('when orders of every status come in', () => {
+    it('counts orders, completed ones, distinct customers and revenue kept', async () => {
+      const paid = orderCaptured({
+        name: 'Ada',
+        email: 'ada@example.com',
+        lines: [orderLine('Windows 11 Pro', 2, '100.00')],
+        capturedAt: at(10),
+      });
+      const pendingThenPaid = orderCaptured({
+        name: 'Ada',
+        email: 'ADA@example.com',
+        lines: [orderLine('Office', 1, '50.50')],
+        status: 'pending',
+        capturedAt: at(11),
+      });
+      const pendingThenDenied = orderCaptured({
+        name: 'Grace',
+        email: 'grace@example.org',
+        lines: [orderLine('Norton', 1, '40.00')],
+        status: 'pending',
+        capturedAt: at(12),
+      });
+      const refundedLater = orderCaptured({
+        name: 'Linus',
+        email: 'linus@example.net',
+        lines: [orderLine('WinRAR', 3, '10.00')],
+        capturedAt: at(13),
+      });
+      for (const event of [paid, pendingThenPaid, pendingThenDenied, refundedLater]) {
+        await order(env.store, event.data.orderId, event);
+      }
+      await settled();
+      expect(await storedStats(env.db)).toMatchObject({
+        order_count: 4,
+        completed_count: 0,
+        customer_count: 3,
+        revenue: '320.50',
+      });
+
+      const id = (event: typeof paid) => event.data.orderId;
+      await order(env.store, id(pendingThenPaid), paymentCompleted(id(pendingThenPaid), at(14)));
+      await order(env.store, id(pendingThenDenied), paymentDenied(id(pendingThenDenied), at(15)));
+      await order(env.store, id(refundedLater), refunded(id(refundedLater), at(16)));
+      await order(env.store, id(paid), statusChanged(id(paid), 'processing', 'completed', at(17)));
+      await order(
+        env.store,
+        id(pendingThenPaid),
+        statusChanged(id(pendingThenPaid), 'processing', 'completed', at(18)),
+        statusChanged(id(pendingThenPaid), 'completed', 'cancelled', at(19)),
+      );
+      await settled();
+      expect(await storedStats(env.db)).toEqual({
+        product_count: 2,
+        featured_count: 1,
+        order_count: 4,
+        completed_count: 1,
+        customer_count: 3,
+        revenue: '200.00',
+      });
+      expect(await storedStats(env.db)).toEqual(await countedStats(env.db));
+      const { updated_at } = await env.db
+        .selectFrom('dashboard_stats')
+        .select('updated_at')
+        .executeTakeFirstOrThrow();
+      expect(updated_at).toEqual(new Date(at(19)));
+    });
+  });
+
+  describe('with products and orders interleaved in one batch', () => {
+    it('still equals the counts over the tables', async () => {
+      await runner.stop();
+      const productId = randomUUID();
+      await product(
+        env.store,
+        productId,
+        productCreated(productId, productFields({ featured: true }), at(20)),
+      );
+      const captured = orderCaptured({
+        name: 'Margaret',
+        email: 'margaret@example.com',
+        lines: [orderLine('Windows 11 Pro', 1, '199.00', productId)],
+        capturedAt: at(21),
+      });
+      const orderId = captured.data.orderId;
+      await order(env.store, orderId, captured, refunded(orderId, at(22)));
+      await product(env.store, productId, productDeleted(productId, at(23)));
+      runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
+      await settled();
+      expect(await storedStats(env.db)).toEqual(await countedStats(env.db));
+      expect(await storedStats(env.db)).toMatchObject({
+        order_count: 5,
+        customer_count: 4,
+        revenue: '200.00',
+      });
+      expect(log.lines.filter((line) => line.level === 'error' || line.level === 'warn')).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import { orderStream } from '@licensestore/shared';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { metadata } from './support/catalogue.js';
+import { openTestReadModel, recordingLogger, startRunner } from './support/harness.js';
+import {
+  appendOrder,
+  orderCaptured,
+  orderLine,
+  paymentCompleted,
+  paymentDenied,
+  refunded,
+  statusChanged,
+} from './support/orders.js';
+
+describe('orders projector', () => {
+  let env: Awaited<ReturnType<typeof openTestReadModel>>;
+  const log = recordingLogger();
+  let runner: ReturnType<typeof startRunner>;
+  const visible = async (position: string) =>
+    expect(await waitForProjections(env.pool, position, { projectors: ['orders'], timeoutMs: 10_000 })).toBe(
+      true,
+    );
+  const order = (id: string) =>
+    env.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+  const items = (orderId: string) =>
+    env.db
+      .selectFrom('order_items')
+      .selectAll()
+      .where('order_id', '=', orderId)
+      .orderBy('line_number')
+      .execute();
+
+  /** Captures an order (pending or paid) with one line and waits until it is projected. */
+  const captured = async (status: 'pending' | 'processing' = 'pending') => {
+    const event = orderCaptured({
+      name: 'Grace Hopper',
+      email: 'grace@example.org',
+      lines: [orderLine('Norton 360 Deluxe', 1, '39.99')],
+      status,
+      capturedAt: '2026-03-02T10:00:00.000Z',
+    });
+    await visible((await appendOrder(env.store, event.data.orderId, event)).position);
+    return event.data.orderId;
+  };
+
+  beforeAll(async () => {
+    env = await openTestReadModel();
+    runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
+  });
+  afterAll(async () => {
+    await runner.stop();
+    await env.close();
+  });
+
+  describe('when an order is captured with two lines', () => {
+    it('stores the order and one item per line, in line order', async () => {
+      const office = orderLine('Microsoft Office 2021 Professional Plus', 2, '149.50');
+      const windows = orderLine('Windows 11 Pro', 1, '19.99');
+      const event = orderCaptured({
+        paypalOrderId: 'PAYPAL-TWO-LINES',
+        name: 'Ada Lovelace',
+        email: ' Ada@Example.COM ',
+        lines: [office, windows],
+        status: 'processing',
+        capturedAt: '2026-03-01T09:30:00.000Z',
+      });
+      const id = event.data.orderId;
+      await visible((await appendOrder(env.store, id, event)).position);
+
+      expect(await order(id)).toEqual({
+        id,
+        paypal_order_id: 'PAYPAL-TWO-LINES',
+        customer_name: 'Ada Lovelace',
+        customer_email: ' Ada@Example.COM ',
+        customer_email_key: 'ada@example.com',
+        total: '318.99',
+        currency: 'USD',
+        status: 'processing',
+        created_at: new Date('2026-03-01T09:30:00.000Z'),
+        updated_at: new Date('2026-03-01T09:30:00.000Z'),
+      });
+      expect(await items(id)).toEqual([
+        {
+          id: `${id}:${office.lineId}`,
+          order_id: id,
+          line_id: office.lineId,
+          line_number: 0,
+          product_id: office.productId,
+          product_name: 'Microsoft Office 2021 Professional Plus',
+          quantity: 2,
+          price: '149.50',
+          line_total: '299.00',
+        },
+        {
+          id: `${id}:${windows.lineId}`,
+          order_id: id,
+          line_id: windows.lineId,
+          line_number: 1,
+          product_id: windows.productId,
+          product_name: 'Windows 11 Pro',
+          quantity: 1,
+          price: '19.99',
+          line_total: '19.99',
+        },
+      ]);
+    });
+  });
+
+  describe('when a pending capture completes', () => {
+    it('moves the order from pending to processing, as of the completion', async () => {
+      const id = await captured('pending');
+      expect(await order(id)).toMatchObject({ status: 'pending' });
+      await visible(
+        (await appendOrder(env.store, id, paymentCompleted(id, '2026-03-02T10:05:00.000Z'))).position,
+      );
+      expect(await order(id)).toMatchObject({
+        status: 'processing',
+        created_at: new Date('2026-03-02T10:00:00.000Z'),
+        updated_at: new Date('2026-03-02T10:05:00.000Z'),
+      });
+    });
+  });
+
+  describe('when a pending capture is denied', () => {
+    it('cancels the order', async () => {
+      const id = await captured('pending');
+      await visible(
+        (await appendOrder(env.store, id, paymentDenied(id, '2026-03-02T10:06:00.000Z'))).position,
+      );
+      expect(await order(id)).toMatchObject({
+        status: 'cancelled',
+        updated_at: new Date('2026-03-02T10:06:00.000Z'),
+      });
+    });
+  });
+
+  describe('when an order is refunded', () => {
+    it('marks it refunded and keeps its items', async () => {
+      const id = await captured('processing');
+      await visible((await appendOrder(env.store, id, refunded(id, '2026-03-03T08:00:00.000Z'))).position);
+      expect(await order(id)).toMatchObject({ status: 'refunded', total: '39.99' });
+      expect(await items(id)).toHaveLength(1);
+    });
+  });
+
+  describe('when an admin changes the status', () => {
+    it('takes the new status each time, whatever it was', async () => {
+      const id = await captured('processing');
+      await visible(
+        (
+          await appendOrder(
+            env.store,
+            id,
+            statusChanged(id, 'processing', 'completed', '2026-03-04T08:00:00.000Z'),
+          )
+        ).position,
+      );
+      expect(await order(id)).toMatchObject({ status: 'completed' });
+      await visible(
+        (
+          await appendOrder(
+            env.store,
+            id,
+            statusChanged(id, 'completed', 'cancelled', '2026-03-04T09:00:00.000Z'),
+            statusChanged(id, 'cancelled', 'pending', '2026-03-04T09:30:00.000Z'),
+          )
+        ).position,
+      );
+      expect(await order(id)).toMatchObject({
+        status: 'pending',
+        updated_at: new Date('2026-03-04T09:30:00.000Z'),
+      });
+    });
+  });
+
+  describe('when events are not what they should be', () => {
+    it('skips an event whose data does not parse, logs it, and moves past it', async () => {
+      const id = randomUUID();
+      const bad = await env.store.append(
+        orderStream(id),
+        [{ type: 'OrderCaptured', data: { orderId: id, total: 'lots' }, metadata }],
+        'no_stream',
+      );
+      const next = await captured('processing');
+      expect(await order(id)).toBeUndefined();
+      expect(await order(next)).toBeDefined();
+      expect(log.lines).toContainEqual(
+        expect.objectContaining({
+          level: 'warn',
+          fields: expect.objectContaining({ projector: 'orders', position: bad.position }),
+        }),
+      );
+    });
+
+    it('ignores a status change for an order it never saw', async () => {
+      const id = randomUUID();
+      await visible((await appendOrder(env.store, id, refunded(id, '2026-03-05T08:00:00.000Z'))).position);
+      expect(await order(id)).toBeUndefined();
+    });
+
+    it('keeps one order per PayPal order: a second order claiming it is skipped and logged', async () => {
+      const first = orderCaptured({
+        paypalOrderId: 'PAYPAL-TAKEN',
+        name: 'First',
+        email: 'first@example.com',
+        lines: [orderLine('WinRAR', 1, '29.00')],
+        capturedAt: '2026-03-06T08:00:00.000Z',
+      });
+      const second = orderCaptured({
+        paypalOrderId: 'PAYPAL-TAKEN',
+        name: 'Second',
+        email: 'second@example.com',
+        lines: [orderLine('WinRAR', 1, '29.00')],
+        capturedAt: '2026-03-06T08:01:00.000Z',
+      });
+      await appendOrder(env.store, first.data.orderId, first);
+      await visible((await appendOrder(env.store, second.data.orderId, second)).position);
+      expect(await order(first.data.orderId)).toMatchObject({ customer_name: 'First' });
+      expect(await order(second.data.orderId)).toBeUndefined();
+      expect(log.lines).toContainEqual(
+        expect.objectContaining({
+          level: 'warn',
+          msg: 'skipping a capture whose PayPal order belongs to another order',
+        }),
+      );
+    });
+
+    it('replaces the order and its lines when the same order is captured again', async () => {
+      const kept = orderLine('Windows 11 Home', 1, '99.00');
+      const dropped = orderLine('Windows 11 Pro', 1, '149.00');
+      const event = orderCaptured({
+        name: 'Linus',
+        email: 'linus@example.net',
+        lines: [kept, dropped],
+        capturedAt: '2026-03-07T08:00:00.000Z',
+      });
+      const id = event.data.orderId;
+      await visible((await appendOrder(env.store, id, event)).position);
+      const again = orderCaptured({
+        orderId: id,
+        paypalOrderId: event.data.paypalOrderId,
+        name: 'Linus T.',
+        email: 'linus@example.net',
+        lines: [kept],
+        capturedAt: '2026-03-07T08:00:00.000Z',
+      });
+      await visible((await appendOrder(env.store, id, again)).position);
+      expect(await order(id)).toMatchObject({ customer_name: 'Linus T.', total: '99.00' });
+      expect((await items(id)).map((item) => item.line_id)).toEqual([kept.lineId]);
+    });
+  });
+});
