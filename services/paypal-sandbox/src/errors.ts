@@ -1,0 +1,129 @@
+import { randomBytes } from 'node:crypto';
+
+/** One entry of a PayPal error's `details`. */
+export interface ErrorDetail {
+  field?: string;
+  value?: string;
+  location?: 'body' | 'path' | 'query' | 'header';
+  issue: string;
+  description: string;
+}
+
+export interface Link {
+  href: string;
+  rel: string;
+  method?: string;
+}
+
+/** The v2 error body PayPal returns: `{ name, message, debug_id, details, links }`. */
+export interface PaypalErrorBody {
+  name: string;
+  message: string;
+  debug_id: string;
+  details: ErrorDetail[];
+  links: Link[];
+}
+
+type Api = 'orders' | 'payments' | 'webhooks';
+
+export const debugId = () => randomBytes(7).toString('hex').slice(0, 13);
+
+const MESSAGES = {
+  INVALID_REQUEST: 'Request is not well-formed, syntactically incorrect, or violates schema.',
+  AUTHENTICATION_FAILURE:
+    'Authentication failed due to invalid authentication credentials or a missing Authorization header.',
+  NOT_AUTHORIZED: 'Authorization failed due to insufficient permissions.',
+  RESOURCE_NOT_FOUND: 'The specified resource does not exist.',
+  UNPROCESSABLE_ENTITY:
+    'The requested action could not be performed, semantically incorrect, or failed business validation.',
+  INTERNAL_SERVER_ERROR: 'An internal server error has occurred.',
+} as const;
+
+/** A failure rendered exactly as PayPal renders it; thrown by the domain code, rendered by the router. */
+export class PaypalError extends Error {
+  constructor(
+    readonly status: number,
+    override readonly name: keyof typeof MESSAGES,
+    readonly details: ErrorDetail[] = [],
+    readonly api: Api = 'orders',
+    readonly extraLinks: Link[] = [],
+  ) {
+    super(MESSAGES[name]);
+  }
+
+  toBody(): PaypalErrorBody {
+    const links: Link[] =
+      this.details.length === 0
+        ? [{ href: 'https://developer.paypal.com/docs/api/overview/#error', rel: 'information_link' }]
+        : this.details.map((detail) => ({
+            href: `https://developer.paypal.com/docs/api/${this.api}/v2/#error-${detail.issue}`,
+            rel: 'information_link',
+            method: 'GET',
+          }));
+    return {
+      name: this.name,
+      message: this.message,
+      debug_id: debugId(),
+      details: this.details,
+      links: [...links, ...this.extraLinks],
+    };
+  }
+}
+
+export const invalidRequest = (details: ErrorDetail[], api: Api = 'orders') =>
+  new PaypalError(400, 'INVALID_REQUEST', details, api);
+
+export const unprocessable = (details: ErrorDetail[], api: Api = 'orders', extraLinks: Link[] = []) =>
+  new PaypalError(422, 'UNPROCESSABLE_ENTITY', details, api, extraLinks);
+
+export const unprocessableIssue = (issue: string, description: string, api: Api = 'orders') =>
+  unprocessable([{ issue, description }], api);
+
+export const resourceNotFound = (field: string, value: string, api: Api = 'orders') =>
+  new PaypalError(
+    404,
+    'RESOURCE_NOT_FOUND',
+    [
+      {
+        field,
+        value,
+        location: 'path',
+        issue: 'INVALID_RESOURCE_ID',
+        description: 'Specified resource ID does not exist. Please check the resource ID and try again.',
+      },
+    ],
+    api,
+  );
+
+export const authenticationFailure = () => new PaypalError(401, 'AUTHENTICATION_FAILURE');
+
+export const internalServerError = () => new PaypalError(500, 'INTERNAL_SERVER_ERROR');
+
+/** Issue texts as PayPal words them, shared by the validation and the negative-testing header. */
+export const ISSUES = {
+  INSTRUMENT_DECLINED:
+    "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.",
+  ORDER_NOT_APPROVED:
+    "Payer has not yet approved the Order for payment. Please redirect the payer to the 'rel':'approve' url returned as part of the HATEOAS links within the Create Order call or provide a valid `payment_source` in the request.",
+  ORDER_ALREADY_CAPTURED: "Order already captured.If 'intent=CAPTURE' only one capture per order is allowed.",
+  ORDER_CANNOT_BE_CONFIRMED: "An order with status = 'COMPLETED' cannot be confirmed again.",
+  TRANSACTION_REFUSED: 'The request was refused.',
+  PAYER_ACTION_REQUIRED: 'Transaction cannot complete successfully, instruct the buyer to return to PayPal.',
+  ORDER_COMPLETION_IN_PROGRESS:
+    'The order was created with processing_instruction of ORDER_COMPLETE_ON_PAYMENT_APPROVAL. The customer has approved the payment and PayPal is still in the process of capturing the order on your behalf as instructed. Please try your request again.',
+  MAX_NUMBER_OF_PAYMENT_ATTEMPTS_EXCEEDED: 'You have exceeded the maximum number of payment attempts.',
+  REDIRECT_PAYER_FOR_ALTERNATE_FUNDING:
+    'Transaction failed. Redirect the payer to select another funding source.',
+  DUPLICATE_INVOICE_ID:
+    'Duplicate Invoice ID detected. To avoid a potential duplicate transaction your account setting requires that Invoice Id be unique for each transaction.',
+  CARD_EXPIRED: 'The card is expired.',
+  CARD_BRAND_NOT_SUPPORTED:
+    'Processing of this card brand is not supported. Please use another card to continue with this transaction.',
+  INVALID_SECURITY_CODE_LENGTH: 'The security_code length is invalid for the specified card brand.',
+  CARD_NUMBER_REQUIRED: 'The card number is required when attempting to process payment with card.',
+  CARD_EXPIRY_REQUIRED: 'The card expiry is required when attempting to process payment with card.',
+  CAPTURE_FULLY_REFUNDED: 'The capture has already been fully refunded.',
+  PENDING_CAPTURE: 'Cannot initiate a refund as the capture is pending.',
+  REFUND_AMOUNT_EXCEEDED:
+    'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+} as const;
