@@ -249,17 +249,23 @@ export function* storeHistory(options: {
   }
 }
 
-export async function appendHistory(store: EventStore, history: Iterable<StoreAppend>): Promise<number> {
+/** Appends a history in order; returns how many events and the position of the last. */
+export async function appendHistory(
+  store: EventStore,
+  history: Iterable<StoreAppend>,
+): Promise<{ events: number; position: string }> {
   let events = 0;
+  let position = '';
   for (const { stream, expected, events: batch } of history) {
-    await store.append(
+    const appended = await store.append(
       stream,
       batch.map((event) => ({ ...event, metadata })),
       expected,
     );
     events += batch.length;
+    position = appended.position;
   }
-  return events;
+  return { events, position };
 }
 
 /** The tables of the order read models, each in key order, as Postgres returns them. */
