@@ -3,9 +3,11 @@ import type { Logger } from '@licensestore/shared/logging';
 import type { z } from 'zod';
 import {
   type CreateOrderRequest,
+  captureDetailsSchema,
   errorBodySchema,
   orderSchema,
   type PaymentSource,
+  type PaypalCaptureDetails,
   type PaypalErrorDetail,
   type PaypalOrder,
   type PaypalRefund,
@@ -51,8 +53,11 @@ export class PayPalError extends Error {
 }
 
 export interface PaypalClientOptions {
-  /** `PAYPAL_HOSTS.sandbox`, `.live`, or an emulator such as `http://127.0.0.1:5000/paypal-sandbox`. */
-  baseUrl: string;
+  /**
+   * `PAYPAL_HOSTS.sandbox`, `.live`, or an emulator such as `http://127.0.0.1:5000/paypal-sandbox`. A function is
+   * read at every call: an app that calls the emulator on its own origin learns its port only once it listens.
+   */
+  baseUrl: string | (() => string);
   clientId: string;
   clientSecret: string;
   /** Per attempt. */
@@ -71,6 +76,8 @@ export interface PaypalClient {
   getOrder(orderId: string): Promise<PaypalOrder>;
   /** `requestId` must be derived from the order: a replay answers the first capture instead of capturing again. */
   capture(orderId: string, requestId: string): Promise<PaypalOrder>;
+  /** A capture with `supplementary_data.related_ids.order_id`: how a refund, which links only its capture, finds its order. */
+  getCapture(captureId: string): Promise<PaypalCaptureDetails>;
   confirmPaymentSource(
     orderId: string,
     paymentSource: PaymentSource,
@@ -105,7 +112,8 @@ const isTimeout = (error: unknown) =>
 const segment = (id: string) => encodeURIComponent(id);
 
 export function createPaypalClient(options: PaypalClientOptions): PaypalClient {
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseUrl = () =>
+    (typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl).replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
   const retries = options.retries ?? 2;
   const retryDelayMs = options.retryDelayMs ?? 100;
@@ -129,7 +137,7 @@ export function createPaypalClient(options: PaypalClientOptions): PaypalClient {
     for (let attempt = 0; ; attempt++) {
       let failure: PayPalError;
       try {
-        const response = await doFetch(`${baseUrl}${call.path}`, {
+        const response = await doFetch(`${baseUrl()}${call.path}`, {
           method: call.method,
           headers,
           body: call.body,
@@ -261,6 +269,12 @@ export function createPaypalClient(options: PaypalClientOptions): PaypalClient {
           prefer: 'return=representation',
         },
       ),
+    getCapture: (captureId) =>
+      call({
+        method: 'GET',
+        path: `/v2/payments/captures/${segment(captureId)}`,
+        schema: captureDetailsSchema,
+      }),
     confirmPaymentSource: (orderId, paymentSource, requestId) =>
       post(
         `/v2/checkout/orders/${segment(orderId)}/confirm-payment-source`,

@@ -71,6 +71,30 @@ export const captureSchema = z.looseObject({
 });
 export type PaypalCapture = z.infer<typeof captureSchema>;
 
+const relatedIdsSchema = z.looseObject({
+  supplementary_data: z
+    .looseObject({
+      related_ids: z
+        .looseObject({ order_id: z.string().optional(), capture_id: z.string().optional() })
+        .optional(),
+    })
+    .optional(),
+  links: z.array(linkSchema).optional(),
+});
+
+/** A capture read on its own (and a webhook's capture resource): it names its order in supplementary_data. */
+export const captureDetailsSchema = z.looseObject({ ...captureSchema.shape, ...relatedIdsSchema.shape });
+export type PaypalCaptureDetails = z.infer<typeof captureDetailsSchema>;
+
+/** A webhook's resource: a capture or a refund; a refund links its capture (`rel: 'up'`) instead. */
+export const webhookResourceSchema = z.looseObject({
+  id: z.string(),
+  status: z.string().optional(),
+  amount: moneySchema.optional(),
+  ...relatedIdsSchema.shape,
+});
+export type WebhookResource = z.infer<typeof webhookResourceSchema>;
+
 export const purchaseUnitSchema = z.looseObject({
   reference_id: z.string().optional(),
   custom_id: z.string().optional(),

@@ -1,0 +1,387 @@
+import { randomUUID } from 'node:crypto';
+import {
+  type CapturedCheckout,
+  type CartItem,
+  type CheckoutCommand,
+  type CheckoutState,
+  type Customer,
+  checkoutDecider,
+  checkoutStream,
+  decideCheckout,
+  NotFoundError,
+  type OrderCommand,
+  orderDecider,
+  orderStream,
+  PaymentNotAcceptedError,
+  type PlacedOrder,
+  type PricedCart,
+  priceCart,
+  toCents,
+  ValidationError,
+} from '@licensestore/shared';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import {
+  type Actor,
+  type EventMetadata,
+  type EventStore,
+  type Position,
+  WrongExpectedRevisionError,
+} from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
+import { firstCapture, PayPalError, type PaypalClient, type PaypalOrder } from '../payments/index.js';
+import { withCaptureLock } from './capture-lock.js';
+import { loadCatalogueEntries } from './catalogue.js';
+import { PaymentIssueError } from './errors.js';
+import { type LoadedStream, loadStream, runCommand } from './streams.js';
+
+export interface CheckoutDeps {
+  eventStore: EventStore;
+  database: DatabaseHandle;
+  paypal: PaypalClient;
+  logger: Logger;
+  /** Injected so tests can hold time still; defaults to the wall clock. */
+  now?: () => Date;
+}
+
+/** Who asked, and which request (or webhook event) caused the events. */
+export interface CommandContext {
+  actor: Actor;
+  correlationId: string;
+  causationId: string;
+}
+
+const metadata = (context: CommandContext, causationId = context.causationId): EventMetadata => ({
+  actor: context.actor,
+  correlationId: context.correlationId,
+  causationId,
+  schemaVersion: 1,
+});
+
+const nowIso = (deps: CheckoutDeps) => (deps.now?.() ?? new Date()).toISOString();
+
+/** Derived from the order, never random: a retried capture replays PayPal's first answer instead of capturing twice. */
+export const captureRequestId = (paypalOrderId: string) => `capture-${paypalOrderId}`;
+
+const PAYPAL_NAME_MAX = 127;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Start: price on the server, create the PayPal order from that price, record it.
+
+export interface StartCheckoutInput {
+  items: CartItem[];
+  /** What the browser believes the total is; it must agree to the cent, and it is never what gets charged. */
+  amount: string;
+  /** Shown in PayPal's records next to the order (the request's correlation id). */
+  customId: string;
+}
+
+export async function startCheckout(
+  deps: CheckoutDeps,
+  input: StartCheckoutInput,
+  context: CommandContext,
+): Promise<{ paypalOrderId: string; cart: PricedCart }> {
+  const ids = [...new Set(input.items.map((item) => item.productId))];
+  const catalogue = await loadCatalogueEntries(deps.database.db, deps.eventStore, ids);
+  const cart = priceCart(input.items, (id) => catalogue.get(id) ?? { status: 'unknown' });
+  if (toCents(input.amount) !== cart.totalCents) {
+    throw new ValidationError(
+      `The cart total changed: the store prices it at ${cart.total} ${cart.currency}, not ${input.amount}. ` +
+        'Please review your cart.',
+    );
+  }
+  const money = (value: string) => ({ currency_code: cart.currency, value });
+  let paypalOrder: PaypalOrder;
+  try {
+    paypalOrder = await deps.paypal.createOrder({
+      intent: 'CAPTURE',
+      purchase_units: [
+        {
+          custom_id: input.customId.slice(0, PAYPAL_NAME_MAX),
+          amount: { ...money(cart.total), breakdown: { item_total: money(cart.total) } },
+          items: cart.lines.map((line) => ({
+            name: line.productName.slice(0, PAYPAL_NAME_MAX),
+            sku: line.productId,
+            quantity: String(line.quantity),
+            unit_amount: money(line.unitPrice),
+            category: 'DIGITAL_GOODS',
+          })),
+        },
+      ],
+    });
+  } catch (error) {
+    throw providerFailure(deps.logger, error, 'creating the PayPal order');
+  }
+  await runCommand(
+    deps.eventStore,
+    checkoutStream(paypalOrder.id),
+    checkoutDecider,
+    {
+      type: 'StartCheckout',
+      paypalOrderId: paypalOrder.id,
+      lines: cart.lines,
+      total: cart.total,
+      currency: cart.currency,
+      now: nowIso(deps),
+    },
+    metadata(context),
+  );
+  return { paypalOrderId: paypalOrder.id, cart };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Capture: one order per PayPal order, however often and however concurrently it is asked for.
+
+/** The buyer as the browser names them, or (webhook reconciliation) as PayPal's payer record does. */
+export type CustomerSource = Customer | ((order: PaypalOrder) => Customer);
+
+export interface CaptureResult {
+  order: PlacedOrder;
+  /** The order stream's latest position: what the read model must reach to show this order. */
+  position: Position | null;
+}
+
+export async function captureCheckout(
+  deps: CheckoutDeps,
+  paypalOrderId: string,
+  customer: CustomerSource,
+  context: CommandContext,
+): Promise<CaptureResult> {
+  const stream = checkoutStream(paypalOrderId);
+  let checkout = await loadStream(deps.eventStore, stream, checkoutDecider);
+  if (checkout.state.status === 'absent') throw new NotFoundError('Unknown PayPal order');
+  if (checkout.state.status === 'started') {
+    checkout = await withCaptureLock(deps.database.pool, paypalOrderId, async () => {
+      // Another capture may have finished while this one waited for the lock.
+      const current = await loadStream(deps.eventStore, stream, checkoutDecider);
+      if (current.state.status !== 'started') return current;
+      return recordCapture(deps, paypalOrderId, current, customer, context);
+    });
+  }
+  return placeOrder(deps, checkout, context);
+}
+
+async function recordCapture(
+  deps: CheckoutDeps,
+  paypalOrderId: string,
+  checkout: LoadedStream<CheckoutState>,
+  customer: CustomerSource,
+  context: CommandContext,
+): Promise<LoadedStream<CheckoutState>> {
+  const paypalOrder = await capturePayment(deps, paypalOrderId);
+  const capture = firstCapture(paypalOrder);
+  if (!capture) {
+    deps.logger.error(
+      { paypalOrderId, paypalStatus: paypalOrder.status },
+      'PayPal answered a capture without a capture',
+    );
+    throw new PaymentIssueError(502, 'PayPal did not report a capture; please try again.');
+  }
+  const buyer = typeof customer === 'function' ? customer(paypalOrder) : customer;
+  const command: CheckoutCommand = {
+    type: 'CaptureCheckout',
+    paypalOrderId,
+    orderId: randomUUID(),
+    capture: {
+      id: capture.id,
+      status: capture.status,
+      amount: capture.amount?.value ?? '',
+      currency: capture.amount?.currency_code ?? '',
+    },
+    customer: buyer,
+    now: nowIso(deps),
+  };
+  let events: ReturnType<typeof decideCheckout>;
+  try {
+    events = decideCheckout(command, checkout.state);
+  } catch (error) {
+    if (error instanceof PaymentNotAcceptedError && error.reason === 'amount_mismatch') {
+      // Money moved that the store does not take as payment: nothing is recorded as paid; someone must look.
+      deps.logger.error(
+        {
+          alert: 'payment-not-accepted',
+          paypalOrderId,
+          captureId: capture.id,
+          captured: capture.amount,
+          priced: checkout.state.status === 'started' ? checkout.state.total : undefined,
+        },
+        'PayPal captured an amount the store did not price: the payment was NOT accepted and needs a refund',
+      );
+    } else if (error instanceof PaymentNotAcceptedError) {
+      deps.logger.warn(
+        { paypalOrderId, captureId: capture.id, status: capture.status },
+        'capture not completed',
+      );
+    }
+    throw error;
+  }
+  const eventId = randomUUID();
+  try {
+    const appended = await deps.eventStore.append(
+      checkoutStream(paypalOrderId),
+      events.map((event) => ({
+        id: eventId,
+        type: event.type,
+        data: event.data,
+        metadata: metadata(context),
+      })),
+      checkout.revision,
+    );
+    const state = events.reduce(checkoutDecider.evolve, checkout.state);
+    const eventIds = new Map(checkout.eventIds).set('CheckoutCaptured', eventId);
+    return { state, revision: appended.nextExpectedRevision, position: appended.position, eventIds };
+  } catch (error) {
+    // Only a writer outside the lock (none today) could get here first; its capture is the one that counts.
+    if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    return loadStream(deps.eventStore, checkoutStream(paypalOrderId), checkoutDecider);
+  }
+}
+
+/** Captures at PayPal with the order's own request id; "already captured" is answered from the order itself. */
+async function capturePayment(deps: CheckoutDeps, paypalOrderId: string): Promise<PaypalOrder> {
+  try {
+    return await deps.paypal.capture(paypalOrderId, captureRequestId(paypalOrderId));
+  } catch (error) {
+    if (error instanceof PayPalError && error.status === 422) {
+      if (error.issue === 'ORDER_ALREADY_CAPTURED') return getOrder(deps, paypalOrderId);
+      if (error.issue === 'ORDER_COMPLETION_IN_PROGRESS') return awaitCapture(deps, paypalOrderId);
+      if (error.issue) throw new PaymentIssueError(422, error.description, error.issue);
+    }
+    throw providerFailure(deps.logger, error, 'capturing the PayPal order');
+  }
+}
+
+async function getOrder(deps: CheckoutDeps, paypalOrderId: string): Promise<PaypalOrder> {
+  try {
+    return await deps.paypal.getOrder(paypalOrderId);
+  } catch (error) {
+    throw providerFailure(deps.logger, error, 'reading the PayPal order');
+  }
+}
+
+/** PayPal is still completing an earlier capture request: look at the order a few times before giving up. */
+async function awaitCapture(deps: CheckoutDeps, paypalOrderId: string): Promise<PaypalOrder> {
+  for (const delayMs of [100, 250, 500, 1000, 2000]) {
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    const order = await getOrder(deps, paypalOrderId);
+    if (firstCapture(order)) return order;
+  }
+  throw new PaymentIssueError(503, 'PayPal is still completing this payment; please try again in a moment.');
+}
+
+/** The order the checkout's capture became: appended if missing, which also repairs a crash between the two. */
+async function placeOrder(
+  deps: CheckoutDeps,
+  checkout: LoadedStream<CheckoutState>,
+  context: CommandContext,
+): Promise<CaptureResult> {
+  const captured = checkout.state as CapturedCheckout;
+  const command: OrderCommand = {
+    type: 'PlaceCapturedOrder',
+    orderId: captured.orderId,
+    paypalOrderId: captured.paypalOrderId,
+    captureId: captured.captureId,
+    captureStatus: captured.captureStatus,
+    customer: captured.customer,
+    lines: captured.lines.map((line) => ({ lineId: randomUUID(), ...line })),
+    total: captured.total,
+    currency: captured.currency,
+    now: captured.capturedAt,
+  };
+  const result = await runCommand(
+    deps.eventStore,
+    orderStream(captured.orderId),
+    orderDecider,
+    command,
+    metadata(
+      { ...context, actor: { type: 'customer', id: captured.customer.email } },
+      checkout.eventIds.get('CheckoutCaptured') ?? context.causationId,
+    ),
+  );
+  return { order: result.state as PlacedOrder, position: result.position };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// What PayPal reports later (webhooks): the same idempotent commands.
+
+export type PaymentNews = 'CompleteOrderPayment' | 'DenyOrderPayment' | 'RefundOrder';
+
+export interface PaymentNewsResult {
+  /** 'applied' (an event was appended), 'unchanged' (already so), or why nothing could be applied. */
+  outcome: 'applied' | 'unchanged' | 'unknown-checkout' | 'not-captured';
+  orderId?: string;
+  position?: Position | null;
+}
+
+/**
+ * Applies news about the capture of a PayPal order the store created. A completion for a checkout the store
+ * never recorded as captured (the browser went away) first runs the capture command with the payer PayPal
+ * knows, so the order exists exactly once whichever path arrives first.
+ */
+export async function applyPaymentNews(
+  deps: CheckoutDeps,
+  news: PaymentNews,
+  input: { paypalOrderId: string; captureId: string },
+  context: CommandContext,
+): Promise<PaymentNewsResult> {
+  const checkout = await loadStream(deps.eventStore, checkoutStream(input.paypalOrderId), checkoutDecider);
+  if (checkout.state.status === 'absent') return { outcome: 'unknown-checkout' };
+  let orderId: string;
+  if (checkout.state.status === 'captured') {
+    orderId = checkout.state.orderId;
+    // The order stream may be missing after a crash between the two appends.
+    await placeOrder(deps, checkout, context);
+  } else if (news === 'CompleteOrderPayment') {
+    orderId = (await captureCheckout(deps, input.paypalOrderId, customerFromPayer, context)).order.orderId;
+  } else {
+    // A denial or refund of a capture the store never took as an order: there is nothing to change.
+    return { outcome: 'not-captured' };
+  }
+  const command = { type: news, orderId, captureId: input.captureId, now: nowIso(deps) } as OrderCommand;
+  const result = await runCommand(
+    deps.eventStore,
+    orderStream(orderId),
+    orderDecider,
+    command,
+    metadata(context),
+  );
+  return { outcome: result.events.length > 0 ? 'applied' : 'unchanged', orderId, position: result.position };
+}
+
+/** The buyer as PayPal's payer record names them, for orders the browser never finished. */
+export function customerFromPayer(order: PaypalOrder): Customer {
+  const name = [order.payer?.name?.given_name, order.payer?.name?.surname].filter(Boolean).join(' ').trim();
+  return {
+    name: name.length >= 2 ? name : 'PayPal customer',
+    email: order.payer?.email_address ?? 'unknown@paypal.invalid',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+/** PayPal failures the buyer can do nothing about: unavailable (retry later) or a fault on our side (logged). */
+function providerFailure(logger: Logger, error: unknown, doing: string): Error {
+  if (!(error instanceof PayPalError)) return error as Error;
+  if (error.unavailable) {
+    logger.warn(
+      { err: error, status: error.status, debugId: error.debugId },
+      `PayPal unavailable while ${doing}`,
+    );
+    return new PaymentIssueError(502, 'PayPal is not answering right now; please try again in a moment.');
+  }
+  logger.error(
+    {
+      err: error,
+      status: error.status,
+      name: error.name,
+      issue: error.issue,
+      debugId: error.debugId,
+      details: error.details,
+    },
+    `PayPal refused a request while ${doing}`,
+  );
+  return new PaymentIssueError(
+    502,
+    'The payment provider refused the request; please try again later.',
+    error.issue,
+  );
+}

@@ -1,0 +1,170 @@
+import { decimalAmount, NotFoundError, type PlacedOrder, ValidationError } from '@licensestore/shared';
+import type { Actor } from '@licensestore/shared/eventstore';
+import express, { type ErrorRequestHandler, type Request, Router } from 'express';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import { awaitReadModel } from '../http/read-your-writes.js';
+import { parseRequest } from '../http/validation.js';
+import type { PaymentsSetup } from '../payments/setup.js';
+import { type CheckoutDeps, type CommandContext, captureCheckout, startCheckout } from './commands.js';
+import { PaymentIssueError } from './errors.js';
+import { handleWebhook } from './webhook.js';
+
+export interface CheckoutRoutesDeps extends CheckoutDeps {
+  redis: Redis;
+  /** PayPal's id for our webhook (PAYPAL_WEBHOOK_ID, or the emulator's); without it no webhook is accepted. */
+  webhookId: string | undefined;
+  /** Projectors a capture's answer waits for (read-your-writes). */
+  readModels?: string[];
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** PayPal order ids are upper-case letters and digits; anything else was never created by us. */
+const PAYPAL_ORDER_ID = /^[A-Z0-9]{1,64}$/;
+const MAX_BODY_ITEMS = 100;
+
+const productId = z
+  .string()
+  .regex(UUID, 'must be a product id')
+  .transform((id) => id.toLowerCase());
+
+const createOrderBody = z.object({
+  amount: decimalAmount,
+  currency: z.string().refine((currency) => currency === 'USD', 'only USD is accepted'),
+  intent: z
+    .string()
+    .refine((intent) => intent.toUpperCase() === 'CAPTURE', 'must be CAPTURE')
+    .optional(),
+  items: z
+    .array(z.object({ productId, quantity: z.number().int('must be a whole number') }))
+    .min(1, 'The cart is empty')
+    .max(MAX_BODY_ITEMS, `at most ${MAX_BODY_ITEMS} lines`),
+});
+
+const captureBody = z.object({
+  customerName: z.string().trim().min(2, 'Name must be at least 2 characters').max(200, 'Name is too long'),
+  customerEmail: z
+    .string()
+    .trim()
+    .max(254, 'Please enter a valid email address')
+    .pipe(z.email('Please enter a valid email address')),
+  /** What the browser showed; informational only, never priced from. */
+  items: z
+    .array(
+      z.object({
+        productId: z.string().max(100),
+        productName: z.string().max(500).optional(),
+        price: z.union([z.string().max(20), z.number()]).optional(),
+        quantity: z.number().int().min(0).max(1000),
+      }),
+    )
+    .max(MAX_BODY_ITEMS)
+    .optional(),
+});
+
+/** The customer's own words for their mistakes, without a field prefix (spec section 5). */
+const CUSTOMER_FIELDS = new Set(['customerName', 'customerEmail']);
+
+function parseCaptureBody(body: unknown) {
+  const result = captureBody.safeParse(body);
+  if (result.success) return result.data;
+  const customerIssue = result.error.issues.find((issue) => CUSTOMER_FIELDS.has(String(issue.path[0])));
+  if (customerIssue && customerIssue.code !== 'invalid_type') {
+    throw new ValidationError(customerIssue.message);
+  }
+  return parseRequest(captureBody, body);
+}
+
+/** The order as the store answers it (spec section 3). */
+export interface OrderAnswer {
+  id: string;
+  customerName: string;
+  customerEmail: string;
+  total: string;
+  status: string;
+  createdAt: string;
+}
+
+const fromDecider = (order: PlacedOrder): OrderAnswer => ({
+  id: order.orderId,
+  customerName: order.customer.name,
+  customerEmail: order.customer.email,
+  total: order.total,
+  status: order.status,
+  createdAt: order.createdAt,
+});
+
+const context = (req: Request, actor: Actor): CommandContext => ({
+  actor,
+  correlationId: req.correlationId,
+  causationId: req.requestId,
+});
+
+const renderPaymentIssue: ErrorRequestHandler = (error, _req, res, next) => {
+  if (error instanceof PaymentIssueError && error.issue) {
+    res.status(error.status).json({ error: error.message, issue: error.issue });
+    return;
+  }
+  next(error);
+};
+
+/** GET /api/payments/config: what the web client loads the PayPal SDK with (mounted under /api). */
+export function paymentsConfigRoutes(setup: PaymentsSetup): Router {
+  const router = Router();
+  const body = {
+    clientId: setup.clientId,
+    sdkBaseUrl: setup.sdkBaseUrl,
+    currency: 'USD',
+    simulated: setup.simulated,
+  };
+  router.get('/payments/config', (_req, res) => {
+    res.json(body);
+  });
+  return router;
+}
+
+/** POST /paypal/order, POST /paypal/order/:orderID/capture and POST /paypal/webhook (mounted at the root). */
+export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
+  const router = Router();
+  const json = express.json({ limit: '100kb' });
+  const readModels = deps.readModels ?? ['orders'];
+
+  router.post('/paypal/order', json, async (req, res) => {
+    const body = parseRequest(createOrderBody, req.body);
+    const { paypalOrderId } = await startCheckout(
+      deps,
+      { items: body.items, amount: body.amount, customId: req.correlationId },
+      context(req, { type: 'customer', id: 'guest' }),
+    );
+    res.status(201).json({ id: paypalOrderId });
+  });
+
+  router.post('/paypal/order/:orderID/capture', json, async (req, res) => {
+    const paypalOrderId = req.params.orderID;
+    if (typeof paypalOrderId !== 'string' || !PAYPAL_ORDER_ID.test(paypalOrderId)) {
+      throw new NotFoundError('Unknown PayPal order');
+    }
+    const body = parseCaptureBody(req.body);
+    const customer = { name: body.customerName, email: body.customerEmail };
+    const result = await captureCheckout(
+      deps,
+      paypalOrderId,
+      customer,
+      context(req, { type: 'customer', id: customer.email }),
+    );
+    if (result.position && readModels.length > 0) {
+      await awaitReadModel(deps.database.pool, result.position, readModels, deps.logger);
+    }
+    res.json(fromDecider(result.order));
+  });
+
+  router.post(
+    '/paypal/webhook',
+    // The body is verified as PayPal sent it: kept raw, whatever content type it claims.
+    express.raw({ type: () => true, limit: '1mb' }),
+    (req, res) => handleWebhook(deps, req, res),
+  );
+
+  router.use(renderPaymentIssue);
+  return router;
+}
