@@ -11,11 +11,14 @@ import { LoginThrottle } from './auth/login-throttle.js';
 import { authRoutes } from './auth/routes.js';
 import { SessionStore } from './auth/sessions.js';
 import { catalogueRoutes } from './catalogue/routes.js';
+import { customerRoutes } from './customers/routes.js';
+import { dashboardRoutes } from './dashboard/routes.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
 import { refuseCrossSite } from './http/same-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
+import { orderRoutes } from './orders/routes.js';
 import { testimonialRoutes } from './testimonials/routes.js';
 
 export interface AppDeps {
@@ -51,6 +54,9 @@ export function createApp(deps: AppDeps): Express {
   );
   api.use(catalogueRoutes(deps));
   api.use(testimonialRoutes(database.db));
+  api.use(orderRoutes(database.db));
+  api.use(customerRoutes(database.db));
+  api.use(dashboardRoutes(database.db));
   api.use(notFound);
 
   const web = webClient(deps.webDist ?? WEB_DIST);

@@ -1,0 +1,13 @@
+import type { Database } from '@licensestore/shared/db';
+import { Router } from 'express';
+import type { Kysely } from 'kysely';
+import { requireAdmin } from '../auth/guards.js';
+import { dashboardSummary } from './queries.js';
+
+export function dashboardRoutes(db: Kysely<Database>): Router {
+  const router = Router();
+  router.get('/admin/dashboard', requireAdmin, async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(await dashboardSummary(db));
+  });
+  return router;
+}
