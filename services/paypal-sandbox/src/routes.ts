@@ -200,8 +200,8 @@ export function sandboxRouter(emulator: Emulator): Router {
     const { status, body } = await emulator.withLock(order.id, async () => {
       const reply = requestId ? order.captureReplies.get(requestId) : undefined;
       if (reply) return { status: 200, body: reply };
-      // The processor round trip: without the lock a concurrent capture could pass the status check here.
-      await new Promise((resolve) => setImmediate(resolve));
+      // The processor round trip: without the lock, a concurrent capture would pass the checks meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, emulator.captureLatencyMs));
       const captures = captureOrder(state, order);
       const captured = renderOrder(order);
       if (requestId) order.captureReplies.set(requestId, captured);

@@ -41,6 +41,8 @@ export interface PaypalSandboxOptions {
   webhookRetryDelaysMs?: readonly number[];
   /** Per delivery attempt; default 10 s. */
   webhookTimeoutMs?: number;
+  /** How long a capture spends "at the processor" before it commits; default 10 ms. */
+  captureLatencyMs?: number;
   logger?: Logger;
 }
 
@@ -75,6 +77,7 @@ export interface Emulator {
   clientSecret: string;
   webhookId: string;
   webhookSecret: Buffer;
+  captureLatencyMs: number;
   logger: Logger;
   /** Serialises work on one order (capture, refund, approval). */
   withLock<T>(key: string, work: () => Promise<T> | T): Promise<T>;
@@ -171,6 +174,7 @@ export function createPaypalSandbox(options: PaypalSandboxOptions = {}): PaypalS
     clientSecret: options.clientSecret ?? DEFAULT_CLIENT_SECRET,
     webhookId,
     webhookSecret,
+    captureLatencyMs: options.captureLatencyMs ?? 10,
     logger,
     withLock,
     emit,
