@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_WEBHOOK_ID } from '@licensestore/paypal-sandbox';
 import type { Config } from '@licensestore/shared/config';
 import { ConfigError } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
@@ -11,6 +12,7 @@ import { LoginThrottle } from './auth/login-throttle.js';
 import { authRoutes } from './auth/routes.js';
 import { SessionStore } from './auth/sessions.js';
 import { catalogueRoutes } from './catalogue/routes.js';
+import { checkoutRoutes, paymentsConfigRoutes } from './checkout/routes.js';
 import { customerRoutes } from './customers/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { errorHandler, notFound } from './http/errors.js';
@@ -19,6 +21,8 @@ import { refuseCrossSite } from './http/same-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
 import { orderRoutes } from './orders/routes.js';
+import { createPaypalClient } from './payments/client.js';
+import { paymentsSetup, SANDBOX_MOUNT, type SandboxDefaults } from './payments/setup.js';
 import { testimonialRoutes } from './testimonials/routes.js';
 
 export interface AppDeps {
@@ -32,19 +36,51 @@ export interface AppDeps {
   publicDir?: string;
   /** The built web client; defaults to web/dist in this repository, served only when it has been built. */
   webDist?: string;
+  payments?: PaymentsDeps;
+}
+
+/** PayPal wiring (ADR 007): real PayPal when PAYPAL_CLIENT_ID is set, otherwise the emulator. */
+export interface PaymentsDeps {
+  /** The app's own URL once it listens: the embedded emulator, and its webhooks, are reached through it. */
+  selfUrl?: () => string | undefined;
+  /** Where REST calls go instead (a standalone emulator in tests); PAYPAL_API_BASE_URL does the same. */
+  apiBaseUrl?: string;
+  /** The emulator's router, mounted at /paypal-sandbox (the role creates it when PAYPAL_CLIENT_ID is unset). */
+  sandboxRouter?: Router;
+  timeoutMs?: number;
+  retries?: number;
+  /** Projectors a capture's answer waits for; default ['orders']. */
+  readModels?: string[];
 }
 
 const PUBLIC_DIR = fileURLToPath(new URL('../public', import.meta.url));
 const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 const JSON_LIMIT = '100kb';
+const SANDBOX_DEFAULTS: SandboxDefaults = {
+  clientId: DEFAULT_CLIENT_ID,
+  clientSecret: DEFAULT_CLIENT_SECRET,
+  webhookId: DEFAULT_WEBHOOK_ID,
+};
 
 export function createApp(deps: AppDeps): Express {
-  const { config, database, redis, logger } = deps;
+  const { config, database, eventStore, redis, logger } = deps;
   if (!config.SESSION_SECRET) {
     throw new ConfigError(['SESSION_SECRET: required (npm start generates one into DATA_DIR)']);
   }
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const sessions = new SessionStore(redis, config.SESSION_SECRET);
+  const payments = paymentsSetup(config, SANDBOX_DEFAULTS, {
+    selfUrl: deps.payments?.selfUrl,
+    apiBaseUrl: deps.payments?.apiBaseUrl,
+  });
+  const paypal = createPaypalClient({
+    baseUrl: payments.apiBaseUrl,
+    clientId: payments.clientId,
+    clientSecret: payments.clientSecret,
+    timeoutMs: deps.payments?.timeoutMs,
+    retries: deps.payments?.retries,
+    logger,
+  });
 
   const api = Router();
   api.use(express.json({ limit: JSON_LIMIT }));
@@ -57,6 +93,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(orderRoutes(database.db));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db));
+  api.use(paymentsConfigRoutes(payments));
   api.use(notFound);
 
   const web = webClient(deps.webDist ?? WEB_DIST);
@@ -66,6 +103,18 @@ export function createApp(deps: AppDeps): Express {
   app.use(requestContext);
   app.use(securityHeaders({ https, scriptHashes: web?.scriptHashes ?? [] }));
   app.use(refuseCrossSite(config.PUBLIC_URL));
+  if (deps.payments?.sandboxRouter) app.use(SANDBOX_MOUNT, deps.payments.sandboxRouter);
+  app.use(
+    checkoutRoutes({
+      database,
+      eventStore,
+      redis,
+      logger,
+      paypal,
+      webhookId: payments.webhookId,
+      readModels: deps.payments?.readModels,
+    }),
+  );
   app.use('/api', api);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

@@ -1,14 +1,21 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import {
+  createPaypalSandbox,
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_WEBHOOK_ID,
+} from '@licensestore/paypal-sandbox';
 import { type Config, ConfigError, loadConfig, requireUrl } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
 import { Redis } from 'ioredis';
-import { createApp } from './app.js';
+import { createApp, type PaymentsDeps } from './app.js';
 import { ensureFirstAdmin } from './auth/admins.js';
 import { migrateApi } from './migrations/index.js';
+import { paymentsSetup } from './payments/setup.js';
 
 export interface StartApiOptions {
   /** DATABASE_URL, REDIS_URL and SESSION_SECRET must be filled in (npm start does so for embedded services). */
@@ -20,6 +27,8 @@ export interface StartApiOptions {
   logger?: Logger;
   /** Prefix for every Redis key this instance writes, e.g. to share a Redis between test files. */
   redisKeyPrefix?: string;
+  /** PayPal overrides, e.g. `apiBaseUrl` of a standalone emulator; the embedded one is mounted otherwise. */
+  payments?: Pick<PaymentsDeps, 'apiBaseUrl' | 'timeoutMs' | 'retries' | 'readModels'>;
 }
 
 export interface RunningApi {
@@ -60,7 +69,31 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       logger,
     );
 
-    const app = createApp({ database, eventStore, redis, config, logger });
+    // The embedded emulator and its webhooks are reached through this server's own URL, known once it listens.
+    let selfUrl: string | undefined;
+    const embedded = paymentsSetup(
+      config,
+      { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET, webhookId: DEFAULT_WEBHOOK_ID },
+      { apiBaseUrl: options.payments?.apiBaseUrl },
+    ).embeddedSandbox;
+    const sandbox = embedded
+      ? createPaypalSandbox({
+          webhookUrl: () => (selfUrl ? `${selfUrl}/paypal/webhook` : undefined),
+          webhookId: config.PAYPAL_WEBHOOK_ID,
+          logger,
+        })
+      : undefined;
+    if (embedded)
+      logger.info({}, 'PAYPAL_CLIENT_ID is not set: payments are simulated by the PayPal emulator');
+
+    const app = createApp({
+      database,
+      eventStore,
+      redis,
+      config,
+      logger,
+      payments: { ...options.payments, selfUrl: () => selfUrl, sandboxRouter: sandbox?.router },
+    });
     const server = createServer(app);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -72,10 +105,13 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     });
     // In-flight requests finish; idle keep-alive connections are closed at once.
     cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    // Runs before the server closes: no webhook delivery (or retry) may hold the close up.
+    if (sandbox) cleanup.push(() => sandbox.close());
     const { port } = server.address() as AddressInfo;
     const host =
       !options.host || options.host === '::' || options.host === '0.0.0.0' ? '127.0.0.1' : options.host;
     const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    selfUrl = url;
     logger.info({ url, publicUrl: config.PUBLIC_URL }, 'api listening');
     return { url, stop };
   } catch (error) {

@@ -4,7 +4,7 @@ import type { Logger } from '@licensestore/shared/logging';
 import { Redis } from 'ioredis';
 import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
 import { type Session, SessionStore } from '../../src/auth/sessions.js';
-import { type RunningApi, startApi } from '../../src/main.js';
+import { type RunningApi, type StartApiOptions, startApi } from '../../src/main.js';
 
 export interface LogEntry {
   level: keyof Logger;
@@ -40,6 +40,8 @@ export interface TestApiOptions {
   env?: Record<string, string>;
   /** Reuse a database (e.g. a second instance); a fresh one by default. */
   databaseUrl?: string;
+  /** PayPal overrides, e.g. a standalone emulator's base URL; the app mounts its own emulator otherwise. */
+  payments?: StartApiOptions['payments'];
 }
 
 /** The api role as `startApi` runs it, on a fresh database and its own Redis key prefix. */
@@ -55,7 +57,14 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     ...options.env,
   });
   const logger = recordingLogger();
-  const api = await startApi({ config, port: 0, host: '127.0.0.1', logger, redisKeyPrefix });
+  const api = await startApi({
+    config,
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    redisKeyPrefix,
+    payments: options.payments,
+  });
   const redis = new Redis(testRedisUrl(), { keyPrefix: redisKeyPrefix });
   const sessions = new SessionStore(redis, sessionSecret);
   return {
