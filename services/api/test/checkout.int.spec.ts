@@ -244,6 +244,9 @@ describe('Checkout', () => {
         status: 'processing',
         createdAt: expect.any(String),
       });
+      // The answer is the stored order: the next read shows exactly it.
+      const stored = await fetch(`${(api as TestApi).url}/api/orders/${order.id}`);
+      expect(await stored.json()).toEqual(order);
       const checkout = await readEvents(eventStore, checkoutStream(id));
       expect(checkout.map((event) => event.type)).toEqual(['CheckoutStarted', 'CheckoutCaptured']);
       expect(checkout[1]?.data).toMatchObject({ orderId: order.id, captureStatus: 'COMPLETED' });

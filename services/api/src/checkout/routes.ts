@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
+import { findOrder, type OrderView } from '../orders/queries.js';
 import type { PaymentsSetup } from '../payments/setup.js';
 import { type CheckoutDeps, type CommandContext, captureCheckout, startCheckout } from './commands.js';
 import { PaymentIssueError } from './errors.js';
@@ -75,17 +76,8 @@ function parseCaptureBody(body: unknown) {
   return parseRequest(captureBody, body);
 }
 
-/** The order as the store answers it (spec section 3). */
-export interface OrderAnswer {
-  id: string;
-  customerName: string;
-  customerEmail: string;
-  total: string;
-  status: string;
-  createdAt: string;
-}
-
-const fromDecider = (order: PlacedOrder): OrderAnswer => ({
+/** The order as its own stream has it, for when the read model has not caught up within the wait. */
+const fromDecider = (order: PlacedOrder): OrderView => ({
   id: order.orderId,
   customerName: order.customer.name,
   customerEmail: order.customer.email,
@@ -155,7 +147,9 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
     if (result.position && readModels.length > 0) {
       await awaitReadModel(deps.database.pool, result.position, readModels, deps.logger);
     }
-    res.json(fromDecider(result.order));
+    // The stored order, as GET /api/orders/:id shows it next.
+    const stored = await findOrder(deps.database.db, result.order.orderId);
+    res.json(stored ?? fromDecider(result.order));
   });
 
   router.post(
