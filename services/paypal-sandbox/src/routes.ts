@@ -377,12 +377,12 @@ export function sandboxRouter(emulator: Emulator): Router {
   ] as const) {
     router.post(`/simulate/captures/:id/${path}`, async (req, res) => {
       const ref = findCapture(state, req.params.id as string);
-      const delivery = await deliveryView(emulator.settle(ref, result), waitFor(req));
+      const delivery = await deliveryView((await emulator.settle(ref, result)).delivery, waitFor(req));
       send(res, 200, { capture: renderCapture(ref), event: emulator.lastEventOf(ref.order.id), delivery });
     });
     router.post(`/simulate/orders/:id/${path}`, async (req, res) => {
       const ref = captureOfOrder(state, req.params.id as string);
-      const delivery = await deliveryView(emulator.settle(ref, result), waitFor(req));
+      const delivery = await deliveryView((await emulator.settle(ref, result)).delivery, waitFor(req));
       send(res, 200, { capture: renderCapture(ref), event: emulator.lastEventOf(ref.order.id), delivery });
     });
   }

@@ -85,7 +85,7 @@ export interface Emulator {
   emit(eventType: WebhookEventType, ref: CaptureRef | RefundRef): Promise<WebhookDelivery>;
   resend(eventId: string): Promise<WebhookDelivery>;
   lastEventOf(orderId: string): WebhookEvent | undefined;
-  settle(ref: CaptureRef, result: 'complete' | 'deny'): Promise<WebhookDelivery>;
+  settle(ref: CaptureRef, result: 'complete' | 'deny'): Promise<{ delivery: Promise<WebhookDelivery> }>;
   deliveries: readonly WebhookDelivery[];
 }
 
@@ -156,6 +156,7 @@ export function createPaypalSandbox(options: PaypalSandboxOptions = {}): PaypalS
     return sender.send(event);
   };
 
+  /** Settles under the order's lock; the delivery runs on after the lock is released. */
   const settle = (ref: CaptureRef, result: 'complete' | 'deny') =>
     withLock(ref.order.id, () => {
       if (!settlePendingCapture(ref, result === 'complete' ? 'COMPLETED' : 'DECLINED')) {
@@ -165,7 +166,9 @@ export function createPaypalSandbox(options: PaypalSandboxOptions = {}): PaypalS
           'payments',
         );
       }
-      return emit(result === 'complete' ? 'PAYMENT.CAPTURE.COMPLETED' : 'PAYMENT.CAPTURE.DENIED', ref);
+      return {
+        delivery: emit(result === 'complete' ? 'PAYMENT.CAPTURE.COMPLETED' : 'PAYMENT.CAPTURE.DENIED', ref),
+      };
     });
 
   const emulator: Emulator = {
@@ -192,7 +195,8 @@ export function createPaypalSandbox(options: PaypalSandboxOptions = {}): PaypalS
     sendWebhook: async (eventType, resourceId) =>
       emit(eventType, state.refunds.get(resourceId) ?? findCapture(state, resourceId)),
     resendWebhook: resend,
-    settleCapture: (captureId, result) => settle(findCapture(state, captureId), result),
+    settleCapture: async (captureId, result) =>
+      (await settle(findCapture(state, captureId), result)).delivery,
     idle: () => sender.idle(),
     close: () => sender.close(),
   };
