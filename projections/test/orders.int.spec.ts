@@ -1,7 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@licensestore/shared';
+import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customersProjector } from '../src/customers/projector.js';
+import { dashboardProjector } from '../src/dashboard/projector.js';
+import { ordersProjector } from '../src/orders/projector.js';
 import { metadata } from './support/catalogue.js';
 import { openTestReadModel, recordingLogger, startRunner } from './support/harness.js';
 import {
@@ -192,6 +197,46 @@ describe('orders projector', () => {
           fields: expect.objectContaining({ projector: 'orders', position: bad.position }),
         }),
       );
+    });
+
+    it('stores text Postgres refuses (NUL, lone surrogates, as EventStoreDB may deliver) with U+FFFD', async () => {
+      const event = orderCaptured({
+        name: 'Eve\u0000 \ud800',
+        email: 'EVE\u0000@example.com',
+        lines: [orderLine('Bad\u0000name', 1, '1.00')],
+        capturedAt: '2026-03-05T07:00:00.000Z',
+      });
+      const recorded: RecordedEvent = {
+        id: randomUUID(),
+        streamId: orderStream(event.data.orderId),
+        revision: 0n,
+        type: event.type,
+        data: event.data,
+        metadata,
+        position: '0',
+        createdAt: new Date(),
+      };
+      const schema = 'delivered_by_esdb';
+      await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(env.db);
+      for (const projector of [ordersProjector, customersProjector, dashboardProjector]) {
+        await projector.createTables(env.db, schema);
+        await env.db
+          .transaction()
+          .execute((trx) => projector.apply(trx, [recorded], { schema, log: log.logger }));
+      }
+      const stored = await sql<{ customer_name: string; customer_email_key: string; product_name: string }>`
+        SELECT customer_name, customer_email_key, product_name
+          FROM ${sql.table(`${schema}.orders`)} JOIN ${sql.table(`${schema}.order_items`)} i ON i.order_id = orders.id`.execute(
+        env.db,
+      );
+      expect(stored.rows).toEqual([
+        {
+          customer_name: 'Eve\ufffd \ufffd',
+          customer_email_key: 'eve\ufffd@example.com',
+          product_name: 'Bad\ufffdname',
+        },
+      ]);
+      await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(env.db);
     });
 
     it('ignores a status change for an order it never saw', async () => {

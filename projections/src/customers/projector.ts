@@ -1,7 +1,7 @@
 import { formatCents, type OrderEvent, type OrderStatus, toCents } from '@licensestore/shared';
 import type { CustomerOrdersTable, CustomersTable, Database } from '@licensestore/shared/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { emailKey, keepsMoney, parseOrderBatch, statusChange } from '../orders/events.js';
+import { emailKey, keepsMoney, parseOrderBatch, statusChange, storableText } from '../orders/events.js';
 import type { Projector } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
 
@@ -65,8 +65,8 @@ export function foldCustomerEvents(
       if (!current) {
         current = {
           emailKey: order.emailKey,
-          email: who.email,
-          name: who.name,
+          email: storableText(who.email),
+          name: storableText(who.name),
           orderCount: 0,
           spentCents: 0,
           lastOrderAt: capturedAt,
@@ -77,8 +77,8 @@ export function foldCustomerEvents(
       current.orderCount += 1;
       current.spentCents += spentOn(order);
       if (capturedMs >= current.lastOrderMs) {
-        current.email = who.email;
-        current.name = who.name;
+        current.email = storableText(who.email);
+        current.name = storableText(who.name);
         current.lastOrderAt = capturedAt;
         current.lastOrderMs = capturedMs;
       }

@@ -27,8 +27,14 @@ export function parseOrderBatch(
   return parsed;
 }
 
+/**
+ * Text a Postgres text column takes: NUL and lone surrogates become U+FFFD. The Postgres event store's jsonb
+ * refuses them on append, EventStoreDB does not, and one such event must not stop a projector for good.
+ */
+export const storableText = (value: string) => value.replace(/[\0\p{Cs}]/gu, '\uFFFD');
+
 /** How orders of one customer are grouped: addresses differing only in case or surrounding blanks are one. */
-export const emailKey = (email: string) => email.trim().toLowerCase();
+export const emailKey = (email: string) => storableText(email.trim().toLowerCase());
 
 /**
  * Whether an order's total is money the store keeps: everything but cancelled (payment denied, or an admin

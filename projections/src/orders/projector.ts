@@ -4,7 +4,7 @@ import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
-import { emailKey, parseOrderBatch, statusChange } from './events.js';
+import { emailKey, parseOrderBatch, statusChange, storableText } from './events.js';
 
 const NAME = 'orders';
 
@@ -19,9 +19,9 @@ type OrderCaptured = Extract<OrderEvent, { type: 'OrderCaptured' }>['data'];
 
 const capturedRow = (order: OrderCaptured): OrderRow => ({
   id: order.orderId,
-  paypal_order_id: order.paypalOrderId,
-  customer_name: order.customer.name,
-  customer_email: order.customer.email,
+  paypal_order_id: storableText(order.paypalOrderId),
+  customer_name: storableText(order.customer.name),
+  customer_email: storableText(order.customer.email),
   customer_email_key: emailKey(order.customer.email),
   total: order.total,
   currency: order.currency,
@@ -34,14 +34,15 @@ const capturedRow = (order: OrderCaptured): OrderRow => ({
 const itemRows = (order: OrderCaptured): OrderItemRow[] => {
   const items = new Map<string, OrderItemRow>();
   order.lines.forEach((line, index) => {
-    const id = `${order.orderId}:${line.lineId}`;
+    const lineId = storableText(line.lineId);
+    const id = `${order.orderId}:${lineId}`;
     items.set(id, {
       id,
       order_id: order.orderId,
-      line_id: line.lineId,
+      line_id: lineId,
       line_number: index,
       product_id: line.productId,
-      product_name: line.productName,
+      product_name: storableText(line.productName),
       quantity: line.quantity,
       price: line.unitPrice,
       line_total: line.lineTotal,
@@ -73,7 +74,8 @@ export function foldOrderEvents(
   for (const row of stored.values()) paypalOwners.set(row.paypal_order_id, row.id);
   for (const event of events) {
     if (event.type === 'OrderCaptured') {
-      const { orderId, paypalOrderId } = event.data;
+      const { orderId } = event.data;
+      const paypalOrderId = storableText(event.data.paypalOrderId);
       const owner = paypalOwners.get(paypalOrderId);
       if (owner !== undefined && owner !== orderId) {
         log.warn(
@@ -111,7 +113,7 @@ async function loadRows(
   const paypalIds = new Set<string>();
   for (const event of events) {
     ids.add(event.data.orderId);
-    if (event.type === 'OrderCaptured') paypalIds.add(event.data.paypalOrderId);
+    if (event.type === 'OrderCaptured') paypalIds.add(storableText(event.data.paypalOrderId));
   }
   const { rows } = await sql<OrderRow>`
     SELECT id, paypal_order_id, customer_name, customer_email, customer_email_key, total::text AS total,
