@@ -128,6 +128,24 @@ describe('orders projector', () => {
     });
   });
 
+  describe('when an event spells the order id in upper case', () => {
+    it('applies it to the same order (a uuid is a uuid, whatever its case)', async () => {
+      const id = await captured('pending');
+      const upper = id.toUpperCase();
+      await appendOrder(env.store, id, paymentCompleted(upper, '2026-03-02T10:05:00.000Z'));
+      await visible(
+        (
+          await appendOrder(
+            env.store,
+            id,
+            statusChanged(upper, 'processing', 'completed', '2026-03-02T10:06:00.000Z'),
+          )
+        ).position,
+      );
+      expect(await order(id)).toMatchObject({ status: 'completed' });
+    });
+  });
+
   describe('when a pending capture is denied', () => {
     it('cancels the order', async () => {
       const id = await captured('pending');

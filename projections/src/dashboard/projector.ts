@@ -141,7 +141,9 @@ function parseProductBatch(events: readonly RecordedEvent[], log: Logger): Produ
     if (streamCategory(event.streamId) !== 'product') continue;
     try {
       const product = parseProductEvent(event.type, event.data);
-      if (product) parsed.push(product);
+      if (!product) continue;
+      product.data.productId = product.data.productId.toLowerCase();
+      parsed.push(product);
     } catch (error) {
       log.warn(
         { projector: NAME, eventId: event.id, type: event.type, position: event.position, err: error },

@@ -16,7 +16,10 @@ export function parseOrderBatch(
     if (streamCategory(event.streamId) !== 'order') continue;
     try {
       const order = parseOrderEvent(event.type, event.data);
-      if (order) parsed.push(order);
+      if (!order) continue;
+      // Postgres compares uuids regardless of case; the folds key maps by the id text, so it has one spelling.
+      order.data.orderId = order.data.orderId.toLowerCase();
+      parsed.push(order);
     } catch (error) {
       log.warn(
         { projector, eventId: event.id, type: event.type, position: event.position, err: error },
