@@ -51,6 +51,8 @@ export interface PaymentsDeps {
   retries?: number;
   /** Projectors a capture's answer waits for; default ['orders']. */
   readModels?: string[];
+  /** Connections for capture locks (held while PayPal captures); default the database pool. */
+  captureLocks?: DatabaseHandle['pool'];
 }
 
 const PUBLIC_DIR = fileURLToPath(new URL('../public', import.meta.url));
@@ -113,6 +115,7 @@ export function createApp(deps: AppDeps): Express {
       paypal,
       webhookId: payments.webhookId,
       readModels: deps.payments?.readModels,
+      captureLocks: deps.payments?.captureLocks,
     }),
   );
   app.use('/api', api);

@@ -17,6 +17,9 @@ import { ensureFirstAdmin } from './auth/admins.js';
 import { migrateApi } from './migrations/index.js';
 import { paymentsSetup } from './payments/setup.js';
 
+/** Captures of different PayPal orders this instance runs at once (more wait for a connection). */
+const CAPTURE_LOCK_CONNECTIONS = 50;
+
 export interface StartApiOptions {
   /** DATABASE_URL, REDIS_URL and SESSION_SECRET must be filled in (npm start does so for embedded services). */
   config: Config;
@@ -54,6 +57,9 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   try {
     const database = openDatabase(databaseUrl);
     cleanup.push(() => database.close());
+    // Each capture in progress holds one (its advisory lock's session): kept apart so they never starve queries.
+    const captureLocks = openDatabase(databaseUrl, { max: CAPTURE_LOCK_CONNECTIONS });
+    cleanup.push(() => captureLocks.close());
     await migrateApi(database.db);
     const eventStore = await openEventStore({
       databaseUrl,
@@ -92,7 +98,12 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       redis,
       config,
       logger,
-      payments: { ...options.payments, selfUrl: () => selfUrl, sandboxRouter: sandbox?.router },
+      payments: {
+        ...options.payments,
+        selfUrl: () => selfUrl,
+        sandboxRouter: sandbox?.router,
+        captureLocks: captureLocks.pool,
+      },
     });
     const server = createServer(app);
     await new Promise<void>((resolve, reject) => {

@@ -28,8 +28,9 @@ import {
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
+import type pg from 'pg';
 import { firstCapture, PayPalError, type PaypalClient, type PaypalOrder } from '../payments/index.js';
-import { withCaptureLock } from './capture-lock.js';
+import { acquireCaptureLock } from './capture-lock.js';
 import { loadCatalogueEntries } from './catalogue.js';
 import { PaymentIssueError } from './errors.js';
 import { type LoadedStream, loadStream, runCommand } from './streams.js';
@@ -39,6 +40,8 @@ export interface CheckoutDeps {
   database: DatabaseHandle;
   paypal: PaypalClient;
   logger: Logger;
+  /** Connections for capture locks, held while PayPal captures; defaults to the database pool. */
+  captureLocks?: pg.Pool;
   /** Injected so tests can hold time still; defaults to the wall clock. */
   now?: () => Date;
 }
@@ -111,10 +114,8 @@ export async function startCheckout(
   } catch (error) {
     throw providerFailure(deps.logger, error, 'creating the PayPal order');
   }
-  await runCommand(
-    deps.eventStore,
-    checkoutStream(paypalOrder.id),
-    checkoutDecider,
+  // A PayPal order id is new: nothing to read first, and 'no_stream' refuses an id PayPal handed out twice.
+  const events = decideCheckout(
     {
       type: 'StartCheckout',
       paypalOrderId: paypalOrder.id,
@@ -123,7 +124,12 @@ export async function startCheckout(
       currency: cart.currency,
       now: nowIso(deps),
     },
-    metadata(context),
+    checkoutDecider.initialState,
+  );
+  await deps.eventStore.append(
+    checkoutStream(paypalOrder.id),
+    events.map((event) => ({ type: event.type, data: event.data, metadata: metadata(context) })),
+    'no_stream',
   );
   return { paypalOrderId: paypalOrder.id, cart };
 }
@@ -145,19 +151,30 @@ export async function captureCheckout(
   paypalOrderId: string,
   customer: CustomerSource,
   context: CommandContext,
+  options: { waitForLock?: boolean } = {},
 ): Promise<CaptureResult> {
   const stream = checkoutStream(paypalOrderId);
   let checkout = await loadStream(deps.eventStore, stream, checkoutDecider);
   if (checkout.state.status === 'absent') throw new NotFoundError('Unknown PayPal order');
-  if (checkout.state.status === 'started') {
-    checkout = await withCaptureLock(deps.database.pool, paypalOrderId, async () => {
-      // Another capture may have finished while this one waited for the lock.
-      const current = await loadStream(deps.eventStore, stream, checkoutDecider);
-      if (current.state.status !== 'started') return current;
-      return recordCapture(deps, paypalOrderId, current, customer, context);
-    });
+  if (checkout.state.status === 'captured') return placeOrder(deps, checkout, context);
+
+  const lock = await acquireCaptureLock(deps.captureLocks ?? deps.database.pool, paypalOrderId, {
+    wait: options.waitForLock ?? true,
+  });
+  if (!lock)
+    throw new PaymentIssueError(503, 'A capture of this PayPal order is in progress; try again shortly.');
+  let recorded = false;
+  try {
+    // Another capture finished while this one waited: its order is the answer. (One finishing in the instant
+    // between the read above and a lock taken at once is caught by the expected revision instead.)
+    if (lock.waited) checkout = await loadStream(deps.eventStore, stream, checkoutDecider);
+    if (checkout.state.status === 'started') {
+      ({ checkout, recorded } = await recordCapture(deps, paypalOrderId, checkout, customer, context));
+    }
+  } finally {
+    await lock.release();
   }
-  return placeOrder(deps, checkout, context);
+  return placeOrder(deps, checkout, context, { fresh: recorded });
 }
 
 async function recordCapture(
@@ -166,7 +183,7 @@ async function recordCapture(
   checkout: LoadedStream<CheckoutState>,
   customer: CustomerSource,
   context: CommandContext,
-): Promise<LoadedStream<CheckoutState>> {
+): Promise<{ checkout: LoadedStream<CheckoutState>; recorded: boolean }> {
   const paypalOrder = await capturePayment(deps, paypalOrderId);
   const capture = firstCapture(paypalOrder);
   if (!capture) {
@@ -228,11 +245,17 @@ async function recordCapture(
     );
     const state = events.reduce(checkoutDecider.evolve, checkout.state);
     const eventIds = new Map(checkout.eventIds).set('CheckoutCaptured', eventId);
-    return { state, revision: appended.nextExpectedRevision, position: appended.position, eventIds };
+    return {
+      checkout: { state, revision: appended.nextExpectedRevision, position: appended.position, eventIds },
+      recorded: true,
+    };
   } catch (error) {
-    // Only a writer outside the lock (none today) could get here first; its capture is the one that counts.
+    // A capture recorded since this one read the stream: that one counts (PayPal replayed the same capture).
     if (!(error instanceof WrongExpectedRevisionError)) throw error;
-    return loadStream(deps.eventStore, checkoutStream(paypalOrderId), checkoutDecider);
+    return {
+      checkout: await loadStream(deps.eventStore, checkoutStream(paypalOrderId), checkoutDecider),
+      recorded: false,
+    };
   }
 }
 
@@ -268,11 +291,15 @@ async function awaitCapture(deps: CheckoutDeps, paypalOrderId: string): Promise<
   throw new PaymentIssueError(503, 'PayPal is still completing this payment; please try again in a moment.');
 }
 
-/** The order the checkout's capture became: appended if missing, which also repairs a crash between the two. */
+/**
+ * The order the checkout's capture became: appended if missing, which also repairs a crash between the two.
+ * `fresh`: this very call recorded the capture, so the order stream cannot exist yet and is not read first.
+ */
 async function placeOrder(
   deps: CheckoutDeps,
   checkout: LoadedStream<CheckoutState>,
   context: CommandContext,
+  options: { fresh?: boolean } = {},
 ): Promise<CaptureResult> {
   const captured = checkout.state as CapturedCheckout;
   const command: OrderCommand = {
@@ -287,16 +314,26 @@ async function placeOrder(
     currency: captured.currency,
     now: captured.capturedAt,
   };
-  const result = await runCommand(
-    deps.eventStore,
-    orderStream(captured.orderId),
-    orderDecider,
-    command,
-    metadata(
-      { ...context, actor: { type: 'customer', id: captured.customer.email } },
-      checkout.eventIds.get('CheckoutCaptured') ?? context.causationId,
-    ),
+  const eventMetadata = metadata(
+    { ...context, actor: { type: 'customer', id: captured.customer.email } },
+    checkout.eventIds.get('CheckoutCaptured') ?? context.causationId,
   );
+  const stream = orderStream(captured.orderId);
+  if (options.fresh) {
+    const events = orderDecider.decide(command, orderDecider.initialState);
+    try {
+      const appended = await deps.eventStore.append(
+        stream,
+        events.map((event) => ({ type: event.type, data: event.data, metadata: eventMetadata })),
+        'no_stream',
+      );
+      const order = events.reduce(orderDecider.evolve, orderDecider.initialState) as PlacedOrder;
+      return { order, position: appended.position };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    }
+  }
+  const result = await runCommand(deps.eventStore, stream, orderDecider, command, eventMetadata);
   return { order: result.state as PlacedOrder, position: result.position };
 }
 
@@ -328,22 +365,29 @@ export async function applyPaymentNews(
   let orderId: string;
   if (checkout.state.status === 'captured') {
     orderId = checkout.state.orderId;
-    // The order stream may be missing after a crash between the two appends.
-    await placeOrder(deps, checkout, context);
   } else if (news === 'CompleteOrderPayment') {
-    orderId = (await captureCheckout(deps, input.paypalOrderId, customerFromPayer, context)).order.orderId;
+    // Never waits for a capture in progress (the browser's, most likely): the 503 makes PayPal deliver again,
+    // by when it is recorded. A free lock means nobody is capturing, so the webhook captures itself.
+    const captured = await captureCheckout(deps, input.paypalOrderId, customerFromPayer, context, {
+      waitForLock: false,
+    });
+    orderId = captured.order.orderId;
   } else {
     // A denial or refund of a capture the store never took as an order: there is nothing to change.
     return { outcome: 'not-captured' };
   }
   const command = { type: news, orderId, captureId: input.captureId, now: nowIso(deps) } as OrderCommand;
-  const result = await runCommand(
-    deps.eventStore,
-    orderStream(orderId),
-    orderDecider,
-    command,
-    metadata(context),
-  );
+  const run = () =>
+    runCommand(deps.eventStore, orderStream(orderId), orderDecider, command, metadata(context));
+  let result: Awaited<ReturnType<typeof run>>;
+  try {
+    result = await run();
+  } catch (error) {
+    // The order stream is missing after a crash between the checkout and order appends: repair, then apply.
+    if (!(error instanceof NotFoundError)) throw error;
+    await placeOrder(deps, checkout, context);
+    result = await run();
+  }
   return { outcome: result.events.length > 0 ? 'applied' : 'unchanged', orderId, position: result.position };
 }
 
