@@ -4,6 +4,7 @@ import { checkoutStream, orderStream, productDecider, productStream } from '@lic
 import { handleCommand } from '@licensestore/shared/commands';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { silentLogger, startProjections } from '../../../projections/src/index.js';
 import { createTestDatabase } from '../../../test/support/database.js';
@@ -166,13 +167,17 @@ describe('Checkout', () => {
       const unknown = randomUUID();
       const soldOut = await seedProduct(eventStore, database, { name: 'Norton 360', inStock: false });
       const deleted = await seedProduct(eventStore, database, { name: 'Visio 2019' });
-      await handleCommand(
+      const deletion = await handleCommand(
         eventStore,
         productStream(deleted),
         productDecider,
         { type: 'DeleteProduct', productId: deleted, now: new Date().toISOString() },
         { actor: { type: 'admin', id: 'test' }, correlationId: 'c', causationId: 'c', schemaVersion: 1 },
       );
+      // Pricing reads the catalogue's read table: the deletion counts once the projection has applied it.
+      await waitForProjections(database.pool, deletion.appended?.position as string, {
+        projectors: ['products'],
+      });
       const refused = async (productId: string) => {
         const { response, body } = await createOrder([{ productId, quantity: 1 }], '100.00');
         expect(response.status).toBe(422);
