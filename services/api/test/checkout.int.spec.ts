@@ -454,6 +454,39 @@ describe('Checkout', () => {
     });
   });
 
+  describe('when PayPal has already captured, or fails', () => {
+    it('takes a capture made with another request id as the payment (ORDER_ALREADY_CAPTURED, then reads the order)', async () => {
+      webhooksOn = false;
+      try {
+        const id = await approvedOrder();
+        await paypal.capture(id, `someone-else-${id}`);
+        const response = await capture(id);
+        expect(response.status).toBe(200);
+        expect(await response.json()).toMatchObject({ status: 'processing', total: '199.50' });
+        expect(capturesAtPaypal(id)).toHaveLength(1);
+        expect(await eventsWhere(database, 'OrderCaptured', 'paypalOrderId', id)).toHaveLength(1);
+      } finally {
+        webhooksOn = true;
+      }
+    });
+
+    it('answers 502 when PayPal keeps failing (after retries with the same request id), recording nothing', async () => {
+      const id = await createdOrder();
+      const approved = await fetch(`${emulator.baseUrl}/buyer/orders/${id}/approve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ choice: 'error' }),
+      });
+      expect(approved.status).toBe(200);
+      const response = await capture(id);
+      expect(response.status).toBe(502);
+      expect(await response.json()).toEqual({
+        error: 'PayPal is not answering right now; please try again in a moment.',
+      });
+      expect(await eventsWhere(database, 'CheckoutCaptured', 'paypalOrderId', id)).toHaveLength(0);
+    });
+  });
+
   describe('webhooks', () => {
     const lastDelivery = (eventType: string, captureId: string) =>
       emulator.sandbox.webhookDeliveries.findLast(
