@@ -387,6 +387,20 @@ describe('Checkout', () => {
         }
       },
     );
+
+    it('acknowledges, and refuses, a capture webhook about such a payment', async () => {
+      webhooksOn = false;
+      const id = await mismatched({ currency_code: 'USD', value: '1.00' });
+      await paypal.capture(id, `capture-${id}`);
+      webhooksOn = true;
+      const delivery = await emulator.sandbox.sendWebhook(
+        'PAYMENT.CAPTURE.COMPLETED',
+        capturesAtPaypal(id)[0]?.id as string,
+      );
+      expect(delivery.lastStatus).toBe(200);
+      expect(await eventsWhere(database, 'CheckoutCaptured', 'paypalOrderId', id)).toHaveLength(0);
+      expect(await eventsWhere(database, 'OrderCaptured', 'paypalOrderId', id)).toHaveLength(0);
+    });
   });
 
   describe('recovery', () => {

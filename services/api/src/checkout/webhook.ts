@@ -1,4 +1,4 @@
-import { IllegalStateError, ValidationError } from '@licensestore/shared';
+import { AppError, IllegalStateError, ValidationError } from '@licensestore/shared';
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -143,12 +143,11 @@ async function applyEvent(
       deps.logger.warn({ ...log, ...target, err: error }, 'webhook does not fit the order');
       return 'ignored';
     }
-    if (error instanceof PaymentIssueError && error.status < 500) {
-      // A reconciliation capture PayPal refused or the store did not accept: nothing to retry.
-      deps.logger.warn(
-        { ...log, ...target, err: error, issue: error.issue },
-        'webhook reconciliation refused',
-      );
+    if (error instanceof AppError && error.status < 500) {
+      // A reconciliation capture PayPal refused or the store did not accept (a declined or mismatched
+      // capture): a redelivery would meet the same answer, so it is acknowledged, and logged.
+      const issue = error instanceof PaymentIssueError ? error.issue : undefined;
+      deps.logger.warn({ ...log, ...target, err: error, issue }, 'webhook reconciliation refused');
       return 'refused';
     }
     throw error;
