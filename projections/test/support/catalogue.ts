@@ -13,6 +13,7 @@ import {
   appendWith,
   type EventMetadata,
   type ExpectedRevision,
+  notifyAppended,
   type RecordedEvent,
 } from '@licensestore/shared/eventstore';
 import { type Kysely, sql } from 'kysely';
@@ -278,6 +279,7 @@ export async function appendInBulk(
               );
             }
             await client.query('COMMIT');
+            await notifyAppended(client);
             client.release();
           } catch (error) {
             await client.query('ROLLBACK').catch(() => {});

@@ -6,7 +6,7 @@ import { createTestDatabase } from '../../../test/support/database.js';
 import { type EventStoreHarness, eventStoreContract, type SlowAppend } from './contract.js';
 import { EventStoreDbEventStore } from './esdb.js';
 import type { AppendResult, EventMetadata, RecordedEvent } from './port.js';
-import { appendWith, PostgresEventStore } from './postgres.js';
+import { appendWith, notifyAppended, PostgresEventStore } from './postgres.js';
 import { migrateEventStore } from './postgres-schema.js';
 
 const ESDB_IMAGE = 'eventstore/eventstore:24.10.0-bookworm-slim';
@@ -72,6 +72,7 @@ describe('Postgres event store', () => {
               markWritten();
               await release;
               await client.query('COMMIT');
+              await notifyAppended(client);
               return result;
             } catch (error) {
               await client.query('ROLLBACK').catch(() => {});

@@ -7,7 +7,7 @@ import { migrateEventStore } from './postgres-schema.js';
 export { EventStoreDbEventStore } from './esdb.js';
 export * from './port.js';
 export { decodePosition, encodePosition } from './position.js';
-export { appendWith, PostgresEventStore } from './postgres.js';
+export { appendWith, notifyAppended, PostgresEventStore } from './postgres.js';
 export { migrateEventStore } from './postgres-schema.js';
 
 /** EventStoreDB when a connection string is given, otherwise the Postgres event store in the read-model database. */

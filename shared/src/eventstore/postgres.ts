@@ -54,10 +54,16 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
  * (see docs/decisions/002-postgres-event-store.md).
  */
 export class PostgresEventStore implements EventStore {
-  constructor(private readonly pool: pg.Pool) {}
+  private readonly notifier: AppendNotifier;
+
+  constructor(private readonly pool: pg.Pool) {
+    this.notifier = new AppendNotifier(pool);
+  }
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    return appendWith(this.pool, stream, events, expected);
+    const result = await appendWith(this.pool, stream, events, expected);
+    this.notifier.poke();
+    return result;
   }
 
   async *readStream(stream: string): AsyncIterable<RecordedEvent> {
@@ -110,6 +116,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
+    await this.notifier.idle();
     await this.pool.end();
   }
 
@@ -192,8 +199,45 @@ export class PostgresEventStore implements EventStore {
 }
 
 /**
- * Appends through any client or pool, so a test can hold the writing transaction open
- * (the slow-writer case of the contract suite).
+ * Wakes subscribers after appends have committed. At most one NOTIFY is in flight per store; appends that commit
+ * meanwhile share the next one, so a burst of appends costs a couple of notifications. If the process dies between
+ * a commit and its notification, subscribers still find the events at their next look (SAFETY_WAKE_MS).
+ */
+class AppendNotifier {
+  private inFlight: Promise<void> | null = null;
+  private again = false;
+
+  constructor(private readonly pool: pg.Pool) {}
+
+  poke(): void {
+    if (this.inFlight) {
+      this.again = true;
+      return;
+    }
+    this.inFlight = notifyAppended(this.pool)
+      .catch(() => {})
+      .finally(() => {
+        this.inFlight = null;
+        if (this.again) {
+          this.again = false;
+          this.poke();
+        }
+      });
+  }
+
+  async idle(): Promise<void> {
+    while (this.inFlight) await this.inFlight;
+  }
+}
+
+/** Tells subscribers that events were committed; for appends made with `appendWith` inside a caller's transaction. */
+export async function notifyAppended(db: pg.Pool | pg.PoolClient): Promise<void> {
+  await db.query(`SELECT pg_notify('${CHANNEL}', '')`);
+}
+
+/**
+ * Appends through any client or pool, so a caller can append inside a transaction it holds (the slow-writer case of
+ * the contract suite). It does not wake subscribers: call `notifyAppended` once the transaction has committed.
  */
 export async function appendWith(
   db: pg.Pool | pg.PoolClient,
