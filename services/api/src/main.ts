@@ -132,16 +132,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
 }
 
 async function main() {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfig();
   const logger = jsonLogger({ role: 'api' }, config.LOG_LEVEL);
   try {
     const api = await startApi({ config, logger });
@@ -164,4 +155,10 @@ async function main() {
   }
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // An invalid configuration (ConfigError) prints the list of bad keys, not a stack.
+  await main().catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

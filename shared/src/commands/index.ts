@@ -3,6 +3,7 @@ import {
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
+  type Position,
   WrongExpectedRevisionError,
 } from '../eventstore/port.js';
 
@@ -19,11 +20,46 @@ export interface Decider<Command, State, Event extends DomainEvent> {
   parse(type: string, data: unknown): Event | null;
 }
 
+export interface LoadedStream<State> {
+  state: State;
+  /** What an append after this read expects. */
+  revision: ExpectedRevision;
+  /** Position of the stream's last event: what a reader must have passed to see this state. */
+  position: Position | null;
+  /** Ids of the stored events by type (the last of each), for causation chains. */
+  eventIds: Map<string, string>;
+}
+
+/** Folds a stream into the decider's state; events of types the decider does not own are skipped. */
+export async function loadStream<Command, State, Event extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  decider: Decider<Command, State, Event>,
+): Promise<LoadedStream<State>> {
+  let state = decider.initialState;
+  let revision: ExpectedRevision = 'no_stream';
+  let position: Position | null = null;
+  const eventIds = new Map<string, string>();
+  for await (const recorded of store.readStream(stream)) {
+    const event = decider.parse(recorded.type, recorded.data);
+    if (event) state = decider.evolve(state, event);
+    revision = recorded.revision;
+    position = recorded.position;
+    eventIds.set(recorded.type, recorded.id);
+  }
+  return { state, revision, position, eventIds };
+}
+
 export interface CommandOutcome<State, Event> {
   events: Event[];
   state: State;
-  /** Null when the decision produced no events (nothing to append, nothing to wait for). */
+  /** Null when the decision produced no events (nothing appended by this call). */
   appended: AppendResult | null;
+  /**
+   * Where the stream's latest event sits, whether this call wrote it or an earlier one did: a retried command
+   * waits for the read model exactly like the first one.
+   */
+  position: Position | null;
 }
 
 const MAX_ATTEMPTS = 5;
@@ -40,22 +76,22 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   metadata: EventMetadata,
 ): Promise<CommandOutcome<State, Event>> {
   for (let attempt = 1; ; attempt++) {
-    let state = decider.initialState;
-    let expected: ExpectedRevision = 'no_stream';
-    for await (const recorded of store.readStream(stream)) {
-      const event = decider.parse(recorded.type, recorded.data);
-      if (event) state = decider.evolve(state, event);
-      expected = recorded.revision;
-    }
-    const events = decider.decide(command, state);
-    if (events.length === 0) return { events, state, appended: null };
+    const loaded = await loadStream(store, stream, decider);
+    const events = decider.decide(command, loaded.state);
+    if (events.length === 0)
+      return { events, state: loaded.state, appended: null, position: loaded.position };
     try {
       const appended = await store.append(
         stream,
         events.map((event) => ({ type: event.type, data: event.data, metadata })),
-        expected,
+        loaded.revision,
       );
-      return { events, state: events.reduce(decider.evolve, state), appended };
+      return {
+        events,
+        state: events.reduce(decider.evolve, loaded.state),
+        appended,
+        position: appended.position,
+      };
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
     }

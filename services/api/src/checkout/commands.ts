@@ -19,6 +19,7 @@ import {
   toCents,
   ValidationError,
 } from '@licensestore/shared';
+import { handleCommand, type LoadedStream, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import {
   type Actor,
@@ -33,7 +34,6 @@ import { firstCapture, PayPalError, type PaypalClient, type PaypalOrder } from '
 import { acquireCaptureLock } from './capture-lock.js';
 import { loadCatalogueEntries } from './catalogue.js';
 import { PaymentIssueError } from './errors.js';
-import { type LoadedStream, loadStream, runCommand } from './streams.js';
 
 export interface CheckoutDeps {
   eventStore: EventStore;
@@ -333,7 +333,7 @@ async function placeOrder(
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
     }
   }
-  const result = await runCommand(deps.eventStore, stream, orderDecider, command, eventMetadata);
+  const result = await handleCommand(deps.eventStore, stream, orderDecider, command, eventMetadata);
   return { order: result.state as PlacedOrder, position: result.position };
 }
 
@@ -378,7 +378,7 @@ export async function applyPaymentNews(
   }
   const command = { type: news, orderId, captureId: input.captureId, now: nowIso(deps) } as OrderCommand;
   const run = () =>
-    runCommand(deps.eventStore, orderStream(orderId), orderDecider, command, metadata(context));
+    handleCommand(deps.eventStore, orderStream(orderId), orderDecider, command, metadata(context));
   let result: Awaited<ReturnType<typeof run>>;
   try {
     result = await run();

@@ -1,15 +1,7 @@
-/** Reference data for the home page (not event-sourced). Ids are fixed so a re-run can never duplicate a row. */
-export interface DemoTestimonial {
-  id: string;
-  customerName: string;
-  rating: number;
-  comment: string;
-  location: string;
-  /** Calendar date, ISO `YYYY-MM-DD`. */
-  date: string;
-}
+import type { Testimonial } from '../testimonials/routes.js';
 
-export const demoTestimonials: DemoTestimonial[] = [
+/** Reference data for the home page (not event-sourced). Ids are fixed so a re-run can never duplicate a row. */
+export const demoTestimonials: Testimonial[] = [
   {
     id: '6a0f3c52-6c1e-4d0b-9a3e-1f0c2b7d4e01',
     customerName: 'Sarah Mitchell',

@@ -8,6 +8,7 @@ export interface Testimonial {
   rating: number;
   comment: string;
   location: string;
+  /** Calendar date, ISO `YYYY-MM-DD`. */
   date: string;
 }
 
