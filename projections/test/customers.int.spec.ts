@@ -1,7 +1,7 @@
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestReadModel, recordingLogger, startRunner } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useRunningReadModel } from './support/harness.js';
 import {
   appendOrder,
   orderCaptured,
@@ -13,18 +13,17 @@ import {
 } from './support/orders.js';
 
 describe('customers projector', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
-  const log = recordingLogger();
-  let runner: ReturnType<typeof startRunner>;
+  const model = useRunningReadModel();
+  const log = model.log;
   let last = '';
   const visible = async (position: string) => {
     if (position > last) last = position;
     expect(
-      await waitForProjections(env.pool, position, { projectors: ['customers'], timeoutMs: 10_000 }),
+      await waitForProjections(model.env.pool, position, { projectors: ['customers'], timeoutMs: 10_000 }),
     ).toBe(true);
   };
   const customer = (key: string) =>
-    env.db
+    model.env.db
       .selectFrom('customers')
       .select(['email_key', 'email', 'name', 'order_count', 'last_order_at'])
       .select(sql<string>`total_spent::text`.as('total_spent'))
@@ -32,18 +31,9 @@ describe('customers projector', () => {
       .executeTakeFirst();
   const capture = async (options: Parameters<typeof orderCaptured>[0]) => {
     const event = orderCaptured(options);
-    await visible((await appendOrder(env.store, event.data.orderId, event)).position);
+    await visible((await appendOrder(model.env.store, event.data.orderId, event)).position);
     return event.data.orderId;
   };
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-    runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
-  });
-  afterAll(async () => {
-    await runner.stop();
-    await env.close();
-  });
 
   describe('when one person orders under e-mails that differ in case and spacing', () => {
     it('is one customer: every order counted, only money kept spent, name and e-mail of the latest order', async () => {
@@ -77,10 +67,15 @@ describe('customers projector', () => {
         last_order_at: new Date('2026-04-03T10:00:00.000Z'),
       });
 
-      await appendOrder(env.store, denied, paymentDenied(denied, '2026-04-04T10:00:00.000Z'));
+      await appendOrder(model.env.store, denied, paymentDenied(denied, '2026-04-04T10:00:00.000Z'));
       await visible(
-        (await appendOrder(env.store, refundedOrder, refunded(refundedOrder, '2026-04-04T11:00:00.000Z')))
-          .position,
+        (
+          await appendOrder(
+            model.env.store,
+            refundedOrder,
+            refunded(refundedOrder, '2026-04-04T11:00:00.000Z'),
+          )
+        ).position,
       );
       expect(await customer('ada@example.com')).toMatchObject({
         order_count: 3,
@@ -91,14 +86,14 @@ describe('customers projector', () => {
 
       // An admin reopening the cancelled order brings its money back; completing the kept one changes nothing.
       await appendOrder(
-        env.store,
+        model.env.store,
         denied,
         statusChanged(denied, 'cancelled', 'completed', '2026-04-05T10:00:00.000Z'),
       );
       await visible(
         (
           await appendOrder(
-            env.store,
+            model.env.store,
             kept,
             statusChanged(kept, 'processing', 'completed', '2026-04-05T11:00:00.000Z'),
           )
@@ -144,7 +139,7 @@ describe('customers projector', () => {
       });
       expect(await customer('margaret@example.com')).toMatchObject({ total_spent: '75.00' });
       await visible(
-        (await appendOrder(env.store, id, paymentCompleted(id, '2026-04-11T10:01:00.000Z'))).position,
+        (await appendOrder(model.env.store, id, paymentCompleted(id, '2026-04-11T10:01:00.000Z'))).position,
       );
       expect(await customer('margaret@example.com')).toMatchObject({ order_count: 1, total_spent: '75.00' });
     });
@@ -153,7 +148,10 @@ describe('customers projector', () => {
   describe('the whole table', () => {
     it('agrees with the orders table grouped by e-mail key', async () => {
       expect(
-        await waitForProjections(env.pool, last, { projectors: ['orders', 'customers'], timeoutMs: 10_000 }),
+        await waitForProjections(model.env.pool, last, {
+          projectors: ['orders', 'customers'],
+          timeoutMs: 10_000,
+        }),
       ).toBe(true);
       const { rows } = await sql<Record<string, unknown>>`
         WITH grouped AS (
@@ -166,9 +164,9 @@ describe('customers projector', () => {
                c.last_order_at AS c_last_order_at
           FROM grouped g FULL JOIN customers c USING (email_key)
          WHERE c.email_key IS NULL OR g.email_key IS NULL OR g.order_count <> c.order_count
-            OR g.total_spent <> c.total_spent OR g.last_order_at <> c.last_order_at`.execute(env.db);
+            OR g.total_spent <> c.total_spent OR g.last_order_at <> c.last_order_at`.execute(model.env.db);
       expect(rows).toEqual([]);
-      const count = await env.db
+      const count = await model.env.db
         .selectFrom('customers')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .executeTakeFirstOrThrow();

@@ -3,12 +3,12 @@ import { orderStream } from '@licensestore/shared';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { customersProjector } from '../src/customers/projector.js';
 import { dashboardProjector } from '../src/dashboard/projector.js';
 import { ordersProjector } from '../src/orders/projector.js';
 import { metadata } from './support/catalogue.js';
-import { openTestReadModel, recordingLogger, startRunner } from './support/harness.js';
+import { useRunningReadModel } from './support/harness.js';
 import {
   appendOrder,
   orderCaptured,
@@ -20,17 +20,16 @@ import {
 } from './support/orders.js';
 
 describe('orders projector', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
-  const log = recordingLogger();
-  let runner: ReturnType<typeof startRunner>;
+  const model = useRunningReadModel();
+  const log = model.log;
   const visible = async (position: string) =>
-    expect(await waitForProjections(env.pool, position, { projectors: ['orders'], timeoutMs: 10_000 })).toBe(
-      true,
-    );
+    expect(
+      await waitForProjections(model.env.pool, position, { projectors: ['orders'], timeoutMs: 10_000 }),
+    ).toBe(true);
   const order = (id: string) =>
-    env.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
+    model.env.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
   const items = (orderId: string) =>
-    env.db
+    model.env.db
       .selectFrom('order_items')
       .selectAll()
       .where('order_id', '=', orderId)
@@ -46,18 +45,9 @@ describe('orders projector', () => {
       status,
       capturedAt: '2026-03-02T10:00:00.000Z',
     });
-    await visible((await appendOrder(env.store, event.data.orderId, event)).position);
+    await visible((await appendOrder(model.env.store, event.data.orderId, event)).position);
     return event.data.orderId;
   };
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-    runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
-  });
-  afterAll(async () => {
-    await runner.stop();
-    await env.close();
-  });
 
   describe('when an order is captured with two lines', () => {
     it('stores the order and one item per line, in line order', async () => {
@@ -72,7 +62,7 @@ describe('orders projector', () => {
         capturedAt: '2026-03-01T09:30:00.000Z',
       });
       const id = event.data.orderId;
-      await visible((await appendOrder(env.store, id, event)).position);
+      await visible((await appendOrder(model.env.store, id, event)).position);
 
       expect(await order(id)).toEqual({
         id,
@@ -118,7 +108,7 @@ describe('orders projector', () => {
       const id = await captured('pending');
       expect(await order(id)).toMatchObject({ status: 'pending' });
       await visible(
-        (await appendOrder(env.store, id, paymentCompleted(id, '2026-03-02T10:05:00.000Z'))).position,
+        (await appendOrder(model.env.store, id, paymentCompleted(id, '2026-03-02T10:05:00.000Z'))).position,
       );
       expect(await order(id)).toMatchObject({
         status: 'processing',
@@ -132,11 +122,11 @@ describe('orders projector', () => {
     it('applies it to the same order (a uuid is a uuid, whatever its case)', async () => {
       const id = await captured('pending');
       const upper = id.toUpperCase();
-      await appendOrder(env.store, id, paymentCompleted(upper, '2026-03-02T10:05:00.000Z'));
+      await appendOrder(model.env.store, id, paymentCompleted(upper, '2026-03-02T10:05:00.000Z'));
       await visible(
         (
           await appendOrder(
-            env.store,
+            model.env.store,
             id,
             statusChanged(upper, 'processing', 'completed', '2026-03-02T10:06:00.000Z'),
           )
@@ -150,7 +140,7 @@ describe('orders projector', () => {
     it('cancels the order', async () => {
       const id = await captured('pending');
       await visible(
-        (await appendOrder(env.store, id, paymentDenied(id, '2026-03-02T10:06:00.000Z'))).position,
+        (await appendOrder(model.env.store, id, paymentDenied(id, '2026-03-02T10:06:00.000Z'))).position,
       );
       expect(await order(id)).toMatchObject({
         status: 'cancelled',
@@ -162,7 +152,9 @@ describe('orders projector', () => {
   describe('when an order is refunded', () => {
     it('marks it refunded and keeps its items', async () => {
       const id = await captured('processing');
-      await visible((await appendOrder(env.store, id, refunded(id, '2026-03-03T08:00:00.000Z'))).position);
+      await visible(
+        (await appendOrder(model.env.store, id, refunded(id, '2026-03-03T08:00:00.000Z'))).position,
+      );
       expect(await order(id)).toMatchObject({ status: 'refunded', total: '39.99' });
       expect(await items(id)).toHaveLength(1);
     });
@@ -174,7 +166,7 @@ describe('orders projector', () => {
       await visible(
         (
           await appendOrder(
-            env.store,
+            model.env.store,
             id,
             statusChanged(id, 'processing', 'completed', '2026-03-04T08:00:00.000Z'),
           )
@@ -184,7 +176,7 @@ describe('orders projector', () => {
       await visible(
         (
           await appendOrder(
-            env.store,
+            model.env.store,
             id,
             statusChanged(id, 'completed', 'cancelled', '2026-03-04T09:00:00.000Z'),
             statusChanged(id, 'cancelled', 'pending', '2026-03-04T09:30:00.000Z'),
@@ -201,7 +193,7 @@ describe('orders projector', () => {
   describe('when events are not what they should be', () => {
     it('skips an event whose data does not parse, logs it, and moves past it', async () => {
       const id = randomUUID();
-      const bad = await env.store.append(
+      const bad = await model.env.store.append(
         orderStream(id),
         [{ type: 'OrderCaptured', data: { orderId: id, total: 'lots' }, metadata }],
         'no_stream',
@@ -235,17 +227,17 @@ describe('orders projector', () => {
         createdAt: new Date(),
       };
       const schema = 'delivered_by_esdb';
-      await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(env.db);
+      await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(model.env.db);
       for (const projector of [ordersProjector, customersProjector, dashboardProjector]) {
-        await projector.createTables(env.db, schema);
-        await env.db
+        await projector.createTables(model.env.db, schema);
+        await model.env.db
           .transaction()
           .execute((trx) => projector.apply(trx, [recorded], { schema, log: log.logger }));
       }
       const stored = await sql<{ customer_name: string; customer_email_key: string; product_name: string }>`
         SELECT customer_name, customer_email_key, product_name
           FROM ${sql.table(`${schema}.orders`)} JOIN ${sql.table(`${schema}.order_items`)} i ON i.order_id = orders.id`.execute(
-        env.db,
+        model.env.db,
       );
       expect(stored.rows).toEqual([
         {
@@ -254,12 +246,14 @@ describe('orders projector', () => {
           product_name: 'Bad\ufffdname',
         },
       ]);
-      await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(env.db);
+      await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(model.env.db);
     });
 
     it('ignores a status change for an order it never saw', async () => {
       const id = randomUUID();
-      await visible((await appendOrder(env.store, id, refunded(id, '2026-03-05T08:00:00.000Z'))).position);
+      await visible(
+        (await appendOrder(model.env.store, id, refunded(id, '2026-03-05T08:00:00.000Z'))).position,
+      );
       expect(await order(id)).toBeUndefined();
     });
 
@@ -278,8 +272,8 @@ describe('orders projector', () => {
         lines: [orderLine('WinRAR', 1, '29.00')],
         capturedAt: '2026-03-06T08:01:00.000Z',
       });
-      await appendOrder(env.store, first.data.orderId, first);
-      await visible((await appendOrder(env.store, second.data.orderId, second)).position);
+      await appendOrder(model.env.store, first.data.orderId, first);
+      await visible((await appendOrder(model.env.store, second.data.orderId, second)).position);
       expect(await order(first.data.orderId)).toMatchObject({ customer_name: 'First' });
       expect(await order(second.data.orderId)).toBeUndefined();
       expect(log.lines).toContainEqual(
@@ -300,7 +294,7 @@ describe('orders projector', () => {
         capturedAt: '2026-03-07T08:00:00.000Z',
       });
       const id = event.data.orderId;
-      await visible((await appendOrder(env.store, id, event)).position);
+      await visible((await appendOrder(model.env.store, id, event)).position);
       const again = orderCaptured({
         orderId: id,
         paypalOrderId: event.data.paypalOrderId,
@@ -309,7 +303,7 @@ describe('orders projector', () => {
         lines: [kept],
         capturedAt: '2026-03-07T08:00:00.000Z',
       });
-      await visible((await appendOrder(env.store, id, again)).position);
+      await visible((await appendOrder(model.env.store, id, again)).position);
       expect(await order(id)).toMatchObject({ customer_name: 'Linus T.', total: '99.00' });
       expect((await items(id)).map((item) => item.line_id)).toEqual([kept.lineId]);
     });

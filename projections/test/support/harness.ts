@@ -6,6 +6,7 @@ import {
   type RecordedEvent,
 } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { migrateReadModel } from '../../src/migrations/index.js';
 import { allProjectors } from '../../src/projectors.js';
@@ -111,6 +112,31 @@ export function startRunner(options: {
     stop: async () => {
       controller.abort();
       await running;
+    },
+  };
+}
+
+/**
+ * A fresh read model with every projector running, for the enclosing describe block: opened before its tests,
+ * stopped after. Read `env` inside tests (it is set in beforeAll).
+ */
+export function useRunningReadModel() {
+  const log = recordingLogger();
+  let env: Awaited<ReturnType<typeof openTestReadModel>> | undefined;
+  let runner: ReturnType<typeof startRunner> | undefined;
+  beforeAll(async () => {
+    env = await openTestReadModel();
+    runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
+  });
+  afterAll(async () => {
+    await runner?.stop();
+    await env?.close();
+  });
+  return {
+    log,
+    get env() {
+      if (!env) throw new Error('the read model opens in beforeAll');
+      return env;
     },
   };
 }
