@@ -5,13 +5,16 @@
  *   npm run bench:checkout
  *
  * Without DATABASE_URL / REDIS_URL it starts an embedded Postgres and a redis-server in a temporary directory;
- * with them it works in a new database on that server (dropped afterwards) and a random Redis key prefix. The
- * API runs in this process with the PayPal emulator it mounts itself (PAYPAL_CLIENT_ID unset); the projections
- * role runs beside it as a child process, as `npm start` runs it (BENCH_PROJECTIONS=in-process puts it in this
- * process too). A capture answers once the orders read model has it. Every capture also sends the emulator's
- * PAYMENT.CAPTURE.COMPLETED webhook back to the API, which verifies and applies it as in production.
+ * with them it works in a new database on that server (dropped afterwards). The api and the projections run as
+ * child processes, as `npm start` runs them (BENCH_PROJECTIONS=in-process puts the projections in this process);
+ * the PayPal emulator runs standalone (PAYPAL_API_BASE_URL), because PayPal is not on the store's machine; this
+ * process is only the shoppers. A capture answers once the orders read model has it. Every capture also sends the
+ * emulator's PAYMENT.CAPTURE.COMPLETED webhook back to the api, which verifies and applies it as in production.
+ * It prints the CPU time each process spent per order, and the throughput that CPU allows on this machine.
  * Knobs: BENCH_SHOPPERS (50), BENCH_ORDERS (3000), BENCH_WARMUP (200), BENCH_PRODUCTS (20).
  */
+
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
@@ -19,7 +22,6 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productDecider, productStream } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
-import { loadConfig } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
@@ -28,8 +30,9 @@ import pg from 'pg';
 import { startProjections } from '../../../projections/src/index.js';
 import { spawnRole } from '../../../scripts/lib/roles.js';
 import { startEmbeddedPostgres } from '../../../scripts/stack/embedded-postgres.js';
+import { freePort } from '../../../scripts/stack/free-port.js';
 import { startRedisServer } from '../../../scripts/stack/redis-server.js';
-import { startApi } from '../src/main.js';
+import { type Counted, cpuPerUnit, cpuSnapshot } from './cpu.js';
 
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 50);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 3000);
@@ -97,6 +100,39 @@ async function services(): Promise<Services> {
   }
 }
 
+/** A helper process (the emulator) run like a role: `node --import tsx <entry>`, its output prefixed. */
+function spawnProcess(entry: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    stop: async (graceMs: number) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+    pid: child.pid,
+  };
+}
+
+async function waitUntilAnswering(url: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 interface Run {
   ms: number;
   latencies: number[];
@@ -127,14 +163,7 @@ async function main() {
   const stack = await services();
   const stops: Array<() => Promise<unknown>> = [stack.stop];
   try {
-    const config = loadConfig({
-      NODE_ENV: 'production',
-      DATABASE_URL: stack.databaseUrl,
-      REDIS_URL: stack.redisUrl,
-      SESSION_SECRET: randomBytes(32).toString('hex'),
-      ADMIN_PASSWORD: randomBytes(16).toString('hex'),
-      LOG_LEVEL: 'error',
-    });
+    const counted: Counted[] = [{ name: 'shoppers (this process)', pid: process.pid, descendants: false }];
     if (PROJECTIONS_IN_PROCESS) {
       stops.push(await startProjections({ databaseUrl: stack.databaseUrl, logger: silentLogger }));
     } else {
@@ -145,15 +174,44 @@ async function main() {
         (line) => console.error(line),
       );
       stops.push(() => role.stop(10_000));
+      if (role.child.pid) counted.push({ name: 'projections', pid: role.child.pid, descendants: true });
     }
-    const api = await startApi({
-      config,
-      port: 0,
-      host: '127.0.0.1',
-      logger: silentLogger,
-      redisKeyPrefix: `bench-${randomUUID()}:`,
+    // PayPal and the shoppers are elsewhere in real life: the emulator runs as a process of its own, and so does
+    // the api (as `npm start` runs it), so this process is only the shoppers' load.
+    const [apiPort, paypalPort] = [await freePort(), await freePort()];
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const paypalUrl = `http://127.0.0.1:${paypalPort}/paypal-sandbox`;
+    const paypal = spawnProcess('services/paypal-sandbox/src/main.ts', {
+      PORT: String(paypalPort),
+      HOST: '127.0.0.1',
+      PAYPAL_SANDBOX_WEBHOOK_URL: `${apiUrl}/paypal/webhook`,
+      LOG_LEVEL: 'error',
     });
-    stops.push(api.stop);
+    stops.push(() => paypal.stop(10_000));
+    if (paypal.pid) counted.push({ name: 'PayPal emulator', pid: paypal.pid, descendants: true });
+    const apiRole = spawnRole(
+      ROOT,
+      'api',
+      {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(apiPort),
+        DATABASE_URL: stack.databaseUrl,
+        REDIS_URL: stack.redisUrl,
+        SESSION_SECRET: randomBytes(32).toString('hex'),
+        ADMIN_PASSWORD: randomBytes(16).toString('hex'),
+        PAYPAL_API_BASE_URL: paypalUrl,
+        LOG_LEVEL: 'error',
+      },
+      (line) => console.error(line),
+    );
+    stops.push(() => apiRole.stop(10_000));
+    if (apiRole.child.pid) counted.push({ name: 'api', pid: apiRole.child.pid, descendants: true });
+    await Promise.all([
+      waitUntilAnswering(`${apiUrl}/api/payments/config`),
+      waitUntilAnswering(`${paypalUrl.replace('/paypal-sandbox', '')}/healthz`),
+    ]);
+    const api = { url: apiUrl };
     const database = openDatabase(stack.databaseUrl);
     stops.push(database.close);
     const eventStore = await openEventStore({ databaseUrl: stack.databaseUrl });
@@ -207,29 +265,29 @@ async function main() {
     }
 
     const json = { 'content-type': 'application/json' };
-    const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${api.url}${path}`, {
+    const post = async (url: string, body: unknown) => {
+      const response = await fetch(url, {
         method: 'POST',
         headers: json,
         body: JSON.stringify(body),
       });
       const text = await response.text();
-      if (!response.ok) throw new Error(`${path}: ${response.status} ${text}`);
+      if (!response.ok) throw new Error(`${url}: ${response.status} ${text}`);
       return JSON.parse(text) as Record<string, unknown>;
     };
     const captureLatencies: number[] = [];
     const shop = async (i: number) => {
       const product = products[i % products.length] as { id: string; price: string };
       const started = performance.now();
-      const { id } = await post('/paypal/order', {
+      const { id } = await post(`${api.url}/paypal/order`, {
         amount: product.price,
         currency: 'USD',
         intent: 'CAPTURE',
         items: [{ productId: product.id, quantity: 1 }],
       });
-      await post(`/paypal-sandbox/buyer/orders/${id}/approve`, { choice: 'approve' });
+      await post(`${paypalUrl}/buyer/orders/${id}/approve`, { choice: 'approve' });
       const captureStarted = performance.now();
-      const order = await post(`/paypal/order/${id}/capture`, {
+      const order = await post(`${api.url}/paypal/order/${id}/capture`, {
         customerName: `Shopper ${i}`,
         customerEmail: `shopper${i}@example.com`,
       });
@@ -241,7 +299,9 @@ async function main() {
 
     await runConcurrently(WARMUP, SHOPPERS, shop);
     captureLatencies.length = 0;
+    const cpuBefore = cpuSnapshot(counted);
     const checkout = await runConcurrently(ORDERS, SHOPPERS, shop);
+    const cpu = cpuPerUnit(cpuBefore, cpuSnapshot(counted), ORDERS);
     const captures = captureLatencies.sort((a, b) => a - b);
 
     // Baseline: what the event store alone does for the appends an order needs beyond its CheckoutStarted
@@ -275,9 +335,7 @@ async function main() {
               count(DISTINCT data->>'paypalOrderId') FILTER (WHERE event_type = 'OrderCaptured') AS captured
          FROM event_store.events`,
     );
-    const deliveries = (await (
-      await fetch(`${api.url}/paypal-sandbox/simulate/deliveries`)
-    ).json()) as Array<{
+    const deliveries = (await (await fetch(`${paypalUrl}/simulate/deliveries`)).json()) as Array<{
       delivered: boolean;
       attempts: number;
     }>;
@@ -300,6 +358,17 @@ async function main() {
     console.log(
       `bare appends: ${format(barePerSecond)} orders/s (2 appends each, ${SHOPPERS} concurrent; ` +
         `p50 ${format(percentile(bare.latencies, 50), 1)} ms, p99 ${format(percentile(bare.latencies, 99), 1)} ms)`,
+    );
+    const harness =
+      (cpu.perUnit.get('shoppers (this process)') ?? 0) + (cpu.perUnit.get('PayPal emulator') ?? 0);
+    const cores = cpus().length;
+    console.log(
+      `  CPU per order: ${[...cpu.perUnit].map(([name, ms]) => `${name} ${format(ms, 2)} ms`).join(', ')}; ` +
+        `total ${format(cpu.totalMs, 2)} ms`,
+    );
+    console.log(
+      `  CPU ceiling on ${cores} cores: ${format((cores * 1000) / cpu.totalMs)} orders/s with shoppers and PayPal here, ` +
+        `${format((cores * 1000) / (cpu.totalMs - harness))} orders/s for the store alone`,
     );
     console.log(`ratio checkout / bare appends: ${format(ordersPerSecond / barePerSecond, 2)}`);
     console.log(
