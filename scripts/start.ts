@@ -22,7 +22,7 @@ import { waitForProjections } from '@licensestore/shared/readmodel';
 import { lockDataDir } from './lib/lock.js';
 import { prepareStore } from './lib/prepare.js';
 import { type RoleName, type RoleProcess, spawnRole } from './lib/roles.js';
-import { resolveSessionSecret } from './lib/secrets.js';
+import { resolveLicenceKeySecret, resolveSessionSecret } from './lib/secrets.js';
 import { type LocalServices, spawnServicesHost } from './lib/services.js';
 import { RedisNotInstalledError } from './stack/redis-server.js';
 
@@ -172,6 +172,7 @@ async function main(): Promise<number> {
     const redisUrl = config.REDIS_URL ?? local.redisUrl;
     if (!databaseUrl || !redisUrl) throw new Error('the local services did not report their URLs');
     const sessionSecret = await resolveSessionSecret(dataDir, config.SESSION_SECRET);
+    const licenceKeySecret = await resolveLicenceKeySecret(dataDir, config.LICENCE_KEY_SECRET);
     // For tools run beside the stack (`env $(cat .data/stack.env) npm run rebuild -- all`); removed on stop.
     const stackEnv = join(dataDir, 'stack.env');
     await writeFile(stackEnv, `DATABASE_URL=${databaseUrl}\nREDIS_URL=${redisUrl}\n`, { mode: 0o600 });
@@ -195,6 +196,7 @@ async function main(): Promise<number> {
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       SESSION_SECRET: sessionSecret,
+      LICENCE_KEY_SECRET: licenceKeySecret,
     };
     const ready = new AbortController();
     for (const name of START_ORDER) superviseRole(stack, name, env, ready.signal);

@@ -30,3 +30,12 @@ export const SESSION_SECRET_FILE = 'session-secret';
 /** SESSION_SECRET from the environment when set, otherwise the one kept in DATA_DIR. */
 export const resolveSessionSecret = (dataDir: string, configured: string | undefined) =>
   configured ? Promise.resolve(configured) : ensureSecret(dataDir, SESSION_SECRET_FILE);
+
+export const LICENCE_KEY_SECRET_FILE = 'licence-key-secret';
+
+/**
+ * LICENCE_KEY_SECRET from the environment when set, otherwise the one kept in DATA_DIR. Losing it makes every
+ * stored licence key unreadable: back it up with the database.
+ */
+export const resolveLicenceKeySecret = (dataDir: string, configured: string | undefined) =>
+  configured ? Promise.resolve(configured) : ensureSecret(dataDir, LICENCE_KEY_SECRET_FILE);

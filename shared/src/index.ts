@@ -2,5 +2,6 @@
 // (@licensestore/shared/eventstore, /db, /config).
 export * from './catalogue/index.js';
 export * from './errors/index.js';
+export * from './licence-keys/index.js';
 export * from './money/index.js';
 export * from './orders/index.js';

@@ -23,6 +23,12 @@ export const configSchema = z.object({
   SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   MAIL_FROM: z.string().default('Licence Store <no-reply@licensestore.local>'),
   SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  /** Seals licence keys at rest (AES-256-GCM) and fingerprints them; every role must share it. */
+  LICENCE_KEY_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  /** Fewer available keys than this makes a product low on stock (admin API, e-mail to ADMIN_EMAIL); 0 turns it off. */
+  LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(5),
+  /** Where low-stock alerts go; unset sends none. */
+  ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
   ADMIN_USERNAME: z.string().min(1).default('admin'),
   ADMIN_PASSWORD: optionalString.pipe(z.string().min(12).optional()),
   /** Origin the site is served from, for cross-site checks and absolute links; defaults to http://localhost:PORT. */
@@ -59,5 +65,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export function requireUrl(config: Config, key: 'DATABASE_URL' | 'REDIS_URL'): string {
   const value = config[key];
   if (!value) throw new ConfigError([`${key}: required when this role runs on its own`]);
+  return value;
+}
+
+/** Roles that read or write licence keys need the shared secret; `npm start` keeps one in DATA_DIR. */
+export function requireLicenceKeySecret(config: Config): string {
+  const value = config.LICENCE_KEY_SECRET;
+  if (!value) {
+    throw new ConfigError([
+      'LICENCE_KEY_SECRET: required when this role runs on its own (npm start generates one into DATA_DIR)',
+    ]);
+  }
   return value;
 }

@@ -41,6 +41,10 @@ export interface OrdersTable {
   /** The capture time. */
   created_at: Date;
   updated_at: Date;
+  /** When the last unit got its key (OrderFulfilled); null while keys are owed. */
+  fulfilled_at: Date | null;
+  /** When the latest delivery e-mail was sent (first or resent); null before. */
+  delivery_email_sent_at: Date | null;
 }
 
 /** One row per order line (`orders` projector); `id` is `<orderId>:<lineId>`. */
@@ -56,6 +60,32 @@ export interface OrderItemsTable {
   /** Unit price. */
   price: string;
   line_total: string;
+  /** The line's keys, sealed (key-vault), in the order they were assigned: at most `quantity`. */
+  license_keys: string[];
+}
+
+/** One row per key in the inventory (`licence-keys` projector); a removed key's row is deleted. */
+export interface LicenceKeysTable {
+  id: string;
+  product_id: string;
+  /** Sealed (key-vault): opened only for admins and for the holder of the order. */
+  key_sealed: string;
+  /** HMAC of the canonical key (key-vault): unique, what duplicate checks look up. */
+  fingerprint: string;
+  status: 'available' | 'assigned';
+  order_id: string | null;
+  line_id: string | null;
+  added_at: Date;
+  assigned_at: Date | null;
+}
+
+/** Per product: keys available and assigned, and units of paid orders waiting for one (`licence-keys` projector). */
+export interface LicenceKeyStockTable {
+  product_id: string;
+  available: number;
+  assigned: number;
+  waiting: number;
+  updated_at: Date;
 }
 
 /** Customers derived from orders, one row per e-mail key (`customers` projector). */
@@ -89,6 +119,12 @@ export interface DashboardStatsTable {
   customer_count: number;
   /** Totals of the orders that are neither cancelled nor refunded. */
   revenue: string;
+  /** Licence keys available over all products. */
+  available_keys: number;
+  /** Licence keys assigned to orders. */
+  assigned_keys: number;
+  /** Paid orders still owed at least one key (not fulfilled, not cancelled or refunded). */
+  orders_awaiting_keys: number;
   updated_at: Date;
 }
 
@@ -137,6 +173,8 @@ export interface Database {
   dashboard_products: DashboardProductsTable;
   dashboard_orders: DashboardOrdersTable;
   dashboard_customers: DashboardCustomersTable;
+  licence_keys: LicenceKeysTable;
+  licence_key_stock: LicenceKeyStockTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   admin_users: AdminUsersTable;
 }

@@ -267,6 +267,88 @@ describe('Order', () => {
     });
   });
 
+  describe('when its licence keys arrive', () => {
+    const lineId = (orderLines[0] as { lineId: string }).lineId;
+    const key = (n: number) => ({ keyId: randomUUID(), key: `v1.0badc0de.aXY${n}.Y3Q${n}.dGFn` });
+    const [k1, k2] = [key(1), key(2)] as const;
+    const keysAssigned = (...keys: Array<{ keyId: string; key: string }>): OrderEvent => ({
+      type: 'OrderLicenceKeysAssigned',
+      data: { orderId, lineId, keys, assignedAt: now },
+    });
+    const fulfilled: OrderEvent = { type: 'OrderFulfilled', data: { orderId, fulfilledAt: now } };
+    const record = (...keys: Array<{ keyId: string; key: string }>): OrderCommand => ({
+      type: 'RecordLicenceKeys',
+      orderId,
+      lineId,
+      keys,
+      now,
+    });
+
+    it('records a partial assignment and keeps the order processing', () => {
+      givenOrder(placed('processing')).when(record(k1)).thenEmits(keysAssigned(k1));
+      const state = [placed('processing'), keysAssigned(k1)].reduce(evolveOrder, initialOrderState);
+      expect(state).toMatchObject({ status: 'processing', fulfilled: false });
+    });
+
+    it('is fulfilled, and completed, once every unit has its key', () => {
+      givenOrder(placed('processing'), keysAssigned(k1))
+        .when(record(k2))
+        .thenEmits(keysAssigned(k2), fulfilled);
+      const state = [placed('processing'), keysAssigned(k1), keysAssigned(k2), fulfilled].reduce(
+        evolveOrder,
+        initialOrderState,
+      );
+      expect(state).toMatchObject({ status: 'completed', fulfilled: true });
+    });
+
+    it('records the same keys only once (a retried job)', () => {
+      givenOrder(placed('processing'), keysAssigned(k1, k2), fulfilled)
+        .when(record(k1, k2))
+        .thenEmitsNothing();
+      givenOrder(placed('processing'), keysAssigned(k1))
+        .when(record(k1, k2))
+        .thenEmits(keysAssigned(k2), fulfilled);
+    });
+
+    it('refuses more keys than units, and a line it does not have', () => {
+      givenOrder(placed('processing'), keysAssigned(k1, k2))
+        .when(record(key(3)))
+        .thenFails(IllegalStateError, 'needs 2 keys');
+      givenOrder(placed('processing'))
+        .when({ ...record(k1), lineId: 'nope' } as OrderCommand)
+        .thenFails(IllegalStateError, 'has no line nope');
+    });
+
+    it('resends the delivery e-mail only once it is fulfilled', () => {
+      givenOrder(placed('processing'), keysAssigned(k1))
+        .when({ type: 'RequestDeliveryEmailResend', orderId, now })
+        .thenFails(IllegalStateError, 'still waiting for licence keys');
+      givenOrder(placed('processing'), keysAssigned(k1, k2), fulfilled)
+        .when({ type: 'RequestDeliveryEmailResend', orderId, now })
+        .thenEmits({ type: 'DeliveryEmailResendRequested', data: { orderId, requestedAt: now } });
+    });
+
+    it('records each delivery e-mail once per event that caused it', () => {
+      const trigger = randomUUID();
+      const sent: OrderEvent = {
+        type: 'DeliveryEmailSent',
+        data: { orderId, trigger, recipient: customer.email, messageId: '<m@x>', sentAt: now },
+      };
+      const command: OrderCommand = {
+        type: 'RecordDeliveryEmailSent',
+        orderId,
+        trigger,
+        recipient: customer.email,
+        messageId: '<m@x>',
+        now,
+      };
+      givenOrder(placed('processing'), keysAssigned(k1, k2), fulfilled).when(command).thenEmits(sent);
+      givenOrder(placed('processing'), keysAssigned(k1, k2), fulfilled, sent)
+        .when(command)
+        .thenEmitsNothing();
+    });
+  });
+
   describe('when it does not exist', () => {
     it('has no payment to complete, deny or refund', () => {
       for (const type of ['CompleteOrderPayment', 'DenyOrderPayment', 'RefundOrder'] as const) {

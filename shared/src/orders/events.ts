@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assignedKeySchema } from '../licence-keys/events.js';
 import { decimalAmount } from '../money/index.js';
 
 /**
@@ -71,6 +72,25 @@ export const orderEventSchemas = {
     deniedAt: z.iso.datetime(),
   }),
   OrderRefunded: z.object({ orderId: z.uuid(), captureId: z.string().min(1), refundedAt: z.iso.datetime() }),
+  /** The inventory gave a line these keys (sealed); a line may get its keys over several events. */
+  OrderLicenceKeysAssigned: z.object({
+    orderId: z.uuid(),
+    lineId: z.string().min(1),
+    keys: z.array(assignedKeySchema).min(1),
+    assignedAt: z.iso.datetime(),
+  }),
+  /** Every unit of every line has its key: the order is delivered (a processing order becomes completed). */
+  OrderFulfilled: z.object({ orderId: z.uuid(), fulfilledAt: z.iso.datetime() }),
+  /** An admin asked for the delivery e-mail to be sent again. */
+  DeliveryEmailResendRequested: z.object({ orderId: z.uuid(), requestedAt: z.iso.datetime() }),
+  /** The delivery e-mail caused by event `trigger` (OrderFulfilled or a resend request) was handed to the mailer. */
+  DeliveryEmailSent: z.object({
+    orderId: z.uuid(),
+    trigger: z.uuid(),
+    recipient: z.string().min(3),
+    messageId: z.string().min(1),
+    sentAt: z.iso.datetime(),
+  }),
   /** An admin (or the system) set the status; `from` is the status before. */
   OrderStatusChanged: z.object({
     orderId: z.uuid(),

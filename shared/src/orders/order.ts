@@ -1,4 +1,5 @@
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
+import type { AssignedKey } from '../licence-keys/events.js';
 import type { Customer, OrderEvent, OrderLine, OrderStatus } from './events.js';
 
 export type OrderCommand =
@@ -17,7 +18,17 @@ export type OrderCommand =
   | { type: 'CompleteOrderPayment'; orderId: string; captureId: string; now: string }
   | { type: 'DenyOrderPayment'; orderId: string; captureId: string; now: string }
   | { type: 'RefundOrder'; orderId: string; captureId: string; now: string }
-  | { type: 'ChangeOrderStatus'; orderId: string; to: OrderStatus; now: string };
+  | { type: 'ChangeOrderStatus'; orderId: string; to: OrderStatus; now: string }
+  | { type: 'RecordLicenceKeys'; orderId: string; lineId: string; keys: AssignedKey[]; now: string }
+  | { type: 'RequestDeliveryEmailResend'; orderId: string; now: string }
+  | {
+      type: 'RecordDeliveryEmailSent';
+      orderId: string;
+      trigger: string;
+      recipient: string;
+      messageId: string;
+      now: string;
+    };
 
 /** Where the money stands, apart from the status an admin may set: payment changes only move forward. */
 export type PaymentState = 'pending' | 'completed' | 'denied' | 'refunded';
@@ -33,6 +44,12 @@ export interface PlacedOrder {
   total: string;
   currency: 'USD';
   createdAt: string;
+  /** Keys each line has received, by line id. */
+  keys: Readonly<Record<string, readonly AssignedKey[]>>;
+  /** Every unit has its key. */
+  fulfilled: boolean;
+  /** Ids of the events whose delivery e-mail has been sent (OrderFulfilled, resend requests). */
+  emailsSent: readonly string[];
 }
 
 export type OrderState = { status: 'absent' } | PlacedOrder;
@@ -53,6 +70,9 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       total: data.total,
       currency: data.currency,
       createdAt: data.capturedAt,
+      keys: {},
+      fulfilled: false,
+      emailsSent: [],
     };
   }
   if (state.status === 'absent') return state;
@@ -69,8 +89,26 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       return { ...state, payment: 'refunded', status: 'refunded' };
     case 'OrderStatusChanged':
       return { ...state, status: event.data.to };
+    case 'OrderLicenceKeysAssigned': {
+      const { lineId, keys } = event.data;
+      return { ...state, keys: { ...state.keys, [lineId]: [...(state.keys[lineId] ?? []), ...keys] } };
+    }
+    case 'OrderFulfilled':
+      return {
+        ...state,
+        fulfilled: true,
+        status: state.status === 'processing' ? 'completed' : state.status,
+      };
+    case 'DeliveryEmailResendRequested':
+      return state;
+    case 'DeliveryEmailSent':
+      return { ...state, emailsSent: [...state.emailsSent, event.data.trigger] };
   }
 }
+
+/** Units of the order still without a key. */
+export const unitsAwaitingKeys = (order: PlacedOrder) =>
+  order.lines.reduce((sum, line) => sum + line.quantity - (order.keys[line.lineId]?.length ?? 0), 0);
 
 const placed = (state: OrderState): PlacedOrder => {
   if (state.status === 'absent') throw new NotFoundError('Order not found');
@@ -166,6 +204,65 @@ const changeOrderStatus = (
   ];
 };
 
+const recordLicenceKeys = (
+  cmd: Extract<OrderCommand, { type: 'RecordLicenceKeys' }>,
+  state: OrderState,
+): OrderEvent[] => {
+  const order = placed(state);
+  const line = order.lines.find((candidate) => candidate.lineId === cmd.lineId);
+  if (!line) throw new IllegalStateError(`order ${order.orderId} has no line ${cmd.lineId}`);
+  const held = new Set((order.keys[line.lineId] ?? []).map((key) => key.keyId));
+  // Recording the same assignment again (a retried job) adds nothing.
+  const keys = cmd.keys.filter((key) => !held.has(key.keyId));
+  if (keys.length === 0) return [];
+  if (held.size + keys.length > line.quantity) {
+    throw new IllegalStateError(
+      `line ${line.lineId} of order ${order.orderId} needs ${line.quantity} keys, not more`,
+    );
+  }
+  const assigned: OrderEvent = {
+    type: 'OrderLicenceKeysAssigned',
+    data: { orderId: order.orderId, lineId: line.lineId, keys, assignedAt: cmd.now },
+  };
+  const after = evolveOrder(order, assigned) as PlacedOrder;
+  if (after.fulfilled || unitsAwaitingKeys(after) > 0) return [assigned];
+  return [assigned, { type: 'OrderFulfilled', data: { orderId: order.orderId, fulfilledAt: cmd.now } }];
+};
+
+const requestDeliveryEmailResend = (
+  cmd: Extract<OrderCommand, { type: 'RequestDeliveryEmailResend' }>,
+  state: OrderState,
+): OrderEvent[] => {
+  const order = placed(state);
+  if (!order.fulfilled) {
+    throw new IllegalStateError(
+      `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for licence keys; ` +
+        'its delivery e-mail goes out as soon as every key is assigned.',
+    );
+  }
+  return [{ type: 'DeliveryEmailResendRequested', data: { orderId: order.orderId, requestedAt: cmd.now } }];
+};
+
+const recordDeliveryEmailSent = (
+  cmd: Extract<OrderCommand, { type: 'RecordDeliveryEmailSent' }>,
+  state: OrderState,
+): OrderEvent[] => {
+  const order = placed(state);
+  if (order.emailsSent.includes(cmd.trigger)) return [];
+  return [
+    {
+      type: 'DeliveryEmailSent',
+      data: {
+        orderId: order.orderId,
+        trigger: cmd.trigger,
+        recipient: cmd.recipient,
+        messageId: cmd.messageId,
+        sentAt: cmd.now,
+      },
+    },
+  ];
+};
+
 export function decideOrder(cmd: OrderCommand, state: OrderState): OrderEvent[] {
   switch (cmd.type) {
     case 'PlaceCapturedOrder':
@@ -178,6 +275,12 @@ export function decideOrder(cmd: OrderCommand, state: OrderState): OrderEvent[] 
       return refundOrder(cmd, state);
     case 'ChangeOrderStatus':
       return changeOrderStatus(cmd, state);
+    case 'RecordLicenceKeys':
+      return recordLicenceKeys(cmd, state);
+    case 'RequestDeliveryEmailResend':
+      return requestDeliveryEmailResend(cmd, state);
+    case 'RecordDeliveryEmailSent':
+      return recordDeliveryEmailSent(cmd, state);
     default: {
       const exhaustive: never = cmd;
       return exhaustive;

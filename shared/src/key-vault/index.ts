@@ -1,0 +1,60 @@
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+
+/**
+ * Licence keys at rest: sealed with AES-256-GCM (a fresh 96-bit IV per key) and fingerprinted with HMAC-SHA256
+ * for duplicate detection, both keys derived (HKDF) from one secret: LICENCE_KEY_SECRET, or the one `npm start`
+ * keeps in DATA_DIR. Sealed form: `v1.<kid>.<iv>.<ciphertext>.<tag>` (base64url); `kid` names the secret, so a
+ * key sealed under another secret is refused instead of decrypting to garbage.
+ */
+export interface KeyVault {
+  seal(licenceKey: string): string;
+  open(sealed: string): string;
+  /** Same value for the same key however it was typed (case, spaces): what duplicate checks compare. */
+  fingerprint(licenceKey: string): string;
+}
+
+export class SealedKeyError extends Error {}
+
+const derive = (secret: string, purpose: string) =>
+  Buffer.from(
+    hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), `licensestore ${purpose}`, 32),
+  );
+
+/** What is compared for duplicates: case and whitespace do not make a different key. */
+export const canonicalLicenceKey = (licenceKey: string) => licenceKey.replace(/\s+/g, '').toUpperCase();
+
+export function createKeyVault(secret: string): KeyVault {
+  if (secret.length < 32) throw new Error('the licence-key secret must be at least 32 characters');
+  const encryptionKey = derive(secret, 'licence key encryption');
+  const fingerprintKey = derive(secret, 'licence key fingerprint');
+  const kid = createHash('sha256').update(encryptionKey).digest('hex').slice(0, 8);
+  return {
+    seal(licenceKey) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', encryptionKey, iv);
+      const ciphertext = Buffer.concat([cipher.update(licenceKey, 'utf8'), cipher.final()]);
+      return ['v1', kid, iv, ciphertext, cipher.getAuthTag()]
+        .map((part) => (typeof part === 'string' ? part : part.toString('base64url')))
+        .join('.');
+    },
+    open(sealed) {
+      const [version, keyId, iv, ciphertext, tag] = sealed.split('.');
+      if (version !== 'v1' || !iv || !ciphertext || !tag)
+        throw new SealedKeyError('not a sealed licence key');
+      if (keyId !== kid) throw new SealedKeyError(`licence key sealed under another secret (${keyId})`);
+      try {
+        const decipher = createDecipheriv('aes-256-gcm', encryptionKey, Buffer.from(iv, 'base64url'));
+        decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+        return Buffer.concat([
+          decipher.update(Buffer.from(ciphertext, 'base64url')),
+          decipher.final(),
+        ]).toString('utf8');
+      } catch {
+        throw new SealedKeyError('sealed licence key failed authentication');
+      }
+    },
+    fingerprint(licenceKey) {
+      return createHmac('sha256', fingerprintKey).update(canonicalLicenceKey(licenceKey)).digest('hex');
+    },
+  };
+}

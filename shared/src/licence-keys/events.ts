@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * Events of a product's licence-key inventory (`licenceKeys-<productId>`), v1. Keys are stored sealed
+ * (AES-256-GCM, see key-vault) with an HMAC fingerprint for duplicate detection; they are never in clear in the log.
+ */
+
+/** `v1.<kid>.<iv>.<ciphertext>.<tag>`, base64url parts (key-vault). */
+export const sealedKeySchema = z
+  .string()
+  .regex(/^v1\.[0-9a-f]{8}\.[\w-]+\.[\w-]+\.[\w-]+$/, 'a sealed licence key');
+export const fingerprintSchema = z.string().regex(/^[0-9a-f]{64}$/, 'an HMAC-SHA256 fingerprint');
+
+export const assignedKeySchema = z.object({ keyId: z.uuid(), key: sealedKeySchema });
+export type AssignedKey = z.infer<typeof assignedKeySchema>;
+
+export const licenceKeyEventSchemas = {
+  LicenceKeyAdded: z.object({
+    productId: z.uuid(),
+    keyId: z.uuid(),
+    key: sealedKeySchema,
+    fingerprint: fingerprintSchema,
+    addedAt: z.iso.datetime(),
+  }),
+  /** An available key taken out of the inventory by an admin (assigned keys are never removed). */
+  LicenceKeyRemoved: z.object({ productId: z.uuid(), keyId: z.uuid(), removedAt: z.iso.datetime() }),
+  /** A paid order line asked for its keys; it joins the queue of lines waiting for this product's keys. */
+  LicenceKeysRequested: z.object({
+    productId: z.uuid(),
+    orderId: z.uuid(),
+    lineId: z.string().min(1),
+    quantity: z.number().int().positive(),
+    requestedAt: z.iso.datetime(),
+  }),
+  /** Keys given to a waiting order line (oldest request first); the line may still wait for more. */
+  LicenceKeysAssigned: z.object({
+    productId: z.uuid(),
+    orderId: z.uuid(),
+    lineId: z.string().min(1),
+    keys: z.array(assignedKeySchema).min(1),
+    assignedAt: z.iso.datetime(),
+  }),
+  /** Available keys fell below the threshold (once per fall; adding keys back above it re-arms it). */
+  LicenceKeyStockLow: z.object({
+    productId: z.uuid(),
+    available: z.number().int().nonnegative(),
+    threshold: z.number().int().positive(),
+    detectedAt: z.iso.datetime(),
+  }),
+};
+
+export type LicenceKeyEvent = {
+  [K in keyof typeof licenceKeyEventSchemas]: { type: K; data: z.infer<(typeof licenceKeyEventSchemas)[K]> };
+}[keyof typeof licenceKeyEventSchemas];
+
+export const LICENCE_KEYS_CATEGORY = 'licenceKeys';
+export const licenceKeysStream = (productId: string) => `${LICENCE_KEYS_CATEGORY}-${productId}`;
+
+/** Validates a stored event's data at the adapter boundary; unknown types are not ours. */
+export function parseLicenceKeyEvent(type: string, data: unknown): LicenceKeyEvent | null {
+  if (!(type in licenceKeyEventSchemas)) return null;
+  const schema = licenceKeyEventSchemas[type as LicenceKeyEvent['type']];
+  return { type, data: schema.parse(data) } as LicenceKeyEvent;
+}

@@ -1,0 +1,20 @@
+import type { Decider } from '../commands/index.js';
+import { type LicenceKeyEvent, parseLicenceKeyEvent } from './events.js';
+import {
+  decideInventory,
+  evolveInventory,
+  type InventoryState,
+  initialInventoryState,
+  type LicenceKeyCommand,
+} from './inventory.js';
+
+export * from './events.js';
+export * from './inventory.js';
+
+/** `licenceKeys-<productId>`: one product's keys, the order lines waiting for them, and who got which. */
+export const inventoryDecider: Decider<LicenceKeyCommand, InventoryState, LicenceKeyEvent> = {
+  initialState: initialInventoryState,
+  decide: decideInventory,
+  evolve: evolveInventory,
+  parse: parseLicenceKeyEvent,
+};

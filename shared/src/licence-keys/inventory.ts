@@ -1,0 +1,247 @@
+import { AppError, IllegalStateError, NotFoundError } from '../errors/index.js';
+import type { AssignedKey, LicenceKeyEvent } from './events.js';
+
+/** A key as the admin adds it: already sealed and fingerprinted by the caller (key-vault), with a fresh id. */
+export interface NewLicenceKey {
+  keyId: string;
+  key: string;
+  fingerprint: string;
+}
+
+export type LicenceKeyCommand =
+  | {
+      type: 'AddLicenceKeys';
+      productId: string;
+      keys: NewLicenceKey[];
+      lowStockThreshold: number;
+      now: string;
+    }
+  | { type: 'RemoveLicenceKey'; productId: string; keyId: string; lowStockThreshold: number; now: string }
+  | {
+      type: 'RequestLicenceKeys';
+      productId: string;
+      orderId: string;
+      lineId: string;
+      quantity: number;
+      lowStockThreshold: number;
+      now: string;
+    };
+
+export interface InventoryKey {
+  keyId: string;
+  key: string;
+  fingerprint: string;
+  status: 'available' | 'assigned' | 'removed';
+  orderId?: string;
+  lineId?: string;
+}
+
+export interface WaitingLine {
+  orderId: string;
+  lineId: string;
+  remaining: number;
+}
+
+export interface InventoryState {
+  keys: ReadonlyMap<string, InventoryKey>;
+  /** Fingerprints of keys in the inventory (available or assigned) → key id; a removed key may be added again. */
+  fingerprints: ReadonlyMap<string, string>;
+  /** Available key ids, oldest first: keys are handed out in the order they were added. */
+  available: readonly string[];
+  /** Order lines still owed keys, oldest request first. */
+  waiting: readonly WaitingLine[];
+  /** `<orderId>/<lineId>` of every line that ever asked. */
+  requested: ReadonlySet<string>;
+  /** The threshold the last low-stock alert was raised for; null when stock is above it again (re-armed). */
+  lowStockAlertedBelow: number | null;
+}
+
+export const initialInventoryState: InventoryState = {
+  keys: new Map(),
+  fingerprints: new Map(),
+  available: [],
+  waiting: [],
+  requested: new Set(),
+  lowStockAlertedBelow: null,
+};
+
+export class DuplicateLicenceKeyError extends AppError {
+  /** Ids (from the command) of the keys that are already in the inventory or twice in the command. */
+  constructor(readonly duplicates: string[]) {
+    super(
+      409,
+      `${duplicates.length === 1 ? 'This licence key is' : 'These licence keys are'} already in the inventory`,
+    );
+  }
+}
+
+const lineKey = (orderId: string, lineId: string) => `${orderId}/${lineId}`;
+
+function rearm(state: InventoryState): InventoryState {
+  const alerted = state.lowStockAlertedBelow;
+  return alerted !== null && state.available.length >= alerted
+    ? { ...state, lowStockAlertedBelow: null }
+    : state;
+}
+
+export function evolveInventory(state: InventoryState, event: LicenceKeyEvent): InventoryState {
+  switch (event.type) {
+    case 'LicenceKeyAdded': {
+      const { keyId, key, fingerprint } = event.data;
+      return rearm({
+        ...state,
+        keys: new Map(state.keys).set(keyId, { keyId, key, fingerprint, status: 'available' }),
+        fingerprints: new Map(state.fingerprints).set(fingerprint, keyId),
+        available: [...state.available, keyId],
+      });
+    }
+    case 'LicenceKeyRemoved': {
+      const removed = state.keys.get(event.data.keyId);
+      if (!removed) return state;
+      const fingerprints = new Map(state.fingerprints);
+      fingerprints.delete(removed.fingerprint);
+      return {
+        ...state,
+        keys: new Map(state.keys).set(removed.keyId, { ...removed, status: 'removed' }),
+        fingerprints,
+        available: state.available.filter((id) => id !== removed.keyId),
+      };
+    }
+    case 'LicenceKeysRequested': {
+      const { orderId, lineId, quantity } = event.data;
+      return {
+        ...state,
+        waiting: [...state.waiting, { orderId, lineId, remaining: quantity }],
+        requested: new Set(state.requested).add(lineKey(orderId, lineId)),
+      };
+    }
+    case 'LicenceKeysAssigned': {
+      const { orderId, lineId, keys } = event.data;
+      const given = new Set(keys.map((k) => k.keyId));
+      const updated = new Map(state.keys);
+      for (const { keyId } of keys) {
+        const key = updated.get(keyId);
+        if (key) updated.set(keyId, { ...key, status: 'assigned', orderId, lineId });
+      }
+      const waiting = state.waiting
+        .map((line) =>
+          line.orderId === orderId && line.lineId === lineId
+            ? { ...line, remaining: line.remaining - keys.length }
+            : line,
+        )
+        .filter((line) => line.remaining > 0);
+      return { ...state, keys: updated, available: state.available.filter((id) => !given.has(id)), waiting };
+    }
+    case 'LicenceKeyStockLow':
+      return { ...state, lowStockAlertedBelow: event.data.threshold };
+  }
+}
+
+/**
+ * Hands available keys to the waiting lines, oldest request first, and raises the low-stock alert when the
+ * decision leaves fewer keys than the threshold. Every decision ends here, so no key sits available while a
+ * line waits.
+ */
+function serveAndWatch(
+  decided: LicenceKeyEvent[],
+  before: InventoryState,
+  productId: string,
+  lowStockThreshold: number,
+  now: string,
+): LicenceKeyEvent[] {
+  const events = [...decided];
+  let state = decided.reduce(evolveInventory, before);
+  for (const line of state.waiting) {
+    if (state.available.length === 0) break;
+    const keys: AssignedKey[] = state.available.slice(0, line.remaining).map((keyId) => ({
+      keyId,
+      key: (state.keys.get(keyId) as InventoryKey).key,
+    }));
+    const assigned: LicenceKeyEvent = {
+      type: 'LicenceKeysAssigned',
+      data: { productId, orderId: line.orderId, lineId: line.lineId, keys, assignedAt: now },
+    };
+    events.push(assigned);
+    state = evolveInventory(state, assigned);
+  }
+  if (
+    lowStockThreshold > 0 &&
+    state.lowStockAlertedBelow === null &&
+    state.available.length < lowStockThreshold
+  ) {
+    events.push({
+      type: 'LicenceKeyStockLow',
+      data: { productId, available: state.available.length, threshold: lowStockThreshold, detectedAt: now },
+    });
+  }
+  return events;
+}
+
+const addLicenceKeys = (
+  cmd: Extract<LicenceKeyCommand, { type: 'AddLicenceKeys' }>,
+  state: InventoryState,
+): LicenceKeyEvent[] => {
+  const seen = new Set<string>();
+  const duplicates = cmd.keys.filter((key) => {
+    const duplicate = state.fingerprints.has(key.fingerprint) || seen.has(key.fingerprint);
+    seen.add(key.fingerprint);
+    return duplicate;
+  });
+  if (duplicates.length > 0) throw new DuplicateLicenceKeyError(duplicates.map((key) => key.keyId));
+  const added: LicenceKeyEvent[] = cmd.keys.map((key) => ({
+    type: 'LicenceKeyAdded',
+    data: { productId: cmd.productId, ...key, addedAt: cmd.now },
+  }));
+  return serveAndWatch(added, state, cmd.productId, cmd.lowStockThreshold, cmd.now);
+};
+
+const removeLicenceKey = (
+  cmd: Extract<LicenceKeyCommand, { type: 'RemoveLicenceKey' }>,
+  state: InventoryState,
+): LicenceKeyEvent[] => {
+  const key = state.keys.get(cmd.keyId);
+  if (!key || key.status === 'removed') throw new NotFoundError('Licence key not found');
+  if (key.status === 'assigned') {
+    const order = (key.orderId ?? '').slice(0, 8).toUpperCase();
+    throw new IllegalStateError(`This licence key is assigned to order #${order} and cannot be deleted.`);
+  }
+  const removed: LicenceKeyEvent = {
+    type: 'LicenceKeyRemoved',
+    data: { productId: cmd.productId, keyId: cmd.keyId, removedAt: cmd.now },
+  };
+  return serveAndWatch([removed], state, cmd.productId, cmd.lowStockThreshold, cmd.now);
+};
+
+const requestLicenceKeys = (
+  cmd: Extract<LicenceKeyCommand, { type: 'RequestLicenceKeys' }>,
+  state: InventoryState,
+): LicenceKeyEvent[] => {
+  // Asked before (a retried job): the line is served or still in the queue; asking again changes nothing.
+  if (state.requested.has(lineKey(cmd.orderId, cmd.lineId))) return [];
+  const requested: LicenceKeyEvent = {
+    type: 'LicenceKeysRequested',
+    data: {
+      productId: cmd.productId,
+      orderId: cmd.orderId,
+      lineId: cmd.lineId,
+      quantity: cmd.quantity,
+      requestedAt: cmd.now,
+    },
+  };
+  return serveAndWatch([requested], state, cmd.productId, cmd.lowStockThreshold, cmd.now);
+};
+
+export function decideInventory(cmd: LicenceKeyCommand, state: InventoryState): LicenceKeyEvent[] {
+  switch (cmd.type) {
+    case 'AddLicenceKeys':
+      return addLicenceKeys(cmd, state);
+    case 'RemoveLicenceKey':
+      return removeLicenceKey(cmd, state);
+    case 'RequestLicenceKeys':
+      return requestLicenceKeys(cmd, state);
+    default: {
+      const exhaustive: never = cmd;
+      return exhaustive;
+    }
+  }
+}

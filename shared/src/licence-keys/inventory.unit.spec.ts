@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { IllegalStateError, NotFoundError } from '../errors/index.js';
+import type { LicenceKeyEvent } from './events.js';
+import {
+  DuplicateLicenceKeyError,
+  decideInventory,
+  evolveInventory,
+  initialInventoryState,
+  type LicenceKeyCommand,
+  type NewLicenceKey,
+} from './inventory.js';
+
+const productId = randomUUID();
+const now = '2026-01-05T10:00:00.000Z';
+const threshold = 2;
+const sealed = (n: number) => `v1.0badc0de.aXY${n}.Y3Q${n}.dGFn`;
+const newKey = (n: number): NewLicenceKey => ({
+  keyId: randomUUID(),
+  key: sealed(n),
+  fingerprint: n.toString(16).padStart(64, '0'),
+});
+const added = (key: NewLicenceKey): LicenceKeyEvent => ({
+  type: 'LicenceKeyAdded',
+  data: { productId, ...key, addedAt: now },
+});
+const requested = (orderId: string, lineId: string, quantity: number): LicenceKeyEvent => ({
+  type: 'LicenceKeysRequested',
+  data: { productId, orderId, lineId, quantity, requestedAt: now },
+});
+const assigned = (orderId: string, lineId: string, ...keys: NewLicenceKey[]): LicenceKeyEvent => ({
+  type: 'LicenceKeysAssigned',
+  data: { productId, orderId, lineId, keys: keys.map(({ keyId, key }) => ({ keyId, key })), assignedAt: now },
+});
+const stockLow = (available: number): LicenceKeyEvent => ({
+  type: 'LicenceKeyStockLow',
+  data: { productId, available, threshold, detectedAt: now },
+});
+const request = (orderId: string, lineId: string, quantity: number): LicenceKeyCommand => ({
+  type: 'RequestLicenceKeys',
+  productId,
+  orderId,
+  lineId,
+  quantity,
+  lowStockThreshold: threshold,
+  now,
+});
+const add = (...keys: NewLicenceKey[]): LicenceKeyCommand => ({
+  type: 'AddLicenceKeys',
+  productId,
+  keys,
+  lowStockThreshold: threshold,
+  now,
+});
+
+const given = (...history: LicenceKeyEvent[]) => ({
+  when: (command: LicenceKeyCommand) => {
+    const decide = () => decideInventory(command, history.reduce(evolveInventory, initialInventoryState));
+    return {
+      thenEmits: (...expected: LicenceKeyEvent[]) => expect(decide()).toEqual(expected),
+      thenEmitsNothing: () => expect(decide()).toEqual([]),
+      thenFails: (error: abstract new (...args: never[]) => Error, message: string) => {
+        expect(decide).toThrow(error);
+        expect(decide).toThrow(message);
+      },
+    };
+  },
+});
+
+describe('Licence-key inventory', () => {
+  const [k1, k2, k3, k4] = [newKey(1), newKey(2), newKey(3), newKey(4)] as [
+    NewLicenceKey,
+    NewLicenceKey,
+    NewLicenceKey,
+    NewLicenceKey,
+  ];
+  const order = randomUUID();
+  const other = randomUUID();
+
+  describe('when keys are available', () => {
+    it('assigns one key per unit, oldest key first', () => {
+      given(added(k1), added(k2), added(k3), added(k4))
+        .when(request(order, 'L1', 2))
+        .thenEmits(requested(order, 'L1', 2), assigned(order, 'L1', k1, k2));
+    });
+
+    it('raises the low-stock alert once when the assignment leaves fewer than the threshold', () => {
+      given(added(k1), added(k2), added(k3))
+        .when(request(order, 'L1', 2))
+        .thenEmits(requested(order, 'L1', 2), assigned(order, 'L1', k1, k2), stockLow(1));
+      given(
+        added(k1),
+        added(k2),
+        added(k3),
+        requested(order, 'L1', 2),
+        assigned(order, 'L1', k1, k2),
+        stockLow(1),
+      )
+        .when(request(other, 'L1', 1))
+        .thenEmits(requested(other, 'L1', 1), assigned(other, 'L1', k3));
+    });
+
+    it('asks nothing again for a line that already asked (a retried job)', () => {
+      given(added(k1), requested(order, 'L1', 1), assigned(order, 'L1', k1))
+        .when(request(order, 'L1', 1))
+        .thenEmitsNothing();
+    });
+  });
+
+  describe('when keys run out', () => {
+    it('gives what it has and keeps the line waiting for the rest', () => {
+      given(added(k1), added(k2), added(k3))
+        .when(request(order, 'L1', 4))
+        .thenEmits(requested(order, 'L1', 4), assigned(order, 'L1', k1, k2, k3), stockLow(0));
+    });
+
+    it('serves waiting lines oldest first when keys are added (and says so if that empties the stock again)', () => {
+      given(requested(order, 'L1', 2), stockLow(0), requested(other, 'L1', 1))
+        .when(add(k1, k2, k3))
+        .thenEmits(
+          added(k1),
+          added(k2),
+          added(k3),
+          assigned(order, 'L1', k1, k2),
+          assigned(other, 'L1', k3),
+          stockLow(0),
+        );
+    });
+
+    it('serves a partly served line before newer ones', () => {
+      given(
+        added(k1),
+        requested(order, 'L1', 2),
+        assigned(order, 'L1', k1),
+        stockLow(0),
+        requested(other, 'L1', 1),
+      )
+        .when(add(k2))
+        .thenEmits(added(k2), assigned(order, 'L1', k2));
+    });
+
+    it('re-arms the alert once stock is back at the threshold', () => {
+      given(stockLow(0), added(k1), added(k2), requested(order, 'L1', 1), assigned(order, 'L1', k1))
+        .when(request(other, 'L1', 1))
+        .thenEmits(requested(other, 'L1', 1), assigned(other, 'L1', k2), stockLow(0));
+    });
+  });
+
+  describe('adding keys', () => {
+    it('refuses a key already in the inventory, or twice in one batch', () => {
+      given(added(k1))
+        .when(add(k2, { ...k3, fingerprint: k1.fingerprint }))
+        .thenFails(DuplicateLicenceKeyError, 'already in the inventory');
+      given()
+        .when(add(k2, { ...k3, fingerprint: k2.fingerprint }))
+        .thenFails(DuplicateLicenceKeyError, 'already in the inventory');
+    });
+
+    it('accepts again a key that was removed', () => {
+      given(added(k1), added(k2), added(k3), {
+        type: 'LicenceKeyRemoved',
+        data: { productId, keyId: k1.keyId, removedAt: now },
+      })
+        .when(add({ ...k4, fingerprint: k1.fingerprint }))
+        .thenEmits(added({ ...k4, fingerprint: k1.fingerprint }));
+    });
+  });
+
+  describe('removing a key', () => {
+    it('removes an available key', () => {
+      given(added(k1), added(k2), added(k3))
+        .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: threshold, now })
+        .thenEmits({ type: 'LicenceKeyRemoved', data: { productId, keyId: k1.keyId, removedAt: now } });
+    });
+
+    it('refuses an assigned key, naming the order', () => {
+      given(added(k1), requested(order, 'L1', 1), assigned(order, 'L1', k1))
+        .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
+        .thenFails(IllegalStateError, `assigned to order #${order.slice(0, 8).toUpperCase()}`);
+    });
+
+    it('does not know a key that is not there', () => {
+      given()
+        .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
+        .thenFails(NotFoundError, 'Licence key not found');
+    });
+  });
+});
