@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './index.js';
+import { ConfigError, loadConfig, requireLicenceKeySecret } from './index.js';
 
 describe('configuration', () => {
   it('runs on embedded defaults when nothing is set', () => {
@@ -9,7 +9,10 @@ describe('configuration', () => {
       DATA_DIR: '.data',
       ADMIN_USERNAME: 'admin',
       TRUST_PROXY: false,
+      LOW_STOCK_THRESHOLD: 5,
     });
+    expect(config.LICENCE_KEY_SECRET).toBeUndefined();
+    expect(config.ADMIN_EMAIL).toBeUndefined();
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
     expect(config.EVENTSTORE_CONNECTION_STRING).toBeUndefined();
@@ -22,14 +25,34 @@ describe('configuration', () => {
   it('fails with the list of every bad key', () => {
     const failure = (() => {
       try {
-        loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x/y', SESSION_SECRET: 'short' });
+        loadConfig({
+          PORT: 'eighty',
+          DATABASE_URL: 'mysql://x/y',
+          SESSION_SECRET: 'short',
+          LICENCE_KEY_SECRET: 'short',
+          LOW_STOCK_THRESHOLD: '-1',
+          ADMIN_EMAIL: 'not an address',
+        });
       } catch (error) {
         return error;
       }
     })();
     expect(failure).toBeInstanceOf(ConfigError);
     const keys = (failure as ConfigError).issues.map((issue) => issue.split(':')[0]);
-    expect(keys.sort()).toEqual(['DATABASE_URL', 'PORT', 'SESSION_SECRET']);
+    expect(keys.sort()).toEqual([
+      'ADMIN_EMAIL',
+      'DATABASE_URL',
+      'LICENCE_KEY_SECRET',
+      'LOW_STOCK_THRESHOLD',
+      'PORT',
+      'SESSION_SECRET',
+    ]);
+  });
+
+  it('requires the licence-key secret of a role running on its own', () => {
+    expect(() => requireLicenceKeySecret(loadConfig({}))).toThrow(ConfigError);
+    const secret = 'k'.repeat(32);
+    expect(requireLicenceKeySecret(loadConfig({ LICENCE_KEY_SECRET: secret }))).toBe(secret);
   });
 
   it.each([

@@ -1,0 +1,279 @@
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { productDecider, productStream } from '@licensestore/shared';
+import { handleCommand } from '@licensestore/shared/commands';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore, Position } from '@licensestore/shared/eventstore';
+import { silentLogger } from '@licensestore/shared/logging';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import pg from 'pg';
+import { startProjections } from '../../projections/src/index.js';
+import { type RoleName, spawnRole } from '../../scripts/lib/roles.js';
+import { startEmbeddedPostgres } from '../../scripts/stack/embedded-postgres.js';
+import { freePort } from '../../scripts/stack/free-port.js';
+import { startRedisServer } from '../../scripts/stack/redis-server.js';
+import type { Counted } from './cpu.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+type Stop = () => Promise<unknown>;
+
+async function stopAll(stops: Stop[]) {
+  for (const step of stops.splice(0).reverse()) await step().catch((error: unknown) => console.error(error));
+}
+
+export interface BenchStore {
+  databaseUrl: string;
+  redisUrl: string;
+  /** The api's origin. */
+  apiUrl: string;
+  /** The standalone PayPal emulator's REST base (`…/paypal-sandbox`). */
+  paypalUrl: string;
+  /** Scratch DATA_DIR the roles share (mail, secrets). */
+  dataDir: string;
+  licenceKeySecret: string;
+  /** The processes whose CPU time the bench reports (this one counted as the shoppers). */
+  counted: Counted[];
+  stop: () => Promise<void>;
+}
+
+export interface BenchStoreOptions {
+  /** Roles beside the api: the projections always, the workers when the bench needs side effects. */
+  workers?: boolean;
+  /** Runs the projections in this process instead of a child (BENCH_PROJECTIONS=in-process). */
+  projectionsInProcess?: boolean;
+}
+
+/**
+ * The store as `npm start` runs it, for benchmarks: Postgres and Redis (embedded in a temporary directory unless
+ * DATABASE_URL / REDIS_URL are set, then a new database on that server, dropped afterwards), the api and the other
+ * roles as child processes, and the PayPal emulator standalone, because PayPal is not on the store's machine.
+ */
+export async function startBenchStore(options: BenchStoreOptions = {}): Promise<BenchStore> {
+  const stops: Stop[] = [];
+  try {
+    const dataDir = await mkdtemp(join(tmpdir(), 'licensestore-bench-'));
+    // As root, Postgres runs as the postgres user, which must be able to reach its data directory.
+    await chmod(dataDir, 0o755);
+    stops.push(() => rm(dataDir, { recursive: true, force: true }));
+    const databaseUrl = await benchDatabase(dataDir, stops);
+    let redisUrl = process.env.REDIS_URL;
+    if (!redisUrl) {
+      const redis = await startRedisServer(join(dataDir, 'redis'));
+      stops.push(() => redis.stop());
+      redisUrl = redis.url;
+    }
+
+    const counted: Counted[] = [{ name: 'shoppers (this process)', pid: process.pid, descendants: false }];
+    const licenceKeySecret = randomBytes(32).toString('base64url');
+    const [apiPort, paypalPort] = [await freePort(), await freePort()];
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const paypalOrigin = `http://127.0.0.1:${paypalPort}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'error',
+      PORT: String(apiPort),
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      ADMIN_PASSWORD: randomBytes(16).toString('hex'),
+      LICENCE_KEY_SECRET: licenceKeySecret,
+      PAYPAL_API_BASE_URL: `${paypalOrigin}/paypal-sandbox`,
+      PUBLIC_URL: apiUrl,
+    };
+    const role = (name: RoleName) => {
+      const process = spawnRole(ROOT, name, env, (line) => console.error(line));
+      stops.push(() => process.stop(10_000));
+      if (process.child.pid) counted.push({ name, pid: process.child.pid, descendants: true });
+    };
+
+    if (options.projectionsInProcess) {
+      stops.push(await startProjections({ databaseUrl, logger: silentLogger }));
+    } else {
+      role('projections');
+    }
+    const paypal = spawnHelper('services/paypal-sandbox/src/main.ts', {
+      PORT: String(paypalPort),
+      HOST: '127.0.0.1',
+      PAYPAL_SANDBOX_WEBHOOK_URL: `${apiUrl}/paypal/webhook`,
+      LOG_LEVEL: 'error',
+    });
+    stops.push(() => paypal.stop(10_000));
+    if (paypal.pid) counted.push({ name: 'PayPal emulator', pid: paypal.pid, descendants: true });
+    role('api');
+    if (options.workers) role('workers');
+    await Promise.all([
+      waitUntilAnswering(`${apiUrl}/api/payments/config`),
+      waitUntilAnswering(`${paypalOrigin}/healthz`),
+    ]);
+    return {
+      databaseUrl,
+      redisUrl,
+      apiUrl,
+      paypalUrl: `${paypalOrigin}/paypal-sandbox`,
+      dataDir,
+      licenceKeySecret,
+      counted,
+      stop: () => stopAll(stops),
+    };
+  } catch (error) {
+    await stopAll(stops);
+    throw error;
+  }
+}
+
+async function benchDatabase(dataDir: string, stops: Stop[]): Promise<string> {
+  const given = process.env.DATABASE_URL;
+  if (!given) {
+    const server = await startEmbeddedPostgres(join(dataDir, 'postgres'));
+    stops.push(() => server.stop());
+    await server.createDatabase('bench');
+    return server.url('bench');
+  }
+  const name = `bench_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: given });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  stops.push(async () => {
+    await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+  const url = new URL(given);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A process that is not a role of the store (the emulator), run the same way: `node --import tsx <entry>`. */
+function spawnHelper(entry: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return {
+    pid: child.pid,
+    stop: async (graceMs: number) => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+async function waitUntilAnswering(url: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export interface BenchProduct {
+  id: string;
+  price: string;
+}
+
+/** A catalogue to buy from (half of it on sale), created through the command path and visible to the api. */
+export async function createCatalogue(
+  eventStore: EventStore,
+  database: DatabaseHandle,
+  count: number,
+): Promise<BenchProduct[]> {
+  const products: BenchProduct[] = [];
+  let lastPosition: Position | null = null;
+  for (let i = 0; i < count; i++) {
+    const id = randomUUID();
+    const onSale = i % 2 === 0;
+    const outcome = await handleCommand(
+      eventStore,
+      productStream(id),
+      productDecider,
+      {
+        type: 'CreateProduct',
+        productId: id,
+        fields: {
+          name: `Bench licence ${i}`,
+          description: 'Benchmark product.',
+          imageUrl: '/images/products/windows-11-pro.svg',
+          category: 'Windows',
+          platform: 'Windows',
+          regularPrice: `${20 + i}.99`,
+          salePrice: onSale ? `${10 + i}.49` : null,
+          featured: false,
+          inStock: true,
+        },
+        now: new Date().toISOString(),
+      },
+      {
+        actor: { type: 'system', id: 'bench' },
+        correlationId: 'bench',
+        causationId: 'bench',
+        schemaVersion: 1,
+      },
+    );
+    lastPosition = outcome.appended?.position ?? lastPosition;
+    products.push({ id, price: onSale ? `${10 + i}.49` : `${20 + i}.99` });
+  }
+  // The projections role may still be starting (migrating its tables): look again until it has the catalogue.
+  const deadline = Date.now() + 60_000;
+  while (
+    lastPosition &&
+    !(await waitForProjections(database.pool, lastPosition, { projectors: ['products'], timeoutMs: 1000 }))
+  ) {
+    if (Date.now() > deadline) throw new Error('the projections never caught up with the catalogue');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return products;
+}
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+}
+
+export interface Purchase {
+  orderId: string;
+  /** performance.now() when the purchase started and when the capture was asked for and answered. */
+  startedAt: number;
+  captureStartedAt: number;
+  capturedAt: number;
+}
+
+/** One shopper's purchase as the browser makes it: create the PayPal order, approve it, capture it. */
+export async function buy(store: BenchStore, product: BenchProduct, shopper: number): Promise<Purchase> {
+  const startedAt = performance.now();
+  const { id } = await post(`${store.apiUrl}/paypal/order`, {
+    amount: product.price,
+    currency: 'USD',
+    intent: 'CAPTURE',
+    items: [{ productId: product.id, quantity: 1 }],
+  });
+  await post(`${store.paypalUrl}/buyer/orders/${id}/approve`, { choice: 'approve' });
+  const captureStartedAt = performance.now();
+  const order = await post(`${store.apiUrl}/paypal/order/${id}/capture`, {
+    customerName: `Shopper ${shopper}`,
+    customerEmail: `shopper${shopper}@example.com`,
+  });
+  if (order.status !== 'processing') throw new Error(`order ${String(order.id)} is ${String(order.status)}`);
+  return { orderId: String(order.id), startedAt, captureStartedAt, capturedAt: performance.now() };
+}
