@@ -1,10 +1,10 @@
 // `npm run migrate`: every schema (event store, read model, api, workers) and the demo store on an empty store,
 // against the configured DATABASE_URL (and EVENTSTORE_CONNECTION_STRING). For deployments where each role runs on
 // its own (docker compose's `migrate` service); `npm start` does the same itself. Also keeps the generated
-// SESSION_SECRET in DATA_DIR when none is configured, for roles that share that volume.
+// SESSION_SECRET and LICENCE_KEY_SECRET in DATA_DIR when none is configured, for roles that share that volume.
 import { ConfigError, loadConfig, requireUrl } from '@licensestore/shared/config';
 import { prepareStore } from './lib/prepare.js';
-import { resolveSessionSecret } from './lib/secrets.js';
+import { resolveLicenceKeySecret, resolveSessionSecret } from './lib/secrets.js';
 
 const log = (line: string) => console.log(`migrate | ${line}`);
 
@@ -14,6 +14,7 @@ try {
   await prepareStore({
     databaseUrl: requireUrl(config, 'DATABASE_URL'),
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+    licenceKeySecret: await resolveLicenceKeySecret(config.DATA_DIR, config.LICENCE_KEY_SECRET),
     log,
   });
   log('done');

@@ -183,6 +183,7 @@ async function main(): Promise<number> {
     const { lastPosition } = await prepareStore({
       databaseUrl,
       eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+      licenceKeySecret,
       log,
     });
     await webBuild;

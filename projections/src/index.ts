@@ -2,10 +2,17 @@ export { jsonLogger, type Logger, silentLogger } from '@licensestore/shared/logg
 export { type CustomerRow, customersProjector, foldCustomerEvents } from './customers/projector.js';
 export {
   dashboardProjector,
+  foldDashboardKeys,
   foldDashboardOrders,
   foldDashboardProducts,
   type StatsDelta,
 } from './dashboard/projector.js';
+export {
+  foldLicenceKeyEvents,
+  type LicenceKeyRow,
+  licenceKeysProjector,
+  type StockChange,
+} from './licence-keys/projector.js';
 export { type ProjectionsOptions, startProjections } from './main.js';
 export { migrateReadModel } from './migrations/index.js';
 export { emailKey, keepsMoney } from './orders/events.js';

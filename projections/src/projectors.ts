@@ -1,5 +1,6 @@
 import { customersProjector } from './customers/projector.js';
 import { dashboardProjector } from './dashboard/projector.js';
+import { licenceKeysProjector } from './licence-keys/projector.js';
 import { ordersProjector } from './orders/projector.js';
 import { productsProjector } from './products/projector.js';
 import type { Projector } from './projector.js';
@@ -10,6 +11,7 @@ export const allProjectors: readonly Projector[] = [
   ordersProjector,
   customersProjector,
   dashboardProjector,
+  licenceKeysProjector,
 ];
 
 export function projectorsNamed(name: string): Projector[] {

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { OrderLine } from '@licensestore/shared';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestReadModel, recordingLogger, startRunner } from './support/harness.js';
+import { assignmentsIn, inventoryOf, newKeys, ordersIn, testVault } from './support/licence-keys.js';
 import {
   appendOrder,
   appendProduct,
@@ -25,9 +27,9 @@ describe('dashboard projector', () => {
   let runner: ReturnType<typeof startRunner>;
   let last = '';
   /** Appends and remembers the furthest position appended (a read of the log's head may not see it yet). */
-  const track = async (appending: Promise<{ position: string }>) => {
+  const track = async (appending: { position: string | null } | Promise<{ position: string | null }>) => {
     const { position } = await appending;
-    if (position > last) last = position;
+    if (position !== null && position > last) last = position;
   };
   const order = (...args: Parameters<typeof appendOrder>) => track(appendOrder(...args));
   const product = (...args: Parameters<typeof appendProduct>) => track(appendProduct(...args));
@@ -35,7 +37,7 @@ describe('dashboard projector', () => {
   const settled = async () => {
     expect(
       await waitForProjections(env.pool, last, {
-        projectors: ['products', 'orders', 'dashboard'],
+        projectors: ['products', 'orders', 'licence-keys', 'dashboard'],
         timeoutMs: 10_000,
       }),
     ).toBe(true);
@@ -140,6 +142,9 @@ describe('dashboard projector', () => {
         completed_count: 1,
         customer_count: 3,
         revenue: '200.00',
+        available_keys: 0,
+        assigned_keys: 0,
+        orders_awaiting_keys: 0,
       });
       expect(await storedStats(env.db)).toEqual(await countedStats(env.db));
       const { updated_at } = await env.db
@@ -177,6 +182,65 @@ describe('dashboard projector', () => {
         revenue: '200.00',
       });
       expect(log.lines.filter((line) => line.level === 'error' || line.level === 'warn')).toEqual([]);
+    });
+  });
+
+  describe('when keys are added, paid orders wait for them and get them', () => {
+    it('counts keys available and assigned, and the paid orders still owed keys until they are fulfilled', async () => {
+      const productId = randomUUID();
+      const inventory = inventoryOf(env.store, productId);
+      const orders = ordersIn(env.store);
+      const vault = testVault();
+      /** What the reactor does: ask for each paid line's keys, hand what the inventory gave to the orders. */
+      const deliver = async (assignments: ReturnType<typeof assignmentsIn>) => {
+        for (const { orderId, lineId, keys } of assignments) {
+          await track(orders.recordKeys(orderId, lineId, keys, at(40)));
+        }
+      };
+      const request = async (orderId: string, line: OrderLine) => {
+        const outcome = await inventory.request(orderId, line.lineId, line.quantity, at(31));
+        await track(outcome);
+        await deliver(assignmentsIn(outcome.events));
+      };
+      const before = await storedStats(env.db);
+      const stats = async () => {
+        await settled();
+        const now = await storedStats(env.db);
+        return {
+          available: (now?.available_keys ?? 0) - (before?.available_keys ?? 0),
+          assigned: (now?.assigned_keys ?? 0) - (before?.assigned_keys ?? 0),
+          awaiting: (now?.orders_awaiting_keys ?? 0) - (before?.orders_awaiting_keys ?? 0),
+          completed: (now?.completed_count ?? 0) - (before?.completed_count ?? 0),
+        };
+      };
+
+      await track(inventory.add(newKeys(vault, 2), at(30)));
+      const paidLine = orderLine('Windows 11 Pro', 1, '19.99', productId);
+      const paid = await orders.place({ lines: [paidLine], now: at(31) });
+      await request(paid.orderId, paidLine);
+      const pendingLine = orderLine('Windows 11 Pro', 2, '19.99', productId);
+      const pending = await orders.place({ lines: [pendingLine], captureStatus: 'PENDING', now: at(32) });
+      await track(pending);
+      const bigLine = orderLine('Windows 11 Pro', 3, '19.99', productId);
+      const big = await orders.place({ lines: [bigLine], now: at(33) });
+      await request(big.orderId, bigLine);
+      // One key each for the first and the big order: the first is fulfilled, the big one waits for two more.
+      expect(await stats()).toEqual({ available: 0, assigned: 2, awaiting: 1, completed: 1 });
+
+      await track(orders.completePayment(pending.orderId, at(34)));
+      await request(pending.orderId, pendingLine);
+      expect(await stats()).toEqual({ available: 0, assigned: 2, awaiting: 2, completed: 1 });
+
+      const cancelled = await orders.changeStatus(big.orderId, 'cancelled', at(35));
+      await track(cancelled);
+      expect(await stats()).toEqual({ available: 0, assigned: 2, awaiting: 1, completed: 1 });
+
+      const delivery = await inventory.add(newKeys(vault, 5), at(36));
+      await track(delivery);
+      await deliver(assignmentsIn(delivery.events));
+      // Two keys still go to the cancelled big order (the inventory serves every line it was asked for).
+      expect(await stats()).toEqual({ available: 1, assigned: 6, awaiting: 0, completed: 2 });
+      expect(await storedStats(env.db)).toEqual(await countedStats(env.db));
     });
   });
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { productStream } from '@licensestore/shared';
+import { openEventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { productsProjector } from '../src/products/projector.js';
@@ -72,9 +73,12 @@ describe('the guarded checkpoint', () => {
     it('applies every event exactly once between them', async () => {
       await env.db.deleteFrom('projection_checkpoints').execute();
       await env.db.deleteFrom('products').execute();
+      // Each runner with an event store of its own, as two instances have: a subscription holds a connection of
+      // its store's pool while it follows, and two runners' worth on one pool would leave their reads none.
+      const otherStore = await openEventStore({ databaseUrl: env.url });
       const [a, b] = [
         startRunner({ db: env.db, store: env.store, maxBatch: 200 }),
-        startRunner({ db: env.db, store: env.store, maxBatch: 200 }),
+        startRunner({ db: env.db, store: otherStore, maxBatch: 200 }),
       ];
       const before = (await readAllEvents(env.store)).length;
       try {
@@ -88,6 +92,7 @@ describe('the guarded checkpoint', () => {
         ).toBe(true);
       } finally {
         await Promise.all([a.stop(), b.stop()]);
+        await otherStore.close();
       }
       const applied = [...a.batches, ...b.batches]
         .filter((batch) => batch.projector === 'products')

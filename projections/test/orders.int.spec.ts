@@ -9,6 +9,7 @@ import { dashboardProjector } from '../src/dashboard/projector.js';
 import { ordersProjector } from '../src/orders/projector.js';
 import { metadata } from './support/catalogue.js';
 import { useRunningReadModel } from './support/harness.js';
+import { newKeys, ordersIn, testVault } from './support/licence-keys.js';
 import {
   appendOrder,
   orderCaptured,
@@ -75,6 +76,8 @@ describe('orders projector', () => {
         status: 'processing',
         created_at: new Date('2026-03-01T09:30:00.000Z'),
         updated_at: new Date('2026-03-01T09:30:00.000Z'),
+        fulfilled_at: null,
+        delivery_email_sent_at: null,
       });
       expect(await items(id)).toEqual([
         {
@@ -87,6 +90,7 @@ describe('orders projector', () => {
           quantity: 2,
           price: '149.50',
           line_total: '299.00',
+          license_keys: [],
         },
         {
           id: `${id}:${windows.lineId}`,
@@ -98,6 +102,7 @@ describe('orders projector', () => {
           quantity: 1,
           price: '19.99',
           line_total: '19.99',
+          license_keys: [],
         },
       ]);
     });
@@ -187,6 +192,92 @@ describe('orders projector', () => {
         status: 'pending',
         updated_at: new Date('2026-03-04T09:30:00.000Z'),
       });
+    });
+  });
+
+  describe('when a line gets its keys over two assignments and then the order is fulfilled', () => {
+    it("lists each line's sealed keys in assignment order, completes the order as of its fulfilment and records the e-mail", async () => {
+      const orders = ordersIn(model.env.store);
+      const vault = testVault();
+      const office = orderLine('Microsoft Office 2021 Professional Plus', 3, '149.50');
+      const windows = orderLine('Windows 11 Pro', 1, '19.99');
+      const { orderId } = await orders.place({ lines: [office, windows], now: '2026-03-08T08:00:00.000Z' });
+      const keys = newKeys(vault, 4);
+      const given = keys.map(({ keyId, key }) => ({ keyId, key }));
+      const sealed = keys.map(({ key }) => key);
+
+      const first = await orders.recordKeys(
+        orderId,
+        office.lineId,
+        given.slice(0, 2),
+        '2026-03-08T08:01:00.000Z',
+      );
+      await visible(first.position as string);
+      expect((await items(orderId)).map((item) => item.license_keys)).toEqual([sealed.slice(0, 2), []]);
+      expect(await order(orderId)).toMatchObject({
+        status: 'processing',
+        updated_at: new Date('2026-03-08T08:01:00.000Z'),
+        fulfilled_at: null,
+      });
+
+      await orders.recordKeys(orderId, windows.lineId, given.slice(3), '2026-03-08T08:02:00.000Z');
+      const last = await orders.recordKeys(
+        orderId,
+        office.lineId,
+        given.slice(2, 3),
+        '2026-03-08T08:03:00.000Z',
+      );
+      expect(last.events.map((event) => event.type)).toEqual(['OrderLicenceKeysAssigned', 'OrderFulfilled']);
+      await visible(last.position as string);
+      const lines = await items(orderId);
+      expect(lines.map((item) => item.license_keys)).toEqual([sealed.slice(0, 3), sealed.slice(3)]);
+      expect(lines[0]?.license_keys.map((key) => vault.open(key))).toEqual(
+        keys.slice(0, 3).map((key) => key.text),
+      );
+      expect(await order(orderId)).toMatchObject({
+        status: 'completed',
+        updated_at: new Date('2026-03-08T08:03:00.000Z'),
+        fulfilled_at: new Date('2026-03-08T08:03:00.000Z'),
+        delivery_email_sent_at: null,
+      });
+
+      const sent = await orders.recordEmailSent(orderId, randomUUID(), '2026-03-08T08:04:00.000Z');
+      await visible(sent.position as string);
+      expect(await order(orderId)).toMatchObject({
+        status: 'completed',
+        delivery_email_sent_at: new Date('2026-03-08T08:04:00.000Z'),
+      });
+    });
+  });
+
+  describe('when an order an admin cancelled gets all its keys', () => {
+    it('records the fulfilment and leaves it cancelled (only a processing order completes)', async () => {
+      const orders = ordersIn(model.env.store);
+      const line = orderLine('WinRAR', 1, '29.00');
+      const { orderId } = await orders.place({ lines: [line], now: '2026-03-09T08:00:00.000Z' });
+      await orders.changeStatus(orderId, 'cancelled', '2026-03-09T08:01:00.000Z');
+      const keys = newKeys(testVault(), 1).map(({ keyId, key }) => ({ keyId, key }));
+      const fulfilled = await orders.recordKeys(orderId, line.lineId, keys, '2026-03-09T08:02:00.000Z');
+      await visible(fulfilled.position as string);
+      expect(await order(orderId)).toMatchObject({
+        status: 'cancelled',
+        fulfilled_at: new Date('2026-03-09T08:02:00.000Z'),
+      });
+    });
+  });
+
+  describe('when a pending capture completes after an admin cancelled it', () => {
+    it('leaves it cancelled, as the order stream does (a completed payment moves only a pending order on)', async () => {
+      const id = await captured('pending');
+      await appendOrder(
+        model.env.store,
+        id,
+        statusChanged(id, 'pending', 'cancelled', '2026-03-02T10:03:00.000Z'),
+      );
+      await visible(
+        (await appendOrder(model.env.store, id, paymentCompleted(id, '2026-03-02T10:05:00.000Z'))).position,
+      );
+      expect(await order(id)).toMatchObject({ status: 'cancelled' });
     });
   });
 

@@ -1,5 +1,6 @@
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore, type Position } from '@licensestore/shared/eventstore';
+import { createKeyVault } from '@licensestore/shared/key-vault';
 import { migrateReadModel } from '../../projections/src/migrations/index.js';
 import { migrateApi } from '../../services/api/src/migrations/index.js';
 import { seedDemoStore } from '../../services/api/src/seed/index.js';
@@ -8,6 +9,8 @@ import { migrateWorkers } from '../../workers/src/migrations.js';
 export interface PrepareOptions {
   databaseUrl: string;
   eventStoreConnectionString?: string | undefined;
+  /** Seals the demo store's licence keys: the roles must be given the same secret. */
+  licenceKeySecret: string;
   log: (line: string) => void;
 }
 
@@ -19,6 +22,7 @@ export interface PrepareOptions {
 export async function prepareStore({
   databaseUrl,
   eventStoreConnectionString,
+  licenceKeySecret,
   log,
 }: PrepareOptions): Promise<{ lastPosition: Position | null }> {
   const store = await openEventStore({ databaseUrl, eventStoreConnectionString });
@@ -27,7 +31,12 @@ export async function prepareStore({
     await migrateReadModel(database.db);
     await migrateApi(database.db);
     await migrateWorkers(database.db);
-    const { lastPosition } = await seedDemoStore({ store, db: database.db, log });
+    const { lastPosition } = await seedDemoStore({
+      store,
+      db: database.db,
+      keyVault: createKeyVault(licenceKeySecret),
+      log,
+    });
     return { lastPosition };
   } finally {
     await Promise.allSettled([store.close(), database.close()]);

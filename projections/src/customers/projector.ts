@@ -1,7 +1,7 @@
 import { formatCents, type OrderEvent, type OrderStatus, toCents } from '@licensestore/shared';
 import type { CustomerOrdersTable, CustomersTable, Database } from '@licensestore/shared/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { emailKey, keepsMoney, parseOrderBatch, statusChange, storableText } from '../orders/events.js';
+import { emailKey, keepsMoney, parseOrderBatch, statusAfter, storableText } from '../orders/events.js';
 import type { Projector } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
 
@@ -84,13 +84,14 @@ export function foldCustomerEvents(
       }
       continue;
     }
-    const change = statusChange(event);
-    const order = change && orders.get(change.orderId);
-    if (!change || !order) continue;
+    const order = orders.get(event.data.orderId);
+    if (!order) continue;
+    const status = statusAfter(order.status, event);
+    if (status === order.status) continue;
     const current = customer(order.emailKey);
-    if (current) current.spentCents += (keepsMoney(change.status) ? order.totalCents : 0) - spentOn(order);
-    order.status = change.status;
-    touched.orders.add(change.orderId);
+    if (current) current.spentCents += (keepsMoney(status) ? order.totalCents : 0) - spentOn(order);
+    order.status = status;
+    touched.orders.add(event.data.orderId);
   }
   return touched;
 }
@@ -145,7 +146,8 @@ async function loadCustomers(
  */
 export const customersProjector: Projector = {
   name: NAME,
-  version: 1,
+  // 2: a completed payment leaves an order an admin has already moved on from pending as it is (evolveOrder).
+  version: 2,
   tables: ['customers', 'customer_orders'],
 
   async createTables(db: Kysely<Database>, schema: string) {

@@ -1,16 +1,29 @@
 import {
   formatCents,
+  type LicenceKeyEvent,
   type OrderEvent,
   type OrderStatus,
   type ProductEvent,
   parseProductEvent,
   toCents,
 } from '@licensestore/shared';
-import type { DashboardOrdersTable, DashboardProductsTable, Database } from '@licensestore/shared/db';
+import type {
+  DashboardLicenceKeysTable,
+  DashboardOrdersTable,
+  DashboardProductsTable,
+  Database,
+} from '@licensestore/shared/db';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { emailKey, keepsMoney, parseOrderBatch, statusChange } from '../orders/events.js';
+import {
+  inventoryEventTime,
+  type KeyStatus,
+  keyIdsOf,
+  keyStatusAfter,
+  parseLicenceKeyBatch,
+} from '../licence-keys/events.js';
+import { emailKey, keepsMoney, orderEventTime, parseOrderBatch, statusAfter } from '../orders/events.js';
 import type { Projector } from '../projector.js';
 import { tableIn, upsertRows } from '../sql.js';
 
@@ -24,6 +37,9 @@ export interface StatsDelta {
   completed: number;
   customers: number;
   revenueCents: number;
+  availableKeys: number;
+  assignedKeys: number;
+  awaitingKeys: number;
 }
 
 const noChange = (): StatsDelta => ({
@@ -33,6 +49,9 @@ const noChange = (): StatsDelta => ({
   completed: 0,
   customers: 0,
   revenueCents: 0,
+  availableKeys: 0,
+  assignedKeys: 0,
+  awaitingKeys: 0,
 });
 
 /** A live product (deleted and never-created ones are absent). */
@@ -43,6 +62,8 @@ interface DashboardProduct {
 interface DashboardOrder {
   status: OrderStatus;
   totalCents: number;
+  /** Every unit has its key (OrderFulfilled). */
+  fulfilled: boolean;
 }
 
 const productCounts = (product: DashboardProduct | undefined) => ({
@@ -50,10 +71,20 @@ const productCounts = (product: DashboardProduct | undefined) => ({
   featured: product?.featured ? 1 : 0,
 });
 
+/**
+ * Awaiting keys: paid and owed keys, which is what `processing` means (a paid capture or a completed payment
+ * puts an order there; fulfilment, a denial, a refund or an admin moves it on), not yet fulfilled.
+ */
 const orderCounts = (order: DashboardOrder | undefined) => ({
   orders: order ? 1 : 0,
   completed: order?.status === 'completed' ? 1 : 0,
   revenueCents: order && keepsMoney(order.status) ? order.totalCents : 0,
+  awaitingKeys: order?.status === 'processing' && !order.fulfilled ? 1 : 0,
+});
+
+const keyCounts = (status: KeyStatus | undefined) => ({
+  available: status === 'available' ? 1 : 0,
+  assigned: status === 'assigned' ? 1 : 0,
 });
 
 /**
@@ -98,9 +129,9 @@ export function foldDashboardProducts(
 }
 
 /**
- * Folds order events in log order onto the stored orders they touch (a capture replaces, a status event
- * changes a known order) and returns how the order counters move, as for products. Customers are counted
- * separately: a new e-mail key is one more customer, whatever happens to its orders.
+ * Folds order events in log order onto the stored orders they touch (a capture replaces, a later event changes
+ * a known order, as `evolveOrder` does) and returns how the order counters move, as for products. Customers are
+ * counted separately: a new e-mail key is one more customer, whatever happens to its orders.
  */
 export function foldDashboardOrders(
   events: Iterable<OrderEvent>,
@@ -115,24 +146,56 @@ export function foldDashboardOrders(
     before.set(id, orderCounts(orders.get(id)));
   };
   for (const event of events) {
+    const id = event.data.orderId;
     if (event.type === 'OrderCaptured') {
-      remember(event.data.orderId);
-      orders.set(event.data.orderId, { status: event.data.status, totalCents: toCents(event.data.total) });
+      remember(id);
+      orders.set(id, { status: event.data.status, totalCents: toCents(event.data.total), fulfilled: false });
       continue;
     }
-    const change = statusChange(event);
-    const order = change && orders.get(change.orderId);
-    if (!change || !order) continue;
-    remember(change.orderId);
-    order.status = change.status;
+    const order = orders.get(id);
+    if (!order) continue;
+    const status = statusAfter(order.status, event);
+    const fulfilled = order.fulfilled || event.type === 'OrderFulfilled';
+    if (status === order.status && fulfilled === order.fulfilled) continue;
+    remember(id);
+    order.status = status;
+    order.fulfilled = fulfilled;
   }
   for (const [id, counted] of before) {
     const now = orderCounts(orders.get(id));
     delta.orders += now.orders - counted.orders;
     delta.completed += now.completed - counted.completed;
     delta.revenueCents += now.revenueCents - counted.revenueCents;
+    delta.awaitingKeys += now.awaitingKeys - counted.awaitingKeys;
   }
   return touched;
+}
+
+/**
+ * Folds inventory events in log order onto the stored keys they name (same rules as the licence-keys
+ * projector) and returns how the key counters move, as for products.
+ */
+export function foldDashboardKeys(
+  events: Iterable<LicenceKeyEvent>,
+  keys: Map<string, KeyStatus>,
+  delta: StatsDelta,
+): Set<string> {
+  const before = new Map<string, ReturnType<typeof keyCounts>>();
+  for (const event of events) {
+    for (const id of keyIdsOf(event)) {
+      const status = keys.get(id);
+      if (!before.has(id)) before.set(id, keyCounts(status));
+      const after = keyStatusAfter(status, event);
+      if (after === undefined) keys.delete(id);
+      else keys.set(id, after);
+    }
+  }
+  for (const [id, counted] of before) {
+    const now = keyCounts(keys.get(id));
+    delta.availableKeys += now.available - counted.available;
+    delta.assignedKeys += now.assigned - counted.assigned;
+  }
+  return new Set(before.keys());
 }
 
 function parseProductBatch(events: readonly RecordedEvent[], log: Logger): ProductEvent[] {
@@ -161,15 +224,11 @@ const productTime = (event: ProductEvent) =>
       ? event.data.updatedAt
       : event.data.deletedAt;
 
-const orderTime = (event: OrderEvent) =>
-  event.type === 'OrderCaptured' ? event.data.capturedAt : statusChange(event)?.at;
-
 /** The latest of the events' own timestamps: what the counters are as of, whatever the batch boundaries. */
-function latest(times: Iterable<string | undefined>): string | null {
+function latest(times: Iterable<string>): string | null {
   let latestAt: string | null = null;
   let latestMs = Number.NEGATIVE_INFINITY;
   for (const at of times) {
-    if (at === undefined) continue;
     const ms = Date.parse(at);
     if (ms > latestMs) {
       latestMs = ms;
@@ -193,11 +252,24 @@ async function loadOrders(trx: Transaction<Database>, schema: string, events: re
   const ids = [...new Set(events.map((event) => event.data.orderId))];
   if (ids.length === 0) return new Map<string, DashboardOrder>();
   const { rows } = await sql<DashboardOrdersTable>`
-    SELECT id, status, total::text AS total FROM ${tableIn(schema, 'dashboard_orders')}
+    SELECT id, status, total::text AS total, fulfilled FROM ${tableIn(schema, 'dashboard_orders')}
      WHERE id = ANY(${ids}::uuid[])`.execute(trx);
   return new Map<string, DashboardOrder>(
-    rows.map((row) => [row.id, { status: row.status as OrderStatus, totalCents: toCents(row.total) }]),
+    rows.map((row) => [
+      row.id,
+      { status: row.status as OrderStatus, totalCents: toCents(row.total), fulfilled: row.fulfilled },
+    ]),
   );
+}
+
+async function loadKeys(trx: Transaction<Database>, schema: string, events: readonly LicenceKeyEvent[]) {
+  const ids = [...new Set(events.flatMap(keyIdsOf))];
+  if (ids.length === 0) return new Map<string, KeyStatus>();
+  const { rows } = await sql<DashboardLicenceKeysTable>`
+    SELECT id, status FROM ${tableIn(schema, 'dashboard_licence_keys')} WHERE id = ANY(${ids}::uuid[])`.execute(
+    trx,
+  );
+  return new Map<string, KeyStatus>(rows.map((row) => [row.id, row.status]));
 }
 
 /** New customers: the e-mail keys not seen before (inserted now), counted by what the insert returns. */
@@ -215,30 +287,61 @@ async function addCustomers(trx: Transaction<Database>, schema: string, events: 
   return rows.length;
 }
 
+/** Writes the touched entities of one kind: deletes those gone from `state`, upserts the others as rows. */
+async function writeState<T>(
+  trx: Transaction<Database>,
+  schema: string,
+  table: string,
+  touched: Set<string>,
+  state: ReadonlyMap<string, T>,
+  row: (id: string, value: T) => object,
+) {
+  const gone = [...touched].filter((id) => !state.has(id));
+  if (gone.length > 0) {
+    await sql`DELETE FROM ${tableIn(schema, table)} WHERE id = ANY(${gone}::uuid[])`.execute(trx);
+  }
+  const rows = [...touched].flatMap((id) => {
+    const value = state.get(id);
+    return value === undefined ? [] : [row(id, value)];
+  });
+  await upsertRows(trx, schema, table, 'id', rows);
+}
+
 /**
  * The back-office counters in one row, kept up to date event by event rather than counted on page load:
  * live products and how many are featured, orders and how many are completed, distinct customer e-mail keys,
- * and revenue (totals of orders neither cancelled nor refunded). To move the counters it keeps a little state
- * of its own: each live product's featured flag, each order's status and total, every customer key. The
- * counters move by the difference between what the touched entities count for before and after a batch, so
- * they always equal aggregates over that state, and applying a batch twice moves them once.
+ * revenue (totals of orders neither cancelled nor refunded), licence keys available and assigned over all
+ * products, and orders awaiting keys. To move the counters it keeps a little state of its own: each live
+ * product's featured flag, each order's status, total and whether it is fulfilled, every customer key, each
+ * key's status. The counters move by the difference between what the touched entities count for before and
+ * after a batch, so they always equal aggregates over that state, and applying a batch twice moves them once.
  */
 export const dashboardProjector: Projector = {
   name: NAME,
-  version: 1,
-  tables: ['dashboard_stats', 'dashboard_products', 'dashboard_orders', 'dashboard_customers'],
+  // 2: key counters and orders awaiting keys; statuses exactly as evolveOrder (fulfilment completes an order).
+  version: 2,
+  tables: [
+    'dashboard_stats',
+    'dashboard_products',
+    'dashboard_orders',
+    'dashboard_customers',
+    'dashboard_licence_keys',
+  ],
 
   async createTables(db: Kysely<Database>, schema: string) {
     await sql`
       CREATE TABLE ${tableIn(schema, 'dashboard_stats')} (
-        id              boolean PRIMARY KEY DEFAULT true CHECK (id),
-        product_count   integer NOT NULL,
-        featured_count  integer NOT NULL,
-        order_count     integer NOT NULL,
-        completed_count integer NOT NULL,
-        customer_count  integer NOT NULL,
-        revenue         numeric(12, 2) NOT NULL,
-        updated_at      timestamptz NOT NULL
+        id                   boolean PRIMARY KEY DEFAULT true CHECK (id),
+        product_count        integer NOT NULL,
+        featured_count       integer NOT NULL,
+        order_count          integer NOT NULL,
+        completed_count      integer NOT NULL,
+        customer_count       integer NOT NULL,
+        revenue              numeric(12, 2) NOT NULL,
+        updated_at           timestamptz NOT NULL,
+        available_keys       integer NOT NULL,
+        assigned_keys        integer NOT NULL,
+        orders_awaiting_keys integer NOT NULL
       )`.execute(db);
     await sql`
       CREATE TABLE ${tableIn(schema, 'dashboard_products')} (
@@ -247,60 +350,63 @@ export const dashboardProjector: Projector = {
       )`.execute(db);
     await sql`
       CREATE TABLE ${tableIn(schema, 'dashboard_orders')} (
-        id     uuid PRIMARY KEY,
-        status text NOT NULL,
-        total  numeric(12, 2) NOT NULL
+        id        uuid PRIMARY KEY,
+        status    text NOT NULL,
+        total     numeric(12, 2) NOT NULL,
+        fulfilled boolean NOT NULL
       )`.execute(db);
     await sql`CREATE TABLE ${tableIn(schema, 'dashboard_customers')} (email_key text PRIMARY KEY)`.execute(
       db,
     );
+    await sql`
+      CREATE TABLE ${tableIn(schema, 'dashboard_licence_keys')} (
+        id     uuid PRIMARY KEY,
+        status text NOT NULL
+      )`.execute(db);
   },
 
   async apply(trx, events, { schema, log }) {
     const productEvents = parseProductBatch(events, log);
     const orderEvents = parseOrderBatch(events, log, NAME);
-    const asOf = latest([...productEvents.map(productTime), ...orderEvents.map(orderTime)]);
+    const keyEvents = parseLicenceKeyBatch(events, log, NAME);
+    const asOf = latest([
+      ...productEvents.map(productTime),
+      ...orderEvents.map(orderEventTime),
+      ...keyEvents.map(inventoryEventTime),
+    ]);
     if (asOf === null) return;
 
     const delta = noChange();
     const products = await loadProducts(trx, schema, productEvents);
     const orders = await loadOrders(trx, schema, orderEvents);
+    const keys = await loadKeys(trx, schema, keyEvents);
     const touchedProducts = foldDashboardProducts(productEvents, products, delta);
     const touchedOrders = foldDashboardOrders(orderEvents, orders, delta);
+    const touchedKeys = foldDashboardKeys(keyEvents, keys, delta);
 
-    const gone = [...touchedProducts].filter((id) => !products.has(id));
-    if (gone.length > 0) {
-      await sql`DELETE FROM ${tableIn(schema, 'dashboard_products')} WHERE id = ANY(${gone}::uuid[])`.execute(
-        trx,
-      );
-    }
-    await upsertRows(
-      trx,
-      schema,
-      'dashboard_products',
-      'id',
-      [...touchedProducts].flatMap((id) => {
-        const product = products.get(id);
-        return product ? [{ id, featured: product.featured }] : [];
-      }),
-    );
-    await upsertRows(
-      trx,
-      schema,
-      'dashboard_orders',
-      'id',
-      [...touchedOrders].map((id) => {
-        const order = orders.get(id) as DashboardOrder;
-        return { id, status: order.status, total: formatCents(order.totalCents) };
-      }),
-    );
+    await writeState(trx, schema, 'dashboard_products', touchedProducts, products, (id, product) => ({
+      id,
+      featured: product.featured,
+    }));
+    await writeState(trx, schema, 'dashboard_orders', touchedOrders, orders, (id, order) => ({
+      id,
+      status: order.status,
+      total: formatCents(order.totalCents),
+      fulfilled: order.fulfilled,
+    }));
+    await writeState(trx, schema, 'dashboard_licence_keys', touchedKeys, keys, (id, status) => ({
+      id,
+      status,
+    }));
     delta.customers = await addCustomers(trx, schema, orderEvents);
 
     await sql`
       INSERT INTO ${tableIn(schema, 'dashboard_stats')} AS stats
-        (id, product_count, featured_count, order_count, completed_count, customer_count, revenue, updated_at)
+        (id, product_count, featured_count, order_count, completed_count, customer_count, revenue, updated_at,
+         available_keys, assigned_keys, orders_awaiting_keys)
       VALUES (true, ${delta.products}, ${delta.featured}, ${delta.orders}, ${delta.completed}, ${delta.customers},
-              ${formatCents(delta.revenueCents)}::numeric, ${asOf}::timestamptz)
+              ${formatCents(delta.revenueCents)}::numeric, ${asOf}::timestamptz, ${delta.availableKeys},
+              ${delta.assignedKeys}, ${delta.awaitingKeys})
       ON CONFLICT (id) DO UPDATE SET
         product_count = stats.product_count + excluded.product_count,
         featured_count = stats.featured_count + excluded.featured_count,
@@ -308,6 +414,9 @@ export const dashboardProjector: Projector = {
         completed_count = stats.completed_count + excluded.completed_count,
         customer_count = stats.customer_count + excluded.customer_count,
         revenue = stats.revenue + excluded.revenue,
-        updated_at = greatest(stats.updated_at, excluded.updated_at)`.execute(trx);
+        updated_at = greatest(stats.updated_at, excluded.updated_at),
+        available_keys = stats.available_keys + excluded.available_keys,
+        assigned_keys = stats.assigned_keys + excluded.assigned_keys,
+        orders_awaiting_keys = stats.orders_awaiting_keys + excluded.orders_awaiting_keys`.execute(trx);
   },
 };

@@ -45,21 +45,52 @@ export const emailKey = (email: string) => storableText(email.trim().toLowerCase
  */
 export const keepsMoney = (status: OrderStatus) => status !== 'cancelled' && status !== 'refunded';
 
+/** When an order event happened: each carries its own timestamp. */
+export function orderEventTime(event: OrderEvent): string {
+  switch (event.type) {
+    case 'OrderCaptured':
+      return event.data.capturedAt;
+    case 'OrderPaymentCompleted':
+      return event.data.completedAt;
+    case 'OrderPaymentDenied':
+      return event.data.deniedAt;
+    case 'OrderRefunded':
+      return event.data.refundedAt;
+    case 'OrderStatusChanged':
+      return event.data.changedAt;
+    case 'OrderLicenceKeysAssigned':
+      return event.data.assignedAt;
+    case 'OrderFulfilled':
+      return event.data.fulfilledAt;
+    case 'DeliveryEmailResendRequested':
+      return event.data.requestedAt;
+    case 'DeliveryEmailSent':
+      return event.data.sentAt;
+  }
+}
+
+/** An order event after the capture: it changes an order the projector already knows, or nothing. */
+export type LaterOrderEvent = Exclude<OrderEvent, { type: 'OrderCaptured' }>;
+
 /**
- * The status an event leaves its order in, and when. Null for the capture (it carries a whole order) and for
- * events that do not touch the status (order events added later, such as key assignment, land here first).
+ * The status a placed order is left in by a later event, exactly as `evolveOrder` has it: a completed payment
+ * moves only a pending order on, fulfilment completes only a processing one, the rest leave it as it is.
  */
-export function statusChange(event: OrderEvent): { orderId: string; status: OrderStatus; at: string } | null {
+export function statusAfter(status: OrderStatus, event: LaterOrderEvent): OrderStatus {
   switch (event.type) {
     case 'OrderPaymentCompleted':
-      return { orderId: event.data.orderId, status: 'processing', at: event.data.completedAt };
+      return status === 'pending' ? 'processing' : status;
     case 'OrderPaymentDenied':
-      return { orderId: event.data.orderId, status: 'cancelled', at: event.data.deniedAt };
+      return 'cancelled';
     case 'OrderRefunded':
-      return { orderId: event.data.orderId, status: 'refunded', at: event.data.refundedAt };
+      return 'refunded';
     case 'OrderStatusChanged':
-      return { orderId: event.data.orderId, status: event.data.to, at: event.data.changedAt };
-    default:
-      return null;
+      return event.data.to;
+    case 'OrderFulfilled':
+      return status === 'processing' ? 'completed' : status;
+    case 'OrderLicenceKeysAssigned':
+    case 'DeliveryEmailResendRequested':
+    case 'DeliveryEmailSent':
+      return status;
   }
 }

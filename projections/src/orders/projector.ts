@@ -1,17 +1,21 @@
-import type { OrderEvent } from '@licensestore/shared';
+import type { OrderEvent, OrderStatus } from '@licensestore/shared';
 import type { Database, OrderItemsTable, OrdersTable } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
-import { emailKey, parseOrderBatch, statusChange, storableText } from './events.js';
+import { emailKey, orderEventTime, parseOrderBatch, statusAfter, storableText } from './events.js';
 
 const NAME = 'orders';
 
+type Timestamps = 'created_at' | 'updated_at' | 'fulfilled_at' | 'delivery_email_sent_at';
+
 /** An `orders` row as the projector writes it (money as decimal strings, timestamps as ISO text). */
-export type OrderRow = Omit<OrdersTable, 'created_at' | 'updated_at'> & {
+export type OrderRow = Omit<OrdersTable, Timestamps> & {
   created_at: string;
   updated_at: string;
+  fulfilled_at: string | null;
+  delivery_email_sent_at: string | null;
 };
 export type OrderItemRow = OrderItemsTable;
 
@@ -28,53 +32,61 @@ const capturedRow = (order: OrderCaptured): OrderRow => ({
   status: order.status,
   created_at: order.capturedAt,
   updated_at: order.capturedAt,
+  fulfilled_at: null,
+  delivery_email_sent_at: null,
 });
 
-/** One row per line; a line id given twice keeps the last (the upsert may touch a row once per statement). */
-const itemRows = (order: OrderCaptured): OrderItemRow[] => {
+const itemId = (orderId: string, lineId: string) => `${orderId}:${storableText(lineId)}`;
+
+/** One row per line, without keys yet; a line id given twice keeps the last (an upsert touches a row once). */
+const itemRows = (order: OrderCaptured): Map<string, OrderItemRow> => {
   const items = new Map<string, OrderItemRow>();
   order.lines.forEach((line, index) => {
-    const lineId = storableText(line.lineId);
-    const id = `${order.orderId}:${lineId}`;
+    const id = itemId(order.orderId, line.lineId);
     items.set(id, {
       id,
       order_id: order.orderId,
-      line_id: lineId,
+      line_id: storableText(line.lineId),
       line_number: index,
       product_id: line.productId,
       product_name: storableText(line.productName),
       quantity: line.quantity,
       price: line.unitPrice,
       line_total: line.lineTotal,
+      license_keys: [],
     });
   });
-  return [...items.values()];
+  return items;
 };
 
-/** What a batch leaves of one order: its row, and its items when the batch captured it. */
+/** What a batch leaves of one order: its row, and the items to write. */
 export interface FoldedOrder {
   row: OrderRow;
-  /** Present when captured in this batch: they replace whatever items were stored. */
-  items?: OrderItemRow[];
+  /** Captured in this batch: `items` are all its lines, replacing whatever was stored. */
+  captured: boolean;
+  /** Every line when captured, else the stored lines this batch gave keys. */
+  items: Map<string, OrderItemRow>;
 }
 
 /**
- * Folds a batch per order, in log order, on top of the stored rows it touches. A capture replaces the order;
- * a status event changes a known order and is ignored for an unknown one. A capture whose PayPal order already
- * belongs to another order is skipped (the write side never lets that happen; a read model must not get stuck
- * on it either).
+ * Folds a batch per order, in log order, on top of the stored rows it touches, as `evolveOrder` does: a capture
+ * replaces the order (and its lines, keys gone); a later event changes a known order and is ignored for an
+ * unknown one. Keys are appended to their line in the order they were assigned. A capture whose PayPal order
+ * already belongs to another order is skipped (the write side never lets that happen; a read model must not get
+ * stuck on it either).
  */
 export function foldOrderEvents(
   events: Iterable<OrderEvent>,
   stored: ReadonlyMap<string, OrderRow>,
+  storedItems: ReadonlyMap<string, OrderItemRow>,
   log: Logger,
 ): Map<string, FoldedOrder> {
   const folded = new Map<string, FoldedOrder>();
   const paypalOwners = new Map<string, string>();
   for (const row of stored.values()) paypalOwners.set(row.paypal_order_id, row.id);
   for (const event of events) {
+    const { orderId } = event.data;
     if (event.type === 'OrderCaptured') {
-      const { orderId } = event.data;
       const paypalOrderId = storableText(event.data.paypalOrderId);
       const owner = paypalOwners.get(paypalOrderId);
       if (owner !== undefined && owner !== orderId) {
@@ -85,20 +97,35 @@ export function foldOrderEvents(
         continue;
       }
       paypalOwners.set(paypalOrderId, orderId);
-      folded.set(orderId, { row: capturedRow(event.data), items: itemRows(event.data) });
+      folded.set(orderId, { row: capturedRow(event.data), captured: true, items: itemRows(event.data) });
       continue;
     }
-    const change = statusChange(event);
-    if (!change) continue;
-    let order = folded.get(change.orderId);
+    // It changes nothing the read model shows.
+    if (event.type === 'DeliveryEmailResendRequested') continue;
+    let order = folded.get(orderId);
     if (!order) {
-      const row = stored.get(change.orderId);
+      const row = stored.get(orderId);
       if (!row) continue;
-      order = { row: { ...row } };
-      folded.set(change.orderId, order);
+      order = { row: { ...row }, captured: false, items: new Map() };
+      folded.set(orderId, order);
     }
-    order.row.status = change.status;
-    order.row.updated_at = change.at;
+    const { row } = order;
+    row.status = statusAfter(row.status as OrderStatus, event);
+    row.updated_at = orderEventTime(event);
+    if (event.type === 'OrderFulfilled') row.fulfilled_at = event.data.fulfilledAt;
+    else if (event.type === 'DeliveryEmailSent') row.delivery_email_sent_at = event.data.sentAt;
+    else if (event.type === 'OrderLicenceKeysAssigned') {
+      const id = itemId(orderId, event.data.lineId);
+      let item = order.items.get(id);
+      if (!item) {
+        const storedItem = order.captured ? undefined : storedItems.get(id);
+        // A line the order does not have: evolveOrder files the keys under it, but there is no item to show.
+        if (!storedItem) continue;
+        item = { ...storedItem, license_keys: [...storedItem.license_keys] };
+        order.items.set(id, item);
+      }
+      item.license_keys.push(...event.data.keys.map((key) => key.key));
+    }
   }
   return folded;
 }
@@ -117,31 +144,56 @@ async function loadRows(
   }
   const { rows } = await sql<OrderRow>`
     SELECT id, paypal_order_id, customer_name, customer_email, customer_email_key, total::text AS total,
-           currency, status, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at
+           currency, status, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at,
+           ${isoText('fulfilled_at')} AS fulfilled_at, ${isoText('delivery_email_sent_at')} AS delivery_email_sent_at
       FROM ${tableIn(schema, 'orders')}
      WHERE id = ANY(${[...ids]}::uuid[]) OR paypal_order_id = ANY(${[...paypalIds]}::text[])`.execute(trx);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** Orders and their lines, from the order streams; the confirmation page, My Orders and the back office read them. */
+/** The stored lines a batch gives keys to. */
+async function loadItems(
+  trx: Transaction<Database>,
+  schema: string,
+  events: readonly OrderEvent[],
+): Promise<Map<string, OrderItemRow>> {
+  const ids = new Set<string>();
+  for (const event of events) {
+    if (event.type === 'OrderLicenceKeysAssigned') ids.add(itemId(event.data.orderId, event.data.lineId));
+  }
+  if (ids.size === 0) return new Map();
+  const { rows } = await sql<OrderItemRow>`
+    SELECT id, order_id, line_id, line_number, product_id, product_name, quantity, price::text AS price,
+           line_total::text AS line_total, license_keys
+      FROM ${tableIn(schema, 'order_items')} WHERE id = ANY(${[...ids]}::text[])`.execute(trx);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Orders and their lines with the (sealed) keys each line got, from the order streams; the confirmation page,
+ * My Orders and the back office read them.
+ */
 export const ordersProjector: Projector = {
   name: NAME,
-  version: 1,
+  // 2: lines carry their keys, orders their fulfilment and delivery e-mail; statuses exactly as evolveOrder.
+  version: 2,
   tables: ['orders', 'order_items'],
 
   async createTables(db: Kysely<Database>, schema: string) {
     await sql`
       CREATE TABLE ${tableIn(schema, 'orders')} (
-        id                 uuid PRIMARY KEY,
-        paypal_order_id    text NOT NULL UNIQUE,
-        customer_name      text NOT NULL,
-        customer_email     text NOT NULL,
-        customer_email_key text NOT NULL,
-        total              numeric(12, 2) NOT NULL,
-        currency           text NOT NULL,
-        status             text NOT NULL,
-        created_at         timestamptz NOT NULL,
-        updated_at         timestamptz NOT NULL
+        id                     uuid PRIMARY KEY,
+        paypal_order_id        text NOT NULL UNIQUE,
+        customer_name          text NOT NULL,
+        customer_email         text NOT NULL,
+        customer_email_key     text NOT NULL,
+        total                  numeric(12, 2) NOT NULL,
+        currency               text NOT NULL,
+        status                 text NOT NULL,
+        created_at             timestamptz NOT NULL,
+        updated_at             timestamptz NOT NULL,
+        fulfilled_at           timestamptz,
+        delivery_email_sent_at timestamptz
       )`.execute(db);
     await sql`CREATE INDEX orders_created_at_idx ON ${tableIn(schema, 'orders')} (created_at DESC, id DESC)`.execute(
       db,
@@ -159,7 +211,8 @@ export const ordersProjector: Projector = {
         product_name text NOT NULL,
         quantity     integer NOT NULL,
         price        numeric(12, 2) NOT NULL,
-        line_total   numeric(12, 2) NOT NULL
+        line_total   numeric(12, 2) NOT NULL,
+        license_keys text[] NOT NULL
       )`.execute(db);
     await sql`CREATE INDEX order_items_order_id_idx ON ${tableIn(schema, 'order_items')} (order_id, line_number)`.execute(
       db,
@@ -170,17 +223,16 @@ export const ordersProjector: Projector = {
     const parsed = parseOrderBatch(events, log, NAME);
     if (parsed.length === 0) return;
     const stored = await loadRows(trx, schema, parsed);
-    const folded = foldOrderEvents(parsed, stored, log);
+    const storedItems = await loadItems(trx, schema, parsed);
+    const folded = foldOrderEvents(parsed, stored, storedItems, log);
     if (folded.size === 0) return;
     const rows: OrderRow[] = [];
     const items: OrderItemRow[] = [];
     const recaptured: string[] = [];
     for (const [id, order] of folded) {
       rows.push(order.row);
-      if (order.items) {
-        items.push(...order.items);
-        if (stored.has(id)) recaptured.push(id);
-      }
+      items.push(...order.items.values());
+      if (order.captured && stored.has(id)) recaptured.push(id);
     }
     await upsertRows(trx, schema, 'orders', 'id', rows);
     if (recaptured.length > 0) {

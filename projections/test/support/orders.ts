@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   formatCents,
+  type LicenceKeyEvent,
   type OrderEvent,
   type OrderLine,
   type OrderStatus,
@@ -137,7 +138,7 @@ export const appendProduct = (store: EventStore, productId: string, ...events: P
 export interface StoreAppend {
   stream: string;
   expected: ExpectedRevision;
-  events: Array<OrderEvent | ProductEvent>;
+  events: Array<OrderEvent | ProductEvent | LicenceKeyEvent>;
 }
 
 /**
@@ -268,7 +269,7 @@ export async function appendHistory(
   return { events, position };
 }
 
-/** The tables of the order read models, each in key order, as Postgres returns them. */
+/** The tables of the order and licence-key read models, each in key order, as Postgres returns them. */
 export const ORDER_MODEL_TABLES = {
   orders: 'id',
   order_items: 'id',
@@ -278,6 +279,9 @@ export const ORDER_MODEL_TABLES = {
   dashboard_products: 'id',
   dashboard_orders: 'id',
   dashboard_customers: 'email_key',
+  dashboard_licence_keys: 'id',
+  licence_keys: 'id',
+  licence_key_stock: 'product_id',
 } as const;
 
 export async function readTable(db: Kysely<Database>, table: string, key: string, schema = 'public') {
@@ -303,6 +307,9 @@ export async function countedStats(db: Kysely<Database>) {
     completed_count: number;
     customer_count: number;
     revenue: string;
+    available_keys: number;
+    assigned_keys: number;
+    orders_awaiting_keys: number;
   }>`
     SELECT (SELECT count(*)::int FROM products) AS product_count,
            (SELECT count(*)::int FROM products WHERE featured) AS featured_count,
@@ -310,7 +317,11 @@ export async function countedStats(db: Kysely<Database>) {
            (SELECT count(*)::int FROM orders WHERE status = 'completed') AS completed_count,
            (SELECT count(DISTINCT customer_email_key)::int FROM orders) AS customer_count,
            (SELECT coalesce(sum(total), 0)::numeric(12, 2)::text FROM orders
-             WHERE status NOT IN ('cancelled', 'refunded')) AS revenue`.execute(db);
+             WHERE status NOT IN ('cancelled', 'refunded')) AS revenue,
+           (SELECT count(*)::int FROM licence_keys WHERE status = 'available') AS available_keys,
+           (SELECT count(*)::int FROM licence_keys WHERE status = 'assigned') AS assigned_keys,
+           (SELECT count(*)::int FROM orders WHERE status = 'processing' AND fulfilled_at IS NULL)
+             AS orders_awaiting_keys`.execute(db);
   return rows[0];
 }
 
@@ -324,6 +335,9 @@ export async function storedStats(db: Kysely<Database>) {
       'completed_count',
       'customer_count',
       sql<string>`revenue::text`.as('revenue'),
+      'available_keys',
+      'assigned_keys',
+      'orders_awaiting_keys',
     ])
     .executeTakeFirst();
 }

@@ -1,9 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_WEBHOOK_ID } from '@licensestore/paypal-sandbox';
 import type { Config } from '@licensestore/shared/config';
-import { ConfigError } from '@licensestore/shared/config';
+import { ConfigError, requireLicenceKeySecret } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
+import { createKeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import express, { type Express, Router } from 'express';
 import type { Redis } from 'ioredis';
@@ -20,6 +21,7 @@ import { requestContext } from './http/request-context.js';
 import { refuseCrossSite } from './http/same-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
+import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { createPaypalClient } from './payments/client.js';
 import { paymentsSetup, SANDBOX_MOUNT, type SandboxDefaults } from './payments/setup.js';
@@ -69,6 +71,7 @@ export function createApp(deps: AppDeps): Express {
   if (!config.SESSION_SECRET) {
     throw new ConfigError(['SESSION_SECRET: required (npm start generates one into DATA_DIR)']);
   }
+  const keyVault = createKeyVault(requireLicenceKeySecret(config));
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const sessions = new SessionStore(redis, config.SESSION_SECRET);
   const payments = paymentsSetup(config, SANDBOX_DEFAULTS, {
@@ -84,17 +87,27 @@ export function createApp(deps: AppDeps): Express {
     logger,
   });
 
+  const inventory = {
+    database,
+    eventStore,
+    logger,
+    keyVault,
+    lowStockThreshold: config.LOW_STOCK_THRESHOLD,
+  };
   const api = Router();
-  api.use(express.json({ limit: JSON_LIMIT }));
   api.use(loadSession(sessions));
+  // Before the JSON parser: an import of keys reads up to 1 MB, the rest of the API 100 kB.
+  api.use(licenceKeyImportRoutes(inventory));
+  api.use(express.json({ limit: JSON_LIMIT }));
   api.use(
     authRoutes({ db: database.db, sessions, throttle: new LoginThrottle(redis), secureCookies: https }),
   );
   api.use(catalogueRoutes(deps));
   api.use(testimonialRoutes(database.db));
-  api.use(orderRoutes(database.db));
+  api.use(orderRoutes({ database, eventStore, logger, keyVault }));
+  api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));
-  api.use(dashboardRoutes(database.db));
+  api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));
   api.use(paymentsConfigRoutes(payments));
   api.use(notFound);
 

@@ -45,7 +45,11 @@ describe('HTTP shell', () => {
     await migrateApi(database.db);
     const eventStore: EventStore = await openEventStore({ databaseUrl });
     const redis = new Redis(testRedisUrl(), { keyPrefix: `test-${randomUUID()}:` });
-    const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: randomBytes(32).toString('hex') });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      LICENCE_KEY_SECRET: randomBytes(32).toString('hex'),
+    });
     const app = createApp({ database, eventStore, redis, config, logger, webDist, publicDir });
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));

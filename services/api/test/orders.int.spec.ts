@@ -83,6 +83,10 @@ describe('Orders, customers and dashboard API', () => {
         totalCustomers: 0,
         totalRevenue: '0.00',
         recentOrders: [],
+        availableKeys: 0,
+        assignedKeys: 0,
+        ordersAwaitingKeys: 0,
+        lowStock: [],
       });
     });
   });
@@ -113,12 +117,16 @@ describe('Orders, customers and dashboard API', () => {
           productName: 'Microsoft Office 2021 Professional Plus',
           quantity: 2,
           price: '149.50',
+          licenseKey: null,
+          licenseKeys: [],
         },
         {
           id: `${order.orderId}:${windows.lineId}`,
           productName: 'Windows 11 Pro',
           quantity: 1,
           price: '19.99',
+          licenseKey: null,
+          licenseKeys: [],
         },
       ]);
     });
@@ -171,7 +179,13 @@ describe('Orders, customers and dashboard API', () => {
         createdAt: at(4),
       });
       expect(await listOrderItems(database.db, order.orderId)).toStrictEqual([
-        { id: expect.stringContaining(order.orderId), productName: 'WinRAR', quantity: 3, price: '10.00' },
+        {
+          id: expect.stringContaining(order.orderId),
+          productName: 'WinRAR',
+          quantity: 3,
+          price: '10.00',
+          sealedKeys: [],
+        },
       ]);
       expect(await findOrder(database.db, randomUUID())).toBeNull();
       expect(await findOrder(database.db, 'nope')).toBeNull();
@@ -242,6 +256,8 @@ describe('Orders, customers and dashboard API', () => {
           ),
         );
         Object.assign(ids, {
+          featured,
+          plain,
           refundedLater: refundedLater.orderId,
           earlier: earlier.orderId,
           completed: completed.orderId,
@@ -302,7 +318,7 @@ describe('Orders, customers and dashboard API', () => {
         ]);
       });
 
-      it('GET /api/admin/dashboard answers the counters and the five newest orders', async () => {
+      it('GET /api/admin/dashboard answers the counters, the five newest orders and the products low on keys', async () => {
         const orders = (await json('/api/orders', admin)) as unknown[];
         expect(await json('/api/admin/dashboard', admin)).toStrictEqual({
           totalProducts: 2,
@@ -312,6 +328,14 @@ describe('Orders, customers and dashboard API', () => {
           totalCustomers: 4,
           totalRevenue: '385.99',
           recentOrders: orders.slice(0, 5),
+          availableKeys: 0,
+          assignedKeys: 0,
+          // Paid and not yet delivered: the three still processing (not the pending-then-denied, refunded or completed ones).
+          ordersAwaitingKeys: 3,
+          // Both live products (same name, so by id) have no keys, below the default threshold of 5.
+          lowStock: [ids.featured, ids.plain]
+            .sort()
+            .map((productId) => ({ productId, productName: 'Windows 11 Pro', available: 0 })),
         });
       });
     });

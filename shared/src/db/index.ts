@@ -70,7 +70,10 @@ export interface LicenceKeysTable {
   product_id: string;
   /** Sealed (key-vault): opened only for admins and for the holder of the order. */
   key_sealed: string;
-  /** HMAC of the canonical key (key-vault): unique, what duplicate checks look up. */
+  /**
+   * HMAC of the canonical key (key-vault): what duplicate checks look up (indexed, not UNIQUE: the inventory
+   * refuses duplicates per product stream, and the read model must take every recorded key).
+   */
   fingerprint: string;
   status: 'available' | 'assigned';
   order_id: string | null;
@@ -123,7 +126,7 @@ export interface DashboardStatsTable {
   available_keys: number;
   /** Licence keys assigned to orders. */
   assigned_keys: number;
-  /** Paid orders still owed at least one key (not fulfilled, not cancelled or refunded). */
+  /** Orders in `processing` (paid, keys owed) not yet fulfilled. */
   orders_awaiting_keys: number;
   updated_at: Date;
 }
@@ -134,16 +137,23 @@ export interface DashboardProductsTable {
   featured: boolean;
 }
 
-/** Private state of the `dashboard` projector: each order's status and total. */
+/** Private state of the `dashboard` projector: each order's status, total and whether every unit has its key. */
 export interface DashboardOrdersTable {
   id: string;
   status: string;
   total: string;
+  fulfilled: boolean;
 }
 
 /** Private state of the `dashboard` projector: every customer e-mail key seen. */
 export interface DashboardCustomersTable {
   email_key: string;
+}
+
+/** Private state of the `dashboard` projector: each licence key in the inventory and its status. */
+export interface DashboardLicenceKeysTable {
+  id: string;
+  status: 'available' | 'assigned';
 }
 
 export interface ProjectionCheckpointsTable {
@@ -173,6 +183,7 @@ export interface Database {
   dashboard_products: DashboardProductsTable;
   dashboard_orders: DashboardOrdersTable;
   dashboard_customers: DashboardCustomersTable;
+  dashboard_licence_keys: DashboardLicenceKeysTable;
   licence_keys: LicenceKeysTable;
   licence_key_stock: LicenceKeyStockTable;
   projection_checkpoints: ProjectionCheckpointsTable;

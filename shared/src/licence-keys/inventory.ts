@@ -1,3 +1,4 @@
+import { Map as ImmutableMap, Set as ImmutableSet, List, OrderedSet } from 'immutable';
 import { AppError, IllegalStateError, NotFoundError } from '../errors/index.js';
 import type { AssignedKey, LicenceKeyEvent } from './events.js';
 
@@ -42,26 +43,30 @@ export interface WaitingLine {
   remaining: number;
 }
 
+/**
+ * Persistent collections (immutable.js): every event makes a new state in O(log n) instead of copying the
+ * product's whole key history, so folding a stream of tens of thousands of events stays linear.
+ */
 export interface InventoryState {
-  keys: ReadonlyMap<string, InventoryKey>;
+  keys: ImmutableMap<string, InventoryKey>;
   /** Fingerprints of keys in the inventory (available or assigned) → key id; a removed key may be added again. */
-  fingerprints: ReadonlyMap<string, string>;
+  fingerprints: ImmutableMap<string, string>;
   /** Available key ids, oldest first: keys are handed out in the order they were added. */
-  available: readonly string[];
+  available: OrderedSet<string>;
   /** Order lines still owed keys, oldest request first. */
-  waiting: readonly WaitingLine[];
+  waiting: List<WaitingLine>;
   /** `<orderId>/<lineId>` of every line that ever asked. */
-  requested: ReadonlySet<string>;
+  requested: ImmutableSet<string>;
   /** The threshold the last low-stock alert was raised for; null when stock is above it again (re-armed). */
   lowStockAlertedBelow: number | null;
 }
 
 export const initialInventoryState: InventoryState = {
-  keys: new Map(),
-  fingerprints: new Map(),
-  available: [],
-  waiting: [],
-  requested: new Set(),
+  keys: ImmutableMap(),
+  fingerprints: ImmutableMap(),
+  available: OrderedSet(),
+  waiting: List(),
+  requested: ImmutableSet(),
   lowStockAlertedBelow: null,
 };
 
@@ -79,7 +84,7 @@ const lineKey = (orderId: string, lineId: string) => `${orderId}/${lineId}`;
 
 function rearm(state: InventoryState): InventoryState {
   const alerted = state.lowStockAlertedBelow;
-  return alerted !== null && state.available.length >= alerted
+  return alerted !== null && state.available.size >= alerted
     ? { ...state, lowStockAlertedBelow: null }
     : state;
 }
@@ -90,38 +95,37 @@ export function evolveInventory(state: InventoryState, event: LicenceKeyEvent): 
       const { keyId, key, fingerprint } = event.data;
       return rearm({
         ...state,
-        keys: new Map(state.keys).set(keyId, { keyId, key, fingerprint, status: 'available' }),
-        fingerprints: new Map(state.fingerprints).set(fingerprint, keyId),
-        available: [...state.available, keyId],
+        keys: state.keys.set(keyId, { keyId, key, fingerprint, status: 'available' }),
+        fingerprints: state.fingerprints.set(fingerprint, keyId),
+        available: state.available.add(keyId),
       });
     }
     case 'LicenceKeyRemoved': {
       const removed = state.keys.get(event.data.keyId);
       if (!removed) return state;
-      const fingerprints = new Map(state.fingerprints);
-      fingerprints.delete(removed.fingerprint);
       return {
         ...state,
-        keys: new Map(state.keys).set(removed.keyId, { ...removed, status: 'removed' }),
-        fingerprints,
-        available: state.available.filter((id) => id !== removed.keyId),
+        keys: state.keys.set(removed.keyId, { ...removed, status: 'removed' }),
+        fingerprints: state.fingerprints.delete(removed.fingerprint),
+        available: state.available.delete(removed.keyId),
       };
     }
     case 'LicenceKeysRequested': {
       const { orderId, lineId, quantity } = event.data;
       return {
         ...state,
-        waiting: [...state.waiting, { orderId, lineId, remaining: quantity }],
-        requested: new Set(state.requested).add(lineKey(orderId, lineId)),
+        waiting: state.waiting.push({ orderId, lineId, remaining: quantity }),
+        requested: state.requested.add(lineKey(orderId, lineId)),
       };
     }
     case 'LicenceKeysAssigned': {
       const { orderId, lineId, keys } = event.data;
-      const given = new Set(keys.map((k) => k.keyId));
-      const updated = new Map(state.keys);
+      let updated = state.keys;
+      let available = state.available;
       for (const { keyId } of keys) {
         const key = updated.get(keyId);
-        if (key) updated.set(keyId, { ...key, status: 'assigned', orderId, lineId });
+        if (key) updated = updated.set(keyId, { ...key, status: 'assigned', orderId, lineId });
+        available = available.delete(keyId);
       }
       const waiting = state.waiting
         .map((line) =>
@@ -130,7 +134,7 @@ export function evolveInventory(state: InventoryState, event: LicenceKeyEvent): 
             : line,
         )
         .filter((line) => line.remaining > 0);
-      return { ...state, keys: updated, available: state.available.filter((id) => !given.has(id)), waiting };
+      return { ...state, keys: updated, available, waiting };
     }
     case 'LicenceKeyStockLow':
       return { ...state, lowStockAlertedBelow: event.data.threshold };
@@ -152,11 +156,11 @@ function serveAndWatch(
   const events = [...decided];
   let state = decided.reduce(evolveInventory, before);
   for (const line of state.waiting) {
-    if (state.available.length === 0) break;
-    const keys: AssignedKey[] = state.available.slice(0, line.remaining).map((keyId) => ({
-      keyId,
-      key: (state.keys.get(keyId) as InventoryKey).key,
-    }));
+    if (state.available.size === 0) break;
+    const keys: AssignedKey[] = state.available
+      .take(line.remaining)
+      .toArray()
+      .map((keyId) => ({ keyId, key: (state.keys.get(keyId) as InventoryKey).key }));
     const assigned: LicenceKeyEvent = {
       type: 'LicenceKeysAssigned',
       data: { productId, orderId: line.orderId, lineId: line.lineId, keys, assignedAt: now },
@@ -167,11 +171,11 @@ function serveAndWatch(
   if (
     lowStockThreshold > 0 &&
     state.lowStockAlertedBelow === null &&
-    state.available.length < lowStockThreshold
+    state.available.size < lowStockThreshold
   ) {
     events.push({
       type: 'LicenceKeyStockLow',
-      data: { productId, available: state.available.length, threshold: lowStockThreshold, detectedAt: now },
+      data: { productId, available: state.available.size, threshold: lowStockThreshold, detectedAt: now },
     });
   }
   return events;

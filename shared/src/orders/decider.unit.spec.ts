@@ -326,6 +326,12 @@ describe('Order', () => {
       givenOrder(placed('processing'), keysAssigned(k1, k2), fulfilled)
         .when({ type: 'RequestDeliveryEmailResend', orderId, now })
         .thenEmits({ type: 'DeliveryEmailResendRequested', data: { orderId, requestedAt: now } });
+      givenOrder(placed('processing'), keysAssigned(k1, k2), fulfilled, {
+        type: 'OrderStatusChanged',
+        data: { orderId, from: 'completed', to: 'cancelled', changedAt: now },
+      })
+        .when({ type: 'RequestDeliveryEmailResend', orderId, now })
+        .thenFails(IllegalStateError, 'is cancelled: its licence keys are not sent again');
     });
 
     it('records each delivery e-mail once per event that caused it', () => {

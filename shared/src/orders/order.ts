@@ -234,6 +234,11 @@ const requestDeliveryEmailResend = (
   state: OrderState,
 ): OrderEvent[] => {
   const order = placed(state);
+  if (order.status === 'cancelled' || order.status === 'refunded') {
+    throw new IllegalStateError(
+      `Order #${order.orderId.slice(0, 8).toUpperCase()} is ${order.status}: its licence keys are not sent again.`,
+    );
+  }
   if (!order.fulfilled) {
     throw new IllegalStateError(
       `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for licence keys; ` +

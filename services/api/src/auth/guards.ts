@@ -1,4 +1,5 @@
 import { ForbiddenError, UnauthenticatedError } from '@licensestore/shared';
+import type { EventMetadata } from '@licensestore/shared/eventstore';
 import type { Request, RequestHandler } from 'express';
 import { SESSION_COOKIE, type SessionStore } from './sessions.js';
 
@@ -35,3 +36,11 @@ export const requireAdmin: RequestHandler = (req, _res, next) => {
   signedInAdmin(req);
   next();
 };
+
+/** Metadata of a command the signed-in admin issues: who, and which request caused it. */
+export const adminCommandMetadata = (req: Request): EventMetadata => ({
+  actor: { type: 'admin', id: signedInAdmin(req) },
+  correlationId: req.correlationId,
+  causationId: req.requestId,
+  schemaVersion: 1,
+});

@@ -13,19 +13,17 @@ import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Request, Router } from 'express';
-import { requireAdmin, signedInAdmin } from '../auth/guards.js';
+import { adminCommandMetadata, requireAdmin } from '../auth/guards.js';
+import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
 import { findProduct, listFeaturedProducts, listProducts } from './queries.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 const productNotFound = () => new NotFoundError('Product not found');
 
-/** Route ids that are not UUIDs name no product; they must not reach Postgres as a uuid. */
 const productId = (req: Request) => {
   const id = req.params.id;
-  if (typeof id !== 'string' || !UUID.test(id)) throw productNotFound();
+  if (!isUuid(id)) throw productNotFound();
   return id.toLowerCase();
 };
 
@@ -46,12 +44,7 @@ export function catalogueRoutes({ database, eventStore, logger }: CatalogueRoute
       productStream(command.productId),
       productDecider,
       command,
-      {
-        actor: { type: 'admin', id: signedInAdmin(req) },
-        correlationId: req.correlationId,
-        causationId: req.requestId,
-        schemaVersion: 1,
-      },
+      adminCommandMetadata(req),
     );
     if (outcome.appended) {
       await awaitReadModel(database.pool, outcome.appended.position, ['products'], logger);

@@ -1,8 +1,16 @@
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely } from 'kysely';
+import { listStock } from '../licence-keys/queries.js';
 import { listOrders, type OrderView } from '../orders/queries.js';
 
 const RECENT_ORDERS = 5;
+
+/** A product with fewer keys available than LOW_STOCK_THRESHOLD. */
+export interface LowStockView {
+  productId: string;
+  productName: string;
+  available: number;
+}
 
 /** The back-office overview (spec section 2, Dashboard). */
 export interface DashboardView {
@@ -16,21 +24,40 @@ export interface DashboardView {
   totalRevenue: string;
   /** The newest orders, newest first. */
   recentOrders: OrderView[];
+  availableKeys: number;
+  assignedKeys: number;
+  /** Paid orders still owed at least one key. */
+  ordersAwaitingKeys: number;
+  /** Products on sale running out of keys, by name (none when the threshold is 0). */
+  lowStock: LowStockView[];
 }
 
-/** The counters the `dashboard` projector keeps (one row; none before the first product or order) and the newest orders. */
-export async function dashboardSummary(db: Kysely<Database>): Promise<DashboardView> {
-  const stats = await db
-    .selectFrom('dashboard_stats')
-    .select([
-      'product_count',
-      'featured_count',
-      'order_count',
-      'completed_count',
-      'customer_count',
-      'revenue',
-    ])
-    .executeTakeFirst();
+/**
+ * The counters the `dashboard` projector keeps (one row; none before the first product or order), the newest
+ * orders, and the products low on keys.
+ */
+export async function dashboardSummary(
+  db: Kysely<Database>,
+  lowStockThreshold: number,
+): Promise<DashboardView> {
+  const [stats, recentOrders, stock] = await Promise.all([
+    db
+      .selectFrom('dashboard_stats')
+      .select([
+        'product_count',
+        'featured_count',
+        'order_count',
+        'completed_count',
+        'customer_count',
+        'revenue',
+        'available_keys',
+        'assigned_keys',
+        'orders_awaiting_keys',
+      ])
+      .executeTakeFirst(),
+    listOrders(db, { limit: RECENT_ORDERS }),
+    listStock(db, lowStockThreshold),
+  ]);
   return {
     totalProducts: stats?.product_count ?? 0,
     featuredProducts: stats?.featured_count ?? 0,
@@ -38,6 +65,12 @@ export async function dashboardSummary(db: Kysely<Database>): Promise<DashboardV
     completedOrders: stats?.completed_count ?? 0,
     totalCustomers: stats?.customer_count ?? 0,
     totalRevenue: stats?.revenue ?? '0.00',
-    recentOrders: await listOrders(db, { limit: RECENT_ORDERS }),
+    recentOrders,
+    availableKeys: stats?.available_keys ?? 0,
+    assignedKeys: stats?.assigned_keys ?? 0,
+    ordersAwaitingKeys: stats?.orders_awaiting_keys ?? 0,
+    lowStock: stock
+      .filter((product) => product.lowStock)
+      .map(({ productId, productName, available }) => ({ productId, productName, available })),
   };
 }

@@ -4,10 +4,10 @@ import type { Kysely } from 'kysely';
 import { requireAdmin } from '../auth/guards.js';
 import { dashboardSummary } from './queries.js';
 
-export function dashboardRoutes(db: Kysely<Database>): Router {
+export function dashboardRoutes(db: Kysely<Database>, lowStockThreshold: number): Router {
   const router = Router();
   router.get('/admin/dashboard', requireAdmin, async (_req, res) => {
-    res.set('Cache-Control', 'no-store').json(await dashboardSummary(db));
+    res.set('Cache-Control', 'no-store').json(await dashboardSummary(db, lowStockThreshold));
   });
   return router;
 }

@@ -1,5 +1,6 @@
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
+import { isUuid } from '../http/ids.js';
 
 /** An order as the API answers with it (spec section 3): total a decimal string, createdAt ISO 8601. */
 export interface OrderView {
@@ -11,18 +12,15 @@ export interface OrderView {
   createdAt: string;
 }
 
-/** One line of an order; `price` is the unit price. Licence keys join it when they are delivered. */
-export interface OrderItemView {
+/** One line of an order; `price` is the unit price. */
+export interface StoredOrderItem {
   id: string;
   productName: string;
   quantity: number;
   price: string;
+  /** Sealed (key-vault), one per unit delivered so far, in the order they were assigned. */
+  sealedKeys: string[];
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Order ids are random UUIDs; anything else names no order (and must not reach Postgres as a uuid). */
-export const isOrderId = (id: string) => UUID.test(id);
 
 const ORDER_COLUMNS = ['id', 'customer_name', 'customer_email', 'total', 'status', 'created_at'] as const;
 
@@ -37,7 +35,7 @@ const toOrder = (row: Pick<Selectable<Database['orders']>, (typeof ORDER_COLUMNS
 
 /** The order, or null when there is none (a malformed id included). */
 export async function findOrder(db: Kysely<Database>, id: string): Promise<OrderView | null> {
-  if (!isOrderId(id)) return null;
+  if (!isUuid(id)) return null;
   const row = await db
     .selectFrom('orders')
     .select(ORDER_COLUMNS)
@@ -47,11 +45,11 @@ export async function findOrder(db: Kysely<Database>, id: string): Promise<Order
 }
 
 /** The order's lines in the order they were bought; empty for an unknown order. */
-export async function listOrderItems(db: Kysely<Database>, orderId: string): Promise<OrderItemView[]> {
-  if (!isOrderId(orderId)) return [];
+export async function listOrderItems(db: Kysely<Database>, orderId: string): Promise<StoredOrderItem[]> {
+  if (!isUuid(orderId)) return [];
   const rows = await db
     .selectFrom('order_items')
-    .select(['id', 'product_name', 'quantity', 'price'])
+    .select(['id', 'product_name', 'quantity', 'price', 'license_keys'])
     .where('order_id', '=', orderId.toLowerCase())
     .orderBy('line_number')
     .execute();
@@ -60,6 +58,7 @@ export async function listOrderItems(db: Kysely<Database>, orderId: string): Pro
     productName: row.product_name,
     quantity: row.quantity,
     price: row.price,
+    sealedKeys: row.license_keys,
   }));
 }
 

@@ -1,5 +1,11 @@
-import { createHash, randomUUID } from 'node:crypto';
-import { IllegalStateError, productDecider, productStream } from '@licensestore/shared';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
+import {
+  IllegalStateError,
+  inventoryDecider,
+  licenceKeysStream,
+  productDecider,
+  productStream,
+} from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import type { Database } from '@licensestore/shared/db';
 import {
@@ -7,7 +13,9 @@ import {
   type EventStore,
   type Position,
   streamCategory,
+  WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
+import type { KeyVault } from '@licensestore/shared/key-vault';
 import { type Kysely, sql } from 'kysely';
 import { type DemoProduct, demoProducts, productImageUrl } from './catalogue.js';
 import { demoTestimonials } from './testimonials.js';
@@ -32,8 +40,13 @@ export function nameBasedUuid(name: string, namespace = DEMO_NAMESPACE): string 
 
 export const demoProductId = (product: Pick<DemoProduct, 'slug'>) => nameBasedUuid(`product:${product.slug}`);
 
+/** Licence keys each in-stock demo product starts with, so a demo purchase is delivered at once. */
+export const DEMO_KEYS_PER_PRODUCT = 20;
+
 export interface SeedResult {
   productsCreated: number;
+  /** Demo licence keys added (clearly fake: `DEMO-…`). */
+  keysAdded: number;
   testimonialsInserted: number;
   /** Position of the last event the seed appended: wait for the projections to pass it before serving. */
   lastPosition: Position | null;
@@ -42,6 +55,8 @@ export interface SeedResult {
 export interface SeedOptions {
   store: EventStore;
   db: Kysely<Database>;
+  /** Seals the demo licence keys. */
+  keyVault: KeyVault;
   log?: (line: string) => void;
   now?: Date;
 }
@@ -57,26 +72,10 @@ export interface SeedOptions {
 export async function seedDemoStore({
   store,
   db,
+  keyVault,
   log = () => {},
   now = new Date(),
 }: SeedOptions): Promise<SeedResult> {
-  const { created, lastPosition } = await seedProducts(store, now, log);
-  const testimonialsInserted = await seedTestimonials(db);
-  if (created > 0 || testimonialsInserted > 0) {
-    log(`seeded the demo store: ${created} products, ${testimonialsInserted} testimonials`);
-  }
-  return { productsCreated: created, testimonialsInserted, lastPosition };
-}
-
-async function seedProducts(store: EventStore, now: Date, log: (line: string) => void) {
-  const first = demoProducts[0];
-  // The first demo product is created first, so its stream says whether a demo seed ever began (a seed cut
-  // short by a crash is completed on the next start).
-  const begun = first ? await streamExists(store, productStream(demoProductId(first))) : true;
-  if (!begun && (await hasProductEvents(store))) {
-    log('the store already has products: demo catalogue not seeded');
-    return { created: 0, lastPosition: null };
-  }
   const runId = randomUUID();
   const metadata: EventMetadata = {
     actor: { type: 'system', id: 'seed' },
@@ -84,6 +83,38 @@ async function seedProducts(store: EventStore, now: Date, log: (line: string) =>
     causationId: runId,
     schemaVersion: 1,
   };
+  const products = await seedProducts(store, now, metadata, log);
+  const keys = products.demo
+    ? await seedKeys(store, keyVault, now, metadata)
+    : { added: 0, lastPosition: null };
+  const testimonialsInserted = await seedTestimonials(db);
+  if (products.created > 0 || keys.added > 0 || testimonialsInserted > 0) {
+    log(
+      `seeded the demo store: ${products.created} products, ${keys.added} licence keys, ${testimonialsInserted} testimonials`,
+    );
+  }
+  return {
+    productsCreated: products.created,
+    keysAdded: keys.added,
+    testimonialsInserted,
+    lastPosition: keys.lastPosition ?? products.lastPosition,
+  };
+}
+
+async function seedProducts(
+  store: EventStore,
+  now: Date,
+  metadata: EventMetadata,
+  log: (line: string) => void,
+) {
+  const first = demoProducts[0];
+  // The first demo product is created first, so its stream says whether a demo seed ever began (a seed cut
+  // short by a crash is completed on the next start).
+  const begun = first ? await streamExists(store, productStream(demoProductId(first))) : true;
+  if (!begun && (await hasProductEvents(store))) {
+    log('the store already has products: demo catalogue not seeded');
+    return { demo: false, created: 0, lastPosition: null };
+  }
   let created = 0;
   let lastPosition: Position | null = null;
   for (const [index, product] of demoProducts.entries()) {
@@ -112,7 +143,45 @@ async function seedProducts(store: EventStore, now: Date, log: (line: string) =>
       if (!(error instanceof IllegalStateError)) throw error;
     }
   }
-  return { created, lastPosition };
+  return { demo: true, created, lastPosition };
+}
+
+const KEY_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const demoKey = () =>
+  `DEMO-${Array.from({ length: 4 }, () =>
+    Array.from({ length: 5 }, () => KEY_ALPHABET[randomInt(KEY_ALPHABET.length)]).join(''),
+  ).join('-')}`;
+
+/**
+ * Stocks each in-stock demo product whose inventory never existed. `no_stream` makes it once: a second process
+ * seeding at the same time, or a later start, finds the stream and adds nothing.
+ */
+async function seedKeys(store: EventStore, keyVault: KeyVault, now: Date, metadata: EventMetadata) {
+  let added = 0;
+  let lastPosition: Position | null = null;
+  for (const product of demoProducts.filter((candidate) => candidate.fields.inStock)) {
+    const productId = demoProductId(product);
+    const keys = Array.from({ length: DEMO_KEYS_PER_PRODUCT }, () => {
+      const key = demoKey();
+      return { keyId: randomUUID(), key: keyVault.seal(key), fingerprint: keyVault.fingerprint(key) };
+    });
+    const events = inventoryDecider.decide(
+      { type: 'AddLicenceKeys', productId, keys, lowStockThreshold: 0, now: now.toISOString() },
+      inventoryDecider.initialState,
+    );
+    try {
+      const appended = await store.append(
+        licenceKeysStream(productId),
+        events.map((event) => ({ type: event.type, data: event.data, metadata })),
+        'no_stream',
+      );
+      added += keys.length;
+      lastPosition = appended.position;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+    }
+  }
+  return { added, lastPosition };
 }
 
 async function streamExists(store: EventStore, stream: string): Promise<boolean> {

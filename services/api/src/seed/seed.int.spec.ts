@@ -1,18 +1,23 @@
-import { randomUUID } from 'node:crypto';
-import { productStream } from '@licensestore/shared';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { licenceKeysStream, productStream } from '@licensestore/shared';
 import { productDecider } from '@licensestore/shared/catalogue';
 import { handleCommand } from '@licensestore/shared/commands';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
+import { createKeyVault } from '@licensestore/shared/key-vault';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateReadModel } from '../../../../projections/src/migrations/index.js';
 import { createTestDatabase } from '../../../../test/support/database.js';
 import { demoProducts } from './catalogue.js';
-import { demoProductId, seedDemoStore } from './index.js';
+import { DEMO_KEYS_PER_PRODUCT, demoProductId, seedDemoStore } from './index.js';
 import { demoTestimonials } from './testimonials.js';
 
 let store: EventStore;
 let database: DatabaseHandle;
+const keyVault = createKeyVault(randomBytes(32).toString('base64url'));
+const inStock = demoProducts.filter((product) => product.fields.inStock);
+/** Events the demo seed appends: a product each, and the keys of each product in stock. */
+const seedEventCount = demoProducts.length + inStock.length * DEMO_KEYS_PER_PRODUCT;
 
 beforeEach(async () => {
   const url = await createTestDatabase();
@@ -41,20 +46,35 @@ const testimonialCount = async () =>
 describe('seedDemoStore', () => {
   describe('on an empty store', () => {
     it('creates every demo product through the command path, as the system seed actor', async () => {
-      const result = await seedDemoStore({ store, db: database.db });
+      const result = await seedDemoStore({ store, db: database.db, keyVault });
 
       expect(result.productsCreated).toBe(demoProducts.length);
       expect(result.lastPosition).not.toBeNull();
-      const events = await allEvents();
-      expect(events.map((e) => e.type)).toEqual(demoProducts.map(() => 'ProductCreated'));
+      const events = (await allEvents()).filter((e) => e.type === 'ProductCreated');
+      expect(events).toHaveLength(demoProducts.length);
       expect(new Set(events.map((e) => e.streamId))).toEqual(
         new Set(demoProducts.map((p) => productStream(demoProductId(p)))),
       );
-      for (const event of events) expect(event.metadata.actor).toEqual({ type: 'system', id: 'seed' });
+      for (const event of await allEvents())
+        expect(event.metadata.actor).toEqual({ type: 'system', id: 'seed' });
+    });
+
+    it('stocks every product in stock with demo licence keys, sealed', async () => {
+      const result = await seedDemoStore({ store, db: database.db, keyVault });
+
+      expect(result.keysAdded).toBe(inStock.length * DEMO_KEYS_PER_PRODUCT);
+      const added = (await allEvents()).filter((e) => e.type === 'LicenceKeyAdded');
+      expect(new Set(added.map((e) => e.streamId))).toEqual(
+        new Set(inStock.map((p) => licenceKeysStream(demoProductId(p)))),
+      );
+      const [first] = added;
+      if (!first) throw new Error('no key added');
+      const key = keyVault.open((first.data as { key: string }).key);
+      expect(key).toMatch(/^DEMO(-[A-Z2-9]{5}){4}$/);
     });
 
     it('inserts the testimonials', async () => {
-      const result = await seedDemoStore({ store, db: database.db });
+      const result = await seedDemoStore({ store, db: database.db, keyVault });
 
       expect(result.testimonialsInserted).toBe(demoTestimonials.length);
       expect(await testimonialCount()).toBe(demoTestimonials.length);
@@ -63,18 +83,23 @@ describe('seedDemoStore', () => {
 
   describe('when run again', () => {
     it('appends nothing and inserts nothing', async () => {
-      await seedDemoStore({ store, db: database.db });
+      await seedDemoStore({ store, db: database.db, keyVault });
       const before = await allEvents();
 
-      const again = await seedDemoStore({ store, db: database.db });
+      const again = await seedDemoStore({ store, db: database.db, keyVault });
 
-      expect(again).toEqual({ productsCreated: 0, testimonialsInserted: 0, lastPosition: null });
+      expect(again).toEqual({
+        productsCreated: 0,
+        keysAdded: 0,
+        testimonialsInserted: 0,
+        lastPosition: null,
+      });
       expect(await allEvents()).toHaveLength(before.length);
       expect(await testimonialCount()).toBe(demoTestimonials.length);
     });
 
     it('does not bring back a demo product an admin deleted', async () => {
-      await seedDemoStore({ store, db: database.db });
+      await seedDemoStore({ store, db: database.db, keyVault });
       const [first] = demoProducts;
       if (!first) throw new Error('no demo products');
       const productId = demoProductId(first);
@@ -86,7 +111,7 @@ describe('seedDemoStore', () => {
         { actor: { type: 'admin', id: 'a' }, correlationId: 'c', causationId: 'c', schemaVersion: 1 },
       );
 
-      const again = await seedDemoStore({ store, db: database.db });
+      const again = await seedDemoStore({ store, db: database.db, keyVault });
 
       expect(again.productsCreated).toBe(0);
     });
@@ -97,12 +122,12 @@ describe('seedDemoStore', () => {
       const other = openDatabase((database.pool.options as { connectionString: string }).connectionString);
       try {
         const results = await Promise.all([
-          seedDemoStore({ store, db: database.db }),
-          seedDemoStore({ store, db: other.db }),
+          seedDemoStore({ store, db: database.db, keyVault }),
+          seedDemoStore({ store, db: other.db, keyVault }),
         ]);
 
         expect(results.reduce((sum, r) => sum + r.productsCreated, 0)).toBe(demoProducts.length);
-        expect(await allEvents()).toHaveLength(demoProducts.length);
+        expect(await allEvents()).toHaveLength(seedEventCount);
         expect(await testimonialCount()).toBe(demoTestimonials.length);
       } finally {
         await other.close();
@@ -136,7 +161,7 @@ describe('seedDemoStore', () => {
         { actor: { type: 'admin', id: 'a' }, correlationId: 'c', causationId: 'c', schemaVersion: 1 },
       );
 
-      const result = await seedDemoStore({ store, db: database.db });
+      const result = await seedDemoStore({ store, db: database.db, keyVault });
 
       expect(result.productsCreated).toBe(0);
       expect(await allEvents()).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { loadConfig } from '@licensestore/shared/config';
+import { loadConfig, requireLicenceKeySecret } from '@licensestore/shared/config';
+import { createKeyVault, type KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import { Redis } from 'ioredis';
 import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
@@ -31,6 +32,8 @@ export interface TestApi extends RunningApi {
   databaseUrl: string;
   redisKeyPrefix: string;
   sessionSecret: string;
+  /** Opens and seals keys as this api does (its LICENCE_KEY_SECRET is random per instance). */
+  keyVault: KeyVault;
   logger: ReturnType<typeof recordingLogger>;
   /** Signs a session straight into Redis, as a later sign-in flow would; returns the Cookie header value. */
   sessionCookie: (session: Omit<Session, 'createdAt'>) => Promise<string>;
@@ -54,6 +57,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     DATABASE_URL: databaseUrl,
     REDIS_URL: testRedisUrl(),
     SESSION_SECRET: sessionSecret,
+    LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
     ...options.env,
   });
   const logger = recordingLogger();
@@ -72,6 +76,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     databaseUrl,
     redisKeyPrefix,
     sessionSecret,
+    keyVault: createKeyVault(requireLicenceKeySecret(config)),
     logger,
     sessionCookie: async (session) =>
       `sid=${await sessions.create({ ...session, createdAt: new Date().toISOString() })}`,

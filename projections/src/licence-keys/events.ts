@@ -1,0 +1,85 @@
+import { LICENCE_KEYS_CATEGORY, type LicenceKeyEvent, parseLicenceKeyEvent } from '@licensestore/shared';
+import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
+
+/**
+ * The inventory events of a batch, in log order, validated at the boundary, their uuids in lower case (the folds
+ * key maps by the id text). An event that does not parse is a recorded fact we cannot use: logged and skipped.
+ */
+export function parseLicenceKeyBatch(
+  events: readonly RecordedEvent[],
+  log: Logger,
+  projector: string,
+): LicenceKeyEvent[] {
+  const parsed: LicenceKeyEvent[] = [];
+  for (const event of events) {
+    if (streamCategory(event.streamId) !== LICENCE_KEYS_CATEGORY) continue;
+    try {
+      const inventory = parseLicenceKeyEvent(event.type, event.data);
+      if (!inventory) continue;
+      const { data } = inventory;
+      data.productId = data.productId.toLowerCase();
+      if ('keyId' in data) data.keyId = data.keyId.toLowerCase();
+      if ('orderId' in data) data.orderId = data.orderId.toLowerCase();
+      if ('keys' in data) for (const key of data.keys) key.keyId = key.keyId.toLowerCase();
+      parsed.push(inventory);
+    } catch (error) {
+      log.warn(
+        { projector, eventId: event.id, type: event.type, position: event.position, err: error },
+        'skipping an inventory event whose data does not parse',
+      );
+    }
+  }
+  return parsed;
+}
+
+/** When an inventory event happened: each carries its own timestamp. */
+export function inventoryEventTime(event: LicenceKeyEvent): string {
+  switch (event.type) {
+    case 'LicenceKeyAdded':
+      return event.data.addedAt;
+    case 'LicenceKeyRemoved':
+      return event.data.removedAt;
+    case 'LicenceKeysRequested':
+      return event.data.requestedAt;
+    case 'LicenceKeysAssigned':
+      return event.data.assignedAt;
+    case 'LicenceKeyStockLow':
+      return event.data.detectedAt;
+  }
+}
+
+/** What a key counts for in a product's stock: removed (and never-added) keys are absent. */
+export type KeyStatus = 'available' | 'assigned';
+
+/**
+ * The status a key is left in by an event that names it, as `evolveInventory` has it: added makes it available
+ * (whatever it was), removed takes it out, assigned assigns a key the inventory holds. Undefined when absent.
+ */
+export function keyStatusAfter(status: KeyStatus | undefined, event: LicenceKeyEvent): KeyStatus | undefined {
+  switch (event.type) {
+    case 'LicenceKeyAdded':
+      return 'available';
+    case 'LicenceKeyRemoved':
+      return undefined;
+    case 'LicenceKeysAssigned':
+      return status === undefined ? undefined : 'assigned';
+    case 'LicenceKeysRequested':
+    case 'LicenceKeyStockLow':
+      return status;
+  }
+}
+
+/** The ids of the keys an event names. */
+export function keyIdsOf(event: LicenceKeyEvent): string[] {
+  switch (event.type) {
+    case 'LicenceKeyAdded':
+    case 'LicenceKeyRemoved':
+      return [event.data.keyId];
+    case 'LicenceKeysAssigned':
+      return event.data.keys.map((key) => key.keyId);
+    case 'LicenceKeysRequested':
+    case 'LicenceKeyStockLow':
+      return [];
+  }
+}

@@ -1,0 +1,185 @@
+import type { LicenceKeyEvent } from '@licensestore/shared';
+import type { Database, LicenceKeysTable } from '@licensestore/shared/db';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { storableText } from '../orders/events.js';
+import type { Projector } from '../projector.js';
+import { isoText, tableIn, upsertRows } from '../sql.js';
+import { inventoryEventTime, keyIdsOf, keyStatusAfter, parseLicenceKeyBatch } from './events.js';
+
+const NAME = 'licence-keys';
+
+/** A `licence_keys` row as the projector writes it (timestamps as ISO text). */
+export type LicenceKeyRow = Omit<LicenceKeysTable, 'added_at' | 'assigned_at'> & {
+  added_at: string;
+  assigned_at: string | null;
+};
+
+/** How a product's stock counters move over a batch, and the latest event that moved them. */
+export interface StockChange {
+  available: number;
+  assigned: number;
+  waiting: number;
+  updatedAt: string;
+}
+
+/**
+ * Folds a batch in log order onto the stored keys it names (`keys`, changed in place: a removed key is deleted),
+ * with the rules of `evolveInventory`, and returns the keys it touched and how each product's stock moves.
+ * Available and assigned move by what the touched keys count for now less what they counted for, so they always
+ * equal the counts over the keys. Waiting moves by the events: a request adds its quantity, an assignment takes
+ * away the keys it gave (the inventory asks once per line and never gives a line more than it still waits for).
+ */
+export function foldLicenceKeyEvents(
+  events: Iterable<LicenceKeyEvent>,
+  keys: Map<string, LicenceKeyRow>,
+): { touched: Set<string>; stock: Map<string, StockChange> } {
+  const stock = new Map<string, StockChange>();
+  const counted = new Map<string, Pick<LicenceKeyRow, 'product_id' | 'status'> | undefined>();
+  const changeOf = (productId: string, at: string) => {
+    const change = stock.get(productId);
+    if (!change) {
+      const created = { available: 0, assigned: 0, waiting: 0, updatedAt: at };
+      stock.set(productId, created);
+      return created;
+    }
+    if (Date.parse(at) > Date.parse(change.updatedAt)) change.updatedAt = at;
+    return change;
+  };
+  for (const event of events) {
+    const at = inventoryEventTime(event);
+    const change = changeOf(event.data.productId, at);
+    if (event.type === 'LicenceKeysRequested') change.waiting += event.data.quantity;
+    else if (event.type === 'LicenceKeysAssigned') change.waiting -= event.data.keys.length;
+    for (const keyId of keyIdsOf(event)) {
+      const row = keys.get(keyId);
+      const status = keyStatusAfter(row?.status, event);
+      if (!counted.has(keyId)) {
+        counted.set(keyId, row && { product_id: row.product_id, status: row.status });
+        // Key ids are keyed across products: one added again under another product leaves the first one's stock.
+        if (row) changeOf(row.product_id, at);
+      }
+      if (status === undefined) keys.delete(keyId);
+      else if (event.type === 'LicenceKeyAdded') {
+        const { productId, key, fingerprint, addedAt } = event.data;
+        keys.set(keyId, {
+          id: keyId,
+          product_id: productId,
+          key_sealed: key,
+          fingerprint,
+          status,
+          order_id: null,
+          line_id: null,
+          added_at: addedAt,
+          assigned_at: null,
+        });
+      } else if (row && event.type === 'LicenceKeysAssigned') {
+        keys.set(keyId, {
+          ...row,
+          status,
+          order_id: event.data.orderId,
+          line_id: storableText(event.data.lineId),
+          assigned_at: event.data.assignedAt,
+        });
+      }
+    }
+  }
+  for (const [keyId, before] of counted) {
+    const after = keys.get(keyId);
+    if (before) (stock.get(before.product_id) as StockChange)[before.status] -= 1;
+    if (after) (stock.get(after.product_id) as StockChange)[after.status] += 1;
+  }
+  return { touched: new Set(counted.keys()), stock };
+}
+
+async function loadKeys(
+  trx: Transaction<Database>,
+  schema: string,
+  events: readonly LicenceKeyEvent[],
+): Promise<Map<string, LicenceKeyRow>> {
+  const ids = [...new Set(events.flatMap(keyIdsOf))];
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql<LicenceKeyRow>`
+    SELECT id, product_id, key_sealed, fingerprint, status, order_id, line_id,
+           ${isoText('added_at')} AS added_at, ${isoText('assigned_at')} AS assigned_at
+      FROM ${tableIn(schema, 'licence_keys')} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Adds each product's changes to its counters (a product seen for the first time starts from zero). */
+async function moveStock(trx: Transaction<Database>, schema: string, stock: Map<string, StockChange>) {
+  if (stock.size === 0) return;
+  const rows = [...stock].map(([productId, change]) => ({
+    product_id: productId,
+    available: change.available,
+    assigned: change.assigned,
+    waiting: change.waiting,
+    updated_at: change.updatedAt,
+  }));
+  const table = tableIn(schema, 'licence_key_stock');
+  await sql`
+    INSERT INTO ${table} AS stock
+    SELECT * FROM json_populate_recordset(NULL::${table}, ${JSON.stringify(rows)}::json)
+    ON CONFLICT (product_id) DO UPDATE SET
+      available = stock.available + excluded.available,
+      assigned = stock.assigned + excluded.assigned,
+      waiting = stock.waiting + excluded.waiting,
+      updated_at = greatest(stock.updated_at, excluded.updated_at)`.execute(trx);
+}
+
+/**
+ * The licence-key inventory from the products' key streams: one row per key in the inventory (sealed, with its
+ * fingerprint for duplicate checks, and the order line it went to), and per product the keys available, assigned
+ * and the units paid orders still wait for, kept up to date event by event rather than counted.
+ */
+export const licenceKeysProjector: Projector = {
+  name: NAME,
+  version: 1,
+  tables: ['licence_keys', 'licence_key_stock'],
+
+  async createTables(db: Kysely<Database>, schema: string) {
+    // The fingerprint is not UNIQUE: the inventory refuses duplicates per product stream only, and a read model
+    // must take every recorded key (a constraint would stop the projector on one).
+    await sql`
+      CREATE TABLE ${tableIn(schema, 'licence_keys')} (
+        id          uuid PRIMARY KEY,
+        product_id  uuid NOT NULL,
+        key_sealed  text NOT NULL,
+        fingerprint text NOT NULL,
+        status      text NOT NULL,
+        order_id    uuid,
+        line_id     text,
+        added_at    timestamptz NOT NULL,
+        assigned_at timestamptz
+      )`.execute(db);
+    await sql`CREATE INDEX licence_keys_fingerprint_idx ON ${tableIn(schema, 'licence_keys')} (fingerprint)`.execute(
+      db,
+    );
+    await sql`
+      CREATE TABLE ${tableIn(schema, 'licence_key_stock')} (
+        product_id uuid PRIMARY KEY,
+        available  integer NOT NULL,
+        assigned   integer NOT NULL,
+        waiting    integer NOT NULL,
+        updated_at timestamptz NOT NULL
+      )`.execute(db);
+  },
+
+  async apply(trx, events, { schema, log }) {
+    const parsed = parseLicenceKeyBatch(events, log, NAME);
+    if (parsed.length === 0) return;
+    const keys = await loadKeys(trx, schema, parsed);
+    const { touched, stock } = foldLicenceKeyEvents(parsed, keys);
+    const gone = [...touched].filter((id) => !keys.has(id));
+    if (gone.length > 0) {
+      await sql`DELETE FROM ${tableIn(schema, 'licence_keys')} WHERE id = ANY(${gone}::uuid[])`.execute(trx);
+    }
+    await upsertRows(
+      trx,
+      schema,
+      'licence_keys',
+      'id',
+      [...touched].flatMap((id) => keys.get(id) ?? []),
+    );
+    await moveStock(trx, schema, stock);
+  },
+};

@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import {
+  evolveInventory,
+  evolveOrder,
+  type InventoryState,
+  initialInventoryState,
+  initialOrderState,
+  type LicenceKeyEvent,
+  licenceKeyEventSchemas,
+  orderEventSchemas,
+  orderStatusSchema,
+  type PlacedOrder,
+} from '@licensestore/shared';
+import { describe, expect, it } from 'vitest';
+import { type KeyStatus, keyStatusAfter } from '../src/licence-keys/events.js';
+import { type LaterOrderEvent, statusAfter } from '../src/orders/events.js';
+import { newKey, testVault } from './support/licence-keys.js';
+import { orderCaptured, orderLine } from './support/orders.js';
+
+const at = '2026-06-01T09:00:00.000Z';
+
+describe('statusAfter', () => {
+  describe('for every status and every order event after the capture', () => {
+    it('is the status evolveOrder leaves the order in', () => {
+      const line = orderLine('Windows 11 Pro', 1, '19.99');
+      const captured = orderCaptured({
+        name: 'Ada',
+        email: 'ada@example.com',
+        lines: [line],
+        capturedAt: at,
+      });
+      const { orderId } = captured.data;
+      const placed = evolveOrder(initialOrderState, captured) as PlacedOrder;
+      const { keyId, key } = newKey(testVault());
+      const later: LaterOrderEvent[] = [
+        { type: 'OrderPaymentCompleted', data: { orderId, captureId: 'CAPTURE', completedAt: at } },
+        { type: 'OrderPaymentDenied', data: { orderId, captureId: 'CAPTURE', deniedAt: at } },
+        { type: 'OrderRefunded', data: { orderId, captureId: 'CAPTURE', refundedAt: at } },
+        { type: 'OrderStatusChanged', data: { orderId, from: 'pending', to: 'completed', changedAt: at } },
+        {
+          type: 'OrderLicenceKeysAssigned',
+          data: { orderId, lineId: line.lineId, keys: [{ keyId, key }], assignedAt: at },
+        },
+        { type: 'OrderFulfilled', data: { orderId, fulfilledAt: at } },
+        { type: 'DeliveryEmailResendRequested', data: { orderId, requestedAt: at } },
+        {
+          type: 'DeliveryEmailSent',
+          data: {
+            orderId,
+            trigger: randomUUID(),
+            recipient: 'ada@example.com',
+            messageId: '<m@x>',
+            sentAt: at,
+          },
+        },
+      ];
+      expect(new Set(later.map((event) => event.type))).toEqual(
+        new Set(Object.keys(orderEventSchemas).filter((type) => type !== 'OrderCaptured')),
+      );
+      for (const status of orderStatusSchema.options) {
+        for (const event of later) {
+          expect({ status, event: event.type, after: statusAfter(status, event) }).toEqual({
+            status,
+            event: event.type,
+            after: evolveOrder({ ...placed, status }, event).status,
+          });
+        }
+      }
+    });
+  });
+});
+
+describe('keyStatusAfter', () => {
+  describe('for a key absent, available or assigned, and every inventory event', () => {
+    it('is the status evolveInventory leaves the key in (a removed key counts as absent)', () => {
+      const productId = randomUUID();
+      const { keyId, key: sealed, fingerprint } = newKey(testVault());
+      const orderId = randomUUID();
+      const events: LicenceKeyEvent[] = [
+        {
+          type: 'LicenceKeyAdded',
+          data: { productId, keyId, key: sealed, fingerprint, addedAt: at },
+        },
+        { type: 'LicenceKeyRemoved', data: { productId, keyId, removedAt: at } },
+        {
+          type: 'LicenceKeysRequested',
+          data: { productId, orderId, lineId: 'line', quantity: 1, requestedAt: at },
+        },
+        {
+          type: 'LicenceKeysAssigned',
+          data: { productId, orderId, lineId: 'line', keys: [{ keyId, key: sealed }], assignedAt: at },
+        },
+        { type: 'LicenceKeyStockLow', data: { productId, available: 0, threshold: 5, detectedAt: at } },
+      ];
+      expect(new Set(events.map((event) => event.type))).toEqual(
+        new Set(Object.keys(licenceKeyEventSchemas)),
+      );
+      const [added, , requested, assigned] = events as [
+        LicenceKeyEvent,
+        LicenceKeyEvent,
+        LicenceKeyEvent,
+        LicenceKeyEvent,
+      ];
+      const inventories: Array<[KeyStatus | undefined, InventoryState]> = [
+        [undefined, initialInventoryState],
+        ['available', [added].reduce(evolveInventory, initialInventoryState)],
+        ['assigned', [added, requested, assigned].reduce(evolveInventory, initialInventoryState)],
+      ];
+      const statusIn = (inventory: InventoryState) => {
+        const status = inventory.keys.get(keyId)?.status;
+        return status === 'removed' ? undefined : status;
+      };
+      for (const [status, inventory] of inventories) {
+        expect(statusIn(inventory)).toBe(status);
+        for (const event of events) {
+          expect({ status, event: event.type, after: keyStatusAfter(status, event) }).toEqual({
+            status,
+            event: event.type,
+            after: statusIn(evolveInventory(inventory, event)),
+          });
+        }
+      }
+    });
+  });
+});

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import {
+  AppError,
+  DuplicateLicenceKeyError,
+  type InventoryState,
+  inventoryDecider,
+  type LicenceKeyCommand,
+  licenceKeysStream,
+  type NewLicenceKey,
+  NotFoundError,
+  productDecider,
+  productStream,
+} from '@licensestore/shared';
+import { handleCommand, loadStream } from '@licensestore/shared/commands';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore, Position } from '@licensestore/shared/eventstore';
+import type { KeyVault } from '@licensestore/shared/key-vault';
+import type { Logger } from '@licensestore/shared/logging';
+import type { Request } from 'express';
+import { adminCommandMetadata } from '../auth/guards.js';
+import { isUuid } from '../http/ids.js';
+import { awaitReadModel } from '../http/read-your-writes.js';
+import { storedFingerprints } from './queries.js';
+
+/**
+ * Keys per AddLicenceKeys command: a 5,000-key import in one append would be megabytes (EventStoreDB refuses
+ * appends over 1 MB by default); a thousand events stay well below.
+ */
+const KEYS_PER_COMMAND = 1000;
+const READ_MODEL = 'licence-keys';
+
+export interface InventoryDeps {
+  database: DatabaseHandle;
+  eventStore: EventStore;
+  logger: Logger;
+  keyVault: KeyVault;
+  lowStockThreshold: number;
+}
+
+/** A key on its way in: what the admin typed, and its fingerprint. */
+export interface KeyToAdd {
+  key: string;
+  fingerprint: string;
+}
+
+export interface AddedKeys {
+  /** Ids given to the keys, in the order of the input. */
+  keyIds: string[];
+  /** Indexes (into the input) of keys refused because the inventory already holds them. */
+  duplicates: Set<number>;
+  /** The product's inventory after the last command (a new key may be assigned to a waiting order at once); null when nothing was added. */
+  state: InventoryState | null;
+  addedAt: string;
+}
+
+const productNotFound = () => new NotFoundError('Product not found');
+
+/** The admin's commands on a product's key inventory, answered once the `licence-keys` read model has them. */
+export function licenceKeyInventory({
+  database,
+  eventStore,
+  logger,
+  keyVault,
+  lowStockThreshold,
+}: InventoryDeps) {
+  const run = (req: Request, command: LicenceKeyCommand) =>
+    handleCommand(
+      eventStore,
+      licenceKeysStream(command.productId),
+      inventoryDecider,
+      command,
+      adminCommandMetadata(req),
+    );
+
+  const caughtUp = async (position: Position | null) => {
+    if (position) await awaitReadModel(database.pool, position, [READ_MODEL], logger);
+  };
+
+  return {
+    /**
+     * The product's name. Keys go to a product that exists and is still sold, or to a deleted one while paid
+     * orders still wait for its keys (deleting a product must not strand them).
+     */
+    async productTakingKeys(productId: unknown): Promise<{ id: string; name: string | null }> {
+      if (!isUuid(productId)) throw productNotFound();
+      const id = productId.toLowerCase();
+      const { state } = await loadStream(eventStore, productStream(id), productDecider);
+      if (state.status === 'absent') throw productNotFound();
+      if (state.status === 'active') return { id, name: state.fields.name };
+      const inventory = await loadStream(eventStore, licenceKeysStream(id), inventoryDecider);
+      if (inventory.state.waiting.size === 0) {
+        throw new AppError(422, 'This product has been deleted: licence keys cannot be added to it');
+      }
+      return { id, name: null };
+    },
+
+    /**
+     * Adds the keys, sealed, refusing those any product's inventory already holds (the read table first, then the
+     * product's own stream, which also catches a key added a moment ago). The input must hold no fingerprint twice.
+     */
+    async add(req: Request, productId: string, keys: readonly KeyToAdd[]): Promise<AddedKeys> {
+      const stored = await storedFingerprints(
+        database.db,
+        keys.map((key) => key.fingerprint),
+      );
+      const keyIds = keys.map(() => randomUUID());
+      const duplicates = new Set<number>();
+      const candidates: Array<NewLicenceKey & { index: number }> = [];
+      keys.forEach((key, index) => {
+        if (stored.has(key.fingerprint)) duplicates.add(index);
+        else
+          candidates.push({
+            index,
+            keyId: keyIds[index] as string,
+            key: keyVault.seal(key.key),
+            fingerprint: key.fingerprint,
+          });
+      });
+
+      let state: InventoryState | null = null;
+      let position: Position | null = null;
+      const addedAt = new Date().toISOString();
+      for (let start = 0; start < candidates.length; start += KEYS_PER_COMMAND) {
+        let chunk = candidates.slice(start, start + KEYS_PER_COMMAND);
+        while (chunk.length > 0) {
+          try {
+            const outcome = await run(req, {
+              type: 'AddLicenceKeys',
+              productId,
+              keys: chunk.map(({ keyId, key, fingerprint }) => ({ keyId, key, fingerprint })),
+              lowStockThreshold,
+              now: addedAt,
+            });
+            state = outcome.state;
+            position = outcome.position;
+            break;
+          } catch (error) {
+            // Added since the read table was looked at: refuse those, keep the rest.
+            if (!(error instanceof DuplicateLicenceKeyError)) throw error;
+            const clashing = new Set(error.duplicates);
+            const rest = chunk.filter((candidate) => !clashing.has(candidate.keyId));
+            if (rest.length === chunk.length) throw error;
+            for (const candidate of chunk) if (clashing.has(candidate.keyId)) duplicates.add(candidate.index);
+            chunk = rest;
+          }
+        }
+      }
+      await caughtUp(position);
+      return { keyIds, duplicates, state, addedAt };
+    },
+
+    async remove(req: Request, productId: string, keyId: string): Promise<void> {
+      const outcome = await run(req, {
+        type: 'RemoveLicenceKey',
+        productId,
+        keyId,
+        lowStockThreshold,
+        now: new Date().toISOString(),
+      });
+      await caughtUp(outcome.appended?.position ?? null);
+    },
+  };
+}

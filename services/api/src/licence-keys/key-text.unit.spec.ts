@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import {
+  KEY_NOT_PRINTABLE,
+  KEY_TOO_LONG,
+  maskLicenceKey,
+  parseKeyImport,
+  readLicenceKey,
+} from './key-text.js';
+
+describe('Licence key text', () => {
+  describe('readLicenceKey', () => {
+    it('trims the key and keeps inner spaces, punctuation and non-Latin letters', () => {
+      expect(readLicenceKey('  ABCDE-12345-FGHIJ  ')).toEqual({ key: 'ABCDE-12345-FGHIJ' });
+      expect(readLicenceKey('AB CD/éñ#1')).toEqual({ key: 'AB CD/éñ#1' });
+    });
+
+    it('reads a blank key as no key', () => {
+      expect(readLicenceKey(' \t ')).toBeNull();
+    });
+
+    it('refuses a key longer than 200 characters, or one with tabs, line breaks or control characters', () => {
+      expect(readLicenceKey('x'.repeat(200))).toEqual({ key: 'x'.repeat(200) });
+      expect(readLicenceKey('x'.repeat(201))).toEqual({ reason: KEY_TOO_LONG });
+      for (const key of ['AB\tCD', 'AB\nCD', 'AB\u0000CD', 'AB\u200bCD'])
+        expect(readLicenceKey(key)).toEqual({ reason: KEY_NOT_PRINTABLE });
+    });
+  });
+
+  describe('maskLicenceKey', () => {
+    it('shows only the last five characters, with at most twenty stars before them', () => {
+      expect(maskLicenceKey('ABCDE-12345')).toBe('******12345');
+      expect(maskLicenceKey(`${'x'.repeat(100)}LAST5`)).toBe(`${'*'.repeat(20)}LAST5`);
+    });
+
+    it('hides a key of five characters or fewer entirely', () => {
+      expect(maskLicenceKey('ABC')).toBe('***');
+    });
+  });
+
+  describe('parseKeyImport', () => {
+    it('reads one key per line, skipping blank lines, with the line numbers as sent', () => {
+      expect(parseKeyImport('AAAAA-1\r\n\r\n  BBBBB-2  \n\n\rCCCCC-3\n')).toEqual({
+        keys: [
+          { line: 1, key: 'AAAAA-1' },
+          { line: 3, key: 'BBBBB-2' },
+          { line: 6, key: 'CCCCC-3' },
+        ],
+        refused: [],
+      });
+    });
+
+    it('takes the first column of a CSV file and skips a header naming the key column', () => {
+      const csv = '\uFEFF"License Key",Product,Notes\nAAAAA-1,Office,new\n"BB,BB-2",Office\n\n"CC""C-3"\n';
+      expect(parseKeyImport(csv)).toEqual({
+        keys: [
+          { line: 2, key: 'AAAAA-1' },
+          { line: 3, key: 'BB,BB-2' },
+          { line: 5, key: 'CC"C-3' },
+        ],
+        refused: [],
+      });
+    });
+
+    it.each(['key', 'Keys', 'licence_key', 'Product Key', 'Serial Number'])(
+      'skips the header %s only on the first non-blank line',
+      (header) => {
+        expect(parseKeyImport(`\n${header}\nAAAAA-1\n${header}`).keys).toEqual([
+          { line: 3, key: 'AAAAA-1' },
+          { line: 4, key: header },
+        ]);
+      },
+    );
+
+    it('takes a first line that only looks like a header for a key', () => {
+      expect(parseKeyImport('KEY-1\nKEY-2').keys).toEqual([
+        { line: 1, key: 'KEY-1' },
+        { line: 2, key: 'KEY-2' },
+      ]);
+    });
+
+    it('refuses keys it cannot store, line by line, masked', () => {
+      expect(parseKeyImport(`AAAAA-1\n${'x'.repeat(196)}TOOLONG\nBAD\u0007KEY-2`)).toEqual({
+        keys: [{ line: 1, key: 'AAAAA-1' }],
+        refused: [
+          { line: 2, key: `${'*'.repeat(20)}OLONG`, reason: KEY_TOO_LONG },
+          { line: 3, key: '****KEY-2', reason: KEY_NOT_PRINTABLE },
+        ],
+      });
+    });
+
+    it('finds nothing in blank text', () => {
+      expect(parseKeyImport(' \n\n')).toEqual({ keys: [], refused: [] });
+    });
+  });
+});

@@ -1,0 +1,105 @@
+import type { Database } from '@licensestore/shared/db';
+import { type Kysely, sql } from 'kysely';
+
+/** A key of the inventory as the `licence_keys` table holds it (sealed). */
+export interface StoredLicenceKey {
+  id: string;
+  productId: string;
+  /** Null when the product has been deleted since. */
+  productName: string | null;
+  sealedKey: string;
+  assigned: boolean;
+  orderId: string | null;
+  createdAt: string;
+}
+
+/** Every key, newest first. */
+export async function listLicenceKeys(db: Kysely<Database>): Promise<StoredLicenceKey[]> {
+  const rows = await db
+    .selectFrom('licence_keys')
+    .leftJoin('products', 'products.id', 'licence_keys.product_id')
+    .select([
+      'licence_keys.id',
+      'licence_keys.product_id',
+      'products.name',
+      'licence_keys.key_sealed',
+      'licence_keys.status',
+      'licence_keys.order_id',
+      'licence_keys.added_at',
+    ])
+    .orderBy('licence_keys.added_at', 'desc')
+    .orderBy('licence_keys.id', 'desc')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    productId: row.product_id,
+    productName: row.name,
+    sealedKey: row.key_sealed,
+    assigned: row.status === 'assigned',
+    orderId: row.order_id,
+    createdAt: row.added_at.toISOString(),
+  }));
+}
+
+/** The product a key belongs to; null when there is no such key. `id` must be a well-formed UUID. */
+export async function findLicenceKeyProduct(db: Kysely<Database>, id: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('licence_keys')
+    .select('product_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row?.product_id ?? null;
+}
+
+/** Which of these fingerprints some key of the inventory (any product) already has. */
+export async function storedFingerprints(
+  db: Kysely<Database>,
+  fingerprints: readonly string[],
+): Promise<Set<string>> {
+  if (fingerprints.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('licence_keys')
+    .select('fingerprint')
+    .where(sql<boolean>`fingerprint = ANY(${[...fingerprints]}::text[])`)
+    .execute();
+  return new Set(rows.map((row) => row.fingerprint));
+}
+
+/** Keys of one product: `waiting` counts units of paid orders still owed a key. */
+export interface StockView {
+  productId: string;
+  productName: string;
+  available: number;
+  assigned: number;
+  waiting: number;
+  /** Fewer keys available than LOW_STOCK_THRESHOLD (never when it is 0). */
+  lowStock: boolean;
+}
+
+/** Every product on sale, by name, with its keys (none yet counts as 0). */
+export async function listStock(db: Kysely<Database>, lowStockThreshold: number): Promise<StockView[]> {
+  const rows = await db
+    .selectFrom('products')
+    .leftJoin('licence_key_stock', 'licence_key_stock.product_id', 'products.id')
+    .select([
+      'products.id',
+      'products.name',
+      'licence_key_stock.available',
+      'licence_key_stock.assigned',
+      'licence_key_stock.waiting',
+    ])
+    .orderBy('products.name')
+    .orderBy('products.id')
+    .execute();
+  return rows.map((row) => {
+    const available = row.available ?? 0;
+    return {
+      productId: row.id,
+      productName: row.name,
+      available,
+      assigned: row.assigned ?? 0,
+      waiting: row.waiting ?? 0,
+      lowStock: available < lowStockThreshold,
+    };
+  });
+}

@@ -1,0 +1,188 @@
+import { AppError, DuplicateLicenceKeyError, NotFoundError, ValidationError } from '@licensestore/shared';
+import express, { type Request, type Response, Router } from 'express';
+import { z } from 'zod';
+import { requireAdmin } from '../auth/guards.js';
+import { isUuid } from '../http/ids.js';
+import { parseRequest } from '../http/validation.js';
+import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
+import {
+  KEY_ALREADY_STORED,
+  MAX_IMPORT_KEYS,
+  maskLicenceKey,
+  parseKeyImport,
+  type RefusedLine,
+  readLicenceKey,
+  sameKeyAs,
+} from './key-text.js';
+import { findLicenceKeyProduct, listLicenceKeys, listStock } from './queries.js';
+import { keyRevealer } from './reveal.js';
+
+/** A key as admins see it: in clear. */
+export interface LicenceKeyView {
+  id: string;
+  productId: string;
+  /** Null once the product has been deleted. */
+  productName: string | null;
+  /** Null when the stored key does not open (logged). */
+  key: string | null;
+  assigned: boolean;
+  orderId: string | null;
+  createdAt: string;
+}
+
+export interface ImportResult {
+  added: number;
+  refused: RefusedLine[];
+}
+
+const IMPORT_BODY_LIMIT = '1mb';
+
+const addKeySchema = z.object({ productId: z.string().optional(), key: z.string().optional() });
+const importSchema = z.object({ productId: z.string().optional(), keys: z.string().optional() });
+
+const licenceKeyNotFound = () => new NotFoundError('Licence key not found');
+
+/** Keys in clear: no cache anywhere keeps them. */
+const privateJson = (res: Response, status: number, body: unknown) => {
+  res.set('Cache-Control', 'no-store').status(status).json(body);
+};
+
+/** The licence-key inventory, for admins: list, add one, remove one, stock per product. */
+export function licenceKeyRoutes(deps: InventoryDeps): Router {
+  const router = Router();
+  const { database, keyVault, logger, lowStockThreshold } = deps;
+  const inventory = licenceKeyInventory(deps);
+  const reveal = keyRevealer(keyVault, logger);
+
+  router.get('/license-keys', requireAdmin, async (_req, res) => {
+    const keys = await listLicenceKeys(database.db);
+    const views: LicenceKeyView[] = keys.map(({ sealedKey, ...key }) => ({
+      ...key,
+      key: reveal(sealedKey, { keyId: key.id }),
+    }));
+    privateJson(res, 200, views);
+  });
+
+  router.get('/license-keys/stock', requireAdmin, async (_req, res) => {
+    privateJson(res, 200, await listStock(database.db, lowStockThreshold));
+  });
+
+  router.post('/license-keys', requireAdmin, async (req, res) => {
+    const body = parseRequest(addKeySchema, req.body);
+    if (!body.productId?.trim() || !body.key?.trim()) {
+      throw new ValidationError('Product and licence key are both required');
+    }
+    const read = readLicenceKey(body.key);
+    if (read && 'reason' in read) throw new ValidationError(read.reason);
+    const key = body.key.trim();
+    const product = await inventory.productTakingKeys(body.productId.trim());
+    const { keyIds, duplicates, state, addedAt } = await inventory.add(req, product.id, [
+      { key, fingerprint: keyVault.fingerprint(key) },
+    ]);
+    const keyId = keyIds[0] as string;
+    if (duplicates.size > 0) throw new DuplicateLicenceKeyError([keyId]);
+    const added = state?.keys.get(keyId);
+    const view: LicenceKeyView = {
+      id: keyId,
+      productId: product.id,
+      productName: product.name,
+      key,
+      assigned: added?.status === 'assigned',
+      orderId: added?.orderId ?? null,
+      createdAt: addedAt,
+    };
+    privateJson(res, 201, view);
+  });
+
+  router.delete('/license-keys/:id', requireAdmin, async (req, res) => {
+    const id = req.params.id;
+    if (!isUuid(id)) throw licenceKeyNotFound();
+    const keyId = id.toLowerCase();
+    const productId = await findLicenceKeyProduct(database.db, keyId);
+    if (!productId) throw licenceKeyNotFound();
+    await inventory.remove(req, productId, keyId);
+    res.status(204).end();
+  });
+
+  return router;
+}
+
+/** `{productId, keys}` as JSON, or a CSV/TXT file as sent with `?productId=`. */
+function importRequest(req: Request): { productId?: string; text?: string } {
+  if (typeof req.body === 'string') {
+    const productId = req.query.productId;
+    return { productId: typeof productId === 'string' ? productId : undefined, text: req.body };
+  }
+  if (req.is('application/json')) {
+    const body = parseRequest(importSchema, req.body);
+    return { productId: body.productId, text: body.keys };
+  }
+  throw new AppError(
+    415,
+    'Send the keys as JSON {productId, keys}, or as a text/csv or text/plain body with ?productId=',
+  );
+}
+
+/**
+ * Bulk import for one product: every key that can be stored is added (in as few commands as the size allows),
+ * every other is reported with its line. It parses its own body, up to 1 MB, so it is mounted before the API's
+ * 100 kB JSON parser.
+ */
+export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
+  const router = Router();
+  const inventory = licenceKeyInventory(deps);
+
+  router.post(
+    '/license-keys/import',
+    requireAdmin,
+    express.json({ limit: IMPORT_BODY_LIMIT }),
+    express.text({ type: ['text/csv', 'text/plain'], limit: IMPORT_BODY_LIMIT }),
+    async (req, res) => {
+      const { productId, text } = importRequest(req);
+      if (!productId?.trim() || !text?.trim()) {
+        throw new ValidationError('Product and licence keys are both required');
+      }
+      const product = await inventory.productTakingKeys(productId.trim());
+      const parsed = parseKeyImport(text);
+      const lines = parsed.keys.length + parsed.refused.length;
+      if (lines > MAX_IMPORT_KEYS) {
+        throw new ValidationError(
+          `An import takes at most ${MAX_IMPORT_KEYS.toLocaleString('en-US')} keys, not ${lines.toLocaleString('en-US')}: split the file`,
+        );
+      }
+      if (lines === 0) throw new ValidationError('No licence keys found: put one key per line');
+
+      const refused = [...parsed.refused];
+      const firstLineOf = new Map<string, number>();
+      const unique: Array<{ line: number; key: string; fingerprint: string }> = [];
+      for (const { line, key } of parsed.keys) {
+        const fingerprint = deps.keyVault.fingerprint(key);
+        const first = firstLineOf.get(fingerprint);
+        if (first === undefined) {
+          firstLineOf.set(fingerprint, line);
+          unique.push({ line, key, fingerprint });
+        } else refused.push({ line, key: maskLicenceKey(key), reason: sameKeyAs(first) });
+      }
+      const { duplicates } = await inventory.add(req, product.id, unique);
+      for (const index of duplicates) {
+        const { line, key } = unique[index] as (typeof unique)[number];
+        refused.push({ line, key: maskLicenceKey(key), reason: KEY_ALREADY_STORED });
+      }
+      refused.sort((a, b) => a.line - b.line);
+
+      const added = unique.length - duplicates.size;
+      if (added === 0) {
+        privateJson(res, 400, {
+          error: `No licence key was added: ${refused.length === 1 ? 'the key was' : `all ${refused.length} keys were`} refused`,
+          added,
+          refused,
+        });
+        return;
+      }
+      const result: ImportResult = { added, refused };
+      privateJson(res, 200, result);
+    },
+  );
+
+  return router;
+}

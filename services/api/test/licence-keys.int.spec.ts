@@ -1,0 +1,832 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  formatCents,
+  inventoryDecider,
+  licenceKeysStream,
+  type OrderLine,
+  orderDecider,
+  orderStream,
+  productDecider,
+  productStream,
+} from '@licensestore/shared';
+import { handleCommand } from '@licensestore/shared/commands';
+import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import type { EventMetadata, EventStore, Position } from '@licensestore/shared/eventstore';
+import { openEventStore } from '@licensestore/shared/eventstore';
+import { createKeyVault } from '@licensestore/shared/key-vault';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger, startProjections } from '../../../projections/src/index.js';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { KEY_NOT_PRINTABLE, KEY_TOO_LONG } from '../src/licence-keys/key-text.js';
+import { signIn, startTestApi, type TestApi } from './support/api.js';
+import { readEvents, seedProduct } from './support/checkout.js';
+
+const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
+const LOW_STOCK_THRESHOLD = 3;
+const READ_MODELS = ['products', 'orders', 'licence-keys', 'dashboard'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const DUPLICATE = 'This licence key is already in the inventory';
+const BOTH_REQUIRED = 'Product and licence key are both required';
+
+/** What the workers would write, written by the test instead. */
+const system: EventMetadata = {
+  actor: { type: 'system', id: 'test' },
+  correlationId: 'test',
+  causationId: 'test',
+  schemaVersion: 1,
+};
+
+interface KeyBody {
+  id: string;
+  productId: string;
+  productName: string | null;
+  key: string | null;
+  assigned: boolean;
+  orderId: string | null;
+  createdAt: string;
+}
+
+interface ImportBody {
+  added: number;
+  refused: Array<{ line: number; key: string; reason: string }>;
+  error?: string;
+}
+
+/** A key no one else has: random per test. */
+const masked = (key: string) => `${'*'.repeat(20)}${key.slice(-5)}`;
+
+const freshKey = () => {
+  const hex = randomBytes(10).toString('hex').toUpperCase();
+  return [0, 4, 8, 12, 16].map((at) => `K${hex.slice(at, at + 4)}`).join('-');
+};
+
+describe('Licence keys API', () => {
+  let databaseUrl: string;
+  let database: DatabaseHandle;
+  let eventStore: EventStore;
+  let stopProjections: () => Promise<void>;
+  let api: TestApi;
+  let admin: string;
+  let customer: string;
+  let adminId: string;
+  let latest: Position = '';
+
+  const request = (
+    method: string,
+    path: string,
+    options: { body?: unknown; cookie?: string; text?: string; contentType?: string; origin?: string } = {},
+  ) => {
+    const headers: Record<string, string> = {};
+    if (options.cookie) headers.cookie = options.cookie;
+    if (options.origin) headers.origin = options.origin;
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    if (options.contentType) headers['content-type'] = options.contentType;
+    return fetch(`${api.url}${path}`, {
+      method,
+      headers,
+      body: options.text ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
+    });
+  };
+  const expectAnswer = async (response: Response, status: number, body?: unknown) => {
+    const text = await response.text();
+    expect({ status: response.status, text }).toMatchObject({ status });
+    if (body !== undefined) expect(JSON.parse(text)).toStrictEqual(body);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const listKeys = async (): Promise<KeyBody[]> => {
+    const response = await request('GET', '/api/license-keys', { cookie: admin });
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    return expectAnswer(response, 200);
+  };
+  const addKey = async (productId: string, key: string): Promise<KeyBody> =>
+    expectAnswer(
+      await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key } }),
+      201,
+    );
+  const importKeys = (body: unknown) => request('POST', '/api/license-keys/import', { cookie: admin, body });
+
+  /** Waits until every read model the API reads has applied what was appended so far. */
+  const settled = async (position: Position | null = null) => {
+    if (position && position > latest) latest = position;
+    expect(
+      await waitForProjections(database.pool, latest, { projectors: READ_MODELS, timeoutMs: 10_000 }),
+    ).toBe(true);
+  };
+
+  const product = async (name = `Windows 11 Pro ${randomUUID().slice(0, 8)}`) => ({
+    id: await seedProduct(eventStore, database, { name }),
+    name,
+  });
+
+  /** A paid order (PayPal capture COMPLETED), placed through the order decider as the capture does. */
+  const placeOrder = async (...lines: Array<{ productId: string; quantity: number }>) => {
+    const orderId = randomUUID();
+    const orderLines: OrderLine[] = lines.map(({ productId, quantity }, index) => ({
+      lineId: `L${index + 1}`,
+      productId,
+      productName: `Product ${productId.slice(0, 8)}`,
+      quantity,
+      unitPrice: '10.00',
+      lineTotal: formatCents(1000 * quantity),
+    }));
+    const outcome = await handleCommand(
+      eventStore,
+      orderStream(orderId),
+      orderDecider,
+      {
+        type: 'PlaceCapturedOrder',
+        orderId,
+        paypalOrderId: `PAYPAL${randomUUID().slice(0, 8).toUpperCase()}`,
+        captureId: `CAPTURE${randomUUID().slice(0, 8).toUpperCase()}`,
+        captureStatus: 'COMPLETED',
+        customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+        lines: orderLines,
+        total: formatCents(orderLines.reduce((sum, line) => sum + 1000 * line.quantity, 0)),
+        currency: 'USD',
+        now: new Date().toISOString(),
+      },
+      system,
+    );
+    await settled(outcome.position);
+    return { orderId, lines: orderLines };
+  };
+
+  /**
+   * What the assign-keys and record-order-keys jobs do: the line asks its product's inventory for keys, and the
+   * order records the keys it was given.
+   */
+  const requestKeys = async (orderId: string, line: OrderLine) => {
+    const asked = await handleCommand(
+      eventStore,
+      licenceKeysStream(line.productId),
+      inventoryDecider,
+      {
+        type: 'RequestLicenceKeys',
+        productId: line.productId,
+        orderId,
+        lineId: line.lineId,
+        quantity: line.quantity,
+        lowStockThreshold: LOW_STOCK_THRESHOLD,
+        now: new Date().toISOString(),
+      },
+      system,
+    );
+    let position = asked.position;
+    for (const event of asked.events) {
+      if (event.type !== 'LicenceKeysAssigned' || event.data.orderId !== orderId) continue;
+      const recorded = await handleCommand(
+        eventStore,
+        orderStream(orderId),
+        orderDecider,
+        {
+          type: 'RecordLicenceKeys',
+          orderId,
+          lineId: event.data.lineId,
+          keys: event.data.keys,
+          now: new Date().toISOString(),
+        },
+        system,
+      );
+      position = recorded.position;
+    }
+    await settled(position);
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
+    api = await startTestApi({
+      databaseUrl,
+      env: { ADMIN_PASSWORD: ADMIN.password, LOW_STOCK_THRESHOLD: String(LOW_STOCK_THRESHOLD) },
+    });
+    database = openDatabase(databaseUrl);
+    eventStore = await openEventStore({ databaseUrl });
+    admin = await signIn(api.url, ADMIN.username, ADMIN.password);
+    customer = await api.sessionCookie({ kind: 'customer', subjectId: 'ada@example.com' });
+    adminId = (await database.db.selectFrom('admin_users').select('id').executeTakeFirstOrThrow()).id;
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await stopProjections?.();
+    await eventStore?.close();
+    await database?.close();
+  });
+
+  describe('admin only', () => {
+    const someId = randomUUID();
+    it.each([
+      ['GET', '/api/license-keys'],
+      ['GET', '/api/license-keys/stock'],
+      ['POST', '/api/license-keys'],
+      ['POST', '/api/license-keys/import'],
+      ['DELETE', `/api/license-keys/${someId}`],
+      ['PATCH', `/api/orders/${someId}/status`],
+      ['POST', `/api/orders/${someId}/delivery-email`],
+    ])('%s %s answers 401 without a session and 403 to a customer', async (method, path) => {
+      const body = method === 'GET' || method === 'DELETE' ? undefined : {};
+      await expectAnswer(await request(method, path, { body }), 401, { error: 'Authentication required' });
+      await expectAnswer(await request(method, path, { body, cookie: customer }), 403, {
+        error: 'Admin access required',
+      });
+    });
+
+    it('refuses a key sent by another site on behalf of a signed-in admin', async () => {
+      const { id } = await product();
+      const response = await request('POST', '/api/license-keys', {
+        cookie: admin,
+        origin: 'https://evil.example',
+        body: { productId: id, key: freshKey() },
+      });
+      await expectAnswer(response, 403, { error: 'Cross-site request refused' });
+    });
+  });
+
+  describe('POST /api/license-keys', () => {
+    it('adds the key, sealed at rest, answers 201 with it in clear, and an immediate list shows it first', async () => {
+      const { id: productId, name } = await product();
+      const key = freshKey();
+      const response = await request('POST', '/api/license-keys', {
+        cookie: admin,
+        body: { productId, key: `  ${key} ` },
+      });
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const created = (await expectAnswer(response, 201)) as KeyBody;
+      expect(created).toStrictEqual({
+        id: expect.stringMatching(UUID),
+        productId,
+        productName: name,
+        key,
+        assigned: false,
+        orderId: null,
+        createdAt: expect.stringMatching(ISO),
+      });
+      expect((await listKeys())[0]).toStrictEqual(created);
+
+      const [added] = await readEvents(eventStore, licenceKeysStream(productId));
+      expect(added?.type).toBe('LicenceKeyAdded');
+      expect(added?.metadata).toMatchObject({
+        actor: { type: 'admin', id: adminId },
+        causationId: response.headers.get('x-request-id'),
+      });
+      const data = added?.data as { keyId: string; key: string; fingerprint: string };
+      expect(data.keyId).toBe(created.id);
+      expect(JSON.stringify(added?.data)).not.toContain(key);
+      expect(api.keyVault.open(data.key)).toBe(key);
+      expect(data.fingerprint).toBe(api.keyVault.fingerprint(key));
+      const row = await database.db
+        .selectFrom('licence_keys')
+        .selectAll()
+        .where('id', '=', created.id)
+        .executeTakeFirstOrThrow();
+      expect(JSON.stringify(row)).not.toContain(key);
+    });
+
+    it.each([
+      [{}, BOTH_REQUIRED],
+      [{ productId: randomUUID() }, BOTH_REQUIRED],
+      [{ key: 'ABCDE-12345' }, BOTH_REQUIRED],
+      [{ productId: ' ', key: 'ABCDE-12345' }, BOTH_REQUIRED],
+      [{ productId: randomUUID(), key: '   ' }, BOTH_REQUIRED],
+      [{ productId: randomUUID(), key: 12345 }, 'key: must be a string, not number'],
+      [{ productId: randomUUID(), key: 'x'.repeat(201) }, KEY_TOO_LONG],
+      [{ productId: randomUUID(), key: 'ABCDE\n12345' }, KEY_NOT_PRINTABLE],
+    ])('refuses %j: 400 %s', async (body, error) => {
+      await expectAnswer(await request('POST', '/api/license-keys', { cookie: admin, body }), 400, { error });
+    });
+
+    it('answers 404 for a product that does not exist, 422 for one that was deleted', async () => {
+      for (const productId of [randomUUID(), 'not-a-product']) {
+        await expectAnswer(
+          await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key: freshKey() } }),
+          404,
+          { error: 'Product not found' },
+        );
+      }
+      const { id: deleted } = await product();
+      await handleCommand(
+        eventStore,
+        productStream(deleted),
+        productDecider,
+        { type: 'DeleteProduct', productId: deleted, now: new Date().toISOString() },
+        system,
+      );
+      await expectAnswer(
+        await request('POST', '/api/license-keys', {
+          cookie: admin,
+          body: { productId: deleted, key: freshKey() },
+        }),
+        422,
+        { error: 'This product has been deleted: licence keys cannot be added to it' },
+      );
+    });
+
+    it('still takes keys for a deleted product while paid orders wait for them', async () => {
+      const { id: productId } = await product();
+      const { orderId, lines } = await placeOrder({ productId, quantity: 1 });
+      await requestKeys(orderId, lines[0] as OrderLine);
+      await handleCommand(
+        eventStore,
+        productStream(productId),
+        productDecider,
+        { type: 'DeleteProduct', productId, now: new Date().toISOString() },
+        system,
+      );
+      const response = await request('POST', '/api/license-keys', {
+        cookie: admin,
+        body: { productId, key: freshKey() },
+      });
+      expect(response.status).toBe(201);
+      expect(await response.json()).toMatchObject({ productId, productName: null, assigned: true, orderId });
+    });
+
+    it('refuses a key already in the inventory, however it is typed and whichever product has it: 409', async () => {
+      const [first, second] = [await product(), await product()];
+      const key = freshKey();
+      await addKey(first.id, key);
+      for (const [productId, typed] of [
+        [first.id, key],
+        [first.id, ` ${key.toLowerCase().replaceAll('-', ' - ')}`],
+        [second.id, key],
+      ] as const) {
+        await expectAnswer(
+          await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key: typed } }),
+          409,
+          { error: DUPLICATE },
+        );
+      }
+      expect((await listKeys()).filter((listed) => listed.key === key)).toHaveLength(1);
+    });
+
+    it('gives a new key at once to an order waiting for one, and says so', async () => {
+      const { id: productId } = await product();
+      const order = await placeOrder({ productId, quantity: 1 });
+      await requestKeys(order.orderId, order.lines[0] as OrderLine);
+      const created = await addKey(productId, freshKey());
+      expect(created).toMatchObject({ assigned: true, orderId: order.orderId });
+      expect((await listKeys()).find((listed) => listed.id === created.id)).toStrictEqual(created);
+    });
+  });
+
+  describe('GET /api/license-keys', () => {
+    it('lists keys newest first, in clear, with assignment and order, and keeps a deleted product’s keys', async () => {
+      const [kept, deleted] = [await product(), await product()];
+      const older = await addKey(kept.id, freshKey());
+      const goneWithProduct = await addKey(deleted.id, freshKey());
+      const order = await placeOrder({ productId: kept.id, quantity: 1 });
+      await requestKeys(order.orderId, order.lines[0] as OrderLine);
+      const deletion = await handleCommand(
+        eventStore,
+        productStream(deleted.id),
+        productDecider,
+        { type: 'DeleteProduct', productId: deleted.id, now: new Date().toISOString() },
+        system,
+      );
+      await settled(deletion.position);
+
+      const keys = await listKeys();
+      const ours = keys.filter((key) => key.id === older.id || key.id === goneWithProduct.id);
+      expect(ours).toStrictEqual([
+        { ...goneWithProduct, productName: null },
+        { ...older, assigned: true, orderId: order.orderId },
+      ]);
+      const createdAt = keys.map((key) => key.createdAt);
+      expect(createdAt).toStrictEqual([...createdAt].sort().reverse());
+    });
+
+    it('shows a key that does not open as null and logs it, instead of failing the list', async () => {
+      const { id: productId } = await product();
+      const foreign = createKeyVault(randomBytes(32).toString('hex'));
+      const keyId = randomUUID();
+      const outcome = await handleCommand(
+        eventStore,
+        licenceKeysStream(productId),
+        inventoryDecider,
+        {
+          type: 'AddLicenceKeys',
+          productId,
+          keys: [
+            { keyId, key: foreign.seal('FOREIGN-KEY'), fingerprint: foreign.fingerprint('FOREIGN-KEY') },
+          ],
+          lowStockThreshold: 0,
+          now: new Date().toISOString(),
+        },
+        system,
+      );
+      await settled(outcome.position);
+      expect((await listKeys()).find((key) => key.id === keyId)).toMatchObject({ key: null });
+      expect(api.logger.entries).toContainEqual(
+        expect.objectContaining({
+          level: 'error',
+          fields: expect.objectContaining({ keyId, alert: 'licence-key-unreadable' }),
+        }),
+      );
+    });
+  });
+
+  describe('POST /api/license-keys/import', () => {
+    it('adds every valid pasted key and reports the others line by line, masked', async () => {
+      const { id: productId } = await product();
+      const stored = freshKey();
+      await addKey(productId, stored);
+      const [a, b, c] = [freshKey(), freshKey(), freshKey()];
+      const text = [a, '', b, a.toLowerCase(), stored, 'x'.repeat(201), ` ${c} `, 'BAD\tKEY'].join('\n');
+
+      const response = await importKeys({ productId, keys: text });
+      const result = (await expectAnswer(response, 200)) as ImportBody;
+      expect(result).toStrictEqual({
+        added: 3,
+        refused: [
+          { line: 4, key: masked(a.toLowerCase()), reason: 'The same licence key as line 1' },
+          { line: 5, key: masked(stored), reason: DUPLICATE },
+          { line: 6, key: masked('x'.repeat(201)), reason: KEY_TOO_LONG },
+          { line: 8, key: '**D\tKEY', reason: KEY_NOT_PRINTABLE },
+        ],
+      });
+      const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
+      expect(listed.sort()).toStrictEqual([stored, a, b, c].sort());
+
+      const added = (await readEvents(eventStore, licenceKeysStream(productId))).filter(
+        (event) => event.type === 'LicenceKeyAdded',
+      );
+      expect(added).toHaveLength(4);
+      // One command, so one append (one transaction), for the whole import.
+      expect(new Set(added.slice(1).map((event) => event.position.split('/')[0])).size).toBe(1);
+    });
+
+    it('reads a CSV file sent as it is: first column, header and blank lines skipped', async () => {
+      const { id: productId } = await product();
+      const [a, b] = [freshKey(), freshKey()];
+      const csv = `License Key,Notes\r\n${a},first\r\n\r\n"${b}","second, quoted"\r\n\r\n`;
+      const response = await request('POST', `/api/license-keys/import?productId=${productId}`, {
+        cookie: admin,
+        contentType: 'text/csv; charset=utf-8',
+        text: csv,
+      });
+      await expectAnswer(response, 200, { added: 2, refused: [] });
+      const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
+      expect(listed.sort()).toStrictEqual([a, b].sort());
+    });
+
+    it('reads a TXT file sent as it is', async () => {
+      const { id: productId } = await product();
+      const keys = [freshKey(), freshKey()];
+      const response = await request('POST', `/api/license-keys/import?productId=${productId}`, {
+        cookie: admin,
+        contentType: 'text/plain',
+        text: `${keys.join('\n')}\n`,
+      });
+      await expectAnswer(response, 200, { added: 2, refused: [] });
+    });
+
+    it('answers 400 with the refused lines when no key could be added', async () => {
+      const { id: productId } = await product();
+      const stored = freshKey();
+      await addKey(productId, stored);
+      const response = await importKeys({ productId, keys: `${stored}\n${stored}` });
+      await expectAnswer(response, 400, {
+        error: 'No licence key was added: all 2 keys were refused',
+        added: 0,
+        refused: [
+          { line: 1, key: masked(stored), reason: DUPLICATE },
+          { line: 2, key: masked(stored), reason: 'The same licence key as line 1' },
+        ],
+      });
+    });
+
+    it('refuses, line by line, a key the read table does not show yet but the inventory has', async () => {
+      const { id: productId } = await product();
+      const [racing, fresh] = [freshKey(), freshKey()];
+      await stopProjections();
+      try {
+        await handleCommand(
+          eventStore,
+          licenceKeysStream(productId),
+          inventoryDecider,
+          {
+            type: 'AddLicenceKeys',
+            productId,
+            keys: [
+              {
+                keyId: randomUUID(),
+                key: api.keyVault.seal(racing),
+                fingerprint: api.keyVault.fingerprint(racing),
+              },
+            ],
+            lowStockThreshold: 0,
+            now: new Date().toISOString(),
+          },
+          system,
+        );
+        // The projections are stopped: the answer comes after the bounded read-your-writes wait.
+        await expectAnswer(await importKeys({ productId, keys: `${racing}\n${fresh}` }), 200, {
+          added: 1,
+          refused: [{ line: 1, key: masked(racing), reason: DUPLICATE }],
+        });
+      } finally {
+        stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
+      }
+      await settled((await readEvents(eventStore, licenceKeysStream(productId))).at(-1)?.position);
+      const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
+      expect(listed.sort()).toStrictEqual([racing, fresh].sort());
+    });
+
+    it('adds thousands of keys in a few commands', async () => {
+      const { id: productId } = await product();
+      const keys = Array.from({ length: 2100 }, () => freshKey());
+      const response = await importKeys({ productId, keys: keys.join('\n') });
+      await expectAnswer(response, 200, { added: 2100, refused: [] });
+      const stock = (await expectAnswer(
+        await request('GET', '/api/license-keys/stock', { cookie: admin }),
+        200,
+      )) as Array<{ productId: string; available: number }>;
+      expect(stock.find((row) => row.productId === productId)?.available).toBe(2100);
+    });
+
+    it.each([
+      [{}, 'Product and licence keys are both required'],
+      [{ productId: randomUUID(), keys: ' \n ' }, 'Product and licence keys are both required'],
+      [{ productId: randomUUID(), keys: ['A'] }, 'keys: must be a string, not array'],
+    ])('refuses %j: 400 %s', async (body, error) => {
+      await expectAnswer(await importKeys(body), 400, { error });
+    });
+
+    it('refuses a file without keys, or with more than 5,000', async () => {
+      const { id: productId } = await product();
+      await expectAnswer(await importKeys({ productId, keys: 'License Key\n\n' }), 400, {
+        error: 'No licence keys found: put one key per line',
+      });
+      const tooMany = Array.from({ length: 5001 }, (_, n) => `KEY-${n}`).join('\n');
+      await expectAnswer(await importKeys({ productId, keys: tooMany }), 400, {
+        error: 'An import takes at most 5,000 keys, not 5,001: split the file',
+      });
+    });
+
+    it('refuses more than 1 MB, an unknown product and a body it cannot read', async () => {
+      const { id: productId } = await product();
+      await expectAnswer(await importKeys({ productId, keys: 'x'.repeat(1_100_000) }), 413, {
+        error: 'Request body too large',
+      });
+      await expectAnswer(await importKeys({ productId: randomUUID(), keys: freshKey() }), 404, {
+        error: 'Product not found',
+      });
+      await expectAnswer(
+        await request('POST', '/api/license-keys/import', {
+          cookie: admin,
+          contentType: 'application/octet-stream',
+          text: freshKey(),
+        }),
+        415,
+        {
+          error:
+            'Send the keys as JSON {productId, keys}, or as a text/csv or text/plain body with ?productId=',
+        },
+      );
+      await expectAnswer(
+        await request('POST', '/api/license-keys/import', {
+          cookie: admin,
+          contentType: 'text/plain',
+          text: freshKey(),
+        }),
+        400,
+        { error: 'Product and licence keys are both required' },
+      );
+    });
+  });
+
+  describe('DELETE /api/license-keys/:id', () => {
+    it('removes an available key: 204, gone from the list, and a second delete is 404', async () => {
+      const { id: productId } = await product();
+      const key = await addKey(productId, freshKey());
+      await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 204);
+      expect((await listKeys()).map((listed) => listed.id)).not.toContain(key.id);
+      await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 404, {
+        error: 'Licence key not found',
+      });
+      // Removed, it may be added again.
+      await addKey(productId, key.key as string);
+    });
+
+    it('refuses an assigned key with 409, naming the order', async () => {
+      const { id: productId } = await product();
+      const key = await addKey(productId, freshKey());
+      const order = await placeOrder({ productId, quantity: 1 });
+      await requestKeys(order.orderId, order.lines[0] as OrderLine);
+      await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 409, {
+        error: `This licence key is assigned to order #${order.orderId.slice(0, 8).toUpperCase()} and cannot be deleted.`,
+      });
+      expect((await listKeys()).find((listed) => listed.id === key.id)).toMatchObject({ assigned: true });
+    });
+
+    it.each([randomUUID(), 'not-a-key'])('answers 404 for %s', async (id) => {
+      await expectAnswer(await request('DELETE', `/api/license-keys/${id}`, { cookie: admin }), 404, {
+        error: 'Licence key not found',
+      });
+    });
+  });
+
+  describe('GET /api/license-keys/stock', () => {
+    it('counts available, assigned and owed keys per product on sale, low below the threshold', async () => {
+      const [stocked, short] = [await product('AAA Stocked'), await product('AAA Short')];
+      for (let n = 0; n < 4; n++) await addKey(stocked.id, freshKey());
+      await addKey(short.id, freshKey());
+      const order = await placeOrder({ productId: short.id, quantity: 3 });
+      await requestKeys(order.orderId, order.lines[0] as OrderLine);
+
+      const response = await request('GET', '/api/license-keys/stock', { cookie: admin });
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const stock = (await expectAnswer(response, 200)) as Array<{ productId: string }>;
+      expect(stock.filter((row) => row.productId === stocked.id || row.productId === short.id)).toStrictEqual(
+        [
+          {
+            productId: short.id,
+            productName: 'AAA Short',
+            available: 0,
+            assigned: 1,
+            waiting: 2,
+            lowStock: true,
+          },
+          {
+            productId: stocked.id,
+            productName: 'AAA Stocked',
+            available: 4,
+            assigned: 0,
+            waiting: 0,
+            lowStock: false,
+          },
+        ],
+      );
+    });
+  });
+
+  describe('orders', () => {
+    it('GET /api/orders/:id/items shows the holder each line’s keys in clear, first one as licenseKey', async () => {
+      const [office, windows, antivirus] = [await product(), await product(), await product()];
+      const officeKeys = [freshKey(), freshKey()];
+      for (const key of officeKeys) await addKey(office.id, key);
+      const windowsKey = freshKey();
+      await addKey(windows.id, windowsKey);
+      const order = await placeOrder(
+        { productId: office.id, quantity: 2 },
+        { productId: windows.id, quantity: 2 },
+        { productId: antivirus.id, quantity: 1 },
+      );
+      for (const line of order.lines) await requestKeys(order.orderId, line);
+
+      const response = await request('GET', `/api/orders/${order.orderId}/items`);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      const items = await expectAnswer(response, 200);
+      expect(items).toStrictEqual([
+        {
+          id: `${order.orderId}:L1`,
+          productName: `Product ${office.id.slice(0, 8)}`,
+          quantity: 2,
+          price: '10.00',
+          licenseKey: officeKeys[0],
+          licenseKeys: officeKeys,
+        },
+        {
+          id: `${order.orderId}:L2`,
+          productName: `Product ${windows.id.slice(0, 8)}`,
+          quantity: 2,
+          price: '10.00',
+          licenseKey: windowsKey,
+          licenseKeys: [windowsKey],
+        },
+        {
+          id: `${order.orderId}:L3`,
+          productName: `Product ${antivirus.id.slice(0, 8)}`,
+          quantity: 1,
+          price: '10.00',
+          licenseKey: null,
+          licenseKeys: [],
+        },
+      ]);
+      // The order itself and the admin's list of orders carry no keys.
+      const orderBody = await (await request('GET', `/api/orders/${order.orderId}`)).text();
+      const ordersBody = await (await request('GET', '/api/orders', { cookie: admin })).text();
+      for (const key of [...officeKeys, windowsKey]) {
+        expect(orderBody).not.toContain(key);
+        expect(ordersBody).not.toContain(key);
+      }
+    });
+
+    describe('PATCH /api/orders/:id/status', () => {
+      it('sets pending, completed or cancelled, recorded with the admin as actor, and answers the stored order', async () => {
+        const order = await placeOrder({ productId: (await product()).id, quantity: 1 });
+        for (const status of ['completed', 'pending', 'cancelled']) {
+          const response = await request('PATCH', `/api/orders/${order.orderId}/status`, {
+            cookie: admin,
+            body: { status },
+          });
+          expect(await expectAnswer(response, 200)).toMatchObject({ id: order.orderId, status });
+          expect(await expectAnswer(await request('GET', `/api/orders/${order.orderId}`), 200)).toMatchObject(
+            { status },
+          );
+        }
+        const changes = (await readEvents(eventStore, orderStream(order.orderId))).filter(
+          (event) => event.type === 'OrderStatusChanged',
+        );
+        expect(changes.map((event) => [event.data, event.metadata.actor])).toStrictEqual([
+          [expect.objectContaining({ from: 'processing', to: 'completed' }), { type: 'admin', id: adminId }],
+          [expect.objectContaining({ from: 'completed', to: 'pending' }), { type: 'admin', id: adminId }],
+          [expect.objectContaining({ from: 'pending', to: 'cancelled' }), { type: 'admin', id: adminId }],
+        ]);
+      });
+
+      it.each([
+        [{ status: 'processing' }],
+        [{ status: 'refunded' }],
+        [{ status: 'shipped' }],
+        [{ status: 1 }],
+        [{}],
+      ])('refuses %j with 400 naming the allowed values', async (body) => {
+        const order = await placeOrder({ productId: (await product()).id, quantity: 1 });
+        await expectAnswer(
+          await request('PATCH', `/api/orders/${order.orderId}/status`, { cookie: admin, body }),
+          400,
+          { error: 'status: must be one of pending, completed, cancelled' },
+        );
+      });
+
+      it.each([randomUUID(), 'not-an-order'])('answers 404 for order %s', async (id) => {
+        await expectAnswer(
+          await request('PATCH', `/api/orders/${id}/status`, {
+            cookie: admin,
+            body: { status: 'completed' },
+          }),
+          404,
+          { error: 'Order not found' },
+        );
+      });
+    });
+
+    describe('POST /api/orders/:id/delivery-email', () => {
+      it('answers 409 while the order waits for keys, then 202 and records the resend request', async () => {
+        const { id: productId } = await product();
+        const order = await placeOrder({ productId, quantity: 1 });
+        const resend = () =>
+          request('POST', `/api/orders/${order.orderId}/delivery-email`, { cookie: admin });
+        await expectAnswer(await resend(), 409, {
+          error: `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for licence keys; its delivery e-mail goes out as soon as every key is assigned.`,
+        });
+
+        await addKey(productId, freshKey());
+        await requestKeys(order.orderId, order.lines[0] as OrderLine);
+        const response = await resend();
+        expect(await expectAnswer(response, 202)).toStrictEqual({ requestedAt: expect.stringMatching(ISO) });
+        const requested = (await readEvents(eventStore, orderStream(order.orderId))).filter(
+          (event) => event.type === 'DeliveryEmailResendRequested',
+        );
+        expect(requested).toHaveLength(1);
+        expect(requested[0]?.metadata).toMatchObject({
+          actor: { type: 'admin', id: adminId },
+          causationId: response.headers.get('x-request-id'),
+        });
+      });
+
+      it.each([randomUUID(), 'not-an-order'])('answers 404 for order %s', async (id) => {
+        await expectAnswer(
+          await request('POST', `/api/orders/${id}/delivery-email`, { cookie: admin }),
+          404,
+          { error: 'Order not found' },
+        );
+      });
+    });
+  });
+
+  describe('GET /api/admin/dashboard', () => {
+    it('counts keys and orders awaiting them, and lists the products low on keys', async () => {
+      const { id: productId } = await product('AAA Waiting');
+      const order = await placeOrder({ productId, quantity: 1 });
+      await requestKeys(order.orderId, order.lines[0] as OrderLine);
+
+      const dashboard = await expectAnswer(
+        await request('GET', '/api/admin/dashboard', { cookie: admin }),
+        200,
+      );
+      const keys = await listKeys();
+      const stock = (await expectAnswer(
+        await request('GET', '/api/license-keys/stock', { cookie: admin }),
+        200,
+      )) as Array<{ productId: string; productName: string; available: number; lowStock: boolean }>;
+      expect(dashboard).toMatchObject({
+        availableKeys: keys.filter((key) => !key.assigned).length,
+        assignedKeys: keys.filter((key) => key.assigned).length,
+        ordersAwaitingKeys: expect.any(Number),
+        lowStock: stock
+          .filter((row) => row.lowStock)
+          .map(({ productId, productName, available }) => ({ productId, productName, available })),
+      });
+      expect(dashboard.ordersAwaitingKeys).toBeGreaterThanOrEqual(1);
+      expect(dashboard.lowStock).toContainEqual({ productId, productName: 'AAA Waiting', available: 0 });
+    });
+  });
+
+  it('the api refuses to start without LICENCE_KEY_SECRET', async () => {
+    await expect(startTestApi({ env: { LICENCE_KEY_SECRET: '' } })).rejects.toThrow(
+      'LICENCE_KEY_SECRET: required',
+    );
+  });
+});
