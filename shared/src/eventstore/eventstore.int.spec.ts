@@ -199,6 +199,40 @@ describe('Postgres event store', () => {
       );
     });
 
+    it('follows the log with more subscriptions than its pool has connections (one LISTEN shared by all)', async () => {
+      const pool = new pg.Pool({ connectionString: databaseUrl, max: 3 });
+      const store = new PostgresEventStore(pool);
+      const controller = new AbortController();
+      onTestFinished(async () => {
+        controller.abort();
+        await store.close();
+      });
+      const stream = `many-${randomUUID()}`;
+      const { position: start } = await store.append(stream, [event('Opened')], 'no_stream');
+      const followers = Array.from({ length: 8 }, async () => {
+        for await (const recorded of store.subscribeAll(start, controller.signal)) {
+          if (recorded.streamId === stream) return recorded.type;
+        }
+        return 'ended';
+      });
+      // Each holding its own connection, the fourth follower would wait for one forever.
+      await store.append(stream, [event('Closed')], 0n);
+      let timer: NodeJS.Timeout | undefined;
+      const outcome = await Promise.race([
+        Promise.all(followers),
+        new Promise<string>((resolve) => {
+          timer = setTimeout(() => resolve('not all delivered within 10 s'), 10_000);
+        }),
+      ]);
+      clearTimeout(timer);
+      expect(outcome).toEqual(Array.from({ length: 8 }, () => 'Closed'));
+      const { rows } = await pool.query<{ listening: string }>(
+        `SELECT count(*) AS listening FROM pg_stat_activity
+          WHERE datname = current_database() AND query = 'LISTEN event_store_appended'`,
+      );
+      expect(Number(rows[0]?.listening)).toBeLessThanOrEqual(1);
+    });
+
     it('ends a subscription with an error when its connection is lost, without crashing the process', async () => {
       const { pool, store, cleanups } = await openStore();
       const stream = `lost-${randomUUID()}`;

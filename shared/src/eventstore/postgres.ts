@@ -55,6 +55,7 @@ const toRecorded = (row: EventRow): RecordedEvent => ({
  */
 export class PostgresEventStore implements EventStore {
   private readonly notifier: AppendNotifier;
+  private listener: AppendListener | null = null;
 
   constructor(private readonly pool: pg.Pool) {
     this.notifier = new AppendNotifier(pool);
@@ -137,64 +138,137 @@ export class PostgresEventStore implements EventStore {
     return rows[0]?.unread ?? false;
   }
 
-  private async listen(signal: AbortSignal) {
-    const client = await this.pool.connect();
-    let notified = false;
-    let failure: Error | null = null;
-    let wake: (() => void) | null = null;
-    const onNotify = () => {
-      notified = true;
-      wake?.();
-    };
-    // A checked-out client that loses its connection emits 'error'; unhandled, that would crash the process.
-    const onError = (error: Error) => {
-      failure = error;
-      wake?.();
-    };
-    const onAbort = () => wake?.();
-    client.on('notification', onNotify);
-    client.on('error', onError);
+  /** One LISTEN connection for all of this store's subscriptions, however many follow the log at once. */
+  private async listen(signal: AbortSignal): Promise<Wakeup> {
+    if (!this.listener || this.listener.failed) this.listener = new AppendListener(this.pool);
+    return this.listener.join(signal);
+  }
+}
+
+interface Wakeup {
+  reset(): void;
+  throwIfFailed(): void;
+  wait(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+interface Subscriber {
+  notified: boolean;
+  wake: (() => void) | null;
+}
+
+/**
+ * LISTENs for appends on one pooled connection shared by every subscription of a store (each one holding its own
+ * would exhaust the pool: a process following the log with many projectors would wait forever for a connection).
+ * Returned to the pool when the last subscription ends. A broken connection cannot be trusted to have delivered
+ * every notification, so it fails all its subscriptions, which resume from their checkpoints on a new listener.
+ */
+class AppendListener {
+  failed = false;
+  private failure: Error | null = null;
+  private readonly subscribers = new Set<Subscriber>();
+  private client: pg.PoolClient | null = null;
+  private readonly ready: Promise<void>;
+
+  constructor(pool: pg.Pool) {
+    this.ready = this.open(pool);
+    // Subscribers see a failure through join(); this only stops an unhandled rejection.
+    this.ready.catch(() => {});
+  }
+
+  private readonly onNotify = () => {
+    for (const subscriber of this.subscribers) {
+      subscriber.notified = true;
+      subscriber.wake?.();
+    }
+  };
+
+  // A checked-out client that loses its connection emits 'error'; unhandled, that would crash the process.
+  private readonly onError = (error: Error) => this.fail(error);
+
+  private async open(pool: pg.Pool) {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      this.fail(error as Error);
+      throw error;
+    }
+    this.client = client;
+    client.on('notification', this.onNotify);
+    client.on('error', this.onError);
     try {
       await client.query(`LISTEN ${CHANNEL}`);
     } catch (error) {
-      client.off('notification', onNotify);
-      client.off('error', onError);
-      client.release(error as Error);
+      this.fail(error as Error);
       throw error;
     }
+  }
+
+  async join(signal: AbortSignal): Promise<Wakeup> {
+    const subscriber: Subscriber = { notified: false, wake: null };
+    this.subscribers.add(subscriber);
+    try {
+      await this.ready;
+    } catch (error) {
+      this.subscribers.delete(subscriber);
+      throw error;
+    }
+    const onAbort = () => subscriber.wake?.();
     signal.addEventListener('abort', onAbort);
     return {
       reset: () => {
-        notified = false;
+        subscriber.notified = false;
       },
       throwIfFailed: () => {
-        if (failure) throw failure;
+        if (this.failure) throw this.failure;
       },
-      wait: (timeoutMs: number) =>
+      wait: (timeoutMs) =>
         new Promise<void>((resolve) => {
-          if (notified || failure || signal.aborted) return resolve();
+          if (subscriber.notified || this.failure || signal.aborted) return resolve();
           const timer = setTimeout(() => done(), timeoutMs);
           const done = () => {
             clearTimeout(timer);
-            wake = null;
+            subscriber.wake = null;
             resolve();
           };
-          wake = done;
+          subscriber.wake = done;
         }),
       close: async () => {
         signal.removeEventListener('abort', onAbort);
-        client.off('notification', onNotify);
-        if (!failure) {
-          try {
-            await client.query(`UNLISTEN ${CHANNEL}`);
-          } catch (error) {
-            failure = error as Error;
-          }
-        }
-        client.off('error', onError);
-        client.release(failure ?? undefined);
+        this.subscribers.delete(subscriber);
+        if (this.subscribers.size === 0) await this.close();
       },
     };
+  }
+
+  private fail(error: Error) {
+    if (this.failed) return;
+    this.failed = true;
+    this.failure = error;
+    for (const subscriber of this.subscribers) subscriber.wake?.();
+    const client = this.client;
+    this.client = null;
+    // The error handler stays: the destroyed client may still emit while it closes.
+    client?.off('notification', this.onNotify);
+    client?.release(error);
+  }
+
+  private async close() {
+    const client = this.client;
+    if (!client || this.failed) return;
+    // Retired first: a subscription starting from now on opens a listener of its own.
+    this.failed = true;
+    this.client = null;
+    client.off('notification', this.onNotify);
+    try {
+      await client.query(`UNLISTEN ${CHANNEL}`);
+    } catch (error) {
+      client.release(error as Error);
+      return;
+    }
+    client.off('error', this.onError);
+    client.release();
   }
 }
 
