@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { testRedisUrl } from '../../test/support/database.js';
 import { defineProcessor } from './jobs/processor.js';
 import { type RunningWorkers, startWorkers } from './main.js';
-import { appendEvent, workersTestEnvironment } from './testing/fixtures.js';
+import { appendEvent, testSideEffects, workersTestEnvironment } from './testing/fixtures.js';
 
 type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
 
@@ -38,10 +38,11 @@ describe('Workers role', () => {
       redisUrl: testRedisUrl(),
       queuePrefix: env.queues.prefix,
       logger: silentLogger,
+      sideEffects: testSideEffects(),
       reactions: {
         OrderPaid: (event) => ({ queue: 'deliveries', name: 'deliver', data: event.data }),
       },
-      processors: [
+      processors: () => [
         defineProcessor({
           queue: 'deliveries',
           schema: z.object({ orderId: z.string() }),
@@ -64,7 +65,13 @@ describe('Workers role', () => {
     it('shuts down cleanly on SIGTERM', async () => {
       const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
       const child = spawn(tsx, [fileURLToPath(new URL('./main.ts', import.meta.url))], {
-        env: { ...process.env, DATABASE_URL: env.databaseUrl, REDIS_URL: testRedisUrl() },
+        env: {
+          ...process.env,
+          DATABASE_URL: env.databaseUrl,
+          REDIS_URL: testRedisUrl(),
+          LICENCE_KEY_SECRET: randomBytes(32).toString('hex'),
+          DATA_DIR: testSideEffects().mail.dataDir,
+        },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
       const exited = once(child, 'exit');

@@ -1,13 +1,19 @@
 import { pathToFileURL } from 'node:url';
-import { loadConfig, requireUrl } from '@licensestore/shared/config';
+import { loadConfig, requireLicenceKeySecret, requireUrl } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
+import { createKeyVault } from '@licensestore/shared/key-vault';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
 import { startWorkerHost } from './jobs/host.js';
 import type { JobProcessor } from './jobs/processor.js';
 import { JobQueues, redisConnection } from './jobs/queues.js';
-import { processors as registeredProcessors } from './jobs/registry.js';
+import { registeredProcessors } from './jobs/registry.js';
 import { migrateWorkers } from './migrations.js';
+import {
+  createProcessorContext,
+  type ProcessorContext,
+  type SideEffectSettings,
+} from './processors/context.js';
 import { reactions as registeredReactions } from './reactor/reactions.js';
 import { type Reactions, startReactor } from './reactor/reactor.js';
 
@@ -17,9 +23,11 @@ export interface WorkersOptions {
   /** EventStoreDB; unset means the Postgres event store in `databaseUrl`. */
   eventStoreConnectionString?: string | undefined;
   logger?: Logger;
+  /** Configuration and secrets the side effects need (key vault, mail, links, low-stock alert). */
+  sideEffects: SideEffectSettings;
   /** Defaults to the registries; tests pass their own. */
   reactions?: Reactions;
-  processors?: readonly JobProcessor[];
+  processors?: (context: ProcessorContext) => readonly JobProcessor[];
   /** BullMQ key prefix (default `bull`). */
   queuePrefix?: string;
 }
@@ -40,6 +48,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
   }
 
   const eventStore = await openEventStore(options);
+  const context = createProcessorContext(options.sideEffects, eventStore, logger);
   const queues = redisConnection(options.redisUrl, options.queuePrefix);
   const jobs = new JobQueues(queues);
   const reactor = startReactor({
@@ -51,11 +60,12 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     logger,
   });
   const host = await startWorkerHost({
-    processors: options.processors ?? registeredProcessors,
+    processors: (options.processors ?? registeredProcessors)(context),
     queues,
     logger,
   }).catch(async (error: unknown) => {
     await reactor.stop();
+    context.mailer.close();
     await Promise.allSettled([jobs.close(), eventStore.close()]);
     throw error;
   });
@@ -67,6 +77,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
       stopped ??= (async () => {
         await reactor.stop();
         await host.close();
+        context.mailer.close();
         await Promise.all([jobs.close(), eventStore.close()]);
         logger.info({}, 'workers role stopped');
       })();
@@ -104,6 +115,13 @@ async function main() {
     redisUrl: requireUrl(config, 'REDIS_URL'),
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
     logger: log,
+    sideEffects: {
+      keyVault: createKeyVault(requireLicenceKeySecret(config)),
+      lowStockThreshold: config.LOW_STOCK_THRESHOLD,
+      adminEmail: config.ADMIN_EMAIL,
+      publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+      mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR },
+    },
   });
   if (stopping) await stopAndExit(workers);
 }

@@ -3,6 +3,14 @@ import { Worker } from 'bullmq';
 import type { JobProcessor } from './processor.js';
 import { defaultJobOptions, type QueueConnection } from './queues.js';
 
+/**
+ * A job whose worker died mid-run (crash, kill, Redis restart) keeps its lock until the lock expires; a stall check
+ * then puts it back in the queue. BullMQ's defaults (30 s lock, 30 s checks) leave such a job for up to a minute, and
+ * fail it for good on its second stall; our jobs take milliseconds (an SMTP send at most seconds) and are safe to
+ * run again, so they are recovered within about 15 s and may stall a few times before failing.
+ */
+const STALLED_JOBS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 5 };
+
 export interface WorkerHost {
   /** Stops taking new jobs and resolves once every active job has finished. */
   close(): Promise<void>;
@@ -23,6 +31,7 @@ export async function startWorkerHost(options: {
       connection: queues.connection,
       prefix: queues.prefix,
       concurrency: processor.concurrency,
+      ...STALLED_JOBS,
       // Jobs normally carry these from the producer; the worker applies them to any job that does not.
       removeOnComplete: defaultJobOptions.removeOnComplete,
       removeOnFail: defaultJobOptions.removeOnFail,

@@ -1,3 +1,4 @@
+import { AppError } from '@licensestore/shared';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 
@@ -13,7 +14,10 @@ export interface ProcessorDefinition<T> {
   /** Job data is validated at the boundary; data that does not parse fails the job without retries. */
   schema: z.ZodType<T>;
   concurrency?: number;
-  /** Throw only for "retry later": the job is retried with backoff. */
+  /**
+   * Throw only for "retry later": the job is retried with backoff. A domain refusal (AppError) will not change on
+   * retry, so it fails the job for good.
+   */
   process(data: T, job: Job): Promise<unknown>;
 }
 
@@ -28,7 +32,12 @@ export function defineProcessor<T>(definition: ProcessorDefinition<T>): JobProce
           `invalid data for ${definition.queue}/${job.name}: ${z.prettifyError(parsed.error)}`,
         );
       }
-      return definition.process(parsed.data, job);
+      try {
+        return await definition.process(parsed.data, job);
+      } catch (error) {
+        if (error instanceof AppError) throw new UnrecoverableError(`${job.name}: ${error.message}`);
+        throw error;
+      }
     },
   };
 }

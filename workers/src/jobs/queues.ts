@@ -1,8 +1,10 @@
-import { type ConnectionOptions, type DefaultJobOptions, Queue } from 'bullmq';
+import type { Position } from '@licensestore/shared/eventstore';
+import { type DefaultJobOptions, Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 
 /** Where BullMQ keeps its data. `prefix` namespaces the keys (tests use a random one per file). */
 export interface QueueConnection {
-  connection: ConnectionOptions;
+  connection: { url: string };
   prefix?: string | undefined;
 }
 
@@ -31,9 +33,31 @@ export interface JobRequest {
   data: unknown;
 }
 
-/** Producer side of every queue, created on first use. */
+/** A job that was added, by queue and id. */
+export interface AddedJob {
+  queue: string;
+  jobId: string;
+}
+
+/**
+ * Moves a reactor's mark only if it is where the reactor last left it and the jobs it just added are there: a
+ * Redis that restarted without its data (or failed over to a replica that had not caught up) fails one of the two.
+ * KEYS[1] the mark, KEYS[2..] the jobs; ARGV[1] the expected mark ('' for none), ARGV[2] the new one ('' to keep).
+ */
+const MOVE_MARK = `
+local current = redis.call('GET', KEYS[1])
+if (current or '') ~= ARGV[1] then return 0 end
+for i = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[i]) == 0 then return 0 end
+end
+if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2]) end
+return 1
+`;
+
+/** Producer side of every queue, created on first use, and the reactor's marks kept beside the jobs. */
 export class JobQueues {
   private readonly queues = new Map<string, Queue>();
+  private marks: Redis | null = null;
 
   constructor(private readonly settings: QueueConnection) {}
 
@@ -55,9 +79,44 @@ export class JobQueues {
     await this.queue(request.queue).add(request.name, request.data, { jobId });
   }
 
+  /** The position up to which Redis holds every job the reactor `name` added; null when it holds none. */
+  async readMark(name: string): Promise<Position | null> {
+    return this.markClient().get(this.markKey(name));
+  }
+
+  /**
+   * Moves the mark from `from` to `to` (both may be the same: a check) after `added` were added. False when Redis no
+   * longer holds what the reactor put there: the mark is not at `from`, or one of the jobs is missing.
+   */
+  async moveMark(
+    name: string,
+    from: Position | null,
+    to: Position | null,
+    added: readonly AddedJob[],
+  ): Promise<boolean> {
+    const keys = [this.markKey(name), ...added.map(({ queue, jobId }) => this.queue(queue).toKey(jobId))];
+    const moved = await this.markClient().eval(MOVE_MARK, keys.length, ...keys, from ?? '', to ?? '');
+    return moved === 1;
+  }
+
   async close(): Promise<void> {
     const queues = [...this.queues.values()];
     this.queues.clear();
-    await Promise.all(queues.map((queue) => queue.close()));
+    const marks = this.marks;
+    this.marks = null;
+    await Promise.all([...queues.map((queue) => queue.close()), marks?.quit()]);
+  }
+
+  private markKey(name: string): string {
+    return `${this.settings.prefix ?? 'bull'}:reactor-mark:${name}`;
+  }
+
+  private markClient(): Redis {
+    if (!this.marks) {
+      this.marks = new Redis(this.settings.connection.url);
+      // Failures reach the reactor through the commands; unheard, each reconnect attempt would print a stack.
+      this.marks.on('error', () => {});
+    }
+    return this.marks;
   }
 }

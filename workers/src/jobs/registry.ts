@@ -1,4 +1,14 @@
+import { assignKeys } from '../processors/assign-keys.js';
+import type { ProcessorContext } from '../processors/context.js';
+import { recordOrderKeys } from '../processors/record-order-keys.js';
+import { sendDeliveryEmail } from '../processors/send-delivery-email.js';
+import { sendLowStockAlert } from '../processors/send-low-stock-alert.js';
 import type { JobProcessor } from './processor.js';
 
-/** Every queue this role consumes. Empty until the first side effect (key assignment, delivery e-mail) lands. */
-export const processors: readonly JobProcessor[] = [];
+/** Every queue this role consumes. */
+export const registeredProcessors = (context: ProcessorContext): readonly JobProcessor[] => [
+  assignKeys(context),
+  recordOrderKeys(context),
+  sendDeliveryEmail(context),
+  sendLowStockAlert(context),
+];

@@ -1,4 +1,48 @@
+import {
+  type LicenceKeyEvent,
+  type OrderEvent,
+  parseLicenceKeyEvent,
+  parseOrderEvent,
+} from '@licensestore/shared';
+import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import { causeOf } from '../jobs/causation.js';
+import { assignKeysJob } from '../processors/assign-keys.js';
+import { recordOrderKeysJob } from '../processors/record-order-keys.js';
+import { sendDeliveryEmailJob } from '../processors/send-delivery-email.js';
+import { sendLowStockAlertJob } from '../processors/send-low-stock-alert.js';
 import type { Reactions } from './reactor.js';
 
-/** Which recorded events cause which jobs. Empty until the first side effect (key assignment, delivery e-mail) lands. */
-export const reactions: Reactions = {};
+/** The event's data, validated as its type says (the reactor only calls a reaction for its own type). */
+function orderData<T extends OrderEvent['type']>(event: RecordedEvent, type: T) {
+  const parsed = parseOrderEvent(event.type, event.data);
+  if (parsed?.type !== type) throw new Error(`event ${event.id} is not ${type}`);
+  return parsed.data as Extract<OrderEvent, { type: T }>['data'];
+}
+
+function inventoryData<T extends LicenceKeyEvent['type']>(event: RecordedEvent, type: T) {
+  const parsed = parseLicenceKeyEvent(event.type, event.data);
+  if (parsed?.type !== type) throw new Error(`event ${event.id} is not ${type}`);
+  return parsed.data as Extract<LicenceKeyEvent, { type: T }>['data'];
+}
+
+/** Which recorded events cause which jobs (ADR 008 draws the chain). */
+export const reactions: Reactions = {
+  // A PENDING capture is not paid yet: its keys wait for OrderPaymentCompleted.
+  OrderCaptured: (event) => {
+    const { orderId, status } = orderData(event, 'OrderCaptured');
+    return status === 'processing' ? assignKeysJob(orderId, causeOf(event)) : null;
+  },
+  OrderPaymentCompleted: (event) =>
+    assignKeysJob(orderData(event, 'OrderPaymentCompleted').orderId, causeOf(event)),
+  LicenceKeysAssigned: (event) => {
+    const { orderId, lineId, keys } = inventoryData(event, 'LicenceKeysAssigned');
+    return recordOrderKeysJob({ orderId, lineId, keys }, causeOf(event));
+  },
+  OrderFulfilled: (event) => sendDeliveryEmailJob(orderData(event, 'OrderFulfilled').orderId, causeOf(event)),
+  DeliveryEmailResendRequested: (event) =>
+    sendDeliveryEmailJob(orderData(event, 'DeliveryEmailResendRequested').orderId, causeOf(event)),
+  LicenceKeyStockLow: (event) => {
+    const { productId, available, threshold } = inventoryData(event, 'LicenceKeyStockLow');
+    return sendLowStockAlertJob({ productId, available, threshold }, causeOf(event));
+  },
+};

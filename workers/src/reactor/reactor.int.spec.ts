@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import { type Logger, silentLogger } from '@licensestore/shared/logging';
+import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testRedisUrl } from '../../../test/support/database.js';
 import type { JobRequest } from '../jobs/queues.js';
 import { appendEvent, checkpointOf, workersTestEnvironment } from '../testing/fixtures.js';
 import { jobIdFor, type Reactions, type Reactor, type ReactorOptions, startReactor } from './reactor.js';
@@ -20,6 +23,37 @@ function recordingReactions() {
     OrderNoted: () => null,
   };
   return { seen, reactions };
+}
+
+/** A logger that lets a test wait until a job has been enqueued a number of times. */
+function enqueueLog() {
+  const counts = new Map<string, number>();
+  const listeners = new Set<() => void>();
+  const logger: Logger = {
+    ...silentLogger,
+    info(fields, message) {
+      const { jobId } = fields as { jobId?: string };
+      if (message !== 'job enqueued' || !jobId) return;
+      counts.set(jobId, (counts.get(jobId) ?? 0) + 1);
+      for (const listener of [...listeners]) listener();
+    },
+  };
+  const enqueued = (jobId: string, times: number) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if ((counts.get(jobId) ?? 0) < times) return;
+        clearTimeout(timer);
+        listeners.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        listeners.delete(check);
+        reject(new Error(`${jobId} was not enqueued ${times} times`));
+      }, 10_000);
+      listeners.add(check);
+      check();
+    });
+  return { logger, enqueued };
 }
 
 describe('Reactor', () => {
@@ -114,6 +148,8 @@ describe('Reactor', () => {
       let failOnce = true;
       const reactor = start({
         jobs: {
+          readMark: (reactor) => env.jobs.readMark(reactor),
+          moveMark: (...move) => env.jobs.moveMark(...move),
           async add(request: JobRequest, jobId: string) {
             added.push(jobId);
             await env.jobs.add(request, jobId);
@@ -130,6 +166,42 @@ describe('Reactor', () => {
       expect(added).toEqual([jobIdFor(event.id, 'deliver'), jobIdFor(event.id, 'deliver')]);
       expect(await jobIds()).toEqual(expectedIds(event));
       expect(await checkpointOf(env.pool, name)).toBe(event.position);
+    });
+  });
+
+  describe('when Redis loses the jobs it was given', () => {
+    /** What a Redis restarted without its data looks like to this test's queues. */
+    const forgetAllJobs = async () => {
+      const redis = new Redis(testRedisUrl());
+      try {
+        const keys = await redis.keys(`${env.queues.prefix}:*`);
+        if (keys.length > 0) await redis.del(...keys);
+      } finally {
+        await redis.quit();
+      }
+    };
+
+    it('derives them again from the log when the next enqueue finds its mark gone', async () => {
+      const reactor = start();
+      const one = await orderPaid();
+      await reactor.waitForPosition(one.position);
+      await forgetAllJobs();
+
+      const two = await orderPaid();
+      await reactor.waitForPosition(two.position);
+      expect(await jobIds()).toEqual(expectedIds(one, two));
+      expect(await env.jobs.readMark(name)).toBe(two.position);
+    });
+
+    it('notices while no events arrive, and adds the lost jobs again', async () => {
+      const log = enqueueLog();
+      const reactor = start({ logger: log.logger, markCheckIntervalMs: 50 });
+      const one = await orderPaid();
+      await reactor.waitForPosition(one.position);
+      await forgetAllJobs();
+
+      await log.enqueued(jobIdFor(one.id, 'deliver'), 2);
+      expect(await jobIds()).toEqual(expectedIds(one));
     });
   });
 

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
 import { type Logger, silentLogger } from '@licensestore/shared/logging';
 import pg from 'pg';
-import type { JobRequest } from '../jobs/queues.js';
+import type { AddedJob, JobRequest } from '../jobs/queues.js';
 
 /** Maps one recorded event to the jobs it causes; null when the event needs none. Pure: no I/O. */
 export type Reaction = (event: RecordedEvent) => JobRequest | readonly JobRequest[] | null;
@@ -13,6 +13,18 @@ export type Reactions = Readonly<Record<string, Reaction>>;
 /** Where the reactor sends jobs; adding a job whose id exists already must be a no-op. */
 export interface JobSink {
   add(request: JobRequest, jobId: string): Promise<void>;
+  /**
+   * The reactor's mark, kept in the sink beside the jobs so that it is lost with them: the position up to which the
+   * sink holds every job the reactor gave it; null when it holds none.
+   */
+  readMark(reactor: string): Promise<Position | null>;
+  /** Moves the mark from `from` to `to` after `added`; false when the sink no longer holds the mark or those jobs. */
+  moveMark(
+    reactor: string,
+    from: Position | null,
+    to: Position | null,
+    added: readonly AddedJob[],
+  ): Promise<boolean>;
 }
 
 export interface ReactorOptions {
@@ -23,13 +35,34 @@ export interface ReactorOptions {
   reactions: Reactions;
   jobs: JobSink;
   logger?: Logger;
+  /** How often a reactor checks that the sink still holds its mark while no events arrive (default 5 s). */
+  markCheckIntervalMs?: number;
 }
 
 export type ReactorState = 'starting' | 'standby' | 'active' | 'stopped';
 
-/** Events without jobs move the checkpoint lazily: replaying them does nothing, so writing each one is waste. */
-const CHECKPOINT_EVERY = 500;
+/**
+ * Progress is settled (mark, then checkpoint) in batches: at most this long after an event is handled, or at once
+ * when a batch grows this large. Three round trips per event would make the reactor the pipeline's bottleneck; a
+ * crash replays at most one batch, and replayed events enqueue nothing new (deterministic job ids).
+ */
+const SETTLE_AFTER_MS = 20;
+const SETTLE_EVERY_JOBS = 100;
+const SETTLE_EVERY_EVENTS = 500;
 const MAX_BACKOFF_MS = 30_000;
+const MARK_CHECK_INTERVAL_MS = 5_000;
+
+/** The sink (Redis) lost jobs the reactor had added: they are derived again from the mark it still holds. */
+class JobsLostError extends Error {
+  constructor(reactor: string, mark: Position | null) {
+    super(`the job queue no longer holds the jobs reactor ${reactor} added up to ${mark ?? 'the start'}`);
+    this.name = 'JobsLostError';
+  }
+}
+
+/** The earlier of two positions; null (the start of the log) is earliest. */
+const earliest = (a: Position | null, b: Position | null): Position | null =>
+  a === null || b === null ? null : a < b ? a : b;
 
 /**
  * BullMQ job ids may not contain ':'. The id is a pure function of the event and the job name, so a replayed
@@ -49,6 +82,12 @@ export function jobIdFor(eventId: string, jobName: string): string {
  * event, and the deterministic job id makes the second enqueue a no-op. Only the instance holding the Postgres
  * session advisory lock is active; the others wait on the lock and take over when its session ends. Checkpoints
  * are written through that same session, so an instance that lost its lock cannot move the checkpoint.
+ *
+ * The checkpoint says which events were handed to Redis, not that Redis still has their jobs: a Redis that
+ * restarts without its data (or fails over to a replica that lagged) forgets them. So the reactor also keeps a mark
+ * in Redis, moved after each enqueue only if it is still where the reactor left it and the new jobs are there. It
+ * resumes from the earlier of checkpoint and mark, and restarts from the mark when a move or an idle check finds
+ * Redis has forgotten, so lost jobs are derived again from the log.
  */
 export class Reactor {
   private currentState: ReactorState = 'starting';
@@ -59,6 +98,8 @@ export class Reactor {
   private session: pg.Client | null = null;
   private sessionPid: number | null = null;
   private running: Promise<void> | null = null;
+  /** Where this instance last left its mark in the sink. */
+  private mark: Position | null = null;
   private readonly logger: Logger;
 
   constructor(private readonly options: ReactorOptions) {
@@ -73,7 +114,7 @@ export class Reactor {
     return this.currentState;
   }
 
-  /** The last position this instance has handled (jobs enqueued), or its starting checkpoint. */
+  /** The last position this instance has handled (jobs enqueued, mark and checkpoint saved), or where it started. */
   position(): Position | null {
     return this.handled;
   }
@@ -162,42 +203,106 @@ export class Reactor {
       'SELECT position FROM reactor_checkpoints WHERE name = $1',
       [this.name],
     );
-    this.handled = rows[0]?.position ?? null;
+    const checkpoint = rows[0]?.position ?? null;
+    this.mark = await this.options.jobs.readMark(this.name);
+    this.handled = earliest(checkpoint, this.mark);
+    if (this.handled !== checkpoint) {
+      this.logger.warn(
+        { reactor: this.name, checkpoint, mark: this.mark },
+        'the job queue lacks jobs it was given; deriving them again from its mark',
+      );
+    }
     this.notify();
 
-    let unsaved: Position | null = null;
-    let unsavedCount = 0;
-    const signal = AbortSignal.any([this.stopController.signal, lost]);
+    const failed = new AbortController();
+    const progress = this.settlement(session, failed);
+    const checker = setInterval(progress.check, this.options.markCheckIntervalMs ?? MARK_CHECK_INTERVAL_MS);
+    const signal = AbortSignal.any([this.stopController.signal, lost, failed.signal]);
     try {
       for await (const event of this.options.eventStore.subscribeAll(this.handled, signal)) {
-        const requests = this.jobsFor(event);
-        for (const request of requests) {
+        const added: AddedJob[] = [];
+        for (const request of this.jobsFor(event)) {
           const jobId = jobIdFor(event.id, request.name);
           await this.options.jobs.add(request, jobId);
+          added.push({ queue: request.queue, jobId });
           this.logger.info(
             { reactor: this.name, queue: request.queue, jobId, eventType: event.type },
             'job enqueued',
           );
         }
-        unsavedCount += 1;
-        if (requests.length > 0 || unsavedCount >= CHECKPOINT_EVERY) {
-          await this.saveCheckpoint(session, event.position);
-          unsaved = null;
-          unsavedCount = 0;
-        } else {
-          unsaved = event.position;
-        }
-        this.handled = event.position;
-        this.notify();
+        await progress.handled(event.position, added);
       }
     } finally {
-      if (unsaved && !lost.aborted) {
-        await this.saveCheckpoint(session, unsaved).catch((error) =>
-          this.logger.warn({ reactor: this.name, err: error }, 'could not save the checkpoint'),
-        );
-      }
+      clearInterval(checker);
+      progress.cancel();
+      await progress.idle();
     }
     if (lost.aborted) throw lost.reason;
+    if (failed.signal.aborted) throw failed.signal.reason;
+    await progress
+      .settle()
+      .catch((error) =>
+        this.logger.warn({ reactor: this.name, err: error }, 'could not save the checkpoint'),
+      );
+  }
+
+  /**
+   * The enqueued-but-unsettled part of one activation, and the chain that settles it or checks the mark: one move at
+   * a time, in order, so a check never compares Redis with a mark that is being moved. A failure in the background
+   * (a timed settle, an idle check) aborts `failed`, which ends the subscription.
+   */
+  private settlement(session: pg.Client, failed: AbortController) {
+    let batch: { position: Position; added: AddedJob[]; events: number } | null = null;
+    let timer: NodeJS.Timeout | null = null;
+    let chain: Promise<void> = Promise.resolve();
+    const fail = (error: unknown) => failed.abort(error);
+    const moveMark = async (to: Position | null, added: readonly AddedJob[]) => {
+      if (!(await this.options.jobs.moveMark(this.name, this.mark, to, added))) {
+        throw new JobsLostError(this.name, this.mark);
+      }
+    };
+
+    /** Mark first, then checkpoint: a crash in between leaves the mark ahead, and the reactor resumes from the checkpoint. */
+    const settle = (): Promise<void> => {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      const settling = batch;
+      batch = null;
+      if (settling) {
+        chain = chain.then(async () => {
+          await moveMark(settling.position, settling.added);
+          this.mark = settling.position;
+          await this.saveCheckpoint(session, settling.position);
+          this.handled = settling.position;
+          this.notify();
+        });
+      }
+      return chain;
+    };
+
+    return {
+      settle,
+      handled: async (position: Position, added: readonly AddedJob[]) => {
+        batch ??= { position, added: [], events: 0 };
+        batch.position = position;
+        batch.added.push(...added);
+        batch.events += 1;
+        if (batch.added.length >= SETTLE_EVERY_JOBS || batch.events >= SETTLE_EVERY_EVENTS) await settle();
+        else timer ??= setTimeout(() => settle().catch(fail), SETTLE_AFTER_MS);
+      },
+      /** While no events arrive, nothing else would notice that Redis lost the jobs still waiting or retrying. */
+      check: () => {
+        if (batch) return;
+        chain = chain.then(() => moveMark(this.mark, []));
+        chain.catch(fail);
+      },
+      cancel: () => {
+        if (timer) clearTimeout(timer);
+        timer = null;
+      },
+      /** Resolves once no move is in flight (whatever its outcome). */
+      idle: () => chain.catch(() => {}),
+    };
   }
 
   private jobsFor(event: RecordedEvent): readonly JobRequest[] {

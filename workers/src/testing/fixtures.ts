@@ -1,10 +1,16 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
+import { createKeyVault } from '@licensestore/shared/key-vault';
+import type { Job } from 'bullmq';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, testRedisUrl } from '../../../test/support/database.js';
-import { JobQueues, type QueueConnection, redisConnection } from '../jobs/queues.js';
+import type { JobProcessor } from '../jobs/processor.js';
+import { JobQueues, type JobRequest, type QueueConnection, redisConnection } from '../jobs/queues.js';
 import { migrateWorkers } from '../migrations.js';
+import type { SideEffectSettings } from '../processors/context.js';
 
 /** A fresh database with the workers' tables and the Postgres event store, and a private Redis key prefix. */
 export async function workersTestEnvironment() {
@@ -54,3 +60,21 @@ export async function checkpointOf(pool: pg.Pool, name: string): Promise<string 
   );
   return rows[0]?.position ?? null;
 }
+
+/** Side-effect settings for a test: a fresh key vault, mail written into a fresh directory, no low-stock alerts. */
+export function testSideEffects(overrides: Partial<SideEffectSettings> = {}): SideEffectSettings {
+  return {
+    keyVault: createKeyVault(randomBytes(32).toString('hex')),
+    lowStockThreshold: 0,
+    publicUrl: 'https://store.test',
+    mail: {
+      from: 'Licence Store <no-reply@store.test>',
+      dataDir: join(tmpdir(), `workers-test-${randomUUID()}`),
+    },
+    ...overrides,
+  };
+}
+
+/** Runs one job through a processor directly, as a worker would: what a retry or a second delivery of it does. */
+export const runJob = (processor: JobProcessor, request: JobRequest) =>
+  processor.handle({ name: request.name, data: request.data } as Job);

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { IllegalStateError } from '@licensestore/shared';
+import type { Decider } from '@licensestore/shared/commands';
+import {
+  decodePosition,
+  type EventMetadata,
+  type EventStore,
+  type RecordedEvent,
+  WrongExpectedRevisionError,
+} from '@licensestore/shared/eventstore';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { workersTestEnvironment } from '../testing/fixtures.js';
+import { groupedDecisions } from './conflicts.js';
+
+type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
+
+/** A counter: each command adds an amount; a negative amount is refused, zero changes nothing. */
+type Added = { type: 'Added'; data: { amount: number } };
+const counter: Decider<{ amount: number }, number, Added> = {
+  initialState: 0,
+  decide: ({ amount }) => {
+    if (amount < 0) throw new IllegalStateError('a counter only grows');
+    return amount === 0 ? [] : [{ type: 'Added', data: { amount } }];
+  },
+  evolve: (total, event) => total + event.data.amount,
+  parse: (type, data) => (type === 'Added' ? { type, data: data as { amount: number } } : null),
+};
+
+const metadata = (causationId: string): EventMetadata => ({
+  actor: { type: 'system', id: 'test' },
+  correlationId: 'test',
+  causationId,
+  schemaVersion: 1,
+});
+
+describe('Grouped decisions', () => {
+  let env: Environment;
+  let stream: string;
+  const read = async () => {
+    const events: RecordedEvent[] = [];
+    for await (const event of env.eventStore.readStream(stream)) events.push(event);
+    return events;
+  };
+
+  beforeEach(async () => {
+    env = await workersTestEnvironment();
+    stream = `counter-${randomUUID()}`;
+  });
+
+  afterEach(async () => {
+    await env.close();
+  });
+
+  it('decides the commands that arrive while a decision is in flight together: one load, one append', async () => {
+    const decide = groupedDecisions(env.eventStore, counter);
+    const decided = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => decide(stream, { amount: i + 1 }, metadata(`cause-${i}`))),
+    );
+
+    expect(decided.map((events) => events.map((event) => event.data.amount))).toEqual(
+      Array.from({ length: 20 }, (_, i) => [i + 1]),
+    );
+    const events = await read();
+    expect(events.map((event) => (event.data as { amount: number }).amount)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+    expect(events.map((event) => event.metadata.causationId)).toEqual(
+      Array.from({ length: 20 }, (_, i) => `cause-${i}`),
+    );
+    // The first command finds nothing in flight and goes alone; the 19 behind it go in one append.
+    const appends = new Set(events.map((event) => decodePosition(event.position)[0]));
+    expect(appends.size).toBe(2);
+  });
+
+  it('fails a command the decider refuses alone, and appends the others of its group', async () => {
+    const decide = groupedDecisions(env.eventStore, counter);
+    const outcomes = await Promise.allSettled([
+      decide(stream, { amount: 1 }, metadata('first')),
+      decide(stream, { amount: 2 }, metadata('second')),
+      decide(stream, { amount: -1 }, metadata('refused')),
+      decide(stream, { amount: 0 }, metadata('no-op')),
+      decide(stream, { amount: 3 }, metadata('third')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect((outcomes[2] as PromiseRejectedResult).reason).toBeInstanceOf(IllegalStateError);
+    expect((outcomes[3] as PromiseFulfilledResult<Added[]>).value).toEqual([]);
+    expect((await read()).map((event) => event.metadata.causationId)).toEqual(['first', 'second', 'third']);
+  });
+
+  it('decides a group again when another process appended first', async () => {
+    let releaseAppend!: () => void;
+    const appendMay = new Promise<void>((resolve) => {
+      releaseAppend = resolve;
+    });
+    let reachedAppend!: () => void;
+    const atAppend = new Promise<void>((resolve) => {
+      reachedAppend = resolve;
+    });
+    let conflicts = 0;
+    const held: EventStore = {
+      readStream: (name) => env.eventStore.readStream(name),
+      readAll: (after, limit) => env.eventStore.readAll(after, limit),
+      subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
+      close: () => env.eventStore.close(),
+      append: async (name, events, expected) => {
+        reachedAppend();
+        await appendMay;
+        try {
+          return await env.eventStore.append(name, events, expected);
+        } catch (error) {
+          if (error instanceof WrongExpectedRevisionError) conflicts += 1;
+          throw error;
+        }
+      },
+    };
+    const slow = groupedDecisions(held, counter)(stream, { amount: 10 }, metadata('slow'));
+    // The slow process has loaded the empty stream and waits to append; the fast one appends first.
+    await atAppend;
+    await groupedDecisions(env.eventStore, counter)(stream, { amount: 1 }, metadata('fast'));
+    releaseAppend();
+    await slow;
+
+    expect(conflicts).toBe(1);
+    expect((await read()).map((event) => event.metadata.causationId)).toEqual(['fast', 'slow']);
+  });
+});

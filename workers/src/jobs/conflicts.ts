@@ -1,0 +1,119 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { type Decider, type DomainEvent, handleCommand, loadStream } from '@licensestore/shared/commands';
+import {
+  type EventMetadata,
+  type EventStore,
+  WrongExpectedRevisionError,
+} from '@licensestore/shared/eventstore';
+
+const ROUNDS = 10;
+const BASE_MS = 10;
+const MAX_MS = 500;
+
+/**
+ * Runs `decide` (load, decide, append with the expected revision) until it stops conflicting. Racing deciders that
+ * lose together would collide again if they retried at once; waiting a random, growing while (full jitter) spreads
+ * them out, and costs far less than failing the job into BullMQ's backoff, which starts at a second. Bounded: about
+ * 2.6 s of waiting at most, then the conflict fails the job and BullMQ retries it.
+ */
+export async function retryOnConflict<T>(decide: () => Promise<T>): Promise<T> {
+  for (let round = 1; ; round++) {
+    try {
+      return await decide();
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || round >= ROUNDS) throw error;
+      await delay(Math.random() * Math.min(MAX_MS, BASE_MS * 2 ** round));
+    }
+  }
+}
+
+/** A command on a stream that is rarely contended (an order): handleCommand, with jittered retries on conflict. */
+export const decideOnStream = <Command, State, Event extends DomainEvent>(
+  eventStore: EventStore,
+  stream: string,
+  decider: Decider<Command, State, Event>,
+  command: Command,
+  metadata: EventMetadata,
+) => retryOnConflict(() => handleCommand(eventStore, stream, decider, command, metadata));
+
+interface Waiting<Command, Event> {
+  command: Command;
+  metadata: EventMetadata;
+  resolve(events: Event[]): void;
+  reject(error: unknown): void;
+}
+
+/**
+ * Group commit for a hot stream (a popular product's inventory). The commands this process's jobs send to one
+ * stream while a decision on it is in flight wait for it, then are decided together, in arrival order, on one load,
+ * and appended in one append under the stream's expected revision. One decision per stream per process is in
+ * flight, so a process never races itself; between processes the expected revision decides, as it would on
+ * EventStoreDB, and the loser decides its whole group again (retryOnConflict). A command the decider refuses fails
+ * alone. Each event keeps the metadata of the command that caused it.
+ */
+export function groupedDecisions<Command, State, Event extends DomainEvent>(
+  eventStore: EventStore,
+  decider: Decider<Command, State, Event>,
+) {
+  /** Present while a decision on the stream is in flight: the commands that arrived meanwhile. */
+  const waiting = new Map<string, Waiting<Command, Event>[]>();
+
+  async function decideGroup(stream: string, group: readonly Waiting<Command, Event>[]) {
+    const loaded = await loadStream(eventStore, stream, decider);
+    let state = loaded.state;
+    const outcomes = group.map(
+      (entry): { entry: typeof entry; events: Event[] } | { entry: typeof entry; error: unknown } => {
+        try {
+          const events = decider.decide(entry.command, state);
+          state = events.reduce(decider.evolve, state);
+          return { entry, events };
+        } catch (error) {
+          return { entry, error };
+        }
+      },
+    );
+    const appended = outcomes.flatMap((outcome) =>
+      'events' in outcome
+        ? outcome.events.map((event) => ({
+            type: event.type,
+            data: event.data,
+            metadata: outcome.entry.metadata,
+          }))
+        : [],
+    );
+    if (appended.length > 0) await eventStore.append(stream, appended, loaded.revision);
+    return outcomes;
+  }
+
+  async function drain(stream: string) {
+    for (;;) {
+      const group = waiting.get(stream) ?? [];
+      if (group.length === 0) {
+        waiting.delete(stream);
+        return;
+      }
+      waiting.set(stream, []);
+      try {
+        for (const outcome of await retryOnConflict(() => decideGroup(stream, group))) {
+          if ('events' in outcome) outcome.entry.resolve(outcome.events);
+          else outcome.entry.reject(outcome.error);
+        }
+      } catch (error) {
+        for (const entry of group) entry.reject(error);
+      }
+    }
+  }
+
+  /** Resolves with the events decided for this command (none when it changed nothing). */
+  return (stream: string, command: Command, metadata: EventMetadata) =>
+    new Promise<Event[]>((resolve, reject) => {
+      const entry = { command, metadata, resolve, reject };
+      const queued = waiting.get(stream);
+      if (queued) {
+        queued.push(entry);
+      } else {
+        waiting.set(stream, [entry]);
+        void drain(stream);
+      }
+    });
+}

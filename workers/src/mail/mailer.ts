@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Logger } from '@licensestore/shared/logging';
+import nodemailer from 'nodemailer';
+
+export interface MailSettings {
+  /** `smtp://` or `smtps://`; unset writes each message as an `.eml` file into `<dataDir>/mail`. */
+  smtpUrl?: string | undefined;
+  /** The From header, e.g. `Licence Store <no-reply@licensestore.local>`. */
+  from: string;
+  dataDir: string;
+}
+
+export interface OutgoingMail {
+  to: { name: string; address: string } | string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Derived from the event that causes the message, so a re-send carries the same id (see messageIdFor). */
+  messageId: string;
+}
+
+export interface Mailer {
+  /** Throws when the message was not handed over (SMTP down or refusing): the job is retried. */
+  send(mail: OutgoingMail): Promise<void>;
+  /** `<kind>.<eventId>@<domain of the From address>`: the same message whatever the number of attempts. */
+  messageIdFor(kind: string, eventId: string): string;
+  close(): void;
+}
+
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
+const domainOf = (from: string) => /@([^\s@<>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+
+/** A message id as a file name: the same message always lands in the same file. */
+const fileNameFor = (messageId: string) => `${messageId.replace(/^<|>$/g, '').replace(/[^\w.@-]/g, '_')}.eml`;
+
+export function createMailer(settings: MailSettings, logger: Logger): Mailer {
+  const domain = domainOf(settings.from);
+  const messageIdFor = (kind: string, eventId: string) => `<${kind}.${eventId}@${domain}>`;
+  const defaults = { from: settings.from };
+
+  if (settings.smtpUrl) {
+    const transport = nodemailer.createTransport(
+      // BullMQ retries a failed send with backoff; the pool requeueing it on its own could deliver it twice.
+      { url: settings.smtpUrl, pool: true, maxRequeues: 0, ...SMTP_TIMEOUTS },
+      defaults,
+    );
+    return {
+      messageIdFor,
+      async send(mail) {
+        const info = await transport.sendMail(mail);
+        logger.info({ messageId: mail.messageId, response: info.response }, 'mail sent');
+      },
+      close: () => transport.close(),
+    };
+  }
+
+  const directory = join(settings.dataDir, 'mail');
+  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, defaults);
+  return {
+    messageIdFor,
+    async send(mail) {
+      const info = await transport.sendMail(mail);
+      await mkdir(directory, { recursive: true });
+      const file = join(directory, fileNameFor(mail.messageId));
+      // Written whole, then renamed: a reader never sees half a message, and a re-send replaces the file.
+      const partial = `${file}.${randomUUID()}.partial`;
+      await writeFile(partial, info.message as Buffer);
+      await rename(partial, file);
+      logger.info({ messageId: mail.messageId, subject: mail.subject, file }, 'mail written');
+    },
+    close: () => transport.close(),
+  };
+}

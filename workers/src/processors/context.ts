@@ -1,0 +1,38 @@
+import type { EventStore } from '@licensestore/shared/eventstore';
+import type { KeyVault } from '@licensestore/shared/key-vault';
+import type { Logger } from '@licensestore/shared/logging';
+import { createMailer, type Mailer, type MailSettings } from '../mail/mailer.js';
+
+/** What the side effects need from the deployment (configuration, secrets); tests pass their own. */
+export interface SideEffectSettings {
+  /** Opens the sealed keys for the delivery e-mail (LICENCE_KEY_SECRET). */
+  keyVault: KeyVault;
+  /** LOW_STOCK_THRESHOLD: given to every inventory decision; 0 turns the alert off. */
+  lowStockThreshold: number;
+  /** ADMIN_EMAIL: where low-stock alerts go; unset sends none. */
+  adminEmail?: string | undefined;
+  /** PUBLIC_URL: the origin links in e-mails point at. */
+  publicUrl: string;
+  mail: MailSettings;
+}
+
+/** What every processor gets: the settings, and the connections of the running workers instance. */
+export interface ProcessorContext extends Omit<SideEffectSettings, 'mail'> {
+  eventStore: EventStore;
+  mailer: Mailer;
+}
+
+/** The context of one workers instance; `publicUrl` loses any trailing slash, as links are `${publicUrl}/path`. */
+export function createProcessorContext(
+  settings: SideEffectSettings,
+  eventStore: EventStore,
+  logger: Logger,
+): ProcessorContext {
+  const { mail, ...rest } = settings;
+  return {
+    ...rest,
+    publicUrl: rest.publicUrl.replace(/\/+$/, ''),
+    eventStore,
+    mailer: createMailer(mail, logger),
+  };
+}

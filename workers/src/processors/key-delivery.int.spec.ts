@@ -1,0 +1,264 @@
+import {
+  type AssignedKey,
+  inventoryDecider,
+  licenceKeysStream,
+  orderDecider,
+  orderStream,
+  type PlacedOrder,
+} from '@licensestore/shared';
+import { handleCommand, loadStream } from '@licensestore/shared/commands';
+import { silentLogger } from '@licensestore/shared/logging';
+import { QueueEvents } from 'bullmq';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testRedisUrl } from '../../../test/support/database.js';
+import { registeredProcessors } from '../jobs/registry.js';
+import { type RunningWorkers, startWorkers, type WorkersOptions } from '../main.js';
+import { jobIdFor } from '../reactor/reactor.js';
+import { testSideEffects, workersTestEnvironment } from '../testing/fixtures.js';
+import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../testing/smtp-server.js';
+import { addKeys, createProduct, type LogWatch, placeOrder, watchLog } from '../testing/store.js';
+import type { SideEffectSettings } from './context.js';
+
+type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
+
+const dataOf = (event: { data: unknown }) => event.data as Record<string, unknown> & { orderId: string };
+
+describe('Licence-key delivery', () => {
+  let env: Environment;
+  let smtp: TestSmtpServer;
+  let log: LogWatch;
+  let sideEffects: SideEffectSettings;
+  let queueEvents: QueueEvents;
+  const running: RunningWorkers[] = [];
+
+  const startInstance = async (overrides: Partial<WorkersOptions> = {}) => {
+    const workers = await startWorkers({
+      databaseUrl: env.databaseUrl,
+      redisUrl: testRedisUrl(),
+      queuePrefix: env.queues.prefix,
+      logger: silentLogger,
+      sideEffects,
+      ...overrides,
+    });
+    running.push(workers);
+    return workers;
+  };
+  const orderState = async (orderId: string) =>
+    (await loadStream(env.eventStore, orderStream(orderId), orderDecider)).state as PlacedOrder;
+  const keysOf = (order: PlacedOrder) => Object.values(order.keys).flat();
+  const clear = (keys: readonly AssignedKey[]) => keys.map((key) => sideEffects.keyVault.open(key.key));
+
+  beforeEach(async () => {
+    env = await workersTestEnvironment();
+    queueEvents = new QueueEvents('assign-keys', {
+      connection: env.queues.connection,
+      prefix: env.queues.prefix,
+    });
+    await queueEvents.waitUntilReady();
+    smtp = await startTestSmtpServer();
+    await smtp.open();
+    sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+    log = watchLog(env.eventStore);
+  });
+
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((workers) => workers.stop()));
+    await log.close();
+    await queueEvents.close();
+    await smtp.close();
+    await env.close();
+  });
+
+  describe('with three worker instances and 200 paid orders racing for 120 keys', () => {
+    it('gives every key once, keeps 80 orders waiting, serves them oldest first when 100 keys arrive, and e-mails each order once', async () => {
+      const productName = 'Microsoft Office 2021 Professional Plus';
+      const productId = await createProduct(env.eventStore, productName, 'Office Suites');
+      const firstKeys = await addKeys(env.eventStore, sideEffects.keyVault, productId, 120);
+      await Promise.all([startInstance(), startInstance(), startInstance()]);
+
+      const orderIds = await Promise.all(
+        Array.from({ length: 200 }, () => placeOrder(env.eventStore, [{ productId, productName }])),
+      );
+      await log.until(
+        'all 200 lines to ask and 120 delivery e-mails',
+        ({ ofType }) =>
+          ofType('LicenceKeysRequested').length === 200 && ofType('DeliveryEmailSent').length === 120,
+        60_000,
+      );
+
+      const inventory = (await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider))
+        .state;
+      expect([...inventory.available]).toEqual([]);
+      expect([...inventory.keys.values()].filter((key) => key.status === 'assigned')).toHaveLength(120);
+      expect([...inventory.waiting]).toHaveLength(80);
+      const orders = await Promise.all(orderIds.map(orderState));
+      const served = orders.filter((order) => order.fulfilled);
+      expect(served).toHaveLength(120);
+      expect(orders.filter((order) => keysOf(order).length === 0)).toHaveLength(80);
+      const given = served.flatMap((order) => clear(keysOf(order)));
+      expect(new Set(given).size).toBe(120);
+      expect([...given].sort()).toEqual([...firstKeys].sort());
+      // The waiting lines are exactly the orders without keys, queued in the order they asked.
+      const askedInOrder = log.ofType('LicenceKeysRequested').map((event) => dataOf(event).orderId);
+      const waiting = [...inventory.waiting].map((line) => line.orderId);
+      expect(waiting).toEqual(askedInOrder.slice(120));
+      expect(new Set(waiting)).toEqual(
+        new Set(orders.filter((order) => !order.fulfilled).map((order) => order.orderId)),
+      );
+
+      const moreKeys = await addKeys(env.eventStore, sideEffects.keyVault, productId, 100);
+      await log.until(
+        '200 delivery e-mails',
+        ({ ofType }) => ofType('DeliveryEmailSent').length === 200,
+        60_000,
+      );
+      await Promise.all(running.splice(0).map((workers) => workers.stop()));
+
+      const lateAssignments = log
+        .ofType('LicenceKeysAssigned')
+        .filter((event) => waiting.includes(dataOf(event).orderId));
+      expect(lateAssignments.map((event) => dataOf(event).orderId)).toEqual(waiting);
+      expect(lateAssignments.flatMap((event) => clear(dataOf(event).keys as AssignedKey[]))).toEqual(
+        moreKeys.slice(0, 80),
+      );
+      const final = await Promise.all(orderIds.map(orderState));
+      expect(final.every((order) => order.fulfilled && order.status === 'completed')).toBe(true);
+      const allGiven = final.flatMap((order) => clear(keysOf(order)));
+      expect(new Set(allGiven).size).toBe(200);
+
+      // One e-mail per order, delivered once, carrying that order's key.
+      const sent = log.ofType('DeliveryEmailSent').map(dataOf);
+      expect(new Set(sent.map((data) => data.orderId)).size).toBe(200);
+      const deliveries = deliveriesByMessageId(smtp.received);
+      expect(deliveries.size).toBe(200);
+      expect([...deliveries.values()].every((count) => count === 1)).toBe(true);
+      for (const order of final) {
+        const mail = smtp.received.find((message) =>
+          message.recipients.includes(order.customer.email),
+        ) as (typeof smtp.received)[number];
+        expect(mail.raw).toContain(clear(keysOf(order))[0]);
+        expect(mail.raw).toContain(`order-confirmation/${order.orderId}`);
+      }
+      for (const queue of ['assign-keys', 'record-order-keys', 'send-delivery-email']) {
+        expect(await env.jobs.queue(queue).getJobCounts('failed', 'waiting', 'active', 'delayed')).toEqual({
+          failed: 0,
+          waiting: 0,
+          active: 0,
+          delayed: 0,
+        });
+      }
+    }, 180_000);
+  });
+
+  describe('an order whose capture PayPal still holds', () => {
+    it('gets its keys once the payment completes, unless an admin cancelled it; each step names its cause', async () => {
+      await startInstance();
+      const productId = await createProduct(env.eventStore, 'Windows 11 Pro', 'Operating Systems');
+      await addKeys(env.eventStore, sideEffects.keyVault, productId, 2);
+      const paid = await placeOrder(env.eventStore, [{ productId }], { captureStatus: 'PENDING' });
+      const cancelled = await placeOrder(env.eventStore, [{ productId }], { captureStatus: 'PENDING' });
+      const webhook = {
+        actor: { type: 'system', id: 'paypal' },
+        causationId: 'webhook',
+        schemaVersion: 1,
+      } as const;
+      await handleCommand(
+        env.eventStore,
+        orderStream(cancelled),
+        orderDecider,
+        { type: 'ChangeOrderStatus', orderId: cancelled, to: 'cancelled', now: new Date().toISOString() },
+        { ...webhook, actor: { type: 'admin', id: 'admin' }, correlationId: 'admin' },
+      );
+      for (const orderId of [cancelled, paid]) {
+        await handleCommand(
+          env.eventStore,
+          orderStream(orderId),
+          orderDecider,
+          {
+            type: 'CompleteOrderPayment',
+            orderId,
+            captureId: `CAPTURE-${orderId}`,
+            now: new Date().toISOString(),
+          },
+          { ...webhook, correlationId: `payment-${orderId}` },
+        );
+      }
+      await log.until('the paid order e-mailed', ({ ofType }) => ofType('DeliveryEmailSent').length === 1);
+      const cancelledPayment = log
+        .ofType('OrderPaymentCompleted')
+        .find((event) => event.streamId === orderStream(cancelled));
+      const skipped = await env.jobs
+        .queue('assign-keys')
+        .getJob(jobIdFor(cancelledPayment?.id ?? '', 'assign-keys'));
+      await skipped?.waitUntilFinished(queueEvents);
+      expect((await env.jobs.queue('assign-keys').getJob(skipped?.id ?? ''))?.returnvalue).toBe(
+        'not assigning: payment completed, status cancelled',
+      );
+
+      expect(log.ofType('LicenceKeysRequested').map((event) => dataOf(event).orderId)).toEqual([paid]);
+      expect((await orderState(cancelled)).keys).toEqual({});
+      const payment = log
+        .ofType('OrderPaymentCompleted')
+        .find((event) => event.streamId === orderStream(paid));
+      const [requested] = log.ofType('LicenceKeysRequested');
+      const [assigned] = log.ofType('LicenceKeysAssigned');
+      const [recorded] = log.ofType('OrderLicenceKeysAssigned');
+      const [fulfilled] = log.ofType('OrderFulfilled');
+      const [sent] = log.ofType('DeliveryEmailSent');
+      const byWorkers = { actor: { type: 'system', id: 'workers' }, correlationId: `payment-${paid}` };
+      expect(requested?.metadata).toEqual({ ...byWorkers, causationId: payment?.id, schemaVersion: 1 });
+      expect(assigned?.metadata).toEqual(requested?.metadata);
+      expect(recorded?.metadata).toEqual({ ...byWorkers, causationId: assigned?.id, schemaVersion: 1 });
+      expect(sent?.metadata).toEqual({ ...byWorkers, causationId: fulfilled?.id, schemaVersion: 1 });
+    });
+  });
+
+  describe('when a worker dies between the inventory append and the order append', () => {
+    it('the retry records on the order exactly the keys the inventory gave it', async () => {
+      const productId = await createProduct(env.eventStore, 'Norton 360 Deluxe', 'Norton Antivirus');
+      await addKeys(env.eventStore, sideEffects.keyVault, productId, 3);
+      let died!: () => void;
+      const dead = new Promise<void>((resolve) => {
+        died = resolve;
+      });
+      const doomed = await startInstance({
+        processors: (context) =>
+          registeredProcessors(context).map((processor) =>
+            processor.queue === 'record-order-keys'
+              ? {
+                  ...processor,
+                  handle: async () => {
+                    died();
+                    throw new Error('worker killed before the order append');
+                  },
+                }
+              : processor,
+          ),
+      });
+      const orderId = await placeOrder(env.eventStore, [{ productId, quantity: 2 }]);
+      await dead;
+      await doomed.stop();
+
+      const inventory = (await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider))
+        .state;
+      const given = [...inventory.keys.values()].filter((key) => key.orderId === orderId);
+      expect(given).toHaveLength(2);
+      expect(keysOf(await orderState(orderId))).toEqual([]);
+
+      await startInstance();
+      await log.until('the delivery e-mail', ({ ofType }) =>
+        ofType('DeliveryEmailSent').some((event) => dataOf(event).orderId === orderId),
+      );
+      const order = await orderState(orderId);
+      expect(keysOf(order)).toEqual(given.map(({ keyId, key }) => ({ keyId, key })));
+      expect(order).toMatchObject({ fulfilled: true, status: 'completed' });
+      expect(log.ofType('LicenceKeysRequested')).toHaveLength(1);
+      expect(log.ofType('LicenceKeysAssigned')).toHaveLength(1);
+      expect(log.ofType('OrderLicenceKeysAssigned')).toHaveLength(1);
+      const recordJob = (await env.jobs.queue('record-order-keys').getJobs(['completed']))[0];
+      expect(recordJob?.attemptsMade).toBe(2);
+      expect(smtp.received).toHaveLength(1);
+      for (const key of clear(keysOf(order))) expect(smtp.received[0]?.raw).toContain(key);
+    });
+  });
+});

@@ -1,0 +1,45 @@
+import { assignedKeySchema, orderDecider, orderStream } from '@licensestore/shared';
+import { z } from 'zod';
+import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
+import { decideOnStream } from '../jobs/conflicts.js';
+import { defineProcessor } from '../jobs/processor.js';
+import type { JobRequest } from '../jobs/queues.js';
+import type { ProcessorContext } from './context.js';
+
+const QUEUE = 'record-order-keys';
+const schema = z.object({
+  orderId: z.uuid(),
+  lineId: z.string().min(1),
+  keys: z.array(assignedKeySchema).min(1),
+  cause: causeSchema,
+});
+type RecordOrderKeys = z.infer<typeof schema>;
+
+/** The keys an inventory's LicenceKeysAssigned event gave an order line (sealed, as in the event). */
+export const recordOrderKeysJob = (assignment: Omit<RecordOrderKeys, 'cause'>, cause: Cause): JobRequest => ({
+  queue: QUEUE,
+  name: QUEUE,
+  data: { ...assignment, cause } satisfies RecordOrderKeys,
+});
+
+/**
+ * Writes on the order exactly the keys the inventory gave it: they come from the inventory's event, so a worker that
+ * died after the inventory append leaves nothing to decide again, and the order decider ignores keys it already holds.
+ * The last key makes the order fulfilled.
+ */
+export const recordOrderKeys = ({ eventStore }: ProcessorContext) =>
+  defineProcessor({
+    queue: QUEUE,
+    schema,
+    concurrency: 4,
+    async process({ orderId, lineId, keys, cause }) {
+      const { events } = await decideOnStream(
+        eventStore,
+        orderStream(orderId),
+        orderDecider,
+        { type: 'RecordLicenceKeys', orderId, lineId, keys, now: new Date().toISOString() },
+        workersMetadata(cause),
+      );
+      return events.map((event) => event.type);
+    },
+  });

@@ -1,0 +1,203 @@
+import { readdir, readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { orderDecider, orderStream } from '@licensestore/shared';
+import { handleCommand } from '@licensestore/shared/commands';
+import { silentLogger } from '@licensestore/shared/logging';
+import { QueueEvents } from 'bullmq';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { testRedisUrl } from '../../../test/support/database.js';
+import { type RunningWorkers, startWorkers } from '../main.js';
+import { runJob, testSideEffects, workersTestEnvironment } from '../testing/fixtures.js';
+import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../testing/smtp-server.js';
+import {
+  addKeys,
+  createProduct,
+  fulfilOrder,
+  type LogWatch,
+  placeOrder,
+  watchLog,
+} from '../testing/store.js';
+import { createProcessorContext, type SideEffectSettings } from './context.js';
+import { sendDeliveryEmail, sendDeliveryEmailJob } from './send-delivery-email.js';
+
+type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
+
+const QUEUE = 'send-delivery-email';
+const dataOf = (event: { data: unknown }) =>
+  event.data as { orderId: string; trigger: string; messageId: string };
+
+describe('Delivery e-mail', () => {
+  let env: Environment;
+  let smtp: TestSmtpServer;
+  let log: LogWatch;
+  let workers: RunningWorkers | null = null;
+
+  const start = async (sideEffects: SideEffectSettings) => {
+    workers = await startWorkers({
+      databaseUrl: env.databaseUrl,
+      redisUrl: testRedisUrl(),
+      queuePrefix: env.queues.prefix,
+      logger: silentLogger,
+      sideEffects,
+    });
+  };
+
+  beforeEach(async () => {
+    env = await workersTestEnvironment();
+    smtp = await startTestSmtpServer();
+    log = watchLog(env.eventStore);
+  });
+
+  afterEach(async () => {
+    await workers?.stop();
+    workers = null;
+    await log.close();
+    await smtp.close();
+    await env.close();
+  });
+
+  describe('when the mail server is down, then refuses, then is back', () => {
+    it('retries with backoff and delivers each e-mail exactly once', async () => {
+      const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+      const events = new QueueEvents(QUEUE, { connection: env.queues.connection, prefix: env.queues.prefix });
+      let failures = 0;
+      const failed = new Promise<void>((resolve) => {
+        // A failed attempt that will be retried moves the job to the delayed set.
+        events.on('delayed', () => {
+          failures += 1;
+          if (failures === 3) resolve();
+        });
+      });
+      await events.waitUntilReady();
+      await start(sideEffects);
+      const productId = await createProduct(env.eventStore, 'Windows 11 Pro', 'Windows');
+      await addKeys(env.eventStore, sideEffects.keyVault, productId, 3);
+
+      await Promise.all(Array.from({ length: 3 }, () => placeOrder(env.eventStore, [{ productId }])));
+      await failed; // nothing listens on the port: each first attempt fails to connect
+      await smtp.open();
+      smtp.refuse();
+      await smtp.until('each message refused once', () => smtp.attempts() >= 3);
+      smtp.accept();
+      await log.until('3 e-mails recorded', ({ ofType }) => ofType('DeliveryEmailSent').length === 3);
+      await workers?.stop();
+      await events.close();
+
+      const deliveries = deliveriesByMessageId(smtp.received);
+      expect([...deliveries.values()]).toEqual([1, 1, 1]);
+      expect(
+        log
+          .ofType('DeliveryEmailSent')
+          .map((event) => dataOf(event).messageId)
+          .sort(),
+      ).toEqual([...deliveries.keys()].sort());
+      const jobs = await env.jobs.queue(QUEUE).getJobs(['completed']);
+      expect(jobs.map((job) => job.attemptsMade)).toEqual([3, 3, 3]);
+    });
+  });
+
+  describe('without SMTP_URL', () => {
+    it('writes each message to DATA_DIR/mail, named after its Message-ID; a resend is a second message', async () => {
+      const sideEffects = testSideEffects();
+      onTestFinished(() => rm(sideEffects.mail.dataDir, { recursive: true, force: true }));
+      await start(sideEffects);
+      const productId = await createProduct(env.eventStore, 'Norton 360', 'Norton Security');
+      const [key] = await addKeys(env.eventStore, sideEffects.keyVault, productId, 1);
+      const orderId = await placeOrder(env.eventStore, [{ productId, productName: 'Norton 360' }], {
+        customer: { name: 'Grace Hopper', email: 'grace@example.com' },
+      });
+      await log.until('the delivery e-mail', ({ ofType }) => ofType('DeliveryEmailSent').length === 1);
+
+      const mailDir = join(sideEffects.mail.dataDir, 'mail');
+      const fulfilled = log.ofType('OrderFulfilled')[0]?.id;
+      expect(await readdir(mailDir)).toEqual([`delivery.${fulfilled}@store.test.eml`]);
+      const message = await readFile(join(mailDir, `delivery.${fulfilled}@store.test.eml`), 'utf8');
+      expect(message).toContain(`Message-ID: <delivery.${fulfilled}@store.test>`);
+      expect(message).toMatch(/^To: Grace Hopper <grace@example\.com>$/m);
+      expect(message).toMatch(/^From: Licence Store <no-reply@store\.test>$/m);
+      expect(message).toContain(key);
+      expect(message).toContain('https://www.norton.com/setup');
+      expect(message).toContain('text/html');
+
+      const [resend] = (
+        await handleCommand(
+          env.eventStore,
+          orderStream(orderId),
+          orderDecider,
+          { type: 'RequestDeliveryEmailResend', orderId, now: new Date().toISOString() },
+          {
+            actor: { type: 'admin', id: 'admin' },
+            correlationId: 'resend',
+            causationId: 'admin',
+            schemaVersion: 1,
+          },
+        )
+      ).events;
+      expect(resend?.type).toBe('DeliveryEmailResendRequested');
+      await log.until('the second e-mail', ({ ofType }) => ofType('DeliveryEmailSent').length === 2);
+      const resent = log.ofType('DeliveryEmailSent')[1];
+      expect(dataOf(resent as { data: unknown }).trigger).toBe(
+        log.ofType('DeliveryEmailResendRequested')[0]?.id,
+      );
+      expect(resent?.metadata).toMatchObject({
+        actor: { type: 'system', id: 'workers' },
+        correlationId: 'resend',
+      });
+      expect((await readdir(mailDir)).sort()).toHaveLength(2);
+    });
+  });
+
+  describe('for an order cancelled before its keys arrived', () => {
+    it('sends nothing', async () => {
+      await smtp.open();
+      const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+      const context = createProcessorContext(sideEffects, env.eventStore, silentLogger);
+      const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID() }]);
+      await handleCommand(
+        env.eventStore,
+        orderStream(orderId),
+        orderDecider,
+        { type: 'ChangeOrderStatus', orderId, to: 'cancelled', now: new Date().toISOString() },
+        {
+          actor: { type: 'admin', id: 'admin' },
+          correlationId: 'admin',
+          causationId: 'admin',
+          schemaVersion: 1,
+        },
+      );
+      const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
+      try {
+        const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'admin' });
+        expect(await runJob(sendDeliveryEmail(context), job)).toBe('not sending: order cancelled');
+      } finally {
+        context.mailer.close();
+      }
+      expect(smtp.received).toEqual([]);
+    });
+  });
+
+  describe('when its job runs again after the e-mail was recorded', () => {
+    it('sends nothing', async () => {
+      await smtp.open();
+      const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+      const context = createProcessorContext(sideEffects, env.eventStore, silentLogger);
+      const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID(), quantity: 2 }]);
+      const { keys, trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
+      const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' });
+      const processor = sendDeliveryEmail(context);
+      try {
+        expect(await runJob(processor, job)).toBe('sent');
+        expect(await runJob(processor, job)).toBe('already sent');
+      } finally {
+        context.mailer.close();
+      }
+
+      expect(smtp.received).toHaveLength(1);
+      for (const key of keys) expect(smtp.received[0]?.raw).toContain(key);
+      await log.until('the record', ({ ofType }) => ofType('DeliveryEmailSent').length === 1);
+      const recorded = log.ofType('DeliveryEmailSent');
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]?.metadata).toMatchObject({ correlationId: 'checkout', causationId: trigger });
+    });
+  });
+});

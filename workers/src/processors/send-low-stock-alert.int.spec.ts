@@ -1,0 +1,107 @@
+import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
+import { loadStream } from '@licensestore/shared/commands';
+import { silentLogger } from '@licensestore/shared/logging';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testRedisUrl } from '../../../test/support/database.js';
+import { type RunningWorkers, startWorkers } from '../main.js';
+import { runJob, testSideEffects, workersTestEnvironment } from '../testing/fixtures.js';
+import { startTestSmtpServer, type TestSmtpServer } from '../testing/smtp-server.js';
+import { addKeys, createProduct, type LogWatch, placeOrder, watchLog } from '../testing/store.js';
+import { createProcessorContext, type SideEffectSettings } from './context.js';
+import { sendLowStockAlert, sendLowStockAlertJob } from './send-low-stock-alert.js';
+
+type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
+
+const ADMIN = 'admin@store.test';
+
+describe('Low-stock alert', () => {
+  let env: Environment;
+  let smtp: TestSmtpServer;
+  let log: LogWatch;
+  let settings: SideEffectSettings;
+  let workers: RunningWorkers | null = null;
+
+  /** Runs the alert job of the product's latest LicenceKeyStockLow directly. */
+  const runAlert = async (productId: string, overrides: Partial<SideEffectSettings> = {}) => {
+    const { eventIds } = await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider);
+    const context = createProcessorContext({ ...settings, ...overrides }, env.eventStore, silentLogger);
+    try {
+      return await runJob(
+        sendLowStockAlert(context),
+        sendLowStockAlertJob(
+          { productId, available: 2, threshold: 5 },
+          { eventId: eventIds.get('LicenceKeyStockLow') as string, correlationId: 'admin' },
+        ),
+      );
+    } finally {
+      context.mailer.close();
+    }
+  };
+
+  beforeEach(async () => {
+    env = await workersTestEnvironment();
+    smtp = await startTestSmtpServer();
+    await smtp.open();
+    log = watchLog(env.eventStore);
+    settings = testSideEffects({
+      adminEmail: ADMIN,
+      lowStockThreshold: 5,
+      mail: { ...testSideEffects().mail, smtpUrl: smtp.url },
+    });
+  });
+
+  afterEach(async () => {
+    await workers?.stop();
+    workers = null;
+    await log.close();
+    await smtp.close();
+    await env.close();
+  });
+
+  it('e-mails ADMIN_EMAIL once when orders take the available keys below the threshold', async () => {
+    workers = await startWorkers({
+      databaseUrl: env.databaseUrl,
+      redisUrl: testRedisUrl(),
+      queuePrefix: env.queues.prefix,
+      logger: silentLogger,
+      sideEffects: settings,
+    });
+    const productId = await createProduct(env.eventStore, 'Adobe Acrobat Pro', 'Adobe');
+    await addKeys(env.eventStore, settings.keyVault, productId, 6, 5);
+    await placeOrder(env.eventStore, [{ productId }]);
+    await placeOrder(env.eventStore, [{ productId }]);
+
+    await smtp.until('the alert', () => smtp.received.length > 0);
+    await log.until('both orders e-mailed', ({ ofType }) => ofType('DeliveryEmailSent').length === 2);
+    const alerts = smtp.received.filter((mail) => mail.recipients.includes(ADMIN));
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]?.raw).toContain('Subject: Low stock: Adobe Acrobat Pro has 4 license keys left');
+    expect(alerts[0]?.raw).toContain('https://store.test/admin/license-keys');
+    expect(log.ofType('LicenceKeyStockLow')).toHaveLength(1);
+  });
+
+  it('sends nothing without ADMIN_EMAIL', async () => {
+    const productId = await createProduct(env.eventStore, 'Adobe Acrobat Pro', 'Adobe');
+    await addKeys(env.eventStore, settings.keyVault, productId, 2, 5);
+    expect(await runAlert(productId, { adminEmail: undefined })).toBe('no ADMIN_EMAIL');
+    expect(await runAlert(productId)).toBe('sent');
+    expect(smtp.received.map((mail) => mail.recipients)).toEqual([[ADMIN]]);
+  });
+
+  it('sends nothing once keys added since have brought the stock back (a replayed job)', async () => {
+    const productId = await createProduct(env.eventStore, 'Adobe Acrobat Pro', 'Adobe');
+    await addKeys(env.eventStore, settings.keyVault, productId, 2, 5);
+    const { eventIds } = await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider);
+    const alerted = eventIds.get('LicenceKeyStockLow');
+    await addKeys(env.eventStore, settings.keyVault, productId, 10, 5);
+
+    const { eventIds: after } = await loadStream(
+      env.eventStore,
+      licenceKeysStream(productId),
+      inventoryDecider,
+    );
+    expect(after.get('LicenceKeyStockLow')).toBe(alerted);
+    expect(await runAlert(productId)).toBe('stock recovered since');
+    expect(smtp.received).toEqual([]);
+  });
+});
