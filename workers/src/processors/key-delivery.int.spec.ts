@@ -1,3 +1,8 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import {
   type AssignedKey,
   inventoryDecider,
@@ -7,14 +12,15 @@ import {
   type PlacedOrder,
 } from '@licensestore/shared';
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
+import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
 import { QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../../../test/support/database.js';
-import { registeredProcessors } from '../jobs/registry.js';
 import { type RunningWorkers, startWorkers, type WorkersOptions } from '../main.js';
 import { jobIdFor } from '../reactor/reactor.js';
 import { testSideEffects, workersTestEnvironment } from '../testing/fixtures.js';
+import type { KillableWorkersSettings, KillPoint } from '../testing/killable-workers.js';
 import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../testing/smtp-server.js';
 import { addKeys, createProduct, type LogWatch, placeOrder, watchLog } from '../testing/store.js';
 import type { SideEffectSettings } from './context.js';
@@ -213,52 +219,94 @@ describe('Licence-key delivery', () => {
     });
   });
 
-  describe('when a worker dies between the inventory append and the order append', () => {
-    it('the retry records on the order exactly the keys the inventory gave it', async () => {
-      const productId = await createProduct(env.eventStore, 'Norton 360 Deluxe', 'Norton Antivirus');
-      await addKeys(env.eventStore, sideEffects.keyVault, productId, 3);
-      let died!: () => void;
-      const dead = new Promise<void>((resolve) => {
-        died = resolve;
-      });
-      const doomed = await startInstance({
-        processors: (context) =>
-          registeredProcessors(context).map((processor) =>
-            processor.queue === 'record-order-keys'
-              ? {
-                  ...processor,
-                  handle: async () => {
-                    died();
-                    throw new Error('worker killed before the order append');
-                  },
-                }
-              : processor,
-          ),
-      });
-      const orderId = await placeOrder(env.eventStore, [{ productId, quantity: 2 }]);
-      await dead;
-      await doomed.stop();
+  describe('when a worker process is killed between the inventory append and the order append', () => {
+    const killableWorkers = fileURLToPath(new URL('../testing/killable-workers.ts', import.meta.url));
+    let child: ChildProcess | null = null;
 
-      const inventory = (await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider))
-        .state;
-      const given = [...inventory.keys.values()].filter((key) => key.orderId === orderId);
-      expect(given).toHaveLength(2);
-      expect(keysOf(await orderState(orderId))).toEqual([]);
-
-      await startInstance();
-      await log.until('the delivery e-mail', ({ ofType }) =>
-        ofType('DeliveryEmailSent').some((event) => dataOf(event).orderId === orderId),
-      );
-      const order = await orderState(orderId);
-      expect(keysOf(order)).toEqual(given.map(({ keyId, key }) => ({ keyId, key })));
-      expect(order).toMatchObject({ fulfilled: true, status: 'completed' });
-      expect(log.ofType('LicenceKeysRequested')).toHaveLength(1);
-      expect(log.ofType('LicenceKeysAssigned')).toHaveLength(1);
-      expect(log.ofType('OrderLicenceKeysAssigned')).toHaveLength(1);
-      const recordJob = (await env.jobs.queue('record-order-keys').getJobs(['completed']))[0];
-      expect(recordJob?.attemptsMade).toBe(2);
-      expect(smtp.received).toHaveLength(1);
-      for (const key of clear(keysOf(order))) expect(smtp.received[0]?.raw).toContain(key);
+    afterEach(() => {
+      child?.kill('SIGKILL');
+      child = null;
     });
+
+    /** Starts a workers process that kills itself at `killAt`; resolves once it runs, with its death to come. */
+    const startKillableWorkers = async (killAt: KillPoint, keySecret: string) => {
+      const settings: KillableWorkersSettings = {
+        killAt,
+        databaseUrl: env.databaseUrl,
+        redisUrl: testRedisUrl(),
+        queuePrefix: env.queues.prefix ?? '',
+        keySecret,
+        publicUrl: sideEffects.publicUrl,
+        mail: sideEffects.mail,
+      };
+      const worker = spawn(process.execPath, ['--import', 'tsx', killableWorkers], {
+        env: { ...process.env, KILLABLE_WORKERS: JSON.stringify(settings) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      child = worker;
+      const exited = once(worker, 'exit');
+      const [line] = await once(createInterface({ input: worker.stdout }), 'line');
+      expect(line).toBe('ready');
+      // Wrapped: an async function returning the promise itself would wait for it to settle.
+      return { died: exited };
+    };
+
+    it.each<KillPoint>(['after the inventory append', 'before the order append'])(
+      'killed %s: the order gets exactly the keys the inventory gave it, and one e-mail',
+      async (killAt) => {
+        const keySecret = randomBytes(32).toString('hex');
+        sideEffects = { ...sideEffects, keyVault: createKeyVault(keySecret) };
+        const productId = await createProduct(env.eventStore, 'Norton 360 Deluxe', 'Norton Antivirus');
+        await addKeys(env.eventStore, sideEffects.keyVault, productId, 3);
+        const { died } = await startKillableWorkers(killAt, keySecret);
+
+        const orderId = await placeOrder(env.eventStore, [{ productId, quantity: 2 }]);
+        const [, signal] = await died;
+        expect(signal).toBe('SIGKILL');
+        const inventory = (await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider))
+          .state;
+        const given = [...inventory.keys.values()].filter((key) => key.orderId === orderId);
+        expect(given).toHaveLength(2);
+        expect(keysOf(await orderState(orderId))).toEqual([]);
+
+        // The dead process's job still holds its lock: the new instance takes it back once the lock expires and
+        // runs it again; the order may be served before that, through the inventory's event.
+        await startInstance();
+        const [queue, cause] =
+          killAt === 'after the inventory append'
+            ? ['assign-keys', 'OrderCaptured']
+            : ['record-order-keys', 'LicenceKeysAssigned'];
+        const interrupted = await env.jobs
+          .queue(queue)
+          .getJob(jobIdFor(log.ofType(cause)[0]?.id ?? '', queue));
+        const events = new QueueEvents(queue, {
+          connection: env.queues.connection,
+          prefix: env.queues.prefix,
+        });
+        try {
+          await interrupted?.waitUntilFinished(events, 60_000);
+        } finally {
+          await events.close();
+        }
+        await log.until('the delivery e-mail', ({ ofType }) =>
+          ofType('DeliveryEmailSent').some((event) => dataOf(event).orderId === orderId),
+        );
+        const order = await orderState(orderId);
+        expect(keysOf(order)).toEqual(given.map(({ keyId, key }) => ({ keyId, key })));
+        expect(order).toMatchObject({ fulfilled: true, status: 'completed' });
+        expect(log.ofType('LicenceKeysRequested')).toHaveLength(1);
+        expect(log.ofType('LicenceKeysAssigned')).toHaveLength(1);
+        expect(log.ofType('OrderLicenceKeysAssigned')).toHaveLength(1);
+        expect(await env.jobs.queue(queue).getJobCounts('completed', 'failed', 'active')).toEqual({
+          completed: 1,
+          failed: 0,
+          active: 0,
+        });
+        await smtp.until('the e-mail', () => smtp.received.length > 0);
+        expect(smtp.received).toHaveLength(1);
+        for (const key of clear(keysOf(order))) expect(smtp.received[0]?.raw).toContain(key);
+      },
+      90_000,
+    );
   });
 });

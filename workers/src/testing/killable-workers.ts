@@ -1,0 +1,57 @@
+/**
+ * A workers instance in a process of its own that kills itself with SIGKILL (no finally, no clean-up, its BullMQ lock
+ * and Postgres session left behind) at a chosen point of a job, for tests of a worker dying mid-job. It reads its
+ * settings as JSON from KILLABLE_WORKERS (see KillableWorkersSettings) and prints 'ready' once it runs.
+ */
+import { createKeyVault } from '@licensestore/shared/key-vault';
+import { silentLogger } from '@licensestore/shared/logging';
+import type { JobProcessor } from '../jobs/processor.js';
+import { registeredProcessors } from '../jobs/registry.js';
+import type { MailSettings } from '../mail/mailer.js';
+import { startWorkers } from '../main.js';
+
+/** Where the process dies: the two sides of the gap between an inventory append and the order append. */
+export type KillPoint = 'after the inventory append' | 'before the order append';
+
+export interface KillableWorkersSettings {
+  killAt: KillPoint;
+  databaseUrl: string;
+  redisUrl: string;
+  queuePrefix: string;
+  keySecret: string;
+  publicUrl: string;
+  mail: MailSettings;
+}
+
+const die = (): never => {
+  process.kill(process.pid, 'SIGKILL');
+  throw new Error('unreachable: the process is killed');
+};
+
+/** The processor that hosts the kill point, wrapped so that the process dies there. */
+const killing = (killAt: KillPoint, processor: JobProcessor): JobProcessor => {
+  if (killAt === 'after the inventory append' && processor.queue === 'assign-keys') {
+    return { ...processor, handle: async (job) => (await processor.handle(job), die()) };
+  }
+  if (killAt === 'before the order append' && processor.queue === 'record-order-keys') {
+    return { ...processor, handle: async () => die() };
+  }
+  return processor;
+};
+
+const settings = JSON.parse(process.env.KILLABLE_WORKERS ?? '') as KillableWorkersSettings;
+await startWorkers({
+  databaseUrl: settings.databaseUrl,
+  redisUrl: settings.redisUrl,
+  queuePrefix: settings.queuePrefix,
+  logger: silentLogger,
+  sideEffects: {
+    keyVault: createKeyVault(settings.keySecret),
+    lowStockThreshold: 0,
+    publicUrl: settings.publicUrl,
+    mail: settings.mail,
+  },
+  processors: (context) =>
+    registeredProcessors(context).map((processor) => killing(settings.killAt, processor)),
+});
+console.log('ready');
