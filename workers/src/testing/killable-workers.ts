@@ -31,7 +31,13 @@ const die = (): never => {
 /** The processor that hosts the kill point, wrapped so that the process dies there. */
 const killing = (killAt: KillPoint, processor: JobProcessor): JobProcessor => {
   if (killAt === 'after the inventory append' && processor.queue === 'assign-keys') {
-    return { ...processor, handle: async (job) => (await processor.handle(job), die()) };
+    return {
+      ...processor,
+      handle: async (job) => {
+        await processor.handle(job);
+        return die();
+      },
+    };
   }
   if (killAt === 'before the order append' && processor.queue === 'record-order-keys') {
     return { ...processor, handle: async () => die() };
