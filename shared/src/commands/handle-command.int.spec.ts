@@ -74,7 +74,7 @@ function withInterloper(interlope: (attempt: number) => Promise<void>) {
       await interlope(attempts);
       return store.append(stream, events, expected);
     },
-    readStream: (stream) => store.readStream(stream),
+    readStream: (stream, from) => store.readStream(stream, from),
     readAll: (after, limit) => store.readAll(after, limit),
     subscribeAll: (after, signal) => store.subscribeAll(after, signal),
     close: async () => {},

@@ -22,25 +22,43 @@ export interface Decider<Command, State, Event extends DomainEvent> {
 
 export interface LoadedStream<State> {
   state: State;
-  /** What an append after this read expects. */
-  revision: ExpectedRevision;
+  /** What an append after this read expects: the last event's revision, or no_stream. */
+  revision: 'no_stream' | bigint;
   /** Position of the stream's last event: what a reader must have passed to see this state. */
   position: Position | null;
   /** Ids of the stored events by type (the last of each), for causation chains. */
   eventIds: Map<string, string>;
 }
 
+/** A stream before its first event: what loading starts from. */
+export const unloadedStream = <State>(decider: { initialState: State }): LoadedStream<State> => ({
+  state: decider.initialState,
+  revision: 'no_stream',
+  position: null,
+  eventIds: new Map(),
+});
+
 /** Folds a stream into the decider's state; events of types the decider does not own are skipped. */
-export async function loadStream<Command, State, Event extends DomainEvent>(
+export const loadStream = <Command, State, Event extends DomainEvent>(
   store: EventStore,
   stream: string,
   decider: Decider<Command, State, Event>,
+): Promise<LoadedStream<State>> => catchUpStream(store, stream, decider, unloadedStream(decider));
+
+/**
+ * Folds the events appended after `loaded` into it: the state a whole load would give, for the price of the stream's
+ * tail. `loaded` is left as it was, so a caller may keep it (with a decider whose evolve never mutates its state).
+ */
+export async function catchUpStream<Command, State, Event extends DomainEvent>(
+  store: EventStore,
+  stream: string,
+  decider: Decider<Command, State, Event>,
+  loaded: LoadedStream<State>,
 ): Promise<LoadedStream<State>> {
-  let state = decider.initialState;
-  let revision: ExpectedRevision = 'no_stream';
-  let position: Position | null = null;
-  const eventIds = new Map<string, string>();
-  for await (const recorded of store.readStream(stream)) {
+  let { state, revision, position } = loaded;
+  const eventIds = new Map(loaded.eventIds);
+  const from = revision === 'no_stream' ? 0n : revision + 1n;
+  for await (const recorded of store.readStream(stream, from)) {
     const event = decider.parse(recorded.type, recorded.data);
     if (event) state = decider.evolve(state, event);
     revision = recorded.revision;

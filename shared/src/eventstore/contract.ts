@@ -66,9 +66,13 @@ const newEvent = (type: string, data: Record<string, unknown> = {}): Required<Ne
 
 const newStream = (category = 'contractTest') => `${category}-${randomUUID()}`;
 
-async function readStream(store: EventStore, stream: string): Promise<RecordedEvent[]> {
+async function readStream(
+  store: EventStore,
+  stream: string,
+  fromRevision?: bigint,
+): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
-  for await (const event of store.readStream(stream)) events.push(event);
+  for await (const event of store.readStream(stream, fromRevision)) events.push(event);
   return events;
 }
 
@@ -249,6 +253,18 @@ export function eventStoreContract(harness: () => EventStoreHarness): void {
     it('reads a missing stream as empty', async () => {
       const { store } = await open(harness());
       expect(await readStream(store, newStream())).toEqual([]);
+      expect(await readStream(store, newStream(), 3n)).toEqual([]);
+    });
+
+    it('reads a stream from a revision on, across pages, and nothing past its end', async () => {
+      const { store } = await open(harness());
+      const stream = newStream();
+      const events = Array.from({ length: 1_003 }, (_, n) => newEvent('Noted', { n }));
+      await store.append(stream, events, 'no_stream');
+      const tail = await readStream(store, stream, 2n);
+      expect(tail.map((event) => event.revision)).toEqual(events.slice(2).map((_, i) => BigInt(i + 2)));
+      expect(tail.map((event) => event.id)).toEqual(events.slice(2).map((event) => event.id));
+      expect(await readStream(store, stream, 1_003n)).toEqual([]);
     });
 
     it('reads back what was appended, in revision order', async () => {

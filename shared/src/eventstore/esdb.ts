@@ -103,9 +103,9 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async *readStream(stream: string): AsyncIterable<RecordedEvent> {
+  async *readStream(stream: string, fromRevision = 0n): AsyncIterable<RecordedEvent> {
     try {
-      for await (const resolved of this.client.readStream(stream)) {
+      for await (const resolved of this.client.readStream(stream, { fromRevision })) {
         const event = toRecorded(resolved);
         if (event) yield event;
       }

@@ -50,8 +50,8 @@ export interface AppendResult {
 
 export interface EventStore {
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
-  /** The stream's events in revision order; empty for a missing stream. */
-  readStream(stream: string): AsyncIterable<RecordedEvent>;
+  /** The stream's events in revision order from `fromRevision` (inclusive, default 0); empty for a missing stream. */
+  readStream(stream: string, fromRevision?: bigint): AsyncIterable<RecordedEvent>;
   /** Up to `limit` events after `after` (exclusive) in global order, system events excluded. */
   readAll(after: Position | null, limit: number): Promise<RecordedEvent[]>;
   /** Catch-up from `after` (exclusive), then live, until `signal` aborts. */

@@ -67,8 +67,8 @@ export class PostgresEventStore implements EventStore {
     return result;
   }
 
-  async *readStream(stream: string): AsyncIterable<RecordedEvent> {
-    let from = 0n;
+  async *readStream(stream: string, fromRevision = 0n): AsyncIterable<RecordedEvent> {
+    let from = fromRevision;
     for (;;) {
       const { rows } = await this.pool.query<EventRow>(
         `SELECT ${COLUMNS} FROM event_store.events WHERE stream_id = $1 AND stream_revision >= $2

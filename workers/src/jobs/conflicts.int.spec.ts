@@ -93,6 +93,36 @@ describe('Grouped decisions', () => {
     expect((await read()).map((event) => event.metadata.causationId)).toEqual(['first', 'second', 'third']);
   });
 
+  it("folds only what was appended since its last decision, its own events and other processes'", async () => {
+    const capped: typeof counter = {
+      ...counter,
+      decide: (command, total) => {
+        if (total + command.amount > 7) throw new IllegalStateError(`${total} + ${command.amount} is over 7`);
+        return counter.decide(command, total);
+      },
+    };
+    const readFrom: Array<bigint | undefined> = [];
+    const tracked: EventStore = {
+      readStream: (name, from) => {
+        readFrom.push(from);
+        return env.eventStore.readStream(name, from);
+      },
+      readAll: (after, limit) => env.eventStore.readAll(after, limit),
+      subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
+      close: () => env.eventStore.close(),
+      append: (name, events, expected) => env.eventStore.append(name, events, expected),
+    };
+    const decide = groupedDecisions(tracked, capped);
+
+    await decide(stream, { amount: 1 }, metadata('first'));
+    await groupedDecisions(env.eventStore, capped)(stream, { amount: 5 }, metadata('elsewhere'));
+    await expect(decide(stream, { amount: 2 }, metadata('over'))).rejects.toThrow('6 + 2 is over 7');
+    await decide(stream, { amount: 1 }, metadata('last'));
+
+    expect(readFrom).toEqual([0n, 1n, 2n]);
+    expect((await read()).map((event) => event.metadata.causationId)).toEqual(['first', 'elsewhere', 'last']);
+  });
+
   it('decides a group again when another process appended first', async () => {
     let releaseAppend!: () => void;
     const appendMay = new Promise<void>((resolve) => {
@@ -104,7 +134,7 @@ describe('Grouped decisions', () => {
     });
     let conflicts = 0;
     const held: EventStore = {
-      readStream: (name) => env.eventStore.readStream(name),
+      readStream: (name, from) => env.eventStore.readStream(name, from),
       readAll: (after, limit) => env.eventStore.readAll(after, limit),
       subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
       close: () => env.eventStore.close(),

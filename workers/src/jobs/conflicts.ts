@@ -1,11 +1,21 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Decider, type DomainEvent, handleCommand, loadStream } from '@licensestore/shared/commands';
+import {
+  catchUpStream,
+  type Decider,
+  type DomainEvent,
+  handleCommand,
+  type LoadedStream,
+  unloadedStream,
+} from '@licensestore/shared/commands';
 import {
   type EventMetadata,
   type EventStore,
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
 
+/** Hot streams whose folded state a process keeps; the least recently decided is forgotten first. */
+const KEPT_STREAMS = 1_000;
 const ROUNDS = 10;
 const BASE_MS = 10;
 const MAX_MS = 500;
@@ -50,6 +60,11 @@ interface Waiting<Command, Event> {
  * flight, so a process never races itself; between processes the expected revision decides, as it would on
  * EventStoreDB, and the loser decides its whole group again (retryOnConflict). A command the decider refuses fails
  * alone. Each event keeps the metadata of the command that caused it.
+ *
+ * Each decision starts from the state this process last knew of the stream (read, or left by its own append) and
+ * folds only what other processes appended since, so a decision costs the stream's new events, not its whole history;
+ * the decider's evolve must therefore never mutate a state (the inventory's is made of immutable.js collections). A
+ * conflict means the kept state is behind, and the retry reads the events it missed.
  */
 export function groupedDecisions<Command, State, Event extends DomainEvent>(
   eventStore: EventStore,
@@ -57,9 +72,24 @@ export function groupedDecisions<Command, State, Event extends DomainEvent>(
 ) {
   /** Present while a decision on the stream is in flight: the commands that arrived meanwhile. */
   const waiting = new Map<string, Waiting<Command, Event>[]>();
+  /** The streams' states as last read, least recently decided first. */
+  const kept = new Map<string, LoadedStream<State>>();
+
+  /** Keeps `loaded` as the stream's latest known state, forgetting the least recently decided stream past the bound. */
+  function keep(stream: string, loaded: LoadedStream<State>) {
+    kept.delete(stream);
+    kept.set(stream, loaded);
+    if (kept.size > KEPT_STREAMS) kept.delete(kept.keys().next().value as string);
+  }
 
   async function decideGroup(stream: string, group: readonly Waiting<Command, Event>[]) {
-    const loaded = await loadStream(eventStore, stream, decider);
+    const loaded = await catchUpStream(
+      eventStore,
+      stream,
+      decider,
+      kept.get(stream) ?? unloadedStream(decider),
+    );
+    keep(stream, loaded);
     let state = loaded.state;
     const outcomes = group.map(
       (entry): { entry: typeof entry; events: Event[] } | { entry: typeof entry; error: unknown } => {
@@ -75,13 +105,20 @@ export function groupedDecisions<Command, State, Event extends DomainEvent>(
     const appended = outcomes.flatMap((outcome) =>
       'events' in outcome
         ? outcome.events.map((event) => ({
+            id: randomUUID(),
             type: event.type,
             data: event.data,
             metadata: outcome.entry.metadata,
           }))
         : [],
     );
-    if (appended.length > 0) await eventStore.append(stream, appended, loaded.revision);
+    if (appended.length > 0) {
+      const result = await eventStore.append(stream, appended, loaded.revision);
+      // What this process appended is already folded into `state`: the next decision need not read it back.
+      const eventIds = new Map(loaded.eventIds);
+      for (const event of appended) eventIds.set(event.type, event.id);
+      keep(stream, { state, revision: result.nextExpectedRevision, position: result.position, eventIds });
+    }
     return outcomes;
   }
 
