@@ -17,6 +17,7 @@ import { handleCommand } from '@licensestore/shared/commands';
 import { openDatabase } from '@licensestore/shared/db';
 import { type EventMetadata, type EventStore, openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
+import type pg from 'pg';
 import { format, percentile, runConcurrently } from './support/stats.js';
 import { type BenchProduct, buy, createCatalogue, startBenchStore } from './support/store.js';
 
@@ -90,6 +91,33 @@ async function bareHops(eventStore: EventStore, count: number) {
   return run;
 }
 
+/** The delivery chain's steps, each an event of the order's correlation; a stage is the time between two of them. */
+const CHAIN = [
+  'OrderCaptured',
+  'LicenceKeysRequested',
+  'LicenceKeysAssigned',
+  'OrderLicenceKeysAssigned',
+  'DeliveryEmailSent',
+] as const;
+
+/** Where the time goes: per stage, the latencies over the orders, from the events' commit-side timestamps. */
+async function stageLatencies(pool: pg.Pool, orderIds: string[]) {
+  const { rows } = await pool.query<{ order_id: string; event_type: string; at: Date }>(
+    `SELECT data->>'orderId' AS order_id, event_type, min(created_at) AS at FROM event_store.events
+      WHERE event_type = ANY($1::text[]) AND data->>'orderId' = ANY($2::text[]) GROUP BY 1, 2`,
+    [CHAIN, orderIds],
+  );
+  const at = new Map(rows.map((row) => [`${row.order_id}/${row.event_type}`, row.at.getTime()]));
+  return CHAIN.slice(1).map((type, i) => {
+    const previous = CHAIN[i] as string;
+    const latencies = orderIds
+      .map((id) => (at.get(`${id}/${type}`) ?? Number.NaN) - (at.get(`${id}/${previous}`) ?? Number.NaN))
+      .filter((ms) => !Number.isNaN(ms))
+      .sort((a, b) => a - b);
+    return { stage: `${previous} → ${type}`, latencies };
+  });
+}
+
 async function main() {
   console.log(
     `delivery bench: ${SHOPPERS} shoppers, ${format(ORDERS)} orders (after ${format(WARMUP)} warm-up), ` +
@@ -143,6 +171,7 @@ async function main() {
       `SELECT count(*) AS n FROM (SELECT data->>'trigger' FROM event_store.events WHERE event_type = 'DeliveryEmailSent'
           GROUP BY 1 HAVING count(*) > 1) d`,
     );
+    const stages = await stageLatencies(database.pool, ids);
     const hops = await bareHops(eventStore, ORDERS);
 
     const keys = Number(assigned[0]?.keys ?? 0);
@@ -157,6 +186,11 @@ async function main() {
       `capture answer → delivery e-mail sent: p50 ${format(p50, 0)} ms, p99 ${format(p99, 0)} ms, ` +
         `max ${format(latencies.at(-1) ?? Number.NaN, 0)} ms (${sent.length}/${ids.length} e-mails)`,
     );
+    for (const { stage, latencies: ms } of stages) {
+      console.log(
+        `  ${stage.padEnd(46)} p50 ${format(percentile(ms, 50), 0).padStart(5)} ms, p99 ${format(percentile(ms, 99), 0).padStart(5)} ms`,
+      );
+    }
     console.log(
       `keys assigned: ${format(keys)} in ${format(spanSeconds, 2)} s = ${format(keys / spanSeconds)} keys/s`,
     );

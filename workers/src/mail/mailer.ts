@@ -59,16 +59,25 @@ export function createMailer(settings: MailSettings, logger: Logger): Mailer {
 
   const directory = join(settings.dataDir, 'mail');
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, defaults);
+  // Made once per mailer, on the first message (a mkdir per message costs as much as writing it).
+  let made: Promise<unknown> | null = null;
   return {
     messageIdFor,
     async send(mail) {
       const info = await transport.sendMail(mail);
-      await mkdir(directory, { recursive: true });
+      made ??= mkdir(directory, { recursive: true });
       const file = join(directory, fileNameFor(mail.messageId));
       // Written whole, then renamed: a reader never sees half a message, and a re-send replaces the file.
       const partial = `${file}.${randomUUID()}.partial`;
-      await writeFile(partial, info.message as Buffer);
-      await rename(partial, file);
+      try {
+        await made;
+        await writeFile(partial, info.message as Buffer);
+        await rename(partial, file);
+      } catch (error) {
+        // The directory may be what failed or went away: the retry makes it again.
+        made = null;
+        throw error;
+      }
       logger.info({ messageId: mail.messageId, subject: mail.subject, file }, 'mail written');
     },
     close: () => transport.close(),

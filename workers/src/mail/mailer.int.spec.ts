@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { silentLogger } from '@licensestore/shared/logging';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMailer, type Mailer } from './mailer.js';
+
+describe('Mailer without SMTP_URL', () => {
+  let dataDir: string;
+  let mailer: Mailer;
+  const message = (eventId: string) => ({
+    to: 'ada@example.com',
+    subject: 'Your licence keys',
+    text: 'keys',
+    html: '<p>keys</p>',
+    messageId: mailer.messageIdFor('delivery', eventId),
+  });
+
+  beforeEach(() => {
+    dataDir = join(tmpdir(), `mailer-test-${randomUUID()}`);
+    mailer = createMailer({ from: 'Licence Store <no-reply@store.test>', dataDir }, silentLogger);
+  });
+
+  afterEach(() => rm(dataDir, { recursive: true, force: true }));
+
+  it('writes each message as one .eml file named by its Message-ID, and a re-send replaces it', async () => {
+    await mailer.send(message('first'));
+    await mailer.send(message('second'));
+    await mailer.send(message('first'));
+    expect((await readdir(join(dataDir, 'mail'))).sort()).toEqual([
+      'delivery.first@store.test.eml',
+      'delivery.second@store.test.eml',
+    ]);
+  });
+
+  describe('when the mail directory disappears while it runs', () => {
+    it('fails that send, and the retry makes the directory again', async () => {
+      await mailer.send(message('before'));
+      await rm(join(dataDir, 'mail'), { recursive: true });
+      await expect(mailer.send(message('after'))).rejects.toThrow(/ENOENT/);
+      await mailer.send(message('after'));
+      expect(await readdir(join(dataDir, 'mail'))).toEqual(['delivery.after@store.test.eml']);
+    });
+  });
+});
