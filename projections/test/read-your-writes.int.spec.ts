@@ -96,6 +96,15 @@ describe('waitForProjections', () => {
   });
 
   describe('when many callers wait at once', () => {
+    it('looks at the table for every projector any of them waits for', async () => {
+      const names = Array.from({ length: 20 }, () => `p-${randomUUID()}`);
+      for (const name of names) await checkpoint(name, at(200));
+      const waits = names.map((name, i) =>
+        waitForProjections(env.pool, at(100 + i), { projectors: [name], timeoutMs: 1000 }),
+      );
+      expect(await Promise.all(waits)).toEqual(Array(20).fill(true));
+    });
+
     it('shares one listening connection and gives it back to the pool afterwards', async () => {
       const name = `p-${randomUUID()}`;
       await checkpoint(name, at(1));

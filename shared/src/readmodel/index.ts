@@ -34,6 +34,9 @@ class CheckpointListener {
   readonly ready: Promise<void>;
   private client: pg.PoolClient | null = null;
   private failed = false;
+  /** The look in flight or done last, and the one waiting for it (gathering projectors), if any. */
+  private lastCheck: Promise<void> = Promise.resolve();
+  private nextCheck: { projectors: Set<string>; done: Promise<void> } | null = null;
 
   constructor(
     pool: pg.Pool,
@@ -65,8 +68,28 @@ class CheckpointListener {
     if (this.waiters.size === 0) await this.close();
   }
 
-  /** Looks at the stored checkpoints once, on the listening connection (a wait costs one connection, not two). */
-  async check(projectors: string[]) {
+  /**
+   * Looks at the stored checkpoints once, on the listening connection (a wait costs one connection, not two). One
+   * look runs at a time on that connection; the callers that arrive meanwhile share the next one, which starts after
+   * they registered, so a checkpoint written before a caller was listening is still seen.
+   */
+  check(projectors: string[]): Promise<void> {
+    if (!this.nextCheck) {
+      const next = { projectors: new Set<string>(), done: Promise.resolve() };
+      next.done = this.lastCheck
+        .catch(() => {})
+        .then(() => {
+          this.nextCheck = null;
+          return this.look([...next.projectors]);
+        });
+      this.lastCheck = next.done;
+      this.nextCheck = next;
+    }
+    for (const projector of projectors) this.nextCheck.projectors.add(projector);
+    return this.nextCheck.done;
+  }
+
+  private async look(projectors: string[]) {
     await this.ready;
     const client = this.client;
     if (!client) throw new Error('checkpoint listener connection failed');
