@@ -27,7 +27,7 @@ export interface RenderedEmail {
 export const orderNumber = (orderId: string) => `#${orderId.slice(0, 8).toUpperCase()}`;
 
 const INSTALLATION_STEPS = [
-  'Download the software from the link given with each product below.',
+  'Download the software from the link given with each product above.',
   'Run the installer and follow the on-screen instructions.',
   'When asked, enter your license key to activate the software (one key per installation).',
   'Keep this e-mail: your keys also stay on your order page.',
