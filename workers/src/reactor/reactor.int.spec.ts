@@ -31,7 +31,7 @@ function enqueueLog() {
   const listeners = new Set<() => void>();
   const logger: Logger = {
     ...silentLogger,
-    info(fields, message) {
+    debug(fields, message) {
       const { jobId } = fields as { jobId?: string };
       if (message !== 'job enqueued' || !jobId) return;
       counts.set(jobId, (counts.get(jobId) ?? 0) + 1);

@@ -60,6 +60,11 @@ class JobsLostError extends Error {
   }
 }
 
+/** A job handed to the sink, its add still in flight: adds are pipelined, and settled in batches. */
+interface AddingJob extends AddedJob {
+  adding: Promise<void>;
+}
+
 /** The earlier of two positions; null (the start of the log) is earliest. */
 const earliest = (a: Position | null, b: Position | null): Position | null =>
   a === null || b === null ? null : a < b ? a : b;
@@ -220,16 +225,18 @@ export class Reactor {
     const signal = AbortSignal.any([this.stopController.signal, lost, failed.signal]);
     try {
       for await (const event of this.options.eventStore.subscribeAll(this.handled, signal)) {
-        const added: AddedJob[] = [];
-        for (const request of this.jobsFor(event)) {
+        const added = this.jobsFor(event).map((request) => {
           const jobId = jobIdFor(event.id, request.name);
-          await this.options.jobs.add(request, jobId);
-          added.push({ queue: request.queue, jobId });
-          this.logger.info(
-            { reactor: this.name, queue: request.queue, jobId, eventType: event.type },
-            'job enqueued',
-          );
-        }
+          const adding = this.options.jobs
+            .add(request, jobId)
+            .then(() =>
+              this.logger.debug(
+                { reactor: this.name, queue: request.queue, jobId, eventType: event.type },
+                'job enqueued',
+              ),
+            );
+          return { queue: request.queue, jobId, adding };
+        });
         await progress.handled(event.position, added);
       }
     } finally {
@@ -252,7 +259,7 @@ export class Reactor {
    * (a timed settle, an idle check) aborts `failed`, which ends the subscription.
    */
   private settlement(session: pg.Client, failed: AbortController) {
-    let batch: { position: Position; added: AddedJob[]; events: number } | null = null;
+    let batch: { position: Position; added: AddingJob[]; events: number } | null = null;
     let timer: NodeJS.Timeout | null = null;
     let chain: Promise<void> = Promise.resolve();
     const fail = (error: unknown) => failed.abort(error);
@@ -270,6 +277,7 @@ export class Reactor {
       batch = null;
       if (settling) {
         chain = chain.then(async () => {
+          await Promise.all(settling.added.map((job) => job.adding));
           await moveMark(settling.position, settling.added);
           this.mark = settling.position;
           await this.saveCheckpoint(session, settling.position);
@@ -282,7 +290,9 @@ export class Reactor {
 
     return {
       settle,
-      handled: async (position: Position, added: readonly AddedJob[]) => {
+      /** `added` are still being added: a failed add ends the activation, and the batch waits for the others. */
+      handled: async (position: Position, added: readonly AddingJob[]) => {
+        for (const job of added) job.adding.catch(fail);
         batch ??= { position, added: [], events: 0 };
         batch.position = position;
         batch.added.push(...added);
