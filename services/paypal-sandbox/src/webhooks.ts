@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import type { Logger } from '@licensestore/shared/logging';
 import { transmissionId as newTransmissionId, timestamp, webhookEventId } from './ids.js';
 import type { Money } from './money.js';
@@ -163,7 +164,10 @@ export class WebhookSender {
   private readonly inFlight = new Set<Promise<WebhookDelivery>>();
   private readonly closing = new AbortController();
 
-  constructor(private readonly options: WebhookSenderOptions) {}
+  constructor(private readonly options: WebhookSenderOptions) {
+    // Every delivery in flight waits on this signal (its POST and its back-off): many at once is the normal case.
+    setMaxListeners(0, this.closing.signal);
+  }
 
   send(event: WebhookEvent): Promise<WebhookDelivery> {
     const transmissionId = newTransmissionId();
