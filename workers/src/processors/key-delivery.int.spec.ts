@@ -13,66 +13,50 @@ import {
 } from '@licensestore/shared';
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import { createKeyVault } from '@licensestore/shared/key-vault';
-import { silentLogger } from '@licensestore/shared/logging';
 import { QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../../../test/support/database.js';
-import { type RunningWorkers, startWorkers, type WorkersOptions } from '../main.js';
+import type { WorkersOptions } from '../main.js';
 import { jobIdFor } from '../reactor/reactor.js';
-import { testSideEffects, workersTestEnvironment } from '../testing/fixtures.js';
+import { openWorkersFixture, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
 import type { KillableWorkersSettings, KillPoint } from '../testing/killable-workers.js';
-import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../testing/smtp-server.js';
-import { addKeys, createProduct, type LogWatch, placeOrder, watchLog } from '../testing/store.js';
+import { deliveriesByMessageId } from '../testing/smtp-server.js';
+import { addKeys, createProduct, placeOrder } from '../testing/store.js';
 import type { SideEffectSettings } from './context.js';
-
-type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
 
 const dataOf = (event: { data: unknown }) => event.data as Record<string, unknown> & { orderId: string };
 
 describe('Licence-key delivery', () => {
-  let env: Environment;
-  let smtp: TestSmtpServer;
-  let log: LogWatch;
+  let fixture: WorkersFixture;
+  let env: WorkersFixture['env'];
+  let smtp: WorkersFixture['smtp'];
+  let log: WorkersFixture['log'];
   let sideEffects: SideEffectSettings;
   let queueEvents: QueueEvents;
-  const running: RunningWorkers[] = [];
 
-  const startInstance = async (overrides: Partial<WorkersOptions> = {}) => {
-    const workers = await startWorkers({
-      databaseUrl: env.databaseUrl,
-      redisUrl: testRedisUrl(),
-      queuePrefix: env.queues.prefix,
-      logger: silentLogger,
-      sideEffects,
-      ...overrides,
-    });
-    running.push(workers);
-    return workers;
-  };
+  const startInstance = (overrides: Partial<WorkersOptions> = {}) =>
+    fixture.startWorkers(sideEffects, overrides);
   const orderState = async (orderId: string) =>
     (await loadStream(env.eventStore, orderStream(orderId), orderDecider)).state as PlacedOrder;
   const keysOf = (order: PlacedOrder) => Object.values(order.keys).flat();
   const clear = (keys: readonly AssignedKey[]) => keys.map((key) => sideEffects.keyVault.open(key.key));
 
   beforeEach(async () => {
-    env = await workersTestEnvironment();
+    fixture = await openWorkersFixture();
+    ({ env, smtp, log } = fixture);
     queueEvents = new QueueEvents('assign-keys', {
       connection: env.queues.connection,
       prefix: env.queues.prefix,
     });
     await queueEvents.waitUntilReady();
-    smtp = await startTestSmtpServer();
     await smtp.open();
     sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
-    log = watchLog(env.eventStore);
   });
 
   afterEach(async () => {
-    await Promise.all(running.splice(0).map((workers) => workers.stop()));
-    await log.close();
+    await fixture.stopWorkers();
     await queueEvents.close();
-    await smtp.close();
-    await env.close();
+    await fixture.close();
   });
 
   describe('with three worker instances and 200 paid orders racing for 120 keys', () => {
@@ -118,7 +102,7 @@ describe('Licence-key delivery', () => {
         ({ ofType }) => ofType('DeliveryEmailSent').length === 200,
         60_000,
       );
-      await Promise.all(running.splice(0).map((workers) => workers.stop()));
+      await fixture.stopWorkers();
 
       const lateAssignments = log
         .ofType('LicenceKeysAssigned')

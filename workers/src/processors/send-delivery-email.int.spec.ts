@@ -5,56 +5,28 @@ import { handleCommand } from '@licensestore/shared/commands';
 import { silentLogger } from '@licensestore/shared/logging';
 import { QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
-import { testRedisUrl } from '../../../test/support/database.js';
-import { type RunningWorkers, startWorkers } from '../main.js';
-import { runJob, testSideEffects, workersTestEnvironment } from '../testing/fixtures.js';
-import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../testing/smtp-server.js';
-import {
-  addKeys,
-  createProduct,
-  fulfilOrder,
-  type LogWatch,
-  placeOrder,
-  watchLog,
-} from '../testing/store.js';
-import { createProcessorContext, type SideEffectSettings } from './context.js';
+import { openWorkersFixture, runJob, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
+import { deliveriesByMessageId } from '../testing/smtp-server.js';
+import { addKeys, createProduct, fulfilOrder, placeOrder } from '../testing/store.js';
+import { createProcessorContext } from './context.js';
 import { sendDeliveryEmail, sendDeliveryEmailJob } from './send-delivery-email.js';
-
-type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
 
 const QUEUE = 'send-delivery-email';
 const dataOf = (event: { data: unknown }) =>
   event.data as { orderId: string; trigger: string; messageId: string };
 
 describe('Delivery e-mail', () => {
-  let env: Environment;
-  let smtp: TestSmtpServer;
-  let log: LogWatch;
-  let workers: RunningWorkers | null = null;
-
-  const start = async (sideEffects: SideEffectSettings) => {
-    workers = await startWorkers({
-      databaseUrl: env.databaseUrl,
-      redisUrl: testRedisUrl(),
-      queuePrefix: env.queues.prefix,
-      logger: silentLogger,
-      sideEffects,
-    });
-  };
+  let fixture: WorkersFixture;
+  let env: WorkersFixture['env'];
+  let smtp: WorkersFixture['smtp'];
+  let log: WorkersFixture['log'];
 
   beforeEach(async () => {
-    env = await workersTestEnvironment();
-    smtp = await startTestSmtpServer();
-    log = watchLog(env.eventStore);
+    fixture = await openWorkersFixture();
+    ({ env, smtp, log } = fixture);
   });
 
-  afterEach(async () => {
-    await workers?.stop();
-    workers = null;
-    await log.close();
-    await smtp.close();
-    await env.close();
-  });
+  afterEach(() => fixture.close());
 
   describe('when the mail server is down, then refuses, then is back', () => {
     it('retries with backoff and delivers each e-mail exactly once', async () => {
@@ -69,7 +41,7 @@ describe('Delivery e-mail', () => {
         });
       });
       await events.waitUntilReady();
-      await start(sideEffects);
+      await fixture.startWorkers(sideEffects);
       const productId = await createProduct(env.eventStore, 'Windows 11 Pro', 'Windows');
       await addKeys(env.eventStore, sideEffects.keyVault, productId, 3);
 
@@ -80,7 +52,7 @@ describe('Delivery e-mail', () => {
       await smtp.until('each message refused once', () => smtp.attempts() >= 3);
       smtp.accept();
       await log.until('3 e-mails recorded', ({ ofType }) => ofType('DeliveryEmailSent').length === 3);
-      await workers?.stop();
+      await fixture.stopWorkers();
       await events.close();
 
       const deliveries = deliveriesByMessageId(smtp.received);
@@ -100,7 +72,7 @@ describe('Delivery e-mail', () => {
     it('writes each message to DATA_DIR/mail, named after its Message-ID; a resend is a second message', async () => {
       const sideEffects = testSideEffects();
       onTestFinished(() => rm(sideEffects.mail.dataDir, { recursive: true, force: true }));
-      await start(sideEffects);
+      await fixture.startWorkers(sideEffects);
       const productId = await createProduct(env.eventStore, 'Norton 360', 'Norton Security');
       const [key] = await addKeys(env.eventStore, sideEffects.keyVault, productId, 1);
       const orderId = await placeOrder(env.eventStore, [{ productId, productName: 'Norton 360' }], {

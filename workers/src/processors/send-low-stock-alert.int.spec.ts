@@ -2,24 +2,19 @@ import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import { silentLogger } from '@licensestore/shared/logging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testRedisUrl } from '../../../test/support/database.js';
-import { type RunningWorkers, startWorkers } from '../main.js';
-import { runJob, testSideEffects, workersTestEnvironment } from '../testing/fixtures.js';
-import { startTestSmtpServer, type TestSmtpServer } from '../testing/smtp-server.js';
-import { addKeys, createProduct, type LogWatch, placeOrder, watchLog } from '../testing/store.js';
+import { openWorkersFixture, runJob, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
+import { addKeys, createProduct, placeOrder } from '../testing/store.js';
 import { createProcessorContext, type SideEffectSettings } from './context.js';
 import { sendLowStockAlert, sendLowStockAlertJob } from './send-low-stock-alert.js';
-
-type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
 
 const ADMIN = 'admin@store.test';
 
 describe('Low-stock alert', () => {
-  let env: Environment;
-  let smtp: TestSmtpServer;
-  let log: LogWatch;
+  let fixture: WorkersFixture;
+  let env: WorkersFixture['env'];
+  let smtp: WorkersFixture['smtp'];
+  let log: WorkersFixture['log'];
   let settings: SideEffectSettings;
-  let workers: RunningWorkers | null = null;
 
   /** Runs the alert job of the product's latest LicenceKeyStockLow directly. */
   const runAlert = async (productId: string, overrides: Partial<SideEffectSettings> = {}) => {
@@ -39,10 +34,9 @@ describe('Low-stock alert', () => {
   };
 
   beforeEach(async () => {
-    env = await workersTestEnvironment();
-    smtp = await startTestSmtpServer();
+    fixture = await openWorkersFixture();
+    ({ env, smtp, log } = fixture);
     await smtp.open();
-    log = watchLog(env.eventStore);
     settings = testSideEffects({
       adminEmail: ADMIN,
       lowStockThreshold: 5,
@@ -50,22 +44,10 @@ describe('Low-stock alert', () => {
     });
   });
 
-  afterEach(async () => {
-    await workers?.stop();
-    workers = null;
-    await log.close();
-    await smtp.close();
-    await env.close();
-  });
+  afterEach(() => fixture.close());
 
   it('e-mails ADMIN_EMAIL once when orders take the available keys below the threshold', async () => {
-    workers = await startWorkers({
-      databaseUrl: env.databaseUrl,
-      redisUrl: testRedisUrl(),
-      queuePrefix: env.queues.prefix,
-      logger: silentLogger,
-      sideEffects: settings,
-    });
+    await fixture.startWorkers(settings);
     const productId = await createProduct(env.eventStore, 'Adobe Acrobat Pro', 'Adobe');
     await addKeys(env.eventStore, settings.keyVault, productId, 6, 5);
     await placeOrder(env.eventStore, [{ productId }]);

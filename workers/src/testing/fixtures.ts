@@ -3,14 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
+import { silentLogger } from '@licensestore/shared/logging';
 import type { Job } from 'bullmq';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, testRedisUrl } from '../../../test/support/database.js';
 import type { JobProcessor } from '../jobs/processor.js';
 import { JobQueues, type JobRequest, type QueueConnection, redisConnection } from '../jobs/queues.js';
+import { type RunningWorkers, startWorkers, type WorkersOptions } from '../main.js';
 import { migrateWorkers } from '../migrations.js';
 import type { SideEffectSettings } from '../processors/context.js';
+import { startTestSmtpServer } from './smtp-server.js';
+import { watchLog } from './store.js';
 
 /** A fresh database with the workers' tables and the Postgres event store, and a private Redis key prefix. */
 export async function workersTestEnvironment() {
@@ -78,3 +82,43 @@ export function testSideEffects(overrides: Partial<SideEffectSettings> = {}): Si
 /** Runs one job through a processor directly, as a worker would: what a retry or a second delivery of it does. */
 export const runJob = (processor: JobProcessor, request: JobRequest) =>
   processor.handle({ name: request.name, data: request.data } as Job);
+
+/**
+ * What a test of the side effects end to end needs, fresh for each test: a test environment, a real SMTP server
+ * (closed until the test opens it), a watch on the whole log, and the workers instances started through it. close()
+ * stops those instances first, then the rest.
+ */
+export async function openWorkersFixture() {
+  const env = await workersTestEnvironment();
+  const smtp = await startTestSmtpServer();
+  const log = watchLog(env.eventStore);
+  const running: RunningWorkers[] = [];
+  return {
+    env,
+    smtp,
+    log,
+    /** A workers instance on this environment's database and Redis prefix, logging nothing. */
+    async startWorkers(sideEffects: SideEffectSettings, overrides: Partial<WorkersOptions> = {}) {
+      const workers = await startWorkers({
+        databaseUrl: env.databaseUrl,
+        redisUrl: testRedisUrl(),
+        queuePrefix: env.queues.prefix,
+        logger: silentLogger,
+        sideEffects,
+        ...overrides,
+      });
+      running.push(workers);
+      return workers;
+    },
+    /** Stops every instance started so far (stopping one twice costs nothing). */
+    stopWorkers: () => Promise.all(running.splice(0).map((workers) => workers.stop())),
+    async close() {
+      await this.stopWorkers();
+      await log.close();
+      await smtp.close();
+      await env.close();
+    },
+  };
+}
+
+export type WorkersFixture = Awaited<ReturnType<typeof openWorkersFixture>>;
