@@ -123,6 +123,28 @@ describe('Grouped decisions', () => {
     expect((await read()).map((event) => event.metadata.causationId)).toEqual(['first', 'elsewhere', 'last']);
   });
 
+  it('folds nothing twice from an event store that reads every stream from the start', async () => {
+    const fromStart: EventStore = {
+      readStream: (name) => env.eventStore.readStream(name),
+      readAll: (after, limit) => env.eventStore.readAll(after, limit),
+      subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
+      close: () => env.eventStore.close(),
+      append: (name, events, expected) => env.eventStore.append(name, events, expected),
+    };
+    const capped: typeof counter = {
+      ...counter,
+      decide: (command, total) => {
+        if (total + command.amount > 3) throw new IllegalStateError(`${total} + ${command.amount} is over 3`);
+        return counter.decide(command, total);
+      },
+    };
+    const decide = groupedDecisions(fromStart, capped);
+    await decide(stream, { amount: 1 }, metadata('first'));
+    await groupedDecisions(env.eventStore, capped)(stream, { amount: 1 }, metadata('elsewhere'));
+    await decide(stream, { amount: 1 }, metadata('third'));
+    await expect(decide(stream, { amount: 1 }, metadata('fourth'))).rejects.toThrow('3 + 1 is over 3');
+  });
+
   it('decides a group again when another process appended first', async () => {
     let releaseAppend!: () => void;
     const appendMay = new Promise<void>((resolve) => {
