@@ -1,5 +1,6 @@
 import { Map as ImmutableMap, Set as ImmutableSet, List, OrderedSet } from 'immutable';
 import { AppError, IllegalStateError, NotFoundError } from '../errors/index.js';
+import { orderNumber } from '../orders/order-number.js';
 import type { AssignedKey, LicenceKeyEvent } from './events.js';
 
 /** A key as the admin adds it: already sealed and fingerprinted by the caller (key-vault), with a fresh id. */
@@ -206,8 +207,9 @@ const removeLicenceKey = (
   const key = state.keys.get(cmd.keyId);
   if (!key || key.status === 'removed') throw new NotFoundError('Licence key not found');
   if (key.status === 'assigned') {
-    const order = (key.orderId ?? '').slice(0, 8).toUpperCase();
-    throw new IllegalStateError(`This licence key is assigned to order #${order} and cannot be deleted.`);
+    throw new IllegalStateError(
+      `This licence key is assigned to order ${orderNumber(key.orderId ?? '')} and cannot be deleted.`,
+    );
   }
   const removed: LicenceKeyEvent = {
     type: 'LicenceKeyRemoved',

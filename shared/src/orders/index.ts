@@ -12,6 +12,7 @@ import { decideOrder, evolveOrder, initialOrderState, type OrderCommand, type Or
 export * from './checkout.js';
 export * from './events.js';
 export * from './order.js';
+export * from './order-number.js';
 export * from './pricing.js';
 
 /** `checkout-<paypalOrderId>`: the server-priced cart, and which order its capture became. */

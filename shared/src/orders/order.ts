@@ -1,6 +1,7 @@
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
 import type { AssignedKey } from '../licence-keys/events.js';
 import type { Customer, OrderEvent, OrderLine, OrderStatus } from './events.js';
+import { orderNumber } from './order-number.js';
 
 export type OrderCommand =
   | {
@@ -236,12 +237,12 @@ const requestDeliveryEmailResend = (
   const order = placed(state);
   if (order.status === 'cancelled' || order.status === 'refunded') {
     throw new IllegalStateError(
-      `Order #${order.orderId.slice(0, 8).toUpperCase()} is ${order.status}: its licence keys are not sent again.`,
+      `Order ${orderNumber(order.orderId)} is ${order.status}: its licence keys are not sent again.`,
     );
   }
   if (!order.fulfilled) {
     throw new IllegalStateError(
-      `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for licence keys; ` +
+      `Order ${orderNumber(order.orderId)} is still waiting for licence keys; ` +
         'its delivery e-mail goes out as soon as every key is assigned.',
     );
   }

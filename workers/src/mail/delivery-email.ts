@@ -1,3 +1,4 @@
+import { orderNumber } from '@licensestore/shared';
 import type { Download } from './downloads.js';
 import { escapeHtml } from './html.js';
 
@@ -22,9 +23,6 @@ export interface RenderedEmail {
   text: string;
   html: string;
 }
-
-/** '#' and the first 8 characters of the order id in upper case, as the storefront shows it. */
-export const orderNumber = (orderId: string) => `#${orderId.slice(0, 8).toUpperCase()}`;
 
 const INSTALLATION_STEPS = [
   'Download the software from the link given with each product above.',
