@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import { type Logger, silentLogger } from '@licensestore/shared/logging';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../../../test/support/database.js';
-import type { JobRequest } from '../jobs/queues.js';
+import type { JobQueues, JobRequest } from '../jobs/queues.js';
+import { conditionWaits } from '../testing/condition-waits.js';
 import { appendEvent, checkpointOf, workersTestEnvironment } from '../testing/fixtures.js';
-import { jobIdFor, type Reactions, type Reactor, type ReactorOptions, startReactor } from './reactor.js';
+import {
+  type JobSink,
+  jobIdFor,
+  type Reactions,
+  type Reactor,
+  type ReactorOptions,
+  startReactor,
+} from './reactor.js';
 
 type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
 
@@ -25,35 +32,22 @@ function recordingReactions() {
   return { seen, reactions };
 }
 
-/** A logger that lets a test wait until a job has been enqueued a number of times. */
-function enqueueLog() {
-  const counts = new Map<string, number>();
-  const listeners = new Set<() => void>();
-  const logger: Logger = {
-    ...silentLogger,
-    debug(fields, message) {
-      const { jobId } = fields as { jobId?: string };
-      if (message !== 'job enqueued' || !jobId) return;
-      counts.set(jobId, (counts.get(jobId) ?? 0) + 1);
-      for (const listener of [...listeners]) listener();
+/** The test's queues as a job sink that counts the adds of each job id, so a test can wait for the n-th. */
+function countingSink(jobs: JobQueues) {
+  const adds = new Map<string, number>();
+  const waits = conditionWaits();
+  const sink: JobSink = {
+    readMark: (reactor) => jobs.readMark(reactor),
+    moveMark: (...move) => jobs.moveMark(...move),
+    async add(request, jobId) {
+      await jobs.add(request, jobId);
+      adds.set(jobId, (adds.get(jobId) ?? 0) + 1);
+      waits.changed();
     },
   };
-  const enqueued = (jobId: string, times: number) =>
-    new Promise<void>((resolve, reject) => {
-      const check = () => {
-        if ((counts.get(jobId) ?? 0) < times) return;
-        clearTimeout(timer);
-        listeners.delete(check);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        reject(new Error(`${jobId} was not enqueued ${times} times`));
-      }, 10_000);
-      listeners.add(check);
-      check();
-    });
-  return { logger, enqueued };
+  const added = (jobId: string, times: number) =>
+    waits.until(`${jobId} added ${times} times`, () => (adds.get(jobId) ?? 0) >= times, 10_000);
+  return { sink, added };
 }
 
 describe('Reactor', () => {
@@ -194,13 +188,13 @@ describe('Reactor', () => {
     });
 
     it('notices while no events arrive, and adds the lost jobs again', async () => {
-      const log = enqueueLog();
-      const reactor = start({ logger: log.logger, markCheckIntervalMs: 50 });
+      const counting = countingSink(env.jobs);
+      const reactor = start({ jobs: counting.sink, markCheckIntervalMs: 50 });
       const one = await orderPaid();
       await reactor.waitForPosition(one.position);
       await forgetAllJobs();
 
-      await log.enqueued(jobIdFor(one.id, 'deliver'), 2);
+      await counting.added(jobIdFor(one.id, 'deliver'), 2);
       expect(await jobIds()).toEqual(expectedIds(one));
     });
   });

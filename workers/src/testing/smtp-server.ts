@@ -1,5 +1,6 @@
 import { SMTPServer } from 'smtp-server';
 import { freePort } from '../../../scripts/stack/free-port.js';
+import { conditionWaits } from './condition-waits.js';
 
 export interface ReceivedMail {
   messageId: string;
@@ -17,10 +18,7 @@ export async function startTestSmtpServer() {
   let refusing = false;
   let attempts = 0;
   let server: SMTPServer | null = null;
-  const listeners = new Set<() => void>();
-  const changed = () => {
-    for (const listener of [...listeners]) listener();
-  };
+  const waits = conditionWaits();
 
   const open = () =>
     new Promise<void>((resolve, reject) => {
@@ -47,7 +45,7 @@ export async function startTestSmtpServer() {
               });
               callback();
             }
-            changed();
+            waits.changed();
           });
         },
       });
@@ -78,22 +76,7 @@ export async function startTestSmtpServer() {
         closing.close(() => resolve());
       }),
     /** Resolves once `condition` holds; rejects after `timeoutMs`. */
-    until(what: string, condition: () => boolean, timeoutMs = 20_000) {
-      return new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (!condition()) return;
-          clearTimeout(timer);
-          listeners.delete(check);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          listeners.delete(check);
-          reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`));
-        }, timeoutMs);
-        listeners.add(check);
-        check();
-      });
-    },
+    until: waits.until,
   };
 }
 

@@ -10,6 +10,7 @@ import {
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { EventMetadata, EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
+import { conditionWaits } from './condition-waits.js';
 
 const metadata = (actor: 'customer' | 'admin'): EventMetadata => ({
   actor: { type: actor, id: 'test' },
@@ -109,18 +110,18 @@ export async function addKeys(
 /** Follows the whole log from the start, so a test can wait for what the workers record. */
 export function watchLog(eventStore: EventStore) {
   const events: RecordedEvent[] = [];
-  const listeners = new Set<() => void>();
+  const waits = conditionWaits();
   const stop = new AbortController();
   let failure: unknown = null;
   const running = (async () => {
     try {
       for await (const event of eventStore.subscribeAll(null, stop.signal)) {
         events.push(event);
-        for (const listener of [...listeners]) listener();
+        waits.changed();
       }
     } catch (error) {
       failure = error;
-      for (const listener of [...listeners]) listener();
+      waits.changed();
     }
   })();
   const ofType = (type: string) => events.filter((event) => event.type === type);
@@ -128,25 +129,15 @@ export function watchLog(eventStore: EventStore) {
     events,
     ofType,
     /** Resolves once `condition` holds for the events so far; rejects after `timeoutMs`, naming `what`. */
-    until(what: string, condition: (log: { ofType: typeof ofType }) => boolean, timeoutMs = 20_000) {
-      return new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (failure) return finish(() => reject(failure));
-          if (condition({ ofType })) finish(resolve);
-        };
-        const timer = setTimeout(
-          () => finish(() => reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`))),
-          timeoutMs,
-        );
-        const finish = (settle: () => void) => {
-          clearTimeout(timer);
-          listeners.delete(check);
-          settle();
-        };
-        listeners.add(check);
-        check();
-      });
-    },
+    until: (what: string, condition: (log: { ofType: typeof ofType }) => boolean, timeoutMs?: number) =>
+      waits.until(
+        what,
+        () => {
+          if (failure) throw failure;
+          return condition({ ofType });
+        },
+        timeoutMs,
+      ),
     async close() {
       stop.abort();
       await running;
