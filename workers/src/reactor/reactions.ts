@@ -12,18 +12,21 @@ import { sendDeliveryEmailJob } from '../processors/send-delivery-email.js';
 import { sendLowStockAlertJob } from '../processors/send-low-stock-alert.js';
 import type { Reactions } from './reactor.js';
 
-/** The event's data, validated as its type says (the reactor only calls a reaction for its own type). */
-function orderData<T extends OrderEvent['type']>(event: RecordedEvent, type: T) {
-  const parsed = parseOrderEvent(event.type, event.data);
+/** The event's data, validated by its stream's parser as its type says (a reaction only sees its own type). */
+function dataOf<Event extends { type: string; data: unknown }, Type extends Event['type']>(
+  parse: (type: string, data: unknown) => Event | null,
+  event: RecordedEvent,
+  type: Type,
+) {
+  const parsed = parse(event.type, event.data);
   if (parsed?.type !== type) throw new Error(`event ${event.id} is not ${type}`);
-  return parsed.data as Extract<OrderEvent, { type: T }>['data'];
+  return parsed.data as Extract<Event, { type: Type }>['data'];
 }
 
-function inventoryData<T extends LicenceKeyEvent['type']>(event: RecordedEvent, type: T) {
-  const parsed = parseLicenceKeyEvent(event.type, event.data);
-  if (parsed?.type !== type) throw new Error(`event ${event.id} is not ${type}`);
-  return parsed.data as Extract<LicenceKeyEvent, { type: T }>['data'];
-}
+const orderData = <Type extends OrderEvent['type']>(event: RecordedEvent, type: Type) =>
+  dataOf(parseOrderEvent, event, type);
+const inventoryData = <Type extends LicenceKeyEvent['type']>(event: RecordedEvent, type: Type) =>
+  dataOf(parseLicenceKeyEvent, event, type);
 
 /** Which recorded events cause which jobs (ADR 008 draws the chain). */
 export const reactions: Reactions = {
