@@ -2,7 +2,6 @@ import {
   type AppendResult,
   type EventMetadata,
   type EventStore,
-  type ExpectedRevision,
   type Position,
   WrongExpectedRevisionError,
 } from '../eventstore/port.js';

@@ -75,15 +75,15 @@ class CheckpointListener {
    */
   check(projectors: string[]): Promise<void> {
     if (!this.nextCheck) {
-      const next = { projectors: new Set<string>(), done: Promise.resolve() };
-      next.done = this.lastCheck
+      const gathered = new Set<string>();
+      const done = this.lastCheck
         .catch(() => {})
         .then(() => {
           this.nextCheck = null;
-          return this.look([...next.projectors]);
+          return this.look([...gathered]);
         });
-      this.lastCheck = next.done;
-      this.nextCheck = next;
+      this.lastCheck = done;
+      this.nextCheck = { projectors: gathered, done };
     }
     for (const projector of projectors) this.nextCheck.projectors.add(projector);
     return this.nextCheck.done;

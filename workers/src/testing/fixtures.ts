@@ -93,6 +93,7 @@ export async function openWorkersFixture() {
   const smtp = await startTestSmtpServer();
   const log = watchLog(env.eventStore);
   const running: RunningWorkers[] = [];
+  const stopWorkers = () => Promise.all(running.splice(0).map((workers) => workers.stop()));
   return {
     env,
     smtp,
@@ -111,9 +112,9 @@ export async function openWorkersFixture() {
       return workers;
     },
     /** Stops every instance started so far (stopping one twice costs nothing). */
-    stopWorkers: () => Promise.all(running.splice(0).map((workers) => workers.stop())),
+    stopWorkers,
     async close() {
-      await this.stopWorkers();
+      await stopWorkers();
       await log.close();
       await smtp.close();
       await env.close();
