@@ -14,6 +14,16 @@ export default defineConfig({
         },
       },
       'web/vitest.config.ts',
+      {
+        test: {
+          // The storefront in Debian's Chromium against the store started as the README starts it.
+          name: 'e2e',
+          include: ['web/e2e/**/*.e2e.spec.ts'],
+          globalSetup: ['web/e2e/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });

@@ -1,83 +1,28 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './stack/free-port.js';
+import {
+  ctrlC,
+  freshEnv,
+  killStore,
+  type StoreProcess,
+  spawnStore,
+  waitForUrl,
+} from './testing/store-process.js';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const STARTUP_MS = 180_000;
 
-/** The environment of a fresh machine: nothing of the store configured, so `npm start` brings its own services. */
-function freshEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const key of [
-    'DATABASE_URL',
-    'REDIS_URL',
-    'EVENTSTORE_CONNECTION_STRING',
-    'SESSION_SECRET',
-    'PUBLIC_URL',
-  ]) {
-    delete env[key];
-  }
-  // The web client's build is not what this test is about, and another suite covers it.
-  return { ...env, NODE_ENV: 'development', SKIP_WEB_BUILD: '1', ...overrides };
-}
-
-interface Started {
-  child: ChildProcess;
+interface Started extends StoreProcess {
   url: string;
-  output: string[];
-  exited: Promise<number | null>;
-}
-
-/** `npm start` as the README runs it, in its own process group like a terminal's foreground job. */
-function startStore(env: NodeJS.ProcessEnv): {
-  child: ChildProcess;
-  output: string[];
-  exited: Promise<number | null>;
-} {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/start.ts'], {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    if (stream) createInterface({ input: stream }).on('line', (line) => output.push(line));
-  }
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  return { child, output, exited };
-}
-
-/** Resolves with the URL the supervisor prints once serving; rejects if it exits first. */
-function waitForUrl(child: ChildProcess, output: string[]): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const pattern = /running at (http:\/\/localhost:\d+)/;
-    const found = output.map((line) => pattern.exec(line)).find(Boolean);
-    if (found?.[1]) return resolvePromise(found[1]);
-    for (const stream of [child.stdout, child.stderr]) {
-      if (!stream) continue;
-      createInterface({ input: stream }).on('line', (line) => {
-        const match = pattern.exec(line);
-        if (match?.[1]) resolvePromise(match[1]);
-      });
-    }
-    child.once('exit', (code) =>
-      reject(new Error(`npm start exited (${code}) before serving:\n${output.join('\n')}`)),
-    );
-  });
 }
 
 async function start(dataDir: string): Promise<Started> {
   const port = await freePort();
-  const { child, output, exited } = startStore(freshEnv({ DATA_DIR: dataDir, PORT: String(port) }));
-  const url = await waitForUrl(child, output);
-  return { child, url, output, exited };
+  const store = spawnStore(freshEnv({ DATA_DIR: dataDir, PORT: String(port) }));
+  return { ...store, url: await waitForUrl(store) };
 }
 
 interface ProcessInfo {
@@ -130,12 +75,6 @@ const survivors = (processes: ProcessInfo[]) =>
     return now !== null && !now.zombie && now.name === p.name && p.name !== 'esbuild';
   });
 
-/** Ctrl-C in a terminal: SIGINT to the foreground process group. */
-async function ctrlC(started: Pick<Started, 'child' | 'exited'>): Promise<number | null> {
-  process.kill(-(started.child.pid as number), 'SIGINT');
-  return started.exited;
-}
-
 interface ProductJson {
   id: string;
   name: string;
@@ -178,7 +117,7 @@ describe('npm start', () => {
 
     afterAll(() => {
       // Only if an assertion failed before the orderly stop.
-      if (first?.child.exitCode === null) process.kill(-(first.child.pid as number), 'SIGKILL');
+      if (first) killStore(first);
     });
 
     it('serves the demo catalogue with every field of the spec', async () => {
@@ -233,7 +172,7 @@ describe('npm start', () => {
     });
 
     it('refuses a second start on the same DATA_DIR, leaving the first one running', async () => {
-      const second = startStore(freshEnv({ DATA_DIR: dataDir, PORT: String(await freePort()) }));
+      const second = spawnStore(freshEnv({ DATA_DIR: dataDir, PORT: String(await freePort()) }));
 
       expect(await second.exited).toBe(1);
       expect(second.output.join('\n')).toContain('is using');
@@ -286,7 +225,7 @@ describe('npm start', () => {
     it('exits 1 with install hints before starting anything', async () => {
       const dir = await mkdtemp(join(tmpdir(), 'licensestore-noredis-'));
       try {
-        const run = startStore(
+        const run = spawnStore(
           freshEnv({ DATA_DIR: dir, PORT: String(await freePort()), PATH: '/nonexistent' }),
         );
 

@@ -2,7 +2,13 @@ import { lazy, Suspense } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { StorefrontLayout } from '@/components/layouts/storefront-layout';
 
+// Each screen is its own chunk: a first visit downloads only the page it lands on.
 const HomeRoute = lazy(() => import('./routes/home'));
+const ProductsRoute = lazy(() => import('./routes/products'));
+const ProductRoute = lazy(() => import('./routes/product'));
+const CheckoutRoute = lazy(() => import('./routes/checkout'));
+const OrderConfirmationRoute = lazy(() => import('./routes/order-confirmation'));
+const AccountRoute = lazy(() => import('./routes/account'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 
 function RouteFallback() {
@@ -18,6 +24,11 @@ function Routes() {
     <Suspense fallback={<RouteFallback />}>
       <Switch>
         <Route path="/" component={HomeRoute} />
+        <Route path="/products" component={ProductsRoute} />
+        <Route path="/product/:id" component={ProductRoute} />
+        <Route path="/checkout" component={CheckoutRoute} />
+        <Route path="/order-confirmation/:orderId" component={OrderConfirmationRoute} />
+        <Route path="/account" component={AccountRoute} />
         <Route component={NotFoundRoute} />
       </Switch>
     </Suspense>

@@ -64,5 +64,13 @@ export function authRoutes({ db, sessions, throttle, secureCookies }: AuthRoutes
     res.json({ isAdmin: req.session?.kind === 'admin' });
   });
 
+  /** The signed-in customer (spec section 7); 401 for everyone else, which the web client reads as signed out. */
+  router.get('/auth/user', (req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    const session = req.session;
+    if (session?.kind !== 'customer') throw new UnauthenticatedError('Not signed in');
+    res.json({ id: session.subjectId, email: session.subjectId, profileImageUrl: null });
+  });
+
   return router;
 }

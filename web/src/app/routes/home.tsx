@@ -1,12 +1,17 @@
 import { Link } from 'wouter';
+import { Seo } from '@/components/seo/seo';
 import { buttonClasses } from '@/components/ui/button';
-import { pageTitle } from '@/config/site';
 import { FeaturedProducts } from '@/features/catalogue/components/featured-products';
+import { organization } from '@/lib/structured-data';
 
 export default function HomeRoute() {
   return (
     <>
-      <title>{pageTitle('Genuine Software Licences')}</title>
+      <Seo
+        title="Genuine Software Licences"
+        description="Genuine software licences with instant digital delivery: office suites, operating systems, antivirus and creative tools."
+        structuredData={[organization()]}
+      />
       <section className="border-b border-border bg-muted/40">
         <div className="mx-auto flex max-w-7xl flex-col items-start gap-4 px-4 py-16">
           <h1 className="max-w-2xl text-4xl font-bold tracking-tight md:text-5xl">

@@ -1,9 +1,9 @@
-import { pageTitle } from '@/config/site';
+import { Seo } from '@/components/seo/seo';
 
 export default function NotFoundRoute() {
   return (
     <div className="flex min-h-[60vh] items-center justify-center px-4 py-16">
-      <title>{pageTitle('Page Not Found')}</title>
+      <Seo title="Page Not Found" description="The page you asked for does not exist." noindex />
       <div className="w-full max-w-md rounded-lg border border-border bg-card p-6 text-card-foreground shadow-sm">
         <div className="flex items-center gap-2">
           <svg

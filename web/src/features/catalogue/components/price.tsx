@@ -1,6 +1,6 @@
 import type { Product } from '@licensestore/shared';
 import { formatPrice } from '@/lib/format';
-import { saleOf } from '../utils/pricing';
+import { saleOf } from '@/lib/pricing';
 
 /** The sale price with the regular price struck through when on sale, otherwise the regular price. */
 export function Price({ product, className = '' }: { product: Product; className?: string }) {

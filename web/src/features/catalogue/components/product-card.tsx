@@ -1,7 +1,7 @@
 import type { Product } from '@licensestore/shared';
 import { Link } from 'wouter';
 import { Skeleton } from '@/components/ui/skeleton';
-import { saleOf } from '../utils/pricing';
+import { saleOf } from '@/lib/pricing';
 import { Price } from './price';
 
 export function ProductCard({ product }: { product: Product }) {

@@ -17,3 +17,7 @@ export function saleOf(product: Pick<Product, 'regularPrice' | 'salePrice'>): Sa
   if (sale >= regular) return null;
   return { salePrice, regularPrice, percentOff: Math.round(((regular - sale) / regular) * 100) };
 }
+
+/** The price a shopper pays (spec section 4): the sale price when the product is on sale, else the regular one. */
+export const priceToPay = (product: Pick<Product, 'regularPrice' | 'salePrice'>): string =>
+  saleOf(product)?.salePrice ?? product.regularPrice;

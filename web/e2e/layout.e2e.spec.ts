@@ -1,0 +1,107 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage, PHONE, seriousA11yViolations } from './support/browser.js';
+import { startTestStore, type TestStore } from './support/store.js';
+
+let store: TestStore;
+let browser: Browser;
+
+beforeAll(async () => {
+  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+describe('the 404 page', () => {
+  it.each(['/no-such-page', '/product', '/admin/no-such-screen'])(
+    'answers %s with the spec texts',
+    async (path) => {
+      const { page, errors, close } = await openPage(browser, store.url);
+      await page.goto(path);
+      await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+      expect(await page.getByText('Did you forget to add the page to the router?').isVisible()).toBe(true);
+      expect(await page.title()).toBe('Page Not Found | LicenseStore');
+      expect(errors).toEqual([]);
+      await close();
+    },
+  );
+
+  it('shows no storefront header under /admin', async () => {
+    const { page, close } = await openPage(browser, store.url);
+    await page.goto('/admin/no-such-screen');
+    await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
+    await close();
+  });
+});
+
+describe('the header', () => {
+  it('offers Sign In and Sign Up to /api/login when signed out, and no My Orders', async () => {
+    const { page, close } = await openPage(browser, store.url);
+    await page.goto('/no-such-page');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'Home' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Products' }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'My Orders' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/api/login');
+    expect(await page.getByRole('link', { name: 'Sign Up' }).getAttribute('href')).toBe('/api/login');
+    await close();
+  });
+
+  it('opens the empty cart panel from the cart button', async () => {
+    const { page, close } = await openPage(browser, store.url);
+    await page.goto('/no-such-page');
+    await page.getByRole('button', { name: 'Cart, empty' }).click();
+    const panel = page.getByRole('dialog', { name: 'Shopping Cart' });
+    await panel.waitFor();
+    expect(await panel.getByText('Your cart is empty').isVisible()).toBe(true);
+    expect(await panel.getByText('Add some products to get started').isVisible()).toBe(true);
+    await panel.getByRole('button', { name: 'Continue Shopping' }).click();
+    await panel.waitFor({ state: 'detached' });
+    await close();
+  });
+
+  it('keeps the theme in local storage under theme, as a dark class on the root, across reloads', async () => {
+    const { page, close } = await openPage(browser, store.url, { colorScheme: 'light' });
+    await page.goto('/no-such-page');
+    await page.getByRole('button', { name: 'Switch to dark theme' }).click();
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await page.reload();
+    // Set by index.html's script before the first paint: already dark when the document is parsed.
+    expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
+    await page.getByRole('button', { name: 'Switch to light theme' }).click();
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('light');
+    await close();
+  });
+
+  it('folds the links into a menu below 768 px', async () => {
+    const { page, close } = await openPage(browser, store.url, { viewport: PHONE });
+    await page.goto('/no-such-page');
+    const menuButton = page.getByRole('button', { name: 'Open menu' });
+    await menuButton.waitFor();
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+    await menuButton.click();
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    for (const name of ['Home', 'Products', 'Sign In']) {
+      expect(await menu.getByRole('link', { name }).isVisible()).toBe(true);
+    }
+    await menu.getByRole('link', { name: 'Products' }).click();
+    await page.waitForURL('**/products');
+    expect(await menu.count()).toBe(0);
+    await close();
+  });
+
+  it('has no serious accessibility violations, in either theme', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, close } = await openPage(browser, store.url, { colorScheme });
+      await page.goto('/no-such-page');
+      await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await close();
+    }
+  });
+});

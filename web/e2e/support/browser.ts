@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
+
+/** Debian's Chromium, never a downloaded one; the flags keep it off a network this machine does not have. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+/** Below the spec's 768 px mobile breakpoint. */
+export const PHONE = { width: 390, height: 844 } as const;
+
+export interface TestPage {
+  page: Page;
+  /** Console errors and uncaught exceptions seen so far; a page that works logs none. */
+  errors: string[];
+  close: () => Promise<void>;
+}
+
+/** A page in a fresh context (its own local storage and cookies) that records what goes wrong in it. */
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  options: BrowserContextOptions = {},
+): Promise<TestPage> {
+  const context = await browser.newContext({ baseURL, viewport: DESKTOP, ...options });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    // Chromium logs every non-2xx fetch; a 401 from /api/auth/user is the ordinary signed-out answer.
+    const signedOut = message.location().url.endsWith('/api/auth/user') && message.text().includes('401');
+    if (message.type() === 'error' && !signedOut) errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(error.message));
+  return { page, errors, close: () => context.close() };
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface A11yViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/**
+ * axe-core's WCAG 2.x A/AA rules over the page as it is now. Evaluated through the DevTools protocol, which the
+ * page's CSP (script-src 'self') does not govern, so the scan needs no weakening of the policy.
+ */
+export async function seriousA11yViolations(page: Page): Promise<A11yViolation[]> {
+  await page.evaluate(AXE_SOURCE);
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: {
+          run: (
+            context: Document,
+            options: object,
+          ) => Promise<{
+            violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+          }>;
+        };
+      }
+    ).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return result.violations.map((violation) => ({
+      id: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.map((node) => node.target.join(' ')),
+    }));
+  });
+  return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}

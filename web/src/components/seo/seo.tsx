@@ -1,0 +1,54 @@
+import { useEffect } from 'react';
+import { pageTitle } from '@/config/site';
+
+export interface SeoProps {
+  /** The page's own title; the site name is appended (spec section 1). */
+  title?: string;
+  description: string;
+  /** Pages that should stay out of search results (checkout, confirmations, accounts). */
+  noindex?: boolean;
+  /** schema.org objects, emitted as one JSON-LD block each. */
+  structuredData?: object[];
+}
+
+function setMeta(name: string, content: string | null) {
+  let element = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
+  if (content === null) {
+    element?.remove();
+    return;
+  }
+  if (!element) {
+    element = document.createElement('meta');
+    element.name = name;
+    document.head.append(element);
+  }
+  element.content = content;
+}
+
+/** `<` is escaped so that no text from a product can close the script element. */
+const jsonLd = (data: object) => JSON.stringify(data).replace(/</g, '\\u003c');
+
+/**
+ * The page's title, meta description and robots rule, updated in place (index.html carries the defaults a crawler
+ * without JavaScript sees), and its structured data. JSON-LD is data, not script, so the CSP does not block it.
+ */
+export function Seo({ title, description, noindex = false, structuredData = [] }: SeoProps) {
+  useEffect(() => {
+    document.title = pageTitle(title);
+    setMeta('description', description);
+    setMeta('robots', noindex ? 'noindex, nofollow' : null);
+  }, [title, description, noindex]);
+
+  return (
+    <>
+      {structuredData.map((data) => (
+        <script
+          key={jsonLd(data)}
+          type="application/ld+json"
+          // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON-LD, serialised and escaped above
+          dangerouslySetInnerHTML={{ __html: jsonLd(data) }}
+        />
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+import type { Product } from '@licensestore/shared';
+import { createStore } from '@/lib/store';
+import {
+  addLine,
+  CART_STORAGE_KEY,
+  type CartLine,
+  parseCart,
+  removeLine,
+  setLineQuantity,
+} from '../utils/cart-store';
+
+function readStorage(): string | null {
+  try {
+    return localStorage.getItem(CART_STORAGE_KEY);
+  } catch {
+    return null;
+  }
+}
+
+const lines = createStore<CartLine[]>(parseCart(readStorage()));
+
+function save(next: CartLine[]) {
+  try {
+    localStorage.setItem(CART_STORAGE_KEY, JSON.stringify(next));
+  } catch {
+    // Storage can be unavailable (private mode, quota): the cart then lasts for this page only.
+  }
+  lines.set(next);
+}
+
+// The same cart in another tab follows here.
+window.addEventListener('storage', (event) => {
+  if (event.key === CART_STORAGE_KEY || event.key === null) lines.set(parseCart(readStorage()));
+});
+
+export const cart = {
+  add: (product: Product) => save(addLine(lines.get(), product)),
+  setQuantity: (productId: string, quantity: number) =>
+    save(setLineQuantity(lines.get(), productId, quantity)),
+  remove: (productId: string) => save(removeLine(lines.get(), productId)),
+  clear: () => save([]),
+};
+
+/** The cart's lines, kept in local storage under `cart`, shared by every component and tab. */
+export const useCartLines = lines.use;
+
+const panel = createStore(false);
+/** Whether the cart side panel is open; the header's cart button opens it. */
+export const useCartPanelOpen = panel.use;
+export const setCartPanelOpen = panel.set;
