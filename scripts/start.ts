@@ -10,7 +10,7 @@
 // the terminal reaches only the supervisor, which stops api, workers, projections, then Redis and Postgres; a
 // second Ctrl-C kills everything at once.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -148,7 +148,7 @@ async function main(): Promise<number> {
     stack.release = (await lockDataDir(dataDir)).release;
     log(`data in ${dataDir}`);
 
-    const webBuild = buildWebIfMissing();
+    const webBuild = buildWebIfStale();
     const needPostgres = !config.DATABASE_URL;
     const needRedis = !config.REDIS_URL;
     let local: { databaseUrl?: string | undefined; redisUrl?: string | undefined } = {};
@@ -304,14 +304,34 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-/** Builds web/dist once, when the web workspace can build and nothing is built yet (SKIP_WEB_BUILD=1 skips). */
-async function buildWebIfMissing(): Promise<void> {
-  if (process.env.SKIP_WEB_BUILD === '1' || existsSync(join(ROOT, 'web/dist/index.html'))) return;
+/** Newest modification time of a file under `path` (a file or a directory tree). */
+function newestChange(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce((newest, entry) => Math.max(newest, newestChange(join(path, entry))), 0);
+}
+
+const WEB_SOURCES = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'web/package.json'];
+
+/**
+ * Builds web/dist when it is missing or older than the web client's sources (a pull brought new code), unless
+ * SKIP_WEB_BUILD=1 or WEB_DIST names a build made elsewhere.
+ */
+async function buildWebIfStale(): Promise<void> {
+  if (process.env.SKIP_WEB_BUILD === '1' || process.env.WEB_DIST) return;
+  const built = join(ROOT, 'web/dist/index.html');
+  const builtAt = existsSync(built) ? statSync(built).mtimeMs : 0;
+  if (builtAt > Math.max(...WEB_SOURCES.map((source) => newestChange(join(ROOT, source))))) return;
   const manifest = join(ROOT, 'web/package.json');
   if (!existsSync(manifest)) return;
   const { scripts } = JSON.parse(readFileSync(manifest, 'utf8')) as { scripts?: Record<string, string> };
   if (!scripts?.build) return;
-  log('building the web client (web/dist is missing)');
+  log(
+    builtAt === 0
+      ? 'building the web client (web/dist is missing)'
+      : 'rebuilding the web client (its sources changed)',
+  );
   const child = spawn('npm', ['run', 'build', '--workspace', 'web'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],

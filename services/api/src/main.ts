@@ -98,6 +98,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       redis,
       config,
       logger,
+      webDist: config.WEB_DIST,
       payments: {
         ...options.payments,
         selfUrl: () => selfUrl,

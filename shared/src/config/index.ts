@@ -40,6 +40,8 @@ export const configSchema = z.object({
   TRUST_PROXY: optionalString.transform((value) =>
     value === undefined ? false : /^\d+$/.test(value) ? Number(value) : value === 'true' ? true : value,
   ),
+  /** The built web client to serve; unset serves this checkout's web/dist (which `npm start` builds when stale). */
+  WEB_DIST: optionalString,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
 });
 

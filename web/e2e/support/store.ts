@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { freePort } from '../../../scripts/stack/free-port.js';
 import {
   ctrlC,
@@ -28,7 +29,14 @@ export async function startTestStore(env: Record<string, string> = {}): Promise<
   const dataDir = await mkdtemp(join(tmpdir(), 'licensestore-e2e-'));
   const port = await freePort();
   const store = spawnStore(
-    freshEnv({ DATA_DIR: dataDir, PORT: String(port), ADMIN_PASSWORD, LOG_LEVEL: 'warn', ...env }),
+    freshEnv({
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      ADMIN_PASSWORD,
+      LOG_LEVEL: 'warn',
+      WEB_DIST: inject('webDist'),
+      ...env,
+    }),
   );
   try {
     const url = await waitForUrl(store);
