@@ -8,6 +8,7 @@ import { createKeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import express, { type Express, Router } from 'express';
 import type { Redis } from 'ioredis';
+import { accountRoutes } from './account/routes.js';
 import { loadSession } from './auth/guards.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { authRoutes } from './auth/routes.js';
@@ -105,6 +106,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(catalogueRoutes(deps));
   api.use(testimonialRoutes(database.db));
   api.use(orderRoutes({ database, eventStore, logger, keyVault }));
+  api.use(accountRoutes({ db: database.db, keyVault, logger }));
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));
