@@ -1,4 +1,5 @@
 import type { ComponentProps } from 'react';
+import { cn } from '@/lib/cn';
 
 type Variant = 'primary' | 'outline' | 'ghost';
 
@@ -8,8 +9,13 @@ const variants: Record<Variant, string> = {
   ghost: 'hover:bg-muted',
 };
 
+/** The caller's classes override the defaults they conflict with (`size-8 p-0` on an icon button). */
 export const buttonClasses = (variant: Variant = 'primary', className = '') =>
-  `inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary disabled:pointer-events-none disabled:opacity-50 ${variants[variant]} ${className}`;
+  cn(
+    'inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary disabled:pointer-events-none disabled:opacity-50',
+    variants[variant],
+    className,
+  );
 
 export function Button({
   variant = 'primary',
