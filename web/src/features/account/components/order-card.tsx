@@ -1,0 +1,91 @@
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { OrderStatusBadge } from '@/components/order-status-badge';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatPrice } from '@/lib/format';
+import type { MyOrder, MyOrderItem } from '../api/get-my-orders';
+import { orderDate } from '../utils/order-date';
+
+function LicenceKeys({ keys }: { keys: string[] }) {
+  return (
+    <div className="mt-2 text-sm">
+      <p className="font-medium">License Key:</p>
+      <ul className="mt-1 flex flex-col gap-1">
+        {/* Keys are unique across the inventory (it refuses duplicates), so a key's text names its row. */}
+        {keys.map((key) => (
+          <li key={key}>
+            {/* break-all: a 29-character key must wrap on a phone rather than widen the page. */}
+            <code className="inline-block rounded bg-background px-2 py-1 font-mono break-all">{key}</code>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function OrderItemRow({ item }: { item: MyOrderItem }) {
+  return (
+    <li className="flex flex-col gap-2 rounded-md bg-muted p-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
+      <div className="min-w-0">
+        <p className="font-medium">{item.productName}</p>
+        <p className="text-sm text-muted-foreground">Quantity: {item.quantity}</p>
+        {item.licenseKeys.length > 0 && <LicenceKeys keys={item.licenseKeys} />}
+      </div>
+      <p className="shrink-0 font-medium">{formatPrice(item.price)}</p>
+    </li>
+  );
+}
+
+export function OrderCard({ order }: { order: MyOrder }) {
+  const headingId = `order-${order.id}`;
+  return (
+    <article
+      aria-labelledby={headingId}
+      className="rounded-lg border border-border bg-card text-card-foreground shadow-sm"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-3 border-b border-border p-4 sm:p-6">
+        <div>
+          <h2 id={headingId} className="text-lg font-semibold">
+            Order {orderNumber(order.id)}
+          </h2>
+          <p className="text-sm text-muted-foreground">
+            <time dateTime={order.createdAt ?? undefined}>{orderDate(order.createdAt)}</time>
+          </p>
+        </div>
+        <div className="flex items-center gap-3">
+          <OrderStatusBadge status={order.status} />
+          <p className="font-semibold">Total: {formatPrice(order.total)}</p>
+        </div>
+      </div>
+      <div className="p-4 sm:p-6">
+        <h3 className="mb-3 text-sm font-semibold">Items</h3>
+        {order.items.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No items found</p>
+        ) : (
+          <ul className="flex flex-col gap-3">
+            {order.items.map((item) => (
+              <OrderItemRow key={item.id} item={item} />
+            ))}
+          </ul>
+        )}
+      </div>
+    </article>
+  );
+}
+
+export function OrderCardSkeleton() {
+  return (
+    <div data-testid="order-card-skeleton" className="rounded-lg border border-border bg-card shadow-sm">
+      <div className="flex flex-wrap items-start justify-between gap-3 border-b border-border p-4 sm:p-6">
+        <div className="flex flex-col gap-2">
+          <Skeleton className="h-6 w-40" />
+          <Skeleton className="h-4 w-32" />
+        </div>
+        <Skeleton className="h-6 w-36" />
+      </div>
+      <div className="flex flex-col gap-3 p-4 sm:p-6">
+        <Skeleton className="h-4 w-16" />
+        <Skeleton className="h-16 w-full" />
+      </div>
+    </div>
+  );
+}
