@@ -11,15 +11,16 @@ export interface SeoProps {
   structuredData?: object[];
 }
 
-function setMeta(name: string, content: string | null) {
-  let element = document.head.querySelector<HTMLMetaElement>(`meta[name="${name}"]`);
+/** Sets `<meta name|property=key>` in the head, adding it when missing; null removes it. */
+function setMeta(attribute: 'name' | 'property', key: string, content: string | null) {
+  let element = document.head.querySelector<HTMLMetaElement>(`meta[${attribute}="${key}"]`);
   if (content === null) {
     element?.remove();
     return;
   }
   if (!element) {
     element = document.createElement('meta');
-    element.name = name;
+    element.setAttribute(attribute, key);
     document.head.append(element);
   }
   element.content = content;
@@ -35,8 +36,11 @@ const jsonLd = (data: object) => JSON.stringify(data).replace(/</g, '\\u003c');
 export function Seo({ title, description, noindex = false, structuredData = [] }: SeoProps) {
   useEffect(() => {
     document.title = pageTitle(title);
-    setMeta('description', description);
-    setMeta('robots', noindex ? 'noindex, nofollow' : null);
+    setMeta('name', 'description', description);
+    setMeta('name', 'robots', noindex ? 'noindex, nofollow' : null);
+    // Link previews in chats and social sites read these.
+    setMeta('property', 'og:title', pageTitle(title));
+    setMeta('property', 'og:description', description);
   }, [title, description, noindex]);
 
   return (
