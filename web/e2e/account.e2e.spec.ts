@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { Browser, Locator } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { signInAsCustomer } from './support/customer-session.js';
+import {
+  type PlacedOrder,
+  type PlacedOrderItem,
+  purchasableProducts,
+  purchase,
+  waitForLicenceKeys,
+} from './support/purchases.js';
+import { startTestStore, type TestStore } from './support/store.js';
+
+let store: TestStore;
+let browser: Browser;
+
+/** The customer with orders; their address is typed at checkout in another case than they sign in with. */
+const ada = { name: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com` };
+const otherCustomer = { name: 'Grace Hopper', email: `grace-${randomUUID()}@example.com` };
+
+/** Ada's orders, oldest first, each as the API shows it once its keys are delivered. */
+const adasOrders: { order: PlacedOrder; items: PlacedOrderItem[] }[] = [];
+let othersOrder: PlacedOrder;
+
+/** Dates are asserted in UTC: the browser is told to live there. */
+const TIME_ZONE = 'UTC';
+const longDate = (iso: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    year: 'numeric',
+    month: 'long',
+    day: 'numeric',
+    timeZone: TIME_ZONE,
+  }).format(new Date(iso));
+const dollars = (amount: string) => `$${Number(amount).toFixed(2)}`;
+
+beforeAll(async () => {
+  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
+  const [cheapest, next] = await purchasableProducts(store.url);
+  if (!cheapest || !next) throw new Error('the demo catalogue has fewer than two products in stock');
+  const buyer = { ...ada, email: ada.email.toUpperCase() };
+  for (const lines of [
+    [{ product: cheapest, quantity: 1 }],
+    [
+      { product: next, quantity: 2 },
+      { product: cheapest, quantity: 1 },
+    ],
+  ]) {
+    const placed = await purchase(store.url, buyer, lines);
+    const items = await waitForLicenceKeys(store.url, placed.id);
+    // The status once delivered, as the page will show it.
+    const order = (await (await fetch(`${store.url}/api/orders/${placed.id}`)).json()) as PlacedOrder;
+    adasOrders.push({ order, items });
+  }
+  othersOrder = await purchase(store.url, otherCustomer, [{ product: cheapest, quantity: 1 }]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+/** A page in a fresh context, signed in as `email` when given. */
+async function accountPage(
+  options: { email?: string; colorScheme?: 'light' | 'dark'; phone?: boolean } = {},
+) {
+  const testPage = await openPage(browser, store.url, {
+    timezoneId: TIME_ZONE,
+    colorScheme: options.colorScheme ?? 'light',
+    ...(options.phone ? { viewport: PHONE } : {}),
+  });
+  if (options.email) await signInAsCustomer(testPage.page.context(), store, options.email);
+  return testPage;
+}
+
+const orderCard = (page: TestPage['page'], orderId: string): Locator =>
+  page.getByRole('article', { name: `Order ${orderNumber(orderId)}` });
+
+describe('My Orders when signed out', () => {
+  it('asks the visitor to sign in at /api/login, and the header offers no My Orders link', async () => {
+    const { page, errors, close } = await accountPage();
+    await page.goto('/account');
+    const main = page.getByRole('main');
+    await main.getByRole('heading', { name: 'Sign in to see your orders' }).waitFor();
+    expect(await main.getByRole('heading', { name: 'My Orders', level: 1 }).isVisible()).toBe(true);
+    expect(await main.getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/api/login');
+    expect(await page.getByRole('link', { name: 'My Orders' }).count()).toBe(0);
+    expect(await page.getByRole('article').count()).toBe(0);
+    expect(await page.title()).toBe('My Orders | LicenseStore');
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toBe('noindex, nofollow');
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+describe('My Orders when signed in', () => {
+  it('shows My Orders, the avatar and Logout (to /api/logout) in the header', async () => {
+    const { page, errors, close } = await accountPage({ email: ada.email });
+    await page.goto('/');
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await nav.getByRole('link', { name: 'My Orders' }).waitFor();
+    expect(await page.getByRole('img', { name: 'Your profile' }).isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Logout' }).getAttribute('href')).toBe('/api/logout');
+    expect(await page.getByRole('link', { name: 'Sign In' }).count()).toBe(0);
+    await nav.getByRole('link', { name: 'My Orders' }).click();
+    await page.waitForURL('**/account');
+    await page.getByRole('article').first().waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('lists My Orders in the mobile menu', async () => {
+    const { page, close } = await accountPage({ email: ada.email, phone: true });
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const menu = page.getByRole('navigation', { name: 'Mobile' });
+    expect(await menu.getByRole('link', { name: 'My Orders' }).isVisible()).toBe(true);
+    expect(await menu.getByRole('link', { name: 'Sign In' }).count()).toBe(0);
+    await menu.getByRole('link', { name: 'My Orders' }).click();
+    await page.waitForURL('**/account');
+    await page.getByRole('heading', { name: 'My Orders', level: 1 }).waitFor();
+    await close();
+  });
+
+  it("lists only the customer's own orders, newest first, with date, status, total, items and licence keys", async () => {
+    // Signed in with the address in another case than the one typed at checkout.
+    const { page, errors, close } = await accountPage({ email: ada.email });
+    await page.goto('/account');
+    await page.getByRole('article').first().waitFor();
+
+    const headings = await page.getByRole('article').getByRole('heading', { level: 2 }).allTextContents();
+    const newestFirst = [...adasOrders].reverse();
+    expect(headings).toEqual(newestFirst.map(({ order }) => `Order ${orderNumber(order.id)}`));
+    expect(await orderCard(page, othersOrder.id).count()).toBe(0);
+
+    for (const { order, items } of newestFirst) {
+      const card = orderCard(page, order.id);
+      expect(await card.getByText(longDate(order.createdAt), { exact: true }).isVisible()).toBe(true);
+      expect(await card.getByText(order.status, { exact: true }).isVisible()).toBe(true);
+      expect(await card.getByText(`Total: ${dollars(order.total)}`, { exact: true }).isVisible()).toBe(true);
+      expect(await card.getByRole('heading', { name: 'Items', level: 3 }).isVisible()).toBe(true);
+      const rows = card.getByRole('listitem').filter({ has: page.getByText('Quantity:') });
+      expect(await rows.count()).toBe(items.length);
+      for (const [index, item] of items.entries()) {
+        const row = rows.nth(index);
+        expect(await row.getByText(item.productName, { exact: true }).isVisible()).toBe(true);
+        expect(await row.getByText(`Quantity: ${item.quantity}`, { exact: true }).isVisible()).toBe(true);
+        expect(await row.getByText(dollars(item.price), { exact: true }).isVisible()).toBe(true);
+        expect(await row.getByText('License Key:', { exact: true }).isVisible()).toBe(true);
+        expect(await row.locator('code').allTextContents()).toEqual(item.licenseKeys);
+      }
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('says No orders yet to a customer without any', async () => {
+    const { page, errors, close } = await accountPage({ email: `new-${randomUUID()}@example.com` });
+    await page.goto('/account');
+    await page.getByRole('heading', { name: 'No orders yet' }).waitFor();
+    expect(await page.getByText('When you make a purchase, your orders will appear here.').isVisible()).toBe(
+      true,
+    );
+    expect(await page.getByRole('article').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('shows three skeleton cards while the orders load', async () => {
+    const { page, close } = await accountPage({ email: ada.email });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Hold the answer until the skeletons have been seen, so the check cannot race the network.
+    await page.route('**/api/my-orders', async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/account');
+    await page.getByRole('status', { name: 'Loading your orders' }).waitFor();
+    expect(await page.getByTestId('order-card-skeleton').count()).toBe(3);
+    release();
+    await page.getByRole('article').first().waitFor();
+    expect(await page.getByTestId('order-card-skeleton').count()).toBe(0);
+    await close();
+  });
+
+  it('has no serious accessibility violations, in either theme, with orders or signed out', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const email of [ada.email, undefined]) {
+        const { page, close } = await accountPage({ email, colorScheme });
+        await page.goto('/account');
+        await page.getByRole('heading', { level: 2 }).first().waitFor();
+        expect({
+          colorScheme,
+          signedIn: Boolean(email),
+          violations: await seriousA11yViolations(page),
+        }).toEqual({
+          colorScheme,
+          signedIn: Boolean(email),
+          violations: [],
+        });
+        await close();
+      }
+    }
+  });
+});
