@@ -24,13 +24,16 @@ function LicenceKeys({ keys }: { keys: string[] }) {
 
 function OrderItemRow({ item }: { item: MyOrderItem }) {
   return (
-    <li className="flex flex-col gap-2 rounded-md bg-muted p-3 sm:flex-row sm:items-start sm:justify-between sm:gap-4">
-      <div className="min-w-0">
-        <p className="font-medium">{item.productName}</p>
-        <p className="text-sm text-muted-foreground">Quantity: {item.quantity}</p>
-        {item.licenseKeys.length > 0 && <LicenceKeys keys={item.licenseKeys} />}
+    <li className="rounded-md bg-muted p-3">
+      {/* The price stays beside the name at every width; the keys take the full width below. */}
+      <div className="flex items-start justify-between gap-4">
+        <div className="min-w-0">
+          <p className="font-medium">{item.productName}</p>
+          <p className="text-sm text-muted-foreground">Quantity: {item.quantity}</p>
+        </div>
+        <p className="shrink-0 font-medium">{formatPrice(item.price)}</p>
       </div>
-      <p className="shrink-0 font-medium">{formatPrice(item.price)}</p>
+      {item.licenseKeys.length > 0 && <LicenceKeys keys={item.licenseKeys} />}
     </li>
   );
 }
