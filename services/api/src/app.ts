@@ -40,6 +40,8 @@ export interface AppDeps {
   /** The built web client; defaults to web/dist in this repository, served only when it has been built. */
   webDist?: string;
   payments?: PaymentsDeps;
+  /** Aborted when the server begins to shut down: long-lived responses (order event streams) end. */
+  closing?: AbortSignal;
 }
 
 /** PayPal wiring (ADR 007): real PayPal when PAYPAL_CLIENT_ID is set, otherwise the emulator. */
@@ -105,7 +107,7 @@ export function createApp(deps: AppDeps): Express {
   );
   api.use(catalogueRoutes(deps));
   api.use(testimonialRoutes(database.db));
-  api.use(orderRoutes({ database, eventStore, logger, keyVault }));
+  api.use(orderRoutes({ database, eventStore, logger, keyVault, closing: deps.closing }));
   api.use(accountRoutes({ db: database.db, keyVault, logger }));
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));

@@ -92,7 +92,9 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     if (embedded)
       logger.info({}, 'PAYPAL_CLIENT_ID is not set: payments are simulated by the PayPal emulator');
 
+    const closing = new AbortController();
     const app = createApp({
+      closing: closing.signal,
       database,
       eventStore,
       redis,
@@ -117,6 +119,8 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     });
     // In-flight requests finish; idle keep-alive connections are closed at once.
     cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    // Runs before the server closes: open event streams would otherwise keep it open for good.
+    cleanup.push(async () => closing.abort());
     // Runs before the server closes: no webhook delivery (or retry) may hold the close up.
     if (sandbox) cleanup.push(() => sandbox.close());
     const { port } = server.address() as AddressInfo;

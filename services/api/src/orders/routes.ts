@@ -11,17 +11,12 @@ import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
 import { keyRevealer } from '../licence-keys/reveal.js';
+import { orderEventsRoute } from './events-route.js';
+import { orderItemViews } from './item-views.js';
+import { OrderWatch } from './order-watch.js';
 import { findOrder, listOrderItems, listOrders } from './queries.js';
 
-/** One line of an order as its holder sees it; `licenseKey` is the first key (the spec's shape), null until delivered. */
-export interface OrderItemView {
-  id: string;
-  productName: string;
-  quantity: number;
-  price: string;
-  licenseKey: string | null;
-  licenseKeys: string[];
-}
+export type { OrderItemView } from './item-views.js';
 
 /** What an admin may set; processing and refunded follow from payments and deliveries. */
 const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
@@ -50,16 +45,27 @@ export interface OrderRoutesDeps {
   eventStore: EventStore;
   logger: Logger;
   keyVault: KeyVault;
+  /** Aborted when the server shuts down: open order event streams end, so the server can close. */
+  closing?: AbortSignal;
 }
 
 /**
  * Orders. One order and its items, keys in clear, are open to whoever holds its id (a random UUID: the
  * confirmation link is a capability); the list of every order and the admin's commands are for admins only.
  */
-export function orderRoutes({ database, eventStore, logger, keyVault }: OrderRoutesDeps): Router {
+export function orderRoutes({ database, eventStore, logger, keyVault, closing }: OrderRoutesDeps): Router {
   const router = Router();
   const { db } = database;
   const reveal = keyRevealer(keyVault, logger);
+  const watch = new OrderWatch({
+    database,
+    logger,
+    loadSnapshot: async (id) => {
+      const order = await findOrder(db, id);
+      return order && { order, items: orderItemViews(order.id, await listOrderItems(db, order.id), reveal) };
+    },
+  });
+  closing?.addEventListener('abort', () => void watch.close(), { once: true });
 
   const execute = (req: Request, command: OrderCommand) =>
     handleCommand(eventStore, orderStream(command.orderId), orderDecider, command, adminCommandMetadata(req));
@@ -77,15 +83,10 @@ export function orderRoutes({ database, eventStore, logger, keyVault }: OrderRou
   router.get('/orders/:orderId/items', async (req, res) => {
     const order = await findOrder(db, req.params.orderId);
     if (!order) throw orderNotFound();
-    const items = await listOrderItems(db, order.id);
-    const views: OrderItemView[] = items.map(({ sealedKeys, ...item }) => {
-      const licenseKeys = sealedKeys.flatMap(
-        (sealed) => reveal(sealed, { orderId: order.id, itemId: item.id }) ?? [],
-      );
-      return { ...item, licenseKey: licenseKeys[0] ?? null, licenseKeys };
-    });
-    privateJson(res, views);
+    privateJson(res, orderItemViews(order.id, await listOrderItems(db, order.id), reveal));
   });
+
+  router.get('/orders/:orderId/events', orderEventsRoute(watch));
 
   router.patch('/orders/:id/status', requireAdmin, async (req, res) => {
     const id = orderId(req);

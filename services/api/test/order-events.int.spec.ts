@@ -1,0 +1,210 @@
+import { randomUUID } from 'node:crypto';
+import { type OrderEvent, orderEventSchemas } from '@licensestore/shared';
+import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { silentLogger, startProjections } from '../../../projections/src/index.js';
+import {
+  appendOrder,
+  orderCaptured,
+  orderLine,
+  statusChanged,
+} from '../../../projections/test/support/orders.js';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { startTestApi, type TestApi } from './support/api.js';
+
+interface Snapshot {
+  order: { id: string; status: string; customerName: string };
+  items: Array<{ productName: string; licenseKey: string | null; licenseKeys: string[] }>;
+}
+
+/** A page's EventSource, reduced to what the tests read: the snapshots in arrival order, and the stream's end. */
+interface Stream {
+  response: Response;
+  /** The next snapshot not yet taken (waits for it). */
+  next: () => Promise<Snapshot>;
+  /** Resolves when the server ends the stream. */
+  ended: Promise<void>;
+  leave: () => void;
+}
+
+async function openStream(url: string): Promise<Stream> {
+  const leaving = new AbortController();
+  const response = await fetch(url, { signal: leaving.signal, headers: { accept: 'text/event-stream' } });
+  const queued: Snapshot[] = [];
+  const waiting: Array<(snapshot: Snapshot) => void> = [];
+  const deliver = (snapshot: Snapshot) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter(snapshot);
+    else queued.push(snapshot);
+  };
+  const read = async () => {
+    if (!response.body) return;
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for await (const chunk of response.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const message = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = message.split('\n').find((line) => line.startsWith('data: '));
+          if (message.includes('event: snapshot') && data) deliver(JSON.parse(data.slice(6)));
+        }
+      }
+    } catch (error) {
+      if (!leaving.signal.aborted) throw error;
+    }
+  };
+  return {
+    response,
+    next: () =>
+      queued.length > 0
+        ? Promise.resolve(queued.shift() as Snapshot)
+        : new Promise<Snapshot>((resolve) => waiting.push(resolve)),
+    ended: read(),
+    leave: () => leaving.abort(),
+  };
+}
+
+/** Connections of this database whose last statement was our LISTEN (still listening, not UNLISTENed). */
+async function listeningConnections(database: DatabaseHandle): Promise<number> {
+  const { rows } = await database.pool.query<{ count: string }>(
+    `SELECT count(*) FROM pg_stat_activity
+      WHERE datname = current_database() AND query = 'LISTEN projection_checkpoint'`,
+  );
+  return Number(rows[0]?.count);
+}
+
+describe('GET /api/orders/:orderId/events', () => {
+  let database: DatabaseHandle;
+  let eventStore: EventStore;
+  let stopProjections: () => Promise<void>;
+  let api: TestApi;
+  let last = '';
+
+  const recorded = async (orderId: string, ...events: OrderEvent[]) => {
+    const { position } = await appendOrder(eventStore, orderId, ...events);
+    if (position > last) last = position;
+    expect(await waitForProjections(database.pool, last, { projectors: ['orders'], timeoutMs: 10_000 })).toBe(
+      true,
+    );
+  };
+  const placeOrder = async (name = 'Ada Lovelace') => {
+    const captured = orderCaptured({
+      name,
+      email: 'ada@example.com',
+      lines: [orderLine('Windows 11 Pro', 2, '19.99')],
+      capturedAt: new Date().toISOString(),
+    });
+    await recorded(captured.data.orderId, captured);
+    return captured.data;
+  };
+  const keysAssigned = (order: { orderId: string; lines: Array<{ lineId: string }> }, ...keys: string[]) =>
+    ({
+      type: 'OrderLicenceKeysAssigned',
+      data: orderEventSchemas.OrderLicenceKeysAssigned.parse({
+        orderId: order.orderId,
+        lineId: order.lines[0]?.lineId,
+        keys: keys.map((key) => ({ keyId: randomUUID(), key: api.keyVault.seal(key) })),
+        assignedAt: new Date().toISOString(),
+      }),
+    }) as OrderEvent;
+  const events = (orderId: string) => `${api.url}/api/orders/${orderId}/events`;
+
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase();
+    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
+    api = await startTestApi({ databaseUrl });
+    database = openDatabase(databaseUrl);
+    eventStore = await openEventStore({ databaseUrl });
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await stopProjections?.();
+    await eventStore?.close();
+    await database?.close();
+  });
+
+  it('answers an event stream that nothing caches, starting with the order and its items', async () => {
+    const order = await placeOrder();
+    const stream = await openStream(events(order.orderId));
+    expect(stream.response.status).toBe(200);
+    expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(stream.response.headers.get('cache-control')).toBe('no-store');
+    expect(await stream.next()).toMatchObject({
+      order: { id: order.orderId, status: 'processing', customerName: 'Ada Lovelace' },
+      items: [{ productName: 'Windows 11 Pro', licenseKey: null, licenseKeys: [] }],
+    });
+    stream.leave();
+  });
+
+  it('pushes the order again when its keys arrive and when its status changes', async () => {
+    const order = await placeOrder();
+    const stream = await openStream(events(order.orderId));
+    await stream.next();
+
+    await recorded(order.orderId, keysAssigned(order, 'AAAAA-11111', 'BBBBB-22222'));
+    expect((await stream.next()).items).toMatchObject([
+      { licenseKey: 'AAAAA-11111', licenseKeys: ['AAAAA-11111', 'BBBBB-22222'] },
+    ]);
+
+    await recorded(
+      order.orderId,
+      statusChanged(order.orderId, 'processing', 'completed', new Date().toISOString()),
+    );
+    expect((await stream.next()).order.status).toBe('completed');
+    stream.leave();
+  });
+
+  it('pushes only to the pages whose order changed, to every page of that order', async () => {
+    const [first, second] = [await placeOrder('First'), await placeOrder('Second')];
+    const firstPages = [await openStream(events(first.orderId)), await openStream(events(first.orderId))];
+    const secondPage = await openStream(events(second.orderId));
+    for (const page of [...firstPages, secondPage]) await page.next();
+
+    await recorded(first.orderId, keysAssigned(first, 'FIRST-KEY'));
+    for (const page of firstPages) expect((await page.next()).items[0]?.licenseKeys).toEqual(['FIRST-KEY']);
+
+    // Had the first order's change reached it, this would be the first snapshot it takes.
+    await recorded(second.orderId, keysAssigned(second, 'SECOND-KEY'));
+    expect(await secondPage.next()).toMatchObject({
+      order: { id: second.orderId },
+      items: [{ licenseKeys: ['SECOND-KEY'] }],
+    });
+    for (const page of [...firstPages, secondPage]) page.leave();
+  });
+
+  it('listens on one connection however many pages watch, and gives it back when the last leaves', async () => {
+    const orders = [await placeOrder(), await placeOrder()];
+    const pages = await Promise.all(
+      Array.from({ length: 20 }, (_, index) => openStream(events(orders[index % 2]?.orderId as string))),
+    );
+    await Promise.all(pages.map((page) => page.next()));
+    expect(await listeningConnections(database)).toBe(1);
+
+    for (const page of pages) page.leave();
+    await vi.waitFor(async () => expect(await listeningConnections(database)).toBe(0), { timeout: 10_000 });
+  });
+
+  it('answers 404 Order not found, not a stream, for an unknown or malformed id', async () => {
+    for (const id of [randomUUID(), 'not-an-order']) {
+      const response = await fetch(events(id));
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect({ status: response.status, body: await response.json() }).toStrictEqual({
+        status: 404,
+        body: { error: 'Order not found' },
+      });
+    }
+  });
+
+  it('ends its streams when the server shuts down, so the server closes', async () => {
+    const order = await placeOrder();
+    const second = await startTestApi({ databaseUrl: api.databaseUrl });
+    const stream = await openStream(`${second.url}/api/orders/${order.orderId}/events`);
+    await stream.next();
+    await second.stop();
+    await stream.ended;
+  });
+});
