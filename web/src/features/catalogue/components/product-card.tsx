@@ -1,8 +1,14 @@
 import type { Product } from '@licensestore/shared';
+import { Monitor } from 'lucide-react';
 import { Link } from 'wouter';
+import { Badge } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { saleOf } from '@/lib/pricing';
 import { Price } from './price';
+import { StockStatus } from './stock-status';
+
+/** The box art is square (600 × 600); the size attributes reserve its box before it loads. */
+const IMAGE_SIZE = 600;
 
 export function ProductCard({ product }: { product: Product }) {
   const sale = saleOf(product);
@@ -11,22 +17,33 @@ export function ProductCard({ product }: { product: Product }) {
       href={`/product/${product.id}`}
       className="group flex w-full flex-col overflow-hidden rounded-lg border border-border bg-card text-card-foreground shadow-sm transition-shadow hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
     >
-      <div className="relative aspect-square bg-muted">
+      <div className="relative aspect-square overflow-hidden bg-muted">
         <img
           src={product.imageUrl}
           alt=""
+          width={IMAGE_SIZE}
+          height={IMAGE_SIZE}
           loading="lazy"
-          className="size-full object-cover transition-transform group-hover:scale-105"
+          decoding="async"
+          className="size-full object-cover transition-transform duration-300 group-hover:scale-105"
         />
         {sale && (
-          <span className="absolute top-2 right-2 rounded-full bg-destructive px-2 py-0.5 text-xs font-semibold text-destructive-foreground">
+          <Badge variant="sale" className="absolute top-2 left-2 shadow-sm">
             {sale.percentOff}% OFF
-          </span>
+          </Badge>
         )}
       </div>
-      <div className="flex flex-1 flex-col gap-2 p-4">
-        <h3 className="line-clamp-2 font-medium">{product.name}</h3>
-        <Price product={product} className="mt-auto" />
+      <div className="flex flex-1 flex-col gap-1.5 p-3 sm:p-4">
+        <p className="text-xs font-semibold tracking-wide text-primary uppercase">{product.category}</p>
+        <h3 className="line-clamp-2 text-sm font-semibold sm:text-base">{product.name}</h3>
+        <p className="flex items-center gap-1.5 text-xs text-muted-foreground sm:text-sm">
+          <Monitor aria-hidden="true" className="size-3.5 shrink-0" />
+          {product.platform}
+        </p>
+        <div className="mt-auto flex flex-col items-start gap-1 pt-2 sm:flex-row sm:flex-wrap sm:items-center sm:justify-between sm:gap-x-3">
+          <Price product={product} className="text-base sm:text-lg" />
+          <StockStatus inStock={product.inStock} />
+        </div>
       </div>
     </Link>
   );
@@ -34,11 +51,16 @@ export function ProductCard({ product }: { product: Product }) {
 
 export function ProductCardSkeleton() {
   return (
-    <div className="flex flex-col overflow-hidden rounded-lg border border-border bg-card">
+    <div
+      data-testid="product-card-skeleton"
+      className="flex flex-col overflow-hidden rounded-lg border border-border bg-card"
+    >
       <Skeleton className="aspect-square rounded-none" />
-      <div className="flex flex-col gap-2 p-4">
+      <div className="flex flex-col gap-2 p-3 sm:p-4">
+        <Skeleton className="h-3 w-1/3" />
         <Skeleton className="h-5 w-3/4" />
-        <Skeleton className="h-5 w-1/3" />
+        <Skeleton className="h-4 w-1/2" />
+        <Skeleton className="mt-2 h-6 w-2/3" />
       </div>
     </div>
   );
