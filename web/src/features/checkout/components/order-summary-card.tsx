@@ -1,0 +1,41 @@
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatCents } from '@/lib/format';
+import type { CheckoutCart } from '../types';
+
+/** Order Summary (spec sections 2 and 9): tax is fixed at zero, so the total is the subtotal. */
+export function OrderSummaryCard({ cart }: { cart: CheckoutCart }) {
+  return (
+    <Card aria-labelledby="order-summary" className="lg:sticky lg:top-24">
+      <CardHeader>
+        <CardTitle id="order-summary">Order Summary</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="divide-y divide-border" aria-label="Items">
+          {cart.lines.map((line) => (
+            <li key={line.productId} className="flex items-start justify-between gap-4 py-3 first:pt-0">
+              <div className="min-w-0">
+                <p className="font-medium break-words">{line.productName}</p>
+                <p className="text-sm text-muted-foreground">Qty: {line.quantity}</p>
+              </div>
+              <p className="font-medium tabular-nums">{formatCents(line.lineTotalCents)}</p>
+            </li>
+          ))}
+        </ul>
+        <dl className="mt-3 grid gap-2 border-t border-border pt-4 text-sm">
+          <div className="flex justify-between">
+            <dt className="text-muted-foreground">Subtotal</dt>
+            <dd className="tabular-nums">{formatCents(cart.subtotalCents)}</dd>
+          </div>
+          <div className="flex justify-between">
+            <dt className="text-muted-foreground">Tax</dt>
+            <dd className="tabular-nums">{formatCents(0)}</dd>
+          </div>
+          <div className="flex justify-between border-t border-border pt-3 text-base font-semibold">
+            <dt>Total</dt>
+            <dd className="tabular-nums">{formatCents(cart.subtotalCents)}</dd>
+          </div>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}

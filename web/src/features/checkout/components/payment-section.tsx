@@ -1,0 +1,52 @@
+import { Loader2 } from 'lucide-react';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import type { PaymentHandlers, PaymentPhase } from '../hooks/use-payment-flow';
+import { PaymentWidget } from './payment-widget';
+
+interface PaymentSectionProps {
+  /** The form is complete enough to pay (spec section 5). */
+  offered: boolean;
+  phase: PaymentPhase;
+  /** Why the last attempt failed, in the server's or PayPal's words. */
+  failure: string | null;
+  handlers: PaymentHandlers;
+  amount: string;
+}
+
+/** Payment Method: a notice until the customer form is filled in, then the widget. */
+export function PaymentSection({ offered, phase, failure, handlers, amount }: PaymentSectionProps) {
+  const busy = phase !== 'idle';
+  return (
+    <Card aria-labelledby="payment-method">
+      <CardHeader>
+        <CardTitle id="payment-method">Payment Method</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {offered ? (
+          <div className="relative" aria-busy={busy}>
+            <PaymentWidget handlers={handlers} amount={amount} disabled={busy} />
+            {busy && (
+              <div
+                role="status"
+                className="absolute inset-0 flex items-center justify-center gap-2 rounded-md bg-card/85 font-medium"
+              >
+                <Loader2 aria-hidden="true" className="size-5 animate-spin text-primary" />
+                Processing payment...
+              </div>
+            )}
+          </div>
+        ) : (
+          <>
+            <p className="rounded-md border border-yellow-300 bg-yellow-50 p-4 text-sm text-yellow-900 dark:border-yellow-700/60 dark:bg-yellow-950/40 dark:text-yellow-100">
+              Please fill in your name and email address above to proceed with payment.
+            </p>
+            <div className="flex min-h-32 items-center justify-center rounded-md border-2 border-dashed border-border text-sm text-muted-foreground">
+              PayPal button will appear here
+            </div>
+          </>
+        )}
+        {failure && !busy && <p className="text-sm text-muted-foreground">{failure}</p>}
+      </CardContent>
+    </Card>
+  );
+}

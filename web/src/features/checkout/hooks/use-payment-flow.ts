@@ -1,0 +1,114 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation } from 'wouter';
+import { toast } from '@/lib/toast';
+import { capturePaypalOrder, createPaypalOrder, OrderProcessingError } from '../api/paypal-orders';
+import type { CheckoutCart, Customer } from '../types';
+
+/** Spec section 9: the confirmation page follows the success toast after 1.5 s. */
+export const REDIRECT_DELAY_MS = 1500;
+
+/** idle: nothing under way; processing: from the click until the outcome; paid: waiting for the redirect. */
+export type PaymentPhase = 'idle' | 'processing' | 'paid';
+
+/** What both payment methods call; stable for the page's life, so the SDK components are rendered once. */
+export interface PaymentHandlers {
+  /** False (and the form's messages shown) when the customer form is not valid yet. */
+  mayStart: () => boolean;
+  createOrder: () => Promise<string>;
+  /** `restart` is the PayPal button's: the buyer picks another funding source after a decline. */
+  approve: (orderID: string, restart?: () => void) => Promise<void>;
+  cancel: () => void;
+  fail: (error: unknown) => void;
+}
+
+interface FlowInput {
+  cart: CheckoutCart;
+  customer: Customer;
+  /** Shows the form's messages; true when the form is valid. */
+  validate: () => boolean;
+  /** The payment is taken: the cart is emptied. */
+  onPaid: () => void;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Unknown error');
+
+/**
+ * The checkout's payment rules (spec sections 4 and 8), shared by the PayPal button and the card fields. The SDK
+ * keeps the handlers it was given, so they read the cart and customer of the latest render, never a stale one:
+ * the amount charged always follows the cart.
+ */
+export function usePaymentFlow(input: FlowInput) {
+  const [phase, setPhase] = useState<PaymentPhase>('idle');
+  const [failure, setFailure] = useState<string | null>(null);
+  /** The cart as it was paid for: the page keeps showing it, emptied cart or not, until the redirect. */
+  const [paidCart, setPaidCart] = useState<CheckoutCart | null>(null);
+  const [, navigate] = useLocation();
+  const latest = useRef({ ...input, navigate });
+  useEffect(() => {
+    latest.current = { ...input, navigate };
+  });
+
+  const redirect = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(redirect.current), []);
+
+  const handlers = useMemo<PaymentHandlers>(() => {
+    const fail = (error: unknown) => {
+      setPhase('idle');
+      setFailure(messageOf(error));
+      toast({
+        title: 'Payment failed',
+        description: 'There was an error processing your payment. Please try again.',
+        variant: 'destructive',
+      });
+    };
+    return {
+      mayStart: () => latest.current.validate(),
+      createOrder: async () => {
+        setPhase('processing');
+        setFailure(null);
+        return createPaypalOrder(latest.current.cart);
+      },
+      approve: async (orderID, restart) => {
+        const { customer, cart } = latest.current;
+        let outcome: Awaited<ReturnType<typeof capturePaypalOrder>>;
+        try {
+          outcome = await capturePaypalOrder(orderID, customer, cart);
+        } catch (error) {
+          if (!(error instanceof OrderProcessingError)) throw error;
+          setPhase('idle');
+          toast({
+            title: 'Order processing error',
+            description: 'Payment was successful but there was an issue. Please contact support.',
+            variant: 'destructive',
+          });
+          return;
+        }
+        if (outcome.status === 'declined') {
+          if (restart) return restart();
+          throw new Error(outcome.message);
+        }
+        setPhase('paid');
+        setPaidCart(cart);
+        toast({
+          title: 'Payment successful!',
+          description: 'Your order has been confirmed. License keys will be sent to your email.',
+        });
+        latest.current.onPaid();
+        redirect.current = setTimeout(
+          () => latest.current.navigate(`/order-confirmation/${outcome.orderId}`),
+          REDIRECT_DELAY_MS,
+        );
+      },
+      cancel: () => {
+        setPhase('idle');
+        toast({
+          title: 'Payment cancelled',
+          description: 'You cancelled the payment. Your cart has been preserved.',
+        });
+      },
+      fail,
+    };
+  }, []);
+
+  return { phase, failure, paidCart, handlers };
+}

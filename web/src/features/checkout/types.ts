@@ -1,0 +1,20 @@
+/** One cart line as checkout shows and sells it; the line total follows the cart's own rounding. */
+export interface CheckoutLine {
+  productId: string;
+  productName: string;
+  /** Unit price in dollars, as the cart keeps it. */
+  price: number;
+  quantity: number;
+  lineTotalCents: number;
+}
+
+export interface CheckoutCart {
+  lines: CheckoutLine[];
+  subtotalCents: number;
+}
+
+/** The customer form of spec section 3. */
+export interface Customer {
+  customerName: string;
+  customerEmail: string;
+}

@@ -1,0 +1,18 @@
+import type { Customer } from '../types';
+
+export type CustomerErrors = Partial<Record<keyof Customer, string>>;
+
+/** Something@something.tld without blanks: the server checks the address properly, this catches typos early. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** The form's messages (spec section 5); an empty object when both fields are valid. */
+export function validateCustomer({ customerName, customerEmail }: Customer): CustomerErrors {
+  const errors: CustomerErrors = {};
+  if (customerName.trim().length < 2) errors.customerName = 'Name must be at least 2 characters';
+  if (!EMAIL.test(customerEmail.trim())) errors.customerEmail = 'Please enter a valid email address';
+  return errors;
+}
+
+/** When the payment widget replaces the notice (spec section 2): looser than validation, on purpose. */
+export const paymentOffered = ({ customerName, customerEmail }: Customer): boolean =>
+  customerName.trim().length >= 2 && customerEmail.includes('@');
