@@ -1,4 +1,13 @@
-import NotFoundRoute from './not-found';
+import { useParams } from 'wouter';
+import { Seo } from '@/components/seo/seo';
+import { OrderConfirmation } from '@/features/orders/components/order-confirmation';
 
-// Built by the storefront issue's next step.
-export default NotFoundRoute;
+export default function OrderConfirmationRoute() {
+  const { orderId = '' } = useParams<{ orderId: string }>();
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 lg:py-12">
+      <Seo title="Order Confirmation" description="Your order and its license keys." noindex />
+      <OrderConfirmation orderId={orderId} />
+    </div>
+  );
+}

@@ -1,0 +1,93 @@
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { CheckCircle2, Mail } from 'lucide-react';
+import { Link } from 'wouter';
+import { OrderStatusBadge } from '@/components/order-status-badge';
+import { buttonClasses } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { LoadError } from '@/components/ui/load-error';
+import { isNotFound, useOrder, useOrderItems } from '../api/get-order';
+import { useOrderUpdates } from '../api/use-order-updates';
+import { LicenseKeys } from './license-keys';
+import { NextSteps } from './next-steps';
+import { OrderConfirmationSkeleton } from './order-confirmation-skeleton';
+import { OrderNotFound } from './order-not-found';
+import { OrderSummary } from './order-summary';
+
+const orderDate = (createdAt: string | null) =>
+  createdAt
+    ? new Date(createdAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })
+    : 'Today';
+
+/** Order confirmation (spec section 2); the keys fill in by themselves as the server delivers them. */
+export function OrderConfirmation({ orderId }: { orderId: string }) {
+  const order = useOrder(orderId);
+  const items = useOrderItems(orderId);
+  useOrderUpdates(orderId, order.isSuccess);
+
+  if (order.isPending || (order.isSuccess && items.isPending)) return <OrderConfirmationSkeleton />;
+  if (isNotFound(order.error) || isNotFound(items.error)) return <OrderNotFound />;
+  const failed = order.error ?? items.error;
+  if (failed || !order.data || !items.data) {
+    const retrying = order.isFetching || items.isFetching;
+    return (
+      <LoadError
+        title="Your order could not be loaded"
+        error={failed ?? new Error('Unknown error')}
+        retrying={retrying}
+        onRetry={() => {
+          order.refetch();
+          items.refetch();
+        }}
+      />
+    );
+  }
+
+  const { customerName, customerEmail, status, createdAt } = order.data;
+  return (
+    <div className="grid gap-6">
+      <header className="flex flex-col items-center gap-2 text-center">
+        <CheckCircle2 aria-hidden="true" className="size-16 text-success" />
+        <h1 className="text-3xl font-bold tracking-tight">Order Confirmed!</h1>
+        <p className="text-lg text-muted-foreground">Thank you for your purchase, {customerName}</p>
+      </header>
+
+      <Card aria-label="Order details">
+        <CardContent className="grid gap-4 pt-6">
+          <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3">
+            <div>
+              <dt className="text-sm text-muted-foreground">Order Number</dt>
+              <dd className="font-mono font-semibold">{orderNumber(order.data.id)}</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-muted-foreground">Date</dt>
+              <dd className="font-semibold">{orderDate(createdAt)}</dd>
+            </div>
+            <div>
+              <dt className="text-sm text-muted-foreground">Status</dt>
+              <dd>
+                <OrderStatusBadge status={status} />
+              </dd>
+            </div>
+          </dl>
+          <p className="flex items-start gap-2 border-t border-border pt-4 text-sm text-muted-foreground">
+            <Mail aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+            <span>
+              A confirmation email has been sent to{' '}
+              <strong className="text-foreground">{customerEmail}</strong>
+            </span>
+          </p>
+        </CardContent>
+      </Card>
+
+      <LicenseKeys items={items.data} />
+      <OrderSummary order={order.data} items={items.data} />
+      <NextSteps />
+
+      <div className="flex justify-center">
+        <Link href="/" className={buttonClasses('primary')}>
+          Back to Home
+        </Link>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatCents, formatPrice, toCents } from '@/lib/format';
+import type { Order, OrderItem } from '../api/get-order';
+
+export function OrderSummary({ order, items }: { order: Order; items: OrderItem[] }) {
+  return (
+    <Card aria-labelledby="confirmation-summary">
+      <CardHeader>
+        <CardTitle id="confirmation-summary">Order Summary</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <ul className="grid gap-2 text-sm">
+          {items.map((item) => (
+            <li key={item.id} className="flex justify-between gap-4">
+              <span>
+                {item.productName} x {item.quantity}
+              </span>
+              <span className="tabular-nums">{formatCents(toCents(item.price) * item.quantity)}</span>
+            </li>
+          ))}
+        </ul>
+        <p className="mt-4 flex justify-between border-t border-border pt-4 text-base font-semibold">
+          <span>Total</span>
+          <span className="tabular-nums">{formatPrice(order.total)}</span>
+        </p>
+      </CardContent>
+    </Card>
+  );
+}
