@@ -1,0 +1,390 @@
+import { randomUUID } from 'node:crypto';
+import { NO_CARDS_CLIENT_ID } from '@licensestore/paypal-sandbox';
+import type { Product } from '@licensestore/shared';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { purchasableProducts } from './support/purchases.js';
+import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
+
+let store: TestStore;
+let browser: Browser;
+let products: Product[];
+
+beforeAll(async () => {
+  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
+  products = await purchasableProducts(store.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+const priceOf = (product: Product) => Number(product.salePrice ?? product.regularPrice);
+
+/** The cart as the cart feature stores it (spec section 4), written before the app reads it. */
+async function withCart(page: Page, lines: Array<{ product: Product; quantity: number }>) {
+  const cart = lines.map(({ product, quantity }) => ({
+    productId: product.id,
+    productName: product.name,
+    price: priceOf(product),
+    imageUrl: product.imageUrl,
+    quantity,
+  }));
+  await page.addInitScript((stored) => {
+    if (sessionStorage.getItem('cart-seeded')) return;
+    sessionStorage.setItem('cart-seeded', 'yes');
+    localStorage.setItem('cart', stored);
+  }, JSON.stringify(cart));
+}
+
+const storedCart = (page: Page) => page.evaluate(() => JSON.parse(localStorage.getItem('cart') ?? '[]'));
+
+async function fillCustomer(page: Page, name = 'Ada Lovelace', email = 'ada@example.com') {
+  await page.getByLabel('Full Name *').fill(name);
+  await page.getByLabel('Email Address *').fill(email);
+}
+
+const paypalButton = (page: Page) => page.getByRole('button', { name: 'PayPal', exact: true });
+
+/** The toast on screen (one at a time, spec section 9) with this title. */
+async function toastSaying(page: Page, title: string, description: string) {
+  const toast = page.getByRole('status').filter({ hasText: title });
+  await toast.waitFor();
+  expect(await toast.textContent()).toContain(description);
+}
+
+async function open(options: Parameters<typeof openPage>[2] = {}): Promise<TestPage> {
+  return openPage(browser, store.url, options);
+}
+
+const expiryNextYear = () => `08/${String((new Date().getFullYear() + 1) % 100).padStart(2, '0')}`;
+
+async function fillCard(page: Page, number: string) {
+  await page.getByLabel('Cardholder name').fill('Ada Lovelace');
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiration date').fill(expiryNextYear());
+  await page.getByLabel('Security code').fill('123');
+}
+
+/** An admin session through the API (the back office screens are another engineer's). */
+async function adminCookie(): Promise<string> {
+  const response = await fetch(`${store.url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: store.url },
+    body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
+  });
+  expect(response.status).toBe(200);
+  return (response.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
+}
+
+async function admin(cookie: string, method: string, path: string, body?: unknown) {
+  const response = await fetch(`${store.url}${path}`, {
+    method,
+    headers: { cookie, origin: store.url, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  expect(response.ok, `${method} ${path}: ${response.status}`).toBe(true);
+  return response.status === 204 ? null : response.json();
+}
+
+describe('checkout', () => {
+  it('says the cart is empty and offers the products', async () => {
+    const { page, errors, close } = await open();
+    await page.goto('/checkout');
+    await page.getByRole('heading', { name: 'Checkout', level: 1 }).waitFor();
+    await page.getByText('Your cart is empty').waitFor();
+    expect(await page.getByText('Add some products to checkout.').isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Browse Products' }).getAttribute('href')).toBe('/products');
+    expect(await page.title()).toBe('Checkout | LicenseStore');
+    expect(await page.locator('meta[name="robots"]').getAttribute('content')).toContain('noindex');
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('shows the summary, and the notice instead of the widget until name and e-mail are filled in', async () => {
+    const [first, second] = products as [Product, Product];
+    const { page, errors, close } = await open();
+    await withCart(page, [
+      { product: first, quantity: 2 },
+      { product: second, quantity: 1 },
+    ]);
+    await page.goto('/checkout');
+    const summary = page.getByRole('region', { name: 'Order Summary' });
+    await summary.waitFor();
+    const total = priceOf(first) * 2 + priceOf(second);
+    const text = await summary.textContent();
+    expect(text).toContain(first.name);
+    expect(text).toContain('Qty: 2');
+    expect(text).toContain(`$${(priceOf(first) * 2).toFixed(2)}`);
+    expect(text).toContain('Tax$0.00');
+    expect(text).toContain(`Total$${total.toFixed(2)}`);
+    expect(await page.getByText('License keys will be sent to this email address').isVisible()).toBe(true);
+
+    const notice = page.getByText(
+      'Please fill in your name and email address above to proceed with payment.',
+    );
+    expect(await notice.isVisible()).toBe(true);
+    expect(await page.getByText('PayPal button will appear here').isVisible()).toBe(true);
+    await page.getByLabel('Full Name *').fill(' A ');
+    await page.getByLabel('Email Address *').fill('ada@');
+    expect(await notice.isVisible()).toBe(true);
+    await page.getByLabel('Full Name *').fill('Ad');
+    await notice.waitFor({ state: 'detached' });
+    await paypalButton(page).waitFor();
+    expect(
+      await page.getByText('Click the button below to pay securely with your PayPal account.').isVisible(),
+    ).toBe(true);
+    expect(await page.getByText('Secure payment powered by PayPal').isVisible()).toBe(true);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('shows the validation messages when a field is left, with aria-invalid and aria-describedby', async () => {
+    const { page, close } = await open();
+    await withCart(page, [{ product: products[0] as Product, quantity: 1 }]);
+    await page.goto('/checkout');
+    const name = page.getByLabel('Full Name *');
+    const email = page.getByLabel('Email Address *');
+    await name.fill('A');
+    await email.focus();
+    await page.getByText('Name must be at least 2 characters').waitFor();
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+    expect(await name.getAttribute('aria-describedby')).toBe('customerName-error');
+    await email.fill('not-an-address');
+    await name.focus();
+    await page.getByText('Please enter a valid email address').waitFor();
+    expect(await email.getAttribute('aria-describedby')).toBe('customerEmail-hint customerEmail-error');
+    await name.fill('Ada');
+    expect(await name.getAttribute('aria-invalid')).toBeNull();
+    await close();
+  });
+
+  it('buys through the PayPal button: toast, cart emptied, confirmation after 1.5 s whose keys are pushed', async () => {
+    const product = products[0] as Product;
+    const cookie = await adminCookie();
+    // No stock left: the order waits for a key, and the page must show it arrive without being asked.
+    const stock = (await admin(cookie, 'GET', '/api/license-keys')) as Array<{
+      id: string;
+      productId: string;
+      assigned: boolean;
+    }>;
+    for (const key of stock.filter((each) => each.productId === product.id && !each.assigned)) {
+      await admin(cookie, 'DELETE', `/api/license-keys/${key.id}`);
+    }
+
+    const { page, errors, close } = await open();
+    const orderReads: string[] = [];
+    page.on('request', (request) => {
+      if (/\/api\/orders\/[^/]+(\/items)?$/.test(new URL(request.url()).pathname))
+        orderReads.push(request.url());
+    });
+    await withCart(page, [{ product, quantity: 1 }]);
+    await page.goto('/checkout');
+    await fillCustomer(page);
+    await paypalButton(page).click();
+    await toastSaying(
+      page,
+      'Payment successful!',
+      'Your order has been confirmed. License keys will be sent to your email.',
+    );
+    const paidAt = Date.now();
+    expect(await storedCart(page)).toEqual([]);
+    await page.waitForURL(/\/order-confirmation\//);
+    expect(Date.now() - paidAt).toBeGreaterThanOrEqual(1000);
+    const orderId = page.url().split('/').pop() as string;
+
+    await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+    const body = page.locator('main');
+    expect(await body.textContent()).toContain('Thank you for your purchase, Ada Lovelace');
+    expect(await body.textContent()).toContain(`#${orderId.slice(0, 8).toUpperCase()}`);
+    expect(await body.textContent()).toContain('A confirmation email has been sent to ada@example.com');
+    expect(await body.textContent()).toContain(`Quantity: 1`);
+    expect(await body.textContent()).toContain(`${product.name} x 1`);
+    for (const text of ['Check your email', 'Download your software', 'Activate with your license key']) {
+      expect(await page.getByText(text, { exact: true }).isVisible()).toBe(true);
+    }
+    expect(await page.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
+    await page.getByText('License key will be emailed shortly...').waitFor();
+
+    const key = `PUSH${randomUUID().slice(0, 1).toUpperCase()}-E2E00-KEY00-TEST0-00001`;
+    await admin(cookie, 'POST', '/api/license-keys', { productId: product.id, key });
+    const copy = page.getByRole('button', { name: `Copy license key ${key} for ${product.name}` });
+    await copy.waitFor({ timeout: 30_000 });
+    await page.getByText('License key will be emailed shortly...').waitFor({ state: 'detached' });
+    // The page read the order once; what came after was pushed.
+    expect(orderReads.filter((url) => url.endsWith(orderId))).toHaveLength(1);
+
+    await copy.click();
+    await toastSaying(page, 'Copied!', 'License key copied to clipboard.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('buys with a card: Pay {amount} USD, then the confirmation', async () => {
+    const product = products[1] as Product;
+    const { page, errors, close } = await open();
+    await withCart(page, [{ product, quantity: 3 }]);
+    await page.goto('/checkout');
+    await fillCustomer(page, 'Grace Hopper', 'grace@example.org');
+    await page.getByRole('tab', { name: 'Debit or Credit Card' }).click();
+    for (const label of ['Cardholder Name', 'Card Number', 'Expiry Date', 'CVV']) {
+      await page.getByRole('group', { name: label }).waitFor();
+    }
+    await page.getByPlaceholder('MM/YY').waitFor();
+    await fillCard(page, '4111111111111111');
+    await page.getByRole('button', { name: `Pay ${(priceOf(product) * 3).toFixed(2)} USD` }).click();
+    await toastSaying(page, 'Payment successful!', 'License keys will be sent to your email.');
+    await page.waitForURL(/\/order-confirmation\//);
+    await page.getByText('Thank you for your purchase, Grace Hopper').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('says Payment failed and keeps the cart when the card is declined', async () => {
+    const { page, close } = await open();
+    await withCart(page, [{ product: products[2] as Product, quantity: 1 }]);
+    await page.goto('/checkout');
+    await fillCustomer(page);
+    await page.getByRole('tab', { name: 'Debit or Credit Card' }).click();
+    await page.getByLabel('Card number').waitFor();
+    await fillCard(page, '4000000000009995');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await toastSaying(
+      page,
+      'Payment failed',
+      'There was an error processing your payment. Please try again.',
+    );
+    expect(await storedCart(page)).toHaveLength(1);
+    expect(page.url()).toMatch(/\/checkout$/);
+    expect(await page.getByLabel('Full Name *').isEnabled()).toBe(true);
+    await close();
+  });
+
+  it('restarts the PayPal approval after a declined instrument, and the payment goes through', async () => {
+    const { page, close } = await open();
+    await withCart(page, [{ product: products[3] as Product, quantity: 1 }]);
+    await page.goto('/checkout');
+    await fillCustomer(page);
+    await page.getByLabel('Sandbox buyer').selectOption('decline');
+    await paypalButton(page).click();
+    await toastSaying(page, 'Payment successful!', 'Your order has been confirmed.');
+    await page.waitForURL(/\/order-confirmation\//);
+    await close();
+  });
+
+  it('says Payment cancelled and keeps the cart when the buyer cancels', async () => {
+    const { page, close } = await open();
+    await withCart(page, [{ product: products[4] as Product, quantity: 2 }]);
+    await page.goto('/checkout');
+    await fillCustomer(page);
+    await page.getByLabel('Sandbox buyer').selectOption('cancel');
+    await paypalButton(page).click();
+    await toastSaying(page, 'Payment cancelled', 'You cancelled the payment. Your cart has been preserved.');
+    expect(await storedCart(page)).toMatchObject([{ quantity: 2 }]);
+    expect(await page.getByRole('region', { name: 'Order Summary' }).isVisible()).toBe(true);
+    await close();
+  });
+
+  it('shows Processing payment... and disables the form while paying', async () => {
+    const { page, close } = await open();
+    await withCart(page, [{ product: products[5] as Product, quantity: 1 }]);
+    // The capture is held until the test has looked.
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route('**/paypal/order/*/capture', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('/checkout');
+    await fillCustomer(page);
+    await paypalButton(page).click();
+    await page.getByText('Processing payment...').waitFor();
+    expect(await page.getByLabel('Full Name *').isDisabled()).toBe(true);
+    expect(await page.getByLabel('Email Address *').isDisabled()).toBe(true);
+    release();
+    await page.waitForURL(/\/order-confirmation\//);
+    await close();
+  });
+
+  it('shows Card Payments Not Available when PayPal says cards are not eligible', async () => {
+    const { page, close } = await open();
+    // The emulator's client id for an account without advanced card payments (NO_CARDS_CLIENT_ID), given to the
+    // page as its payments config would; the SDK reads it from its own script URL.
+    await page.route('**/api/payments/config', async (route) => {
+      const response = await route.fetch();
+      await route.fulfill({ response, json: { ...(await response.json()), clientId: NO_CARDS_CLIENT_ID } });
+    });
+    await withCart(page, [{ product: products[0] as Product, quantity: 1 }]);
+    await page.goto('/checkout');
+    await fillCustomer(page);
+    await page.getByRole('tab', { name: 'Debit or Credit Card' }).click();
+    await page.getByRole('heading', { name: 'Card Payments Not Available' }).waitFor();
+    expect(await page.getByText('Please use the PayPal option instead.', { exact: false }).isVisible()).toBe(
+      true,
+    );
+    await close();
+  });
+});
+
+describe('order confirmation', () => {
+  it('says Order Not Found for an unknown order', async () => {
+    const { page, errors, close } = await open();
+    await page.goto(`/order-confirmation/${randomUUID()}`);
+    await page.getByRole('heading', { name: 'Order Not Found' }).waitFor();
+    expect(await page.getByText("The order you're looking for doesn't exist.").isVisible()).toBe(true);
+    // Chromium logs the 404 answer itself; nothing else went wrong.
+    expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
+    await close();
+  });
+});
+
+/**
+ * The emulator's button and its "Sandbox buyer" select stand for PayPal's own iframe (cross-origin, out of axe's
+ * reach at PayPal); their grey-on-dark is the emulator's styling, not the store's.
+ */
+const storeViolations = async (page: Page) =>
+  (await seriousA11yViolations(page)).filter(
+    (violation) =>
+      !violation.targets.every((target) => target.includes('paypal-sandbox') || target === 'select'),
+  );
+
+describe('accessibility', () => {
+  it.each(['light', 'dark'] as const)(
+    'checkout and confirmation have no serious or critical axe violations (%s)',
+    async (colorScheme) => {
+      const { page, close } = await open({ colorScheme });
+      await page.addInitScript((theme) => localStorage.setItem('theme', theme), colorScheme);
+      await withCart(page, [{ product: products[6] as Product, quantity: 1 }]);
+      await page.goto('/checkout');
+      await page.getByLabel('Full Name *').waitFor();
+      expect(await storeViolations(page)).toEqual([]);
+      await fillCustomer(page);
+      await paypalButton(page).waitFor();
+      expect(await storeViolations(page)).toEqual([]);
+      await page.getByRole('tab', { name: 'Debit or Credit Card' }).click();
+      await page.getByRole('button', { name: /^Pay / }).waitFor();
+      expect(await storeViolations(page)).toEqual([]);
+      await page.getByRole('tab', { name: 'PayPal' }).click();
+      await paypalButton(page).click();
+      await page.waitForURL(/\/order-confirmation\//);
+      await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+      expect(await storeViolations(page)).toEqual([]);
+      await close();
+    },
+  );
+
+  it('fits a phone screen without sideways scrolling', async () => {
+    const { page, close } = await open({ viewport: PHONE });
+    await withCart(page, [{ product: products[7] as Product, quantity: 1 }]);
+    await page.goto('/checkout');
+    await fillCustomer(page);
+    await paypalButton(page).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await close();
+  });
+});
