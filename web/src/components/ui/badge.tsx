@@ -5,7 +5,7 @@ type Variant = 'primary' | 'secondary' | 'sale' | 'outline';
 const variants: Record<Variant, string> = {
   primary: 'bg-primary text-primary-foreground',
   secondary: 'bg-muted text-foreground',
-  sale: 'bg-destructive text-destructive-foreground',
+  sale: 'bg-sale text-sale-foreground',
   outline: 'border border-border text-foreground',
 };
 

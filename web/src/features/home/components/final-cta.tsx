@@ -12,7 +12,7 @@ export function FinalCta() {
       <h2 id="cta-heading" className="text-3xl font-bold tracking-tight">
         Ready to Get Started?
       </h2>
-      <p className="max-w-2xl opacity-90">
+      <p className="max-w-2xl">
         Join more than 50,000 customers who save up to 50% on genuine software. Questions first? Our support
         team is available 24/7.
       </p>
