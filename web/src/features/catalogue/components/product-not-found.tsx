@@ -4,7 +4,7 @@ import { buttonClasses } from '@/components/ui/button';
 
 export function ProductNotFound() {
   return (
-    <div className="flex flex-col items-center gap-4 rounded-lg border border-border bg-card px-6 py-16 text-center text-card-foreground">
+    <div className="mx-auto my-8 flex w-full max-w-xl flex-col items-center gap-4 rounded-lg border border-border bg-card px-6 py-16 text-center text-card-foreground sm:my-16">
       <PackageX aria-hidden="true" className="size-12 text-muted-foreground" />
       <h1 className="text-2xl font-bold tracking-tight">Product Not Found</h1>
       <p className="text-muted-foreground">The product you're looking for doesn't exist.</p>

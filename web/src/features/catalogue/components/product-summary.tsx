@@ -33,18 +33,15 @@ export function ProductSummary({ product, onAddToCart }: { product: Product; onA
         <span className="font-semibold">4.8</span>
         <span className="text-muted-foreground">(1,200+ reviews)</span>
       </p>
-      <ul className="flex flex-col gap-2" aria-label="Included with every purchase">
-        {BENEFITS.map((benefit) => (
-          <li key={benefit} className="flex items-start gap-2">
-            <Check aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success" />
-            {benefit}
-          </li>
-        ))}
-      </ul>
       <PriceBlock product={product} />
       <div className="flex flex-col gap-3">
         <StockStatus inStock={product.inStock} className="text-sm" />
-        <Button className="h-12 w-full text-base shadow-md" disabled={!product.inStock} onClick={onAddToCart}>
+        <Button
+          variant={product.inStock ? 'primary' : 'outline'}
+          className="h-12 w-full text-base shadow-md"
+          disabled={!product.inStock}
+          onClick={onAddToCart}
+        >
           <ShoppingCart aria-hidden="true" className="size-5" />
           {product.inStock ? 'Add to Cart - Buy Now' : 'Out of Stock'}
         </Button>
@@ -53,6 +50,17 @@ export function ProductSummary({ product, onAddToCart }: { product: Product; onA
           <PaymentIcons />
         </div>
       </div>
+      <ul
+        className="flex flex-col gap-2 border-t border-border pt-5"
+        aria-label="Included with every purchase"
+      >
+        {BENEFITS.map((benefit) => (
+          <li key={benefit} className="flex items-start gap-2">
+            <Check aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-success" />
+            {benefit}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
