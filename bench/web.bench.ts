@@ -15,10 +15,11 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { type Browser, chromium, type Page, type Request } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { build, type Plugin } from 'vite';
 import { freePort } from '../scripts/stack/free-port.js';
 import { ctrlC, freshEnv, killStore, spawnStore, waitForUrl } from '../scripts/testing/store-process.js';
+import { launchBrowser } from '../web/e2e/support/chromium.js';
 import { format, percentile } from './support/stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
@@ -34,22 +35,6 @@ const WEB = fileURLToPath(new URL('../web/', import.meta.url));
  */
 const BASELINE_PAGE = 'bench-baseline.html';
 const BASELINE_IMAGE = '/images/products/windows-11-pro.svg';
-
-/** Debian's Chromium with the flags of web/e2e/support/browser.ts (kept off a network this machine lacks). */
-const launchBrowser = () =>
-  chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 
 const gzipBytes = (body: Buffer) => gzipSync(body, { level: 9 }).length;
 const kB = (bytes: number) => `${format(bytes / 1000, 1)} kB`;

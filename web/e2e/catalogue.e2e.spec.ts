@@ -1,7 +1,8 @@
 import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, PHONE, seriousA11yViolations } from './support/browser.js';
+import { openPage, PHONE, seriousA11yViolations } from './support/browser.js';
+import { launchBrowser } from './support/chromium.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 interface Testimonial {

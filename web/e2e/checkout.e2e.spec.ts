@@ -3,7 +3,8 @@ import { NO_CARDS_CLIENT_ID } from '@licensestore/paypal-sandbox';
 import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts } from './support/purchases.js';
 import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
 

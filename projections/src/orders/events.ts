@@ -1,4 +1,4 @@
-import { type OrderEvent, type OrderStatus, parseOrderEvent } from '@licensestore/shared';
+import { customerEmailKey, type OrderEvent, type OrderStatus, parseOrderEvent } from '@licensestore/shared';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 
@@ -36,8 +36,8 @@ export function parseOrderBatch(
  */
 export const storableText = (value: string) => value.replace(/[\0\p{Cs}]/gu, '\uFFFD');
 
-/** How orders of one customer are grouped: addresses differing only in case or surrounding blanks are one. */
-export const emailKey = (email: string) => storableText(email.trim().toLowerCase());
+/** The shared customer key, storable as Postgres text. */
+export const emailKey = (email: string) => storableText(customerEmailKey(email));
 
 /**
  * Whether an order's total is money the store keeps: everything but cancelled (payment denied, or an admin

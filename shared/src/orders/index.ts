@@ -10,10 +10,12 @@ import { type CheckoutEvent, type OrderEvent, parseCheckoutEvent, parseOrderEven
 import { decideOrder, evolveOrder, initialOrderState, type OrderCommand, type OrderState } from './order.js';
 
 export * from './checkout.js';
+export * from './customer-email-key.js';
 export * from './events.js';
 export * from './order.js';
 export * from './order-number.js';
 export * from './pricing.js';
+export type * from './views.js';
 
 /** `checkout-<paypalOrderId>`: the server-priced cart, and which order its capture became. */
 export const checkoutDecider: Decider<CheckoutCommand, CheckoutState, CheckoutEvent> = {

@@ -1,23 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { type Browser, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
-
-/** Debian's Chromium, never a downloaded one; the flags keep it off a network this machine does not have. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-}
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 /** Below the spec's 768 px mobile breakpoint. */

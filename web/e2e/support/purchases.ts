@@ -1,4 +1,10 @@
-import { formatCents, type Product, unitPriceCents } from '@licensestore/shared';
+import {
+  formatCents,
+  type OrderItemView,
+  type OrderView,
+  type Product,
+  unitPriceCents,
+} from '@licensestore/shared';
 
 /**
  * Purchases made through the store's HTTP API, as the checkout page makes them against the PayPal emulator: no
@@ -13,26 +19,6 @@ export interface Customer {
 export interface PurchaseLine {
   product: Product;
   quantity: number;
-}
-
-/** The order as the capture (and GET /api/orders/:id) answers it. */
-export interface PlacedOrder {
-  id: string;
-  customerName: string;
-  customerEmail: string;
-  total: string;
-  status: string;
-  createdAt: string;
-}
-
-/** An order line as GET /api/orders/:id/items answers it. */
-export interface PlacedOrderItem {
-  id: string;
-  productName: string;
-  quantity: number;
-  price: string;
-  licenseKey: string | null;
-  licenseKeys: string[];
 }
 
 async function call<T>(storeUrl: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
@@ -66,7 +52,7 @@ export async function purchase(
   storeUrl: string,
   customer: Customer,
   lines: PurchaseLine[],
-): Promise<PlacedOrder> {
+): Promise<OrderView> {
   const amount = formatCents(
     lines.reduce((sum, line) => sum + unitPriceCents(line.product) * line.quantity, 0),
   );
@@ -79,7 +65,7 @@ export async function purchase(
   await call(storeUrl, 'POST', `/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`, {
     choice: 'approve',
   });
-  return call<PlacedOrder>(storeUrl, 'POST', `/paypal/order/${paypalOrderId}/capture`, {
+  return call<OrderView>(storeUrl, 'POST', `/paypal/order/${paypalOrderId}/capture`, {
     customerName: customer.name,
     customerEmail: customer.email,
     items: lines.map((line) => ({
@@ -92,7 +78,7 @@ export async function purchase(
 }
 
 export const orderItems = (storeUrl: string, orderId: string) =>
-  call<PlacedOrderItem[]>(storeUrl, 'GET', `/api/orders/${orderId}/items`);
+  call<OrderItemView[]>(storeUrl, 'GET', `/api/orders/${orderId}/items`);
 
 const POLL_MS = 100;
 
@@ -104,7 +90,7 @@ export async function waitForLicenceKeys(
   storeUrl: string,
   orderId: string,
   timeoutMs = 30_000,
-): Promise<PlacedOrderItem[]> {
+): Promise<OrderItemView[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const items = await orderItems(storeUrl, orderId);

@@ -29,7 +29,11 @@ export async function getJson<T>(
   { on401 = 'returnNull' }: { on401?: On401 } = {},
 ): Promise<T | null> {
   const response = await fetch(url, { credentials: 'include' });
-  if (on401 === 'returnNull' && response.status === 401) return null;
+  if (on401 === 'returnNull' && response.status === 401) {
+    // Read nothing, but release the body: an unread one keeps the request open in the browser.
+    await response.body?.cancel();
+    return null;
+  }
   await throwIfNotOk(response);
   return (await response.json()) as T;
 }

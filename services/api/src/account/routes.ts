@@ -1,18 +1,12 @@
-import { UnauthenticatedError } from '@licensestore/shared';
+import { type OrderWithItemsView, UnauthenticatedError } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Request, Router } from 'express';
 import type { Kysely } from 'kysely';
 import { keyRevealer } from '../licence-keys/reveal.js';
-import type { OrderView } from '../orders/queries.js';
-import type { OrderItemView } from '../orders/routes.js';
-import { listCustomerOrders } from './queries.js';
-
-/** An order on the customer's own list: the order as GET /api/orders/:id answers it, with its items' shape. */
-export interface MyOrderView extends OrderView {
-  items: OrderItemView[];
-}
+import { orderItemViews } from '../orders/item-views.js';
+import { listCustomerOrders } from '../orders/queries.js';
 
 export interface AccountRoutesDeps {
   db: Kysely<Database>;
@@ -35,16 +29,10 @@ export function accountRoutes({ db, keyVault, logger }: AccountRoutesDeps): Rout
   const reveal = keyRevealer(keyVault, logger);
 
   router.get('/my-orders', async (req, res) => {
-    const email = signedInCustomerEmail(req);
-    const orders = await listCustomerOrders(db, email);
-    const views: MyOrderView[] = orders.map(({ items, ...order }) => ({
+    const orders = await listCustomerOrders(db, signedInCustomerEmail(req));
+    const views: OrderWithItemsView[] = orders.map(({ items, ...order }) => ({
       ...order,
-      items: items.map(({ sealedKeys, ...item }) => {
-        const licenseKeys = sealedKeys.flatMap(
-          (sealed) => reveal(sealed, { orderId: order.id, itemId: item.id }) ?? [],
-        );
-        return { ...item, licenseKey: licenseKeys[0] ?? null, licenseKeys };
-      }),
+      items: orderItemViews(order.id, items, reveal),
     }));
     // Names, addresses and licence keys: no cache anywhere keeps them.
     res.set('Cache-Control', 'no-store').json(views);

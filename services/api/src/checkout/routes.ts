@@ -1,11 +1,17 @@
-import { decimalAmount, NotFoundError, type PlacedOrder, ValidationError } from '@licensestore/shared';
+import {
+  decimalAmount,
+  NotFoundError,
+  type OrderView,
+  type PlacedOrder,
+  ValidationError,
+} from '@licensestore/shared';
 import type { Actor } from '@licensestore/shared/eventstore';
 import express, { type ErrorRequestHandler, type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
-import { findOrder, type OrderView } from '../orders/queries.js';
+import { findOrder } from '../orders/queries.js';
 import type { PaymentsSetup } from '../payments/setup.js';
 import { type CheckoutDeps, type CommandContext, captureCheckout, startCheckout } from './commands.js';
 import { PaymentIssueError } from './errors.js';

@@ -1,7 +1,8 @@
+import type { OrderView } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely } from 'kysely';
 import { listStock } from '../licence-keys/queries.js';
-import { listOrders, type OrderView } from '../orders/queries.js';
+import { listOrders } from '../orders/queries.js';
 
 const RECENT_ORDERS = 5;
 

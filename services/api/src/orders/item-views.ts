@@ -1,15 +1,6 @@
+import type { OrderItemView } from '@licensestore/shared';
 import type { RevealKey } from '../licence-keys/reveal.js';
 import type { StoredOrderItem } from './queries.js';
-
-/** One line of an order as its holder sees it; `licenseKey` is the first key (the spec's shape), null until delivered. */
-export interface OrderItemView {
-  id: string;
-  productName: string;
-  quantity: number;
-  price: string;
-  licenseKey: string | null;
-  licenseKeys: string[];
-}
 
 /** The stored lines with their keys opened; a key that does not open is left out (and logged by `reveal`). */
 export function orderItemViews(

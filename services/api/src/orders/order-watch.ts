@@ -1,9 +1,8 @@
+import type { OrderItemView, OrderView } from '@licensestore/shared';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
-import type { OrderItemView } from './item-views.js';
 import { orderVersions } from './order-versions.js';
 import { ProjectionAdvances } from './projection-advances.js';
-import type { OrderView } from './queries.js';
 
 /** What a confirmation page shows: the order and its lines, keys in clear. */
 export interface OrderSnapshot {

@@ -1,16 +1,7 @@
+import { customerEmailKey, type OrderView } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
 import { isUuid } from '../http/ids.js';
-
-/** An order as the API answers with it (spec section 3): total a decimal string, createdAt ISO 8601. */
-export interface OrderView {
-  id: string;
-  customerName: string;
-  customerEmail: string;
-  total: string;
-  status: string;
-  createdAt: string;
-}
 
 /** One line of an order; `price` is the unit price. */
 export interface StoredOrderItem {
@@ -44,22 +35,58 @@ export async function findOrder(db: Kysely<Database>, id: string): Promise<Order
   return row ? toOrder(row) : null;
 }
 
-/** The order's lines in the order they were bought; empty for an unknown order. */
-export async function listOrderItems(db: Kysely<Database>, orderId: string): Promise<StoredOrderItem[]> {
-  if (!isUuid(orderId)) return [];
+/** The lines of each of these orders in the order they were bought, in one query; absent orders have none. */
+export async function listItemsOfOrders(
+  db: Kysely<Database>,
+  orderIds: string[],
+): Promise<Map<string, StoredOrderItem[]>> {
+  const byOrder = new Map<string, StoredOrderItem[]>();
+  const ids = orderIds.filter(isUuid).map((id) => id.toLowerCase());
+  if (ids.length === 0) return byOrder;
   const rows = await db
     .selectFrom('order_items')
-    .select(['id', 'product_name', 'quantity', 'price', 'license_keys'])
-    .where('order_id', '=', orderId.toLowerCase())
+    .select(['id', 'order_id', 'product_name', 'quantity', 'price', 'license_keys'])
+    .where('order_id', 'in', ids)
+    .orderBy('order_id')
     .orderBy('line_number')
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    productName: row.product_name,
-    quantity: row.quantity,
-    price: row.price,
-    sealedKeys: row.license_keys,
-  }));
+  for (const row of rows) {
+    const item = {
+      id: row.id,
+      productName: row.product_name,
+      quantity: row.quantity,
+      price: row.price,
+      sealedKeys: row.license_keys,
+    };
+    byOrder.set(row.order_id, [...(byOrder.get(row.order_id) ?? []), item]);
+  }
+  return byOrder;
+}
+
+/** The order's lines in the order they were bought; empty for an unknown order. */
+export async function listOrderItems(db: Kysely<Database>, orderId: string): Promise<StoredOrderItem[]> {
+  return (await listItemsOfOrders(db, [orderId])).get(orderId.toLowerCase()) ?? [];
+}
+
+/** The orders placed with this e-mail address (by the indexed customer key), newest first, with their lines. */
+export async function listCustomerOrders(
+  db: Kysely<Database>,
+  email: string,
+): Promise<Array<OrderView & { items: StoredOrderItem[] }>> {
+  const orders = (
+    await db
+      .selectFrom('orders')
+      .select(ORDER_COLUMNS)
+      .where('customer_email_key', '=', customerEmailKey(email))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute()
+  ).map(toOrder);
+  const items = await listItemsOfOrders(
+    db,
+    orders.map((order) => order.id),
+  );
+  return orders.map((order) => ({ ...order, items: items.get(order.id) ?? [] }));
 }
 
 /** Orders newest first (all of them, or the first `limit`). */

@@ -16,8 +16,6 @@ import { orderItemViews } from './item-views.js';
 import { OrderWatch } from './order-watch.js';
 import { findOrder, listOrderItems, listOrders } from './queries.js';
 
-export type { OrderItemView } from './item-views.js';
-
 /** What an admin may set; processing and refunded follow from payments and deliveries. */
 const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
 

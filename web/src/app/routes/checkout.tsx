@@ -1,9 +1,17 @@
 import { Seo } from '@/components/seo/seo';
+import { myOrdersQueryKey } from '@/features/account/api/get-my-orders';
 import { cart, useCartLines } from '@/features/cart/api/use-cart';
 import { lineTotalCents, subtotalCents } from '@/features/cart/utils/cart-store';
 import { CheckoutPage } from '@/features/checkout/components/checkout-page';
+import { queryClient } from '@/lib/api';
 
-/** The cart feature's lines, handed to checkout as what it sells; a paid checkout empties the cart. */
+/** A paid checkout empties the cart, and My Orders (cached for good, spec section 7) must show the new order. */
+function onPaid() {
+  cart.clear();
+  void queryClient.invalidateQueries({ queryKey: myOrdersQueryKey });
+}
+
+/** The cart feature's lines, handed to checkout as what it sells. */
 export default function CheckoutRoute() {
   const lines = useCartLines();
   return (
@@ -18,7 +26,7 @@ export default function CheckoutRoute() {
           lines: lines.map((line) => ({ ...line, lineTotalCents: lineTotalCents(line) })),
           subtotalCents: subtotalCents(lines),
         }}
-        onPaid={cart.clear}
+        onPaid={onPaid}
       />
     </>
   );

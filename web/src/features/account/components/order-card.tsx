@@ -1,8 +1,8 @@
+import type { OrderItemView, OrderWithItemsView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { OrderStatusBadge } from '@/components/order-status-badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatPrice } from '@/lib/format';
-import type { MyOrder, MyOrderItem } from '../api/get-my-orders';
 import { orderDate } from '../utils/order-date';
 
 function LicenceKeys({ keys }: { keys: string[] }) {
@@ -22,7 +22,7 @@ function LicenceKeys({ keys }: { keys: string[] }) {
   );
 }
 
-function OrderItemRow({ item }: { item: MyOrderItem }) {
+function OrderItemRow({ item }: { item: OrderItemView }) {
   return (
     <li className="rounded-md bg-muted p-3">
       {/* The price stays beside the name at every width; the keys take the full width below. */}
@@ -38,7 +38,7 @@ function OrderItemRow({ item }: { item: MyOrderItem }) {
   );
 }
 
-export function OrderCard({ order }: { order: MyOrder }) {
+export function OrderCard({ order }: { order: OrderWithItemsView }) {
   const headingId = `order-${order.id}`;
   return (
     <article

@@ -1,9 +1,9 @@
+import type { OrderItemView } from '@licensestore/shared';
 import { Copy, KeyRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatPrice } from '@/lib/format';
 import { toast } from '@/lib/toast';
-import type { OrderItem } from '../api/get-order';
 
 async function copyKey(key: string) {
   try {
@@ -35,7 +35,7 @@ function KeyLine({ licenseKey, productName }: { licenseKey: string; productName:
 }
 
 /** Your License Keys: each line's keys as they are delivered (pushed by the server while the page is open). */
-export function LicenseKeys({ items }: { items: OrderItem[] }) {
+export function LicenseKeys({ items }: { items: OrderItemView[] }) {
   return (
     <Card aria-labelledby="license-keys">
       <CardHeader>

@@ -1,8 +1,8 @@
+import type { OrderItemView, OrderView } from '@licensestore/shared';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCents, formatPrice, toCents } from '@/lib/format';
-import type { Order, OrderItem } from '../api/get-order';
 
-export function OrderSummary({ order, items }: { order: Order; items: OrderItem[] }) {
+export function OrderSummary({ order, items }: { order: OrderView; items: OrderItemView[] }) {
   return (
     <Card aria-labelledby="confirmation-summary">
       <CardHeader>
