@@ -8,7 +8,7 @@ export default function AccountRoute() {
   const { isAuthenticated, isPending } = useUser();
   return (
     <div className="mx-auto w-full max-w-4xl px-4 py-8 md:py-12">
-      <Seo title="My Orders" description="Your orders and licence keys." noindex />
+      <Seo title="My Orders" description="Your orders and license keys." noindex />
       <h1 className="mb-6 text-3xl font-bold tracking-tight">My Orders</h1>
       {isPending ? <MyOrdersSkeleton /> : isAuthenticated ? <MyOrders /> : <SignInPrompt />}
     </div>

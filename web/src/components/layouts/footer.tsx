@@ -10,7 +10,7 @@ export function Footer() {
       <div className="mx-auto grid max-w-7xl gap-8 px-4 py-10 text-sm text-muted-foreground md:grid-cols-3">
         <div className="flex flex-col gap-2">
           <p className="text-base font-bold text-foreground">{SITE_NAME}</p>
-          <p>Genuine lifetime licences for a one-time payment, delivered by e-mail within 15-30 minutes.</p>
+          <p>Genuine lifetime licenses for a one-time payment, delivered by email within 15-30 minutes.</p>
         </div>
         <nav aria-label="Footer" className="flex flex-col gap-2">
           <p className="font-semibold text-foreground">Shop</p>
@@ -27,7 +27,7 @@ export function Footer() {
         <div className="flex flex-col gap-3">
           <p className="font-semibold text-foreground">Secure payment</p>
           <PaymentIcons />
-          <p>30-day money-back guarantee. 100% genuine licences.</p>
+          <p>30-day money-back guarantee. 100% genuine licenses.</p>
         </div>
       </div>
       <div className="border-t border-border">

@@ -17,7 +17,7 @@ export function SignInPrompt() {
         Sign in to see your orders
       </h2>
       <p className="mt-2 max-w-md text-muted-foreground">
-        Your orders and licence keys are kept with your account. Sign in with the e-mail address you used at
+        Your orders and license keys are kept with your account. Sign in with the email address you used at
         checkout to see them.
       </p>
       <a href={LOGIN_URL} className={buttonClasses('primary', 'mt-6 px-6')}>
