@@ -10,6 +10,10 @@ const CheckoutRoute = lazy(() => import('./routes/checkout'));
 const OrderConfirmationRoute = lazy(() => import('./routes/order-confirmation'));
 const AccountRoute = lazy(() => import('./routes/account'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
+const AdminApp = lazy(() => import('./routes/admin/admin-app'));
+
+/** The back office's screens (spec section 2), one route so moving between them keeps the admin layout mounted. */
+const ADMIN_PATHS = /^\/admin(?:\/(?:login|products|orders(?:\/[^/]+)?|customers|license-keys))?\/?$/;
 
 function RouteFallback() {
   return (
@@ -29,6 +33,7 @@ function Routes() {
         <Route path="/checkout" component={CheckoutRoute} />
         <Route path="/order-confirmation/:orderId" component={OrderConfirmationRoute} />
         <Route path="/account" component={AccountRoute} />
+        <Route path={ADMIN_PATHS} component={AdminApp} />
         <Route component={NotFoundRoute} />
       </Switch>
     </Suspense>
