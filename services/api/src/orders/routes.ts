@@ -15,6 +15,7 @@ import { orderEventsRoute } from './events-route.js';
 import { orderItemViews } from './item-views.js';
 import { OrderWatch } from './order-watch.js';
 import { findOrder, listOrderItems, listOrders } from './queries.js';
+import { orderTimeline } from './timeline.js';
 
 /** What an admin may set; processing and refunded follow from payments and deliveries. */
 const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
@@ -85,6 +86,12 @@ export function orderRoutes({ database, eventStore, logger, keyVault, closing }:
   });
 
   router.get('/orders/:orderId/events', orderEventsRoute(watch));
+
+  router.get('/orders/:id/timeline', requireAdmin, async (req, res) => {
+    const timeline = await orderTimeline(eventStore, orderId(req), reveal);
+    if (!timeline) throw orderNotFound();
+    privateJson(res, timeline);
+  });
 
   router.patch('/orders/:id/status', requireAdmin, async (req, res) => {
     const id = orderId(req);

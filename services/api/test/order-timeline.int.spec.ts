@@ -1,0 +1,232 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  checkoutStream,
+  inventoryDecider,
+  licenceKeysStream,
+  orderDecider,
+  orderStream,
+} from '@licensestore/shared';
+import { handleCommand } from '@licensestore/shared/commands';
+import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import { type EventMetadata, type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger, startProjections } from '../../../projections/src/index.js';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { maskedKey, type TimelineEntry } from '../src/orders/timeline.js';
+import { signIn, startTestApi, type TestApi } from './support/api.js';
+import { readEvents, seedProduct } from './support/checkout.js';
+
+const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
+const SEALED = /v1\.[0-9a-f]{8}\./;
+
+const freshKey = () => {
+  const hex = randomBytes(10).toString('hex').toUpperCase();
+  return [0, 4, 8, 12, 16].map((at) => `T${hex.slice(at, at + 4)}`).join('-');
+};
+
+describe('GET /api/orders/:id/timeline', () => {
+  let database: DatabaseHandle;
+  let eventStore: EventStore;
+  let stopProjections: () => Promise<void>;
+  let api: TestApi;
+  let admin: string;
+
+  const call = (method: string, path: string, options: { cookie?: string; body?: unknown } = {}) =>
+    fetch(`${api.url}${path}`, {
+      method,
+      headers: {
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    });
+  const ok = async <T>(response: Response | Promise<Response>, status = 200): Promise<T> => {
+    const answer = await response;
+    const text = await answer.text();
+    expect({ status: answer.status, text }).toMatchObject({ status });
+    return JSON.parse(text) as T;
+  };
+
+  /** A checkout through the API and the store's own PayPal emulator, as the checkout page makes it. */
+  const buy = async (productId: string) => {
+    const { id: paypalOrderId } = await ok<{ id: string }>(
+      call('POST', '/paypal/order', {
+        body: { amount: '100.00', currency: 'USD', intent: 'CAPTURE', items: [{ productId, quantity: 1 }] },
+      }),
+      201,
+    );
+    await ok(
+      call('POST', `/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`, { body: { choice: 'approve' } }),
+    );
+    const order = await ok<{ id: string }>(
+      call('POST', `/paypal/order/${paypalOrderId}/capture`, {
+        body: { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' },
+      }),
+    );
+    return { orderId: order.id, paypalOrderId };
+  };
+
+  /** What the assign-keys and record-order-keys jobs do, under the order's correlation id. */
+  const deliverKeys = async (orderId: string) => {
+    const [captured] = await readEvents(eventStore, orderStream(orderId));
+    const { lines } = (captured?.data ?? {}) as { lines: Array<{ lineId: string; productId: string }> };
+    const line = lines[0] as { lineId: string; productId: string };
+    const metadata: EventMetadata = {
+      actor: { type: 'system', id: 'workers' },
+      correlationId: captured?.metadata.correlationId ?? 'test',
+      causationId: captured?.id ?? 'test',
+      schemaVersion: 1,
+    };
+    const asked = await handleCommand(
+      eventStore,
+      licenceKeysStream(line.productId),
+      inventoryDecider,
+      {
+        type: 'RequestLicenceKeys',
+        productId: line.productId,
+        orderId,
+        lineId: line.lineId,
+        quantity: 1,
+        lowStockThreshold: 0,
+        now: new Date().toISOString(),
+      },
+      metadata,
+    );
+    const assigned = asked.events.find((event) => event.type === 'LicenceKeysAssigned');
+    if (assigned?.type !== 'LicenceKeysAssigned') throw new Error('no key was assigned');
+    const recorded = await handleCommand(
+      eventStore,
+      orderStream(orderId),
+      orderDecider,
+      {
+        type: 'RecordLicenceKeys',
+        orderId,
+        lineId: line.lineId,
+        keys: assigned.data.keys,
+        now: new Date().toISOString(),
+      },
+      metadata,
+    );
+    expect(
+      await waitForProjections(database.pool, recorded.position ?? '', {
+        projectors: ['orders'],
+        timeoutMs: 10_000,
+      }),
+    ).toBe(true);
+  };
+
+  beforeAll(async () => {
+    const databaseUrl = await createTestDatabase();
+    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
+    api = await startTestApi({ databaseUrl, env: { ADMIN_PASSWORD: ADMIN.password } });
+    database = openDatabase(databaseUrl);
+    eventStore = await openEventStore({ databaseUrl });
+    admin = await signIn(api.url, ADMIN.username, ADMIN.password);
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await stopProjections?.();
+    await eventStore?.close();
+    await database?.close();
+  });
+
+  describe('for a paid order that got its key', () => {
+    let orderId: string;
+    let paypalOrderId: string;
+    let key: string;
+    let timeline: TimelineEntry[];
+    let body: string;
+
+    beforeAll(async () => {
+      const productId = await seedProduct(eventStore, database);
+      key = freshKey();
+      // The other order's key comes first, so the inventory holds events of an order that is not this one.
+      for (const added of [freshKey(), key]) {
+        await ok(call('POST', '/api/license-keys', { cookie: admin, body: { productId, key: added } }), 201);
+      }
+      const other = await buy(productId);
+      await deliverKeys(other.orderId);
+      ({ orderId, paypalOrderId } = await buy(productId));
+      await deliverKeys(orderId);
+      await ok(call('POST', `/api/orders/${orderId}/delivery-email`, { cookie: admin }), 202);
+      await ok(
+        call('PATCH', `/api/orders/${orderId}/status`, { cookie: admin, body: { status: 'cancelled' } }),
+      );
+
+      const response = await call('GET', `/api/orders/${orderId}/timeline`, { cookie: admin });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      body = await response.text();
+      timeline = JSON.parse(body);
+    });
+
+    it('lists the checkout, the order and the inventory events that served it, oldest first', () => {
+      const checkout = checkoutStream(paypalOrderId);
+      const order = orderStream(orderId);
+      const inventory = expect.stringMatching(/^licenceKeys-/);
+      expect(timeline.map(({ stream, type }) => ({ stream, type }))).toStrictEqual([
+        { stream: checkout, type: 'CheckoutStarted' },
+        { stream: checkout, type: 'CheckoutCaptured' },
+        { stream: order, type: 'OrderCaptured' },
+        { stream: inventory, type: 'LicenceKeysRequested' },
+        { stream: inventory, type: 'LicenceKeysAssigned' },
+        { stream: order, type: 'OrderLicenceKeysAssigned' },
+        { stream: order, type: 'OrderFulfilled' },
+        { stream: order, type: 'DeliveryEmailResendRequested' },
+        { stream: order, type: 'OrderStatusChanged' },
+      ]);
+      const positions = timeline.map((entry) => entry.position);
+      expect(positions).toStrictEqual([...positions].sort());
+      for (const entry of timeline) {
+        expect((entry.data as { orderId?: string }).orderId ?? orderId).toBe(orderId);
+      }
+    });
+
+    it('says when, who and what for each event', () => {
+      const byType = Object.fromEntries(timeline.map((entry) => [entry.type, entry]));
+      expect(byType.OrderCaptured).toMatchObject({
+        revision: 0,
+        actor: { type: 'customer', id: 'ada@example.com' },
+        data: { orderId, customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, total: '100.00' },
+      });
+      expect(byType.OrderStatusChanged).toMatchObject({
+        actor: { type: 'admin' },
+        data: { from: 'completed', to: 'cancelled' },
+      });
+      expect(byType.DeliveryEmailResendRequested?.actor.type).toBe('admin');
+      expect(byType.LicenceKeysRequested?.actor).toStrictEqual({ type: 'system', id: 'workers' });
+      for (const entry of timeline) {
+        expect(Date.parse(entry.recordedAt)).not.toBeNaN();
+        expect(entry.id).toMatch(/^[0-9a-f-]{36}$/);
+      }
+    });
+
+    it('masks the licence key everywhere: neither clear nor sealed, only its last 4 characters', () => {
+      expect(body).not.toContain(key);
+      expect(body).not.toMatch(SEALED);
+      const keyIn = (type: string) =>
+        (timeline.find((entry) => entry.type === type)?.data as { keys: Array<{ key: string }> }).keys[0]
+          ?.key;
+      expect(keyIn('LicenceKeysAssigned')).toBe(maskedKey(key));
+      expect(keyIn('OrderLicenceKeysAssigned')).toBe(`XXXXX-…-${key.slice(-4)}`);
+    });
+  });
+
+  it('is for admins only: 401 signed out, 403 for a customer', async () => {
+    const id = randomUUID();
+    expect((await call('GET', `/api/orders/${id}/timeline`)).status).toBe(401);
+    const customer = await api.sessionCookie({ kind: 'customer', subjectId: 'ada@example.com' });
+    expect((await call('GET', `/api/orders/${id}/timeline`, { cookie: customer })).status).toBe(403);
+  });
+
+  it('answers 404 for an order that does not exist', async () => {
+    for (const id of [randomUUID(), 'not-an-order']) {
+      const response = await call('GET', `/api/orders/${id}/timeline`, { cookie: admin });
+      expect({ status: response.status, body: await response.json() }).toStrictEqual({
+        status: 404,
+        body: { error: 'Order not found' },
+      });
+    }
+  });
+});
