@@ -205,9 +205,10 @@ describe('GET /api/orders/:id/timeline', () => {
     it('masks the licence key everywhere: neither clear nor sealed, only its last 4 characters', () => {
       expect(body).not.toContain(key);
       expect(body).not.toMatch(SEALED);
-      const keyIn = (type: string) =>
-        (timeline.find((entry) => entry.type === type)?.data as { keys: Array<{ key: string }> }).keys[0]
-          ?.key;
+      const keyIn = (type: string) => {
+        const entry = timeline.find((candidate) => candidate.type === type);
+        return (entry?.data as { keys: Array<{ key: string }> } | undefined)?.keys[0]?.key;
+      };
       expect(keyIn('LicenceKeysAssigned')).toBe(maskedKey(key));
       expect(keyIn('OrderLicenceKeysAssigned')).toBe(`XXXXX-…-${key.slice(-4)}`);
     });

@@ -69,7 +69,7 @@ export async function orderTimeline(
   const captured = orderEvents
     .map((event) => parseOrderEvent(event.type, event.data))
     .find((event) => event?.type === 'OrderCaptured');
-  if (!captured || captured.type !== 'OrderCaptured') return null;
+  if (captured?.type !== 'OrderCaptured') return null;
 
   const productIds = [...new Set(captured.data.lines.map((line) => line.productId))];
   const [checkoutEvents, ...inventories] = await Promise.all([
