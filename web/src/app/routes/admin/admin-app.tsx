@@ -1,5 +1,8 @@
-import { lazy } from 'react';
-import { Route, Switch } from 'wouter';
+import { lazy, Suspense } from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { AdminAccess } from '@/features/admin/auth/components/admin-access';
+import { AdminLayout } from '@/features/admin/layout/components/admin-layout';
+import { AdminLoading } from '@/features/admin/layout/components/admin-loading';
 
 // The back office is its own set of chunks: a shopper never downloads any of it.
 const LoginRoute = lazy(() => import('./login'));
@@ -10,17 +13,35 @@ const OrderRoute = lazy(() => import('./order'));
 const CustomersRoute = lazy(() => import('./customers'));
 const LicenseKeysRoute = lazy(() => import('./license-keys'));
 
-/** Every admin screen; the router sends only these paths here (any other /admin path is the 404 page). */
+/**
+ * Every admin screen; the router sends only these paths here (any other /admin path is the 404 page). Visitors who
+ * are not admins get the login screen on all of them; admins get each screen inside the sidebar layout.
+ */
 export default function AdminApp() {
   return (
-    <Switch>
-      <Route path="/admin/login" component={LoginRoute} />
-      <Route path="/admin" component={DashboardRoute} />
-      <Route path="/admin/products" component={ProductsRoute} />
-      <Route path="/admin/orders" component={OrdersRoute} />
-      <Route path="/admin/orders/:orderId" component={OrderRoute} />
-      <Route path="/admin/customers" component={CustomersRoute} />
-      <Route path="/admin/license-keys" component={LicenseKeysRoute} />
-    </Switch>
+    <AdminAccess
+      loginScreen={
+        <Suspense fallback={<AdminLoading />}>
+          <LoginRoute />
+        </Suspense>
+      }
+    >
+      <AdminLayout>
+        <Suspense fallback={<AdminLoading className="min-h-[50vh]" />}>
+          <Switch>
+            {/* Already signed in: the login form has nothing to offer. */}
+            <Route path="/admin/login">
+              <Redirect to="/admin" replace />
+            </Route>
+            <Route path="/admin" component={DashboardRoute} />
+            <Route path="/admin/products" component={ProductsRoute} />
+            <Route path="/admin/orders" component={OrdersRoute} />
+            <Route path="/admin/orders/:orderId" component={OrderRoute} />
+            <Route path="/admin/customers" component={CustomersRoute} />
+            <Route path="/admin/license-keys" component={LicenseKeysRoute} />
+          </Switch>
+        </Suspense>
+      </AdminLayout>
+    </AdminAccess>
   );
 }

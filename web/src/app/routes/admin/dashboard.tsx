@@ -1,4 +1,16 @@
-// Built by the back-office issue's next step.
-export default function Placeholder() {
-  return <p className="p-8">Loading...</p>;
+import { Seo } from '@/components/seo/seo';
+import { DashboardOverview } from '@/features/admin/dashboard/components/dashboard-overview';
+
+/** Admin dashboard (spec section 2). */
+export default function AdminDashboardRoute() {
+  return (
+    <>
+      <Seo title="Dashboard" description="Overview of your software marketplace." noindex />
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
+        <p className="text-muted-foreground">Overview of your software marketplace</p>
+      </div>
+      <DashboardOverview />
+    </>
+  );
 }

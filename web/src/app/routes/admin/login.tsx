@@ -1,4 +1,12 @@
-// Built by the back-office issue's next step.
-export default function Placeholder() {
-  return <p className="p-8">Loading...</p>;
+import { Seo } from '@/components/seo/seo';
+import { AdminLoginForm } from '@/features/admin/auth/components/admin-login-form';
+
+/** Admin login (spec section 2); also what a visitor who is not an admin sees on any admin path. */
+export default function AdminLoginRoute() {
+  return (
+    <div className="flex min-h-svh items-center justify-center bg-muted/40 px-4 py-12">
+      <Seo title="Admin Login" description="Sign in to the LicenseStore back office." noindex />
+      <AdminLoginForm />
+    </div>
+  );
 }

@@ -1,0 +1,21 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useLocation } from 'wouter';
+import { apiRequest } from '@/lib/api';
+import { toast } from '@/lib/toast';
+import { adminStatusQueryKey } from './admin-status';
+
+/** Signs out and leaves the back office for the storefront (spec section 7). */
+export function useAdminLogout() {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  return useMutation({
+    mutationFn: () => apiRequest('POST', '/api/admin/logout'),
+    onSuccess: () => {
+      // Known at once, so coming back to /admin shows the login screen without a stale admin frame first.
+      queryClient.setQueryData(adminStatusQueryKey, false);
+      toast({ title: 'Logged out' });
+      navigate('/');
+    },
+    onError: () => toast({ title: 'Error', description: 'Failed to logout', variant: 'destructive' }),
+  });
+}

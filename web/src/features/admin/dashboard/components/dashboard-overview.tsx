@@ -1,0 +1,43 @@
+import { LoadError } from '@/components/ui/load-error';
+import { useDashboard } from '../api/get-dashboard';
+import { DashboardStats, DashboardStatsSkeleton } from './dashboard-stats';
+import { LowStock, LowStockSkeleton } from './low-stock';
+import { RecentOrders, RecentOrdersSkeleton } from './recent-orders';
+
+const PANELS = 'grid gap-4 lg:grid-cols-3';
+
+/** The figures, recent orders and low stock, from one read of GET /api/admin/dashboard. */
+export function DashboardOverview() {
+  const { data: dashboard, error, refetch, isFetching } = useDashboard();
+
+  if (error) {
+    return (
+      <LoadError
+        title="Could not load the dashboard"
+        error={error}
+        onRetry={() => void refetch()}
+        retrying={isFetching}
+      />
+    );
+  }
+  if (!dashboard) {
+    return (
+      <div aria-busy="true" className="flex flex-col gap-6">
+        <DashboardStatsSkeleton />
+        <div className={PANELS}>
+          <RecentOrdersSkeleton />
+          <LowStockSkeleton />
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className="flex flex-col gap-6">
+      <DashboardStats dashboard={dashboard} />
+      <div className={PANELS}>
+        <RecentOrders orders={dashboard.recentOrders} />
+        <LowStock dashboard={dashboard} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+import { DollarSign, Package, ShoppingCart, Users } from 'lucide-react';
+import { formatPrice } from '@/lib/format';
+import type { Dashboard } from '../api/get-dashboard';
+import { StatCard, StatCardSkeleton } from './stat-card';
+
+const GRID = 'grid gap-4 sm:grid-cols-2 xl:grid-cols-4';
+
+/** The four headline cards of spec section 2. */
+export function DashboardStats({ dashboard }: { dashboard: Dashboard }) {
+  return (
+    <div className={GRID}>
+      <StatCard
+        title="Total Products"
+        value={String(dashboard.totalProducts)}
+        detail={`${dashboard.featuredProducts} featured`}
+        icon={Package}
+      />
+      <StatCard
+        title="Total Orders"
+        value={String(dashboard.totalOrders)}
+        detail={`${dashboard.completedOrders} completed`}
+        icon={ShoppingCart}
+      />
+      <StatCard
+        title="Total Customers"
+        value={String(dashboard.totalCustomers)}
+        detail="Unique customers"
+        icon={Users}
+      />
+      <StatCard
+        title="Total Revenue"
+        value={formatPrice(dashboard.totalRevenue)}
+        detail="All time"
+        icon={DollarSign}
+      />
+    </div>
+  );
+}
+
+export function DashboardStatsSkeleton() {
+  return (
+    <div className={GRID}>
+      {['products', 'orders', 'customers', 'revenue'].map((card) => (
+        <StatCardSkeleton key={card} />
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import type { OrderView } from '@licensestore/shared';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { AdminOrderStatusBadge } from '@/features/admin/components/admin-order-status-badge';
+import { formatPrice } from '@/lib/format';
+
+const RECENT_ORDERS = 5;
+
+/** The newest orders (spec section 2: the first 5), or 'No orders yet'. */
+export function RecentOrders({ orders }: { orders: OrderView[] }) {
+  const recent = orders.slice(0, RECENT_ORDERS);
+  return (
+    <Card className="lg:col-span-2">
+      <CardHeader>
+        <CardTitle>Recent Orders</CardTitle>
+      </CardHeader>
+      <CardContent>
+        {recent.length === 0 ? (
+          <p className="py-6 text-center text-sm text-muted-foreground">No orders yet</p>
+        ) : (
+          <ul className="divide-y divide-border">
+            {recent.map((order) => (
+              <li key={order.id} className="flex items-center justify-between gap-4 py-3">
+                <div className="min-w-0">
+                  <p className="truncate text-sm font-medium">{order.customerName}</p>
+                  <p className="truncate text-sm text-muted-foreground">{order.customerEmail}</p>
+                </div>
+                <div className="flex shrink-0 items-center gap-3">
+                  <span className="text-sm font-semibold tabular-nums">{formatPrice(order.total)}</span>
+                  <AdminOrderStatusBadge status={order.status} />
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+export function RecentOrdersSkeleton() {
+  return (
+    <Card className="lg:col-span-2">
+      <CardHeader>
+        <CardTitle>Recent Orders</CardTitle>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        {Array.from({ length: RECENT_ORDERS }, (_, row) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: placeholder rows have no identity
+          <div key={row} className="flex items-center justify-between gap-4">
+            <div className="flex flex-col gap-2">
+              <Skeleton className="h-4 w-32" />
+              <Skeleton className="h-3 w-44" />
+            </div>
+            <Skeleton className="h-5 w-24" />
+          </div>
+        ))}
+      </CardContent>
+    </Card>
+  );
+}
