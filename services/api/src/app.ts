@@ -23,6 +23,7 @@ import { refuseCrossSite } from './http/same-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
 import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.js';
+import { objectRoutes } from './objects/routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { createPaypalClient } from './payments/client.js';
 import { paymentsSetup, SANDBOX_MOUNT, type SandboxDefaults } from './payments/setup.js';
@@ -97,10 +98,12 @@ export function createApp(deps: AppDeps): Express {
     keyVault,
     lowStockThreshold: config.LOW_STOCK_THRESHOLD,
   };
+  const objects = objectRoutes(config);
   const api = Router();
   api.use(loadSession(sessions));
-  // Before the JSON parser: an import of keys reads up to 1 MB, the rest of the API 100 kB.
+  // Before the JSON parser: an import of keys reads up to 1 MB, an image upload streams up to 10 MB, the rest 100 kB.
   api.use(licenceKeyImportRoutes(inventory));
+  api.use(objects.api);
   api.use(express.json({ limit: JSON_LIMIT }));
   api.use(
     authRoutes({ db: database.db, sessions, throttle: new LoginThrottle(redis), secureCookies: https }),
@@ -139,6 +142,7 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  app.use(objects.files);
   app.use(publicFiles(deps.publicDir ?? PUBLIC_DIR));
   if (web) app.use(web.router);
   app.use(notFound);

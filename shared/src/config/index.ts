@@ -6,44 +6,70 @@ const optionalString = z
   .transform((value) => (value === '' ? undefined : value))
   .optional();
 
-export const configSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(1).max(65535).default(5000),
-  DATA_DIR: z.string().min(1).default('.data'),
-  DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
-  REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
-  EVENTSTORE_CONNECTION_STRING: optionalString.pipe(z.string().startsWith('esdb').optional()),
-  PAYPAL_CLIENT_ID: optionalString,
-  PAYPAL_CLIENT_SECRET: optionalString,
-  PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),
-  /** The webhook's id in the PayPal dashboard, needed to verify webhook signatures; the emulator has its own. */
-  PAYPAL_WEBHOOK_ID: optionalString,
-  /** Replaces the REST host PAYPAL_ENV picks, e.g. a PayPal emulator running on its own. */
-  PAYPAL_API_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
-  SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
-  MAIL_FROM: z.string().default('Licence Store <no-reply@licensestore.local>'),
-  SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
-  /** Seals licence keys at rest (AES-256-GCM) and fingerprints them; every role must share it. */
-  LICENCE_KEY_SECRET: optionalString.pipe(z.string().min(32).optional()),
-  /** Fewer available keys than this makes a product low on stock (admin API, e-mail to ADMIN_EMAIL); 0 turns it off. */
-  LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(5),
-  /** Where low-stock alerts go; unset sends none. */
-  ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
-  ADMIN_USERNAME: z.string().min(1).default('admin'),
-  ADMIN_PASSWORD: optionalString.pipe(z.string().min(12).optional()),
-  /** Origin the site is served from, for cross-site checks and absolute links; defaults to http://localhost:PORT. */
-  PUBLIC_URL: optionalString.pipe(z.url().optional()),
-  /**
-   * Express 'trust proxy': unset trusts no proxy (req.ip is the peer). Behind a load balancer set the number of
-   * proxy hops or their addresses, so login throttling and logs see the client's address.
-   */
-  TRUST_PROXY: optionalString.transform((value) =>
-    value === undefined ? false : /^\d+$/.test(value) ? Number(value) : value === 'true' ? true : value,
-  ),
-  /** The built web client to serve; unset serves this checkout's web/dist (which `npm start` builds when stale). */
-  WEB_DIST: optionalString,
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
-});
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(5000),
+    DATA_DIR: z.string().min(1).default('.data'),
+    DATABASE_URL: optionalString.pipe(z.url({ protocol: /^postgres(ql)?$/ }).optional()),
+    REDIS_URL: optionalString.pipe(z.url({ protocol: /^rediss?$/ }).optional()),
+    EVENTSTORE_CONNECTION_STRING: optionalString.pipe(z.string().startsWith('esdb').optional()),
+    PAYPAL_CLIENT_ID: optionalString,
+    PAYPAL_CLIENT_SECRET: optionalString,
+    PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),
+    /** The webhook's id in the PayPal dashboard, needed to verify webhook signatures; the emulator has its own. */
+    PAYPAL_WEBHOOK_ID: optionalString,
+    /** Replaces the REST host PAYPAL_ENV picks, e.g. a PayPal emulator running on its own. */
+    PAYPAL_API_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+    MAIL_FROM: z.string().default('Licence Store <no-reply@licensestore.local>'),
+    /** Uploaded images go to this S3 (or S3-compatible) bucket; unset keeps them under DATA_DIR/uploads. */
+    S3_BUCKET: optionalString,
+    /** An S3-compatible service (MinIO, R2, …), addressed path-style; unset is AWS. */
+    S3_ENDPOINT: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    S3_REGION: z.string().trim().min(1).default('us-east-1'),
+    /** Both or neither; neither uses the AWS SDK's default credential chain (environment, instance role). */
+    S3_ACCESS_KEY_ID: optionalString,
+    S3_SECRET_ACCESS_KEY: optionalString,
+    SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
+    /** Seals licence keys at rest (AES-256-GCM) and fingerprints them; every role must share it. */
+    LICENCE_KEY_SECRET: optionalString.pipe(z.string().min(32).optional()),
+    /** Fewer available keys than this makes a product low on stock (admin API, e-mail to ADMIN_EMAIL); 0 turns it off. */
+    LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(5),
+    /** Where low-stock alerts go; unset sends none. */
+    ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
+    ADMIN_USERNAME: z.string().min(1).default('admin'),
+    ADMIN_PASSWORD: optionalString.pipe(z.string().min(12).optional()),
+    /** Origin the site is served from, for cross-site checks and absolute links; defaults to http://localhost:PORT. */
+    PUBLIC_URL: optionalString.pipe(z.url().optional()),
+    /**
+     * Express 'trust proxy': unset trusts no proxy (req.ip is the peer). Behind a load balancer set the number of
+     * proxy hops or their addresses, so login throttling and logs see the client's address.
+     */
+    TRUST_PROXY: optionalString.transform((value) =>
+      value === undefined ? false : /^\d+$/.test(value) ? Number(value) : value === 'true' ? true : value,
+    ),
+    /** The built web client to serve; unset serves this checkout's web/dist (which `npm start` builds when stale). */
+    WEB_DIST: optionalString,
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  })
+  .superRefine((config, context) => {
+    if ((config.S3_ACCESS_KEY_ID === undefined) !== (config.S3_SECRET_ACCESS_KEY === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['S3_SECRET_ACCESS_KEY'],
+        message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY go together: set both or neither',
+      });
+    }
+    const s3Set = config.S3_ENDPOINT || config.S3_ACCESS_KEY_ID || config.S3_SECRET_ACCESS_KEY;
+    if (s3Set && !config.S3_BUCKET) {
+      context.addIssue({
+        code: 'custom',
+        path: ['S3_BUCKET'],
+        message: 'required when other S3_* variables are set',
+      });
+    }
+  });
 
 export type Config = z.infer<typeof configSchema>;
 
