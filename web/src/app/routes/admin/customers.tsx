@@ -1,4 +1,16 @@
-// Built by the back-office issue's next step.
-export default function Placeholder() {
-  return <p className="p-8">Loading...</p>;
+import { Seo } from '@/components/seo/seo';
+import { CustomersTable } from '@/features/admin/customers/components/customers-table';
+
+/** Customers (spec section 2): who bought, how often, how much, and when last. */
+export default function CustomersRoute() {
+  return (
+    <>
+      <Seo title="Customers" description="View customer information and order history" noindex />
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Customers</h1>
+        <p className="text-muted-foreground">View customer information and order history</p>
+      </div>
+      <CustomersTable />
+    </>
+  );
 }

@@ -1,4 +1,11 @@
-// Built by the back-office issue's next step.
-export default function Placeholder() {
-  return <p className="p-8">Loading...</p>;
+import { Seo } from '@/components/seo/seo';
+import { LicenseKeysScreen } from '@/features/admin/license-keys/components/license-keys-screen';
+
+export default function LicenseKeysRoute() {
+  return (
+    <>
+      <Seo title="License Keys" description="Manage product license keys inventory" noindex />
+      <LicenseKeysScreen />
+    </>
+  );
 }

@@ -1,4 +1,16 @@
-// Built by the back-office issue's next step.
-export default function Placeholder() {
-  return <p className="p-8">Loading...</p>;
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { useParams } from 'wouter';
+import { Seo } from '@/components/seo/seo';
+import { OrderDetail } from '@/features/admin/orders/components/order-detail';
+
+/** /admin/orders/:orderId: one order, its keys and its history (the audit trail). */
+export default function OrderRoute() {
+  const { orderId = '' } = useParams<{ orderId: string }>();
+  return (
+    <>
+      <Seo title={`Order ${orderNumber(orderId)}`} description="Order details and history" noindex />
+      {/* Keyed by id: another order's page starts from its own state (revealed keys hidden again). */}
+      <OrderDetail key={orderId} orderId={orderId} />
+    </>
+  );
 }

@@ -1,4 +1,16 @@
-// Built by the back-office issue's next step.
-export default function Placeholder() {
-  return <p className="p-8">Loading...</p>;
+import { Seo } from '@/components/seo/seo';
+import { OrdersTable } from '@/features/admin/orders/components/orders-table';
+
+/** Orders (spec section 2): every order with its status, changed from the list. */
+export default function OrdersRoute() {
+  return (
+    <>
+      <Seo title="Orders" description="Manage customer orders" noindex />
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Orders</h1>
+        <p className="text-muted-foreground">Manage customer orders</p>
+      </div>
+      <OrdersTable />
+    </>
+  );
 }

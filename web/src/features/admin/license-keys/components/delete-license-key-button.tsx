@@ -1,0 +1,31 @@
+import { Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useDeleteLicenseKey } from '../api/delete-license-key';
+
+/** Deletes an available key after the spec's confirmation (section 8). */
+export function DeleteLicenseKeyButton({ keyId, label }: { keyId: string; label: string }) {
+  const [confirming, setConfirming] = useState(false);
+  const remove = useDeleteLicenseKey();
+  return (
+    <>
+      <Button
+        variant="ghost"
+        className="size-9 p-0 text-destructive hover:text-destructive"
+        aria-label={`Delete license key ${label}`}
+        onClick={() => setConfirming(true)}
+      >
+        <Trash2 aria-hidden="true" className="size-4" />
+      </Button>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="Delete license key"
+        description="Are you sure you want to delete this license key? This action cannot be undone."
+        busy={remove.isPending}
+        onConfirm={() => remove.mutate(keyId, { onSettled: () => setConfirming(false) })}
+      />
+    </>
+  );
+}

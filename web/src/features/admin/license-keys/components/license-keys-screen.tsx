@@ -1,0 +1,24 @@
+import { AddLicenseKeyDialog } from './add-license-key-dialog';
+import { ImportLicenseKeysDialog } from './import-license-keys-dialog';
+import { LicenseKeysTable } from './license-keys-table';
+import { StockSummary } from './stock-summary';
+
+/** License Keys (spec section 2): stock per product, then the keys, with add, import, copy and delete. */
+export function LicenseKeysScreen() {
+  return (
+    <>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">License Keys</h1>
+          <p className="text-muted-foreground">Manage product license keys inventory</p>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          <ImportLicenseKeysDialog />
+          <AddLicenseKeyDialog />
+        </div>
+      </div>
+      <StockSummary />
+      <LicenseKeysTable />
+    </>
+  );
+}

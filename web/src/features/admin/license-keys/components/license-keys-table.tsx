@@ -1,0 +1,143 @@
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { Copy, Lock } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { LoadError } from '@/components/ui/load-error';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { type LicenseKeyView, useLicenseKeys } from '../api/get-license-keys';
+import { copyKey } from '../utils/copy-key';
+import { type KeyFilter, matchesFilter, PAGE_SIZE, pageOf } from '../utils/filter-keys';
+import { DeleteLicenseKeyButton } from './delete-license-key-button';
+import { KeyFilters } from './key-filters';
+import { Pager } from './pager';
+
+const COLUMNS = ['Product', 'License Key', 'Status', 'Order ID', 'Actions'];
+const SKELETON_ROWS = 5;
+
+/** Enough of the key to tell rows apart in button names, without reading the whole key out every time. */
+const shortKey = (key: string | null) => (key ? `ending ${key.slice(-5)}` : 'that cannot be read');
+
+function KeyRow({ licenseKey }: { licenseKey: LicenseKeyView }) {
+  const product = licenseKey.productName ?? 'Deleted product';
+  const label = `${shortKey(licenseKey.key)} of ${product}`;
+  return (
+    <TableRow>
+      <TableCell className="min-w-40 font-medium">{product}</TableCell>
+      <TableCell>
+        <div className="flex items-center gap-1">
+          <code className="font-mono text-sm whitespace-nowrap">{licenseKey.key ?? 'Unreadable key'}</code>
+          {licenseKey.key && (
+            <Button
+              variant="ghost"
+              className="size-9 shrink-0 p-0"
+              aria-label={`Copy license key ${label}`}
+              onClick={() => copyKey(licenseKey.key as string)}
+            >
+              <Copy aria-hidden="true" className="size-4" />
+            </Button>
+          )}
+        </div>
+      </TableCell>
+      <TableCell>
+        <span
+          className={
+            licenseKey.assigned
+              ? 'inline-flex rounded-full bg-muted px-2.5 py-0.5 text-xs font-semibold'
+              : 'inline-flex rounded-full bg-success px-2.5 py-0.5 text-xs font-semibold text-success-foreground'
+          }
+        >
+          {licenseKey.assigned ? 'Assigned' : 'Available'}
+        </span>
+      </TableCell>
+      <TableCell className="font-mono whitespace-nowrap">
+        {licenseKey.orderId ? orderNumber(licenseKey.orderId) : '-'}
+      </TableCell>
+      <TableCell>
+        {licenseKey.assigned ? (
+          // Assigned keys belong to a customer's order (spec section 4): nothing to delete, and the reason shown.
+          <span className="inline-flex items-center gap-1.5 text-xs whitespace-nowrap text-muted-foreground">
+            <Lock aria-hidden="true" className="size-3.5" />
+            Assigned keys cannot be deleted
+          </span>
+        ) : (
+          <DeleteLicenseKeyButton keyId={licenseKey.id} label={label} />
+        )}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+function MessageRow({ children }: { children: string }) {
+  return (
+    <TableRow className="hover:bg-transparent">
+      <TableCell colSpan={COLUMNS.length} className="py-10 text-center text-muted-foreground">
+        {children}
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** The inventory, filtered by product and status, a page at a time (spec section 2, License Keys). */
+export function LicenseKeysTable() {
+  const { data: keys, error, isPending, refetch, isRefetching } = useLicenseKeys();
+  const [filter, setFilter] = useState<KeyFilter>({ productId: 'all', status: 'all' });
+  const [page, setPage] = useState(0);
+
+  if (error) {
+    return (
+      <LoadError
+        title="The license keys could not be loaded"
+        error={error}
+        onRetry={() => refetch()}
+        retrying={isRefetching}
+      />
+    );
+  }
+  const matching = (keys ?? []).filter(matchesFilter(filter));
+  const shown = pageOf(matching, page);
+  return (
+    <div className="grid gap-4">
+      <KeyFilters
+        keys={keys ?? []}
+        filter={filter}
+        onChange={(next) => {
+          setFilter(next);
+          setPage(0);
+        }}
+      />
+      <Table aria-label="License keys" aria-busy={isPending}>
+        <TableHeader>
+          <TableRow className="hover:bg-transparent">
+            {COLUMNS.map((column) => (
+              <TableHead key={column}>{column}</TableHead>
+            ))}
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {isPending ? (
+            Array.from({ length: SKELETON_ROWS }, (_, row) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart
+              <TableRow key={row}>
+                {COLUMNS.map((column) => (
+                  <TableCell key={column}>
+                    <Skeleton className="h-5 w-full min-w-16" />
+                  </TableCell>
+                ))}
+              </TableRow>
+            ))
+          ) : keys.length === 0 ? (
+            <MessageRow>No license keys yet. Add license keys to enable automatic delivery.</MessageRow>
+          ) : matching.length === 0 ? (
+            <MessageRow>No license keys match these filters.</MessageRow>
+          ) : (
+            shown.rows.map((key) => <KeyRow key={key.id} licenseKey={key} />)
+          )}
+        </TableBody>
+      </Table>
+      {matching.length > PAGE_SIZE && (
+        <Pager page={shown.page} pages={shown.pages} total={matching.length} onPage={setPage} />
+      )}
+    </div>
+  );
+}

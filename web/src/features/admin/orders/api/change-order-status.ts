@@ -1,0 +1,34 @@
+import type { OrderView } from '@licensestore/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api';
+import { toast } from '@/lib/toast';
+import { ORDERS_KEY } from './get-orders';
+
+/** What an admin may set (spec section 4): any of the three, from any status. */
+export const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
+export type AdminStatus = (typeof ADMIN_STATUSES)[number];
+
+/**
+ * Lists that show an order's status or count on it: the orders (and each order's page), the customers (cancelled
+ * orders leave their total spent) and the dashboard's counters.
+ */
+const AFFECTED = [ORDERS_KEY, ['/api/customers'], ['/api/admin/dashboard']];
+
+export function useChangeOrderStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ orderId, status }: { orderId: string; status: AdminStatus }) => {
+      const response = await apiRequest('PATCH', `/api/orders/${encodeURIComponent(orderId)}/status`, {
+        status,
+      });
+      return (await response.json()) as OrderView;
+    },
+    onSuccess: async () => {
+      toast({ title: 'Order status updated successfully' });
+      await Promise.all(AFFECTED.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+    },
+    onError: (error) => {
+      toast({ title: 'Error', description: error.message, variant: 'destructive' });
+    },
+  });
+}

@@ -1,0 +1,61 @@
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { ArrowLeft } from 'lucide-react';
+import { Link } from 'wouter';
+import { buttonClasses } from '@/components/ui/button';
+import { LoadError } from '@/components/ui/load-error';
+import { Skeleton } from '@/components/ui/skeleton';
+import { isNotFound, useOrder } from '../api/get-orders';
+import { OrderItemsCard } from './order-items-card';
+import { OrderSummaryCard } from './order-summary-card';
+import { OrderTimeline } from './order-timeline';
+
+function BackToOrders() {
+  return (
+    <Link href="/admin/orders" className={buttonClasses('ghost', 'w-fit -ml-3')}>
+      <ArrowLeft aria-hidden="true" className="size-4" />
+      Back to orders
+    </Link>
+  );
+}
+
+/** One order for admins: its details, lines and keys, and its event history. */
+export function OrderDetail({ orderId }: { orderId: string }) {
+  const { data: order, error, isPending, refetch, isRefetching } = useOrder(orderId);
+
+  if (isNotFound(error)) {
+    return (
+      <>
+        <BackToOrders />
+        <div className="rounded-lg border border-border bg-card p-8 text-center">
+          <h1 className="text-2xl font-bold">Order Not Found</h1>
+          <p className="mt-2 text-muted-foreground">The order you're looking for doesn't exist.</p>
+        </div>
+      </>
+    );
+  }
+  return (
+    <>
+      <BackToOrders />
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Order {orderNumber(orderId)}</h1>
+        <p className="font-mono text-sm break-all text-muted-foreground">{orderId}</p>
+      </div>
+      {error ? (
+        <LoadError
+          title="The order could not be loaded"
+          error={error}
+          onRetry={() => refetch()}
+          retrying={isRefetching}
+        />
+      ) : (
+        <div className="grid items-start gap-6 lg:grid-cols-2">
+          <div className="grid gap-6">
+            {isPending ? <Skeleton className="h-64" /> : <OrderSummaryCard order={order} />}
+            <OrderItemsCard orderId={orderId} />
+          </div>
+          <OrderTimeline orderId={orderId} />
+        </div>
+      )}
+    </>
+  );
+}

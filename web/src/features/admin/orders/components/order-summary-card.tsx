@@ -1,0 +1,49 @@
+import type { OrderView } from '@licensestore/shared';
+import { Mail } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatPrice } from '@/lib/format';
+import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge';
+import { useResendDeliveryEmail } from '../api/resend-delivery-email';
+import { localeDate } from '../utils/order-date';
+import { OrderStatusSelect } from './order-status-select';
+
+function Field({ term, children }: { term: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1">
+      <dt className="text-sm text-muted-foreground">{term}</dt>
+      <dd className="font-medium break-words">{children}</dd>
+    </div>
+  );
+}
+
+/** Who bought, what it cost, where it stands; the status is changed and the delivery e-mail resent from here. */
+export function OrderSummaryCard({ order }: { order: OrderView }) {
+  const resend = useResendDeliveryEmail(order.id, order.customerEmail);
+  return (
+    <Card aria-labelledby="order-summary">
+      <CardHeader>
+        <CardTitle id="order-summary">Order details</CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-6">
+        <dl className="grid gap-4 sm:grid-cols-2">
+          <Field term="Customer">{order.customerName}</Field>
+          <Field term="Email">{order.customerEmail}</Field>
+          <Field term="Total">{formatPrice(order.total)}</Field>
+          <Field term="Date">{localeDate(order.createdAt)}</Field>
+          <Field term="Status">
+            <AdminOrderStatusBadge status={order.status} />
+          </Field>
+        </dl>
+        <div className="flex flex-wrap items-center gap-3">
+          <OrderStatusSelect order={order} className="w-40" />
+          <Button variant="outline" onClick={() => resend.mutate()} disabled={resend.isPending}>
+            <Mail aria-hidden="true" className="size-4" />
+            {resend.isPending ? 'Requesting...' : 'Resend delivery email'}
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

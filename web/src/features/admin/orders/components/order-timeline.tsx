@@ -1,0 +1,77 @@
+import { RefreshCw } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { LoadError } from '@/components/ui/load-error';
+import { Skeleton } from '@/components/ui/skeleton';
+import { type TimelineEntry, useOrderTimeline } from '../api/get-order-timeline';
+import { actorLabel, describeEvent, eventTitle } from '../utils/describe-event';
+import { localeDateTime } from '../utils/order-date';
+
+function TimelineItem({ entry }: { entry: TimelineEntry }) {
+  const summary = describeEvent(entry);
+  return (
+    <li className="relative grid gap-1 border-l-2 border-border pb-5 pl-5 last:pb-0">
+      <span aria-hidden="true" className="absolute top-1.5 -left-[5px] size-2 rounded-full bg-primary" />
+      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+        <h3 className="font-medium">{eventTitle(entry.type)}</h3>
+        <time dateTime={entry.recordedAt} className="text-sm text-muted-foreground tabular-nums">
+          {localeDateTime(entry.recordedAt)}
+        </time>
+      </div>
+      {summary && <p className="text-sm break-words">{summary}</p>}
+      <p className="text-xs text-muted-foreground">
+        By {actorLabel(entry.actor)} · <span className="font-mono break-all">{entry.stream}</span> #
+        {entry.revision}
+      </p>
+      <details className="text-xs">
+        <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
+          Event data
+        </summary>
+        <pre className="mt-2 max-w-full overflow-x-auto rounded-md bg-muted p-3 font-mono">
+          {JSON.stringify(entry.data, null, 2)}
+        </pre>
+      </details>
+    </li>
+  );
+}
+
+/**
+ * Every event of the order, oldest first: when, who and what (the audit trail; keys masked by the server).
+ * It is read when the page opens and after a resend; the workers' later events need a refresh, since nothing polls.
+ */
+export function OrderTimeline({ orderId }: { orderId: string }) {
+  const { data: entries, error, isPending, refetch, isRefetching } = useOrderTimeline(orderId);
+  return (
+    <Card aria-labelledby="order-timeline">
+      <CardHeader className="flex-row items-center justify-between gap-4">
+        <CardTitle id="order-timeline">Event timeline</CardTitle>
+        <Button variant="outline" onClick={() => refetch()} disabled={isRefetching || isPending}>
+          <RefreshCw aria-hidden="true" className={isRefetching ? 'size-4 animate-spin' : 'size-4'} />
+          Refresh
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {error ? (
+          <LoadError
+            title="The timeline could not be loaded"
+            error={error}
+            onRetry={() => refetch()}
+            retrying={isRefetching}
+          />
+        ) : isPending ? (
+          <div className="grid gap-4">
+            {[0, 1, 2].map((row) => (
+              <Skeleton key={row} className="h-14" />
+            ))}
+          </div>
+        ) : (
+          <ol aria-label="Order events, oldest first" className="ml-1">
+            {entries.map((entry) => (
+              <TimelineItem key={entry.id} entry={entry} />
+            ))}
+          </ol>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
