@@ -1,16 +1,21 @@
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
-import { useStock } from '../api/get-license-keys';
+import { type StockView, useStock } from '../api/get-license-keys';
+
+/** What runs out first comes first. */
+const lowestFirst = (stock: StockView[]) =>
+  [...stock].sort((a, b) => a.available - b.available || a.productName.localeCompare(b.productName));
 
 /**
- * Available keys per product, above the table: what runs out next is visible without paging through the keys.
+ * Available keys per product, above the table, fewest first: what runs out next is visible without paging through
+ * the keys.
  * Products low on keys are marked, and so are paid orders waiting for one.
  */
 export function StockSummary() {
   const { data: stock, isPending, error } = useStock();
   if (error) return null; // The table below shows the load error; the summary is a convenience.
   return (
-    <section aria-labelledby="stock-heading" className="grid gap-3">
+    <section aria-labelledby="stock-heading" className="grid grid-cols-1 gap-3">
       <h2 id="stock-heading" className="text-lg font-semibold">
         Available keys per product
       </h2>
@@ -19,8 +24,14 @@ export function StockSummary() {
       ) : stock.length === 0 ? (
         <p className="text-sm text-muted-foreground">No products yet.</p>
       ) : (
-        <ul className="grid gap-2 sm:grid-cols-2 xl:grid-cols-3">
-          {stock.map((product) => (
+        // On a phone the 18 demo products would push the keys off the first screens: the list scrolls (keyboard too).
+        <ul
+          aria-labelledby="stock-heading"
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard
+          tabIndex={0}
+          className="grid max-h-64 grid-cols-1 gap-2 overflow-y-auto rounded-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary sm:max-h-none sm:grid-cols-2 sm:overflow-visible xl:grid-cols-3"
+        >
+          {lowestFirst(stock).map((product) => (
             <li
               key={product.productId}
               className={cn(

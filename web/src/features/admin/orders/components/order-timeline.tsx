@@ -4,11 +4,11 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { type TimelineEntry, useOrderTimeline } from '../api/get-order-timeline';
-import { actorLabel, describeEvent, eventTitle } from '../utils/describe-event';
+import { actorLabel, describeEvent, eventTitle, lineNames } from '../utils/describe-event';
 import { localeDateTime } from '../utils/order-date';
 
-function TimelineItem({ entry }: { entry: TimelineEntry }) {
-  const summary = describeEvent(entry);
+function TimelineItem({ entry, lines }: { entry: TimelineEntry; lines: Map<string, string> }) {
+  const summary = describeEvent(entry, lines);
   return (
     <li className="relative grid gap-1 border-l-2 border-border pb-5 pl-5 last:pb-0">
       <span aria-hidden="true" className="absolute top-1.5 -left-[5px] size-2 rounded-full bg-primary" />
@@ -20,8 +20,10 @@ function TimelineItem({ entry }: { entry: TimelineEntry }) {
       </div>
       {summary && <p className="text-sm break-words">{summary}</p>}
       <p className="text-xs text-muted-foreground">
-        By {actorLabel(entry.actor)} · <span className="font-mono break-all">{entry.stream}</span> #
-        {entry.revision}
+        By {actorLabel(entry.actor)} ·{' '}
+        <span className="font-mono break-all">
+          {entry.type} in {entry.stream} #{entry.revision}
+        </span>
       </p>
       <details className="text-xs">
         <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
@@ -32,6 +34,17 @@ function TimelineItem({ entry }: { entry: TimelineEntry }) {
         </pre>
       </details>
     </li>
+  );
+}
+
+function TimelineList({ entries }: { entries: TimelineEntry[] }) {
+  const lines = lineNames(entries);
+  return (
+    <ol aria-label="Order events, oldest first" className="ml-1">
+      {entries.map((entry) => (
+        <TimelineItem key={entry.id} entry={entry} lines={lines} />
+      ))}
+    </ol>
   );
 }
 
@@ -65,11 +78,7 @@ export function OrderTimeline({ orderId }: { orderId: string }) {
             ))}
           </div>
         ) : (
-          <ol aria-label="Order events, oldest first" className="ml-1">
-            {entries.map((entry) => (
-              <TimelineItem key={entry.id} entry={entry} />
-            ))}
-          </ol>
+          <TimelineList entries={entries} />
         )}
       </CardContent>
     </Card>

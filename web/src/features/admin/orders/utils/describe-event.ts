@@ -1,25 +1,44 @@
 import { formatPrice } from '@/lib/format';
 import type { TimelineActor, TimelineEntry } from '../api/get-order-timeline';
 
-/** 'OrderLicenceKeysAssigned' → 'Order licence keys assigned': the event's own name, readable. */
-export const eventTitle = (type: string) => {
-  const words = type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
-
-export const actorLabel = ({ type, id }: TimelineActor) =>
-  type === 'system' ? `System (${id})` : `${type === 'admin' ? 'Admin' : 'Customer'} ${id}`;
-
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const keyList = (keys: unknown) =>
   Array.isArray(keys) ? keys.map((key) => text((key as { key?: unknown }).key)).join(', ') : '';
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
 /**
+ * 'OrderLicenceKeysAssigned' → 'Order license keys assigned': the event's own name, readable, in the screens' one
+ * spelling (the exact type is shown beside it).
+ */
+export const eventTitle = (type: string) => {
+  const words = type
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/\blicence\b/g, 'license');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+/** Order lines by id → product name, from the OrderCaptured event: inventory events name lines by id only. */
+export function lineNames(entries: TimelineEntry[]): Map<string, string> {
+  const captured = entries.find((entry) => entry.type === 'OrderCaptured');
+  const lines = Array.isArray(captured?.data.lines) ? captured.data.lines : [];
+  return new Map(
+    lines.map((line: { lineId?: unknown; productName?: unknown }) => [
+      text(line.lineId),
+      text(line.productName),
+    ]),
+  );
+}
+
+export const actorLabel = ({ type, id }: TimelineActor) =>
+  type === 'system' ? `System (${id})` : `${type === 'admin' ? 'Admin' : 'Customer'} ${id}`;
+
+/**
  * One sentence on what the event did, from its data (keys already masked by the server). Types this screen does
  * not know yet still show their name and their data.
  */
-export function describeEvent({ type, data }: TimelineEntry): string | null {
+export function describeEvent({ type, data }: TimelineEntry, lines: Map<string, string>): string | null {
+  const line = lines.get(text(data.lineId)) ?? `line ${text(data.lineId)}`;
   switch (type) {
     case 'CheckoutStarted': {
       const lines = Array.isArray(data.lines) ? data.lines.length : 0;
@@ -38,11 +57,11 @@ export function describeEvent({ type, data }: TimelineEntry): string | null {
     case 'OrderRefunded':
       return 'The payment was refunded';
     case 'LicenceKeysRequested':
-      return `Line ${text(data.lineId)} asked the inventory for ${plural(Number(data.quantity), 'license key')}`;
+      return `Asked the inventory for ${plural(Number(data.quantity), 'license key')} of ${line}`;
     case 'LicenceKeysAssigned':
-      return `The inventory gave line ${text(data.lineId)}: ${keyList(data.keys)}`;
+      return `The inventory gave ${line}: ${keyList(data.keys)}`;
     case 'OrderLicenceKeysAssigned':
-      return `The order recorded for line ${text(data.lineId)}: ${keyList(data.keys)}`;
+      return `The order recorded for ${line}: ${keyList(data.keys)}`;
     case 'OrderFulfilled':
       return 'Every unit has its license key';
     case 'DeliveryEmailResendRequested':
