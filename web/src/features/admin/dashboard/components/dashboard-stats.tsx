@@ -3,7 +3,8 @@ import { formatPrice } from '@/lib/format';
 import type { Dashboard } from '../api/get-dashboard';
 import { StatCard, StatCardSkeleton } from './stat-card';
 
-const GRID = 'grid gap-4 sm:grid-cols-2 xl:grid-cols-4';
+// Two abreast even on a phone: four full-width cards would push the recent orders off the first screen.
+const GRID = 'grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4';
 
 /** The four headline cards of spec section 2. */
 export function DashboardStats({ dashboard }: { dashboard: Dashboard }) {

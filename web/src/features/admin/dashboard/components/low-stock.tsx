@@ -1,4 +1,5 @@
 import { ArrowRight, TriangleAlert } from 'lucide-react';
+import { useId } from 'react';
 import { Link } from 'wouter';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -12,10 +13,11 @@ const keysLeft = (count: number) => `${count} ${count === 1 ? 'key' : 'keys'} le
  */
 export function LowStock({ dashboard }: { dashboard: Dashboard }) {
   const { lowStock, availableKeys, ordersAwaitingKeys } = dashboard;
+  const titleId = useId();
   return (
-    <Card>
+    <Card aria-labelledby={titleId}>
       <CardHeader>
-        <CardTitle>Low Stock</CardTitle>
+        <CardTitle id={titleId}>Low Stock</CardTitle>
         <p className="text-sm text-muted-foreground">
           {availableKeys} {availableKeys === 1 ? 'key' : 'keys'} available, {ordersAwaitingKeys}{' '}
           {ordersAwaitingKeys === 1 ? 'order' : 'orders'} awaiting keys

@@ -1,4 +1,5 @@
 import type { OrderView } from '@licensestore/shared';
+import { useId } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AdminOrderStatusBadge } from '@/features/admin/components/admin-order-status-badge';
@@ -9,10 +10,11 @@ const RECENT_ORDERS = 5;
 /** The newest orders (spec section 2: the first 5), or 'No orders yet'. */
 export function RecentOrders({ orders }: { orders: OrderView[] }) {
   const recent = orders.slice(0, RECENT_ORDERS);
+  const titleId = useId();
   return (
-    <Card className="lg:col-span-2">
+    <Card aria-labelledby={titleId} className="lg:col-span-2">
       <CardHeader>
-        <CardTitle>Recent Orders</CardTitle>
+        <CardTitle id={titleId}>Recent Orders</CardTitle>
       </CardHeader>
       <CardContent>
         {recent.length === 0 ? (
