@@ -191,10 +191,10 @@ describe('GET /api/orders/:id/timeline', () => {
         data: { orderId, customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, total: '100.00' },
       });
       expect(byType.OrderStatusChanged).toMatchObject({
-        actor: { type: 'admin' },
+        actor: { type: 'admin', id: expect.stringMatching(/^[0-9a-f-]{36}$/), name: 'admin' },
         data: { from: 'completed', to: 'cancelled' },
       });
-      expect(byType.DeliveryEmailResendRequested?.actor.type).toBe('admin');
+      expect(byType.DeliveryEmailResendRequested?.actor).toMatchObject({ type: 'admin', name: 'admin' });
       expect(byType.LicenceKeysRequested?.actor).toStrictEqual({ type: 'system', id: 'workers' });
       for (const entry of timeline) {
         expect(Date.parse(entry.recordedAt)).not.toBeNaN();

@@ -88,7 +88,7 @@ export function orderRoutes({ database, eventStore, logger, keyVault, closing }:
   router.get('/orders/:orderId/events', orderEventsRoute(watch));
 
   router.get('/orders/:id/timeline', requireAdmin, async (req, res) => {
-    const timeline = await orderTimeline(eventStore, orderId(req), reveal);
+    const timeline = await orderTimeline({ eventStore, db }, orderId(req), reveal);
     if (!timeline) throw orderNotFound();
     privateJson(res, timeline);
   });

@@ -5,7 +5,10 @@ import {
   parseOrderEvent,
   sealedKeySchema,
 } from '@licensestore/shared';
+import type { Database } from '@licensestore/shared/db';
 import type { Actor, EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { Kysely } from 'kysely';
+import { isUuid } from '../http/ids.js';
 import type { RevealKey } from '../licence-keys/reveal.js';
 
 /** One recorded event of an order's history, as the back office shows it (keys masked). */
@@ -17,7 +20,8 @@ export interface TimelineEntry {
   revision: number;
   type: string;
   recordedAt: string;
-  actor: Actor;
+  /** `name`: an admin's username (events carry the admin's id, which tells a person nothing). */
+  actor: Actor & { name?: string };
   data: unknown;
 }
 
@@ -43,6 +47,18 @@ function maskKeys(value: unknown, reveal: (sealed: string) => string | null): un
   return value;
 }
 
+/** Usernames of the admins who acted; an admin deleted since keeps only the id. */
+async function adminNames(db: Kysely<Database>, events: RecordedEvent[]): Promise<Map<string, string>> {
+  const ids = [
+    ...new Set(
+      events.filter((event) => event.metadata.actor.type === 'admin').map((event) => event.metadata.actor.id),
+    ),
+  ].filter(isUuid);
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('admin_users').select(['id', 'username']).where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [row.id, row.username]));
+}
+
 async function readAll(eventStore: EventStore, stream: string): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
   for await (const event of eventStore.readStream(stream)) events.push(event);
@@ -61,7 +77,7 @@ const aboutOrder = (orderId: string) => (event: RecordedEvent) =>
  * Null when there is no such order.
  */
 export async function orderTimeline(
-  eventStore: EventStore,
+  { eventStore, db }: { eventStore: EventStore; db: Kysely<Database> },
   orderId: string,
   reveal: RevealKey,
 ): Promise<TimelineEntry[] | null> {
@@ -78,6 +94,7 @@ export async function orderTimeline(
   ]);
   const events = [...orderEvents, ...checkoutEvents, ...inventories.flat().filter(aboutOrder(orderId))];
   events.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
+  const admins = await adminNames(db, events);
 
   return events.map((event) => ({
     id: event.id,
@@ -86,7 +103,7 @@ export async function orderTimeline(
     revision: Number(event.revision),
     type: event.type,
     recordedAt: event.createdAt.toISOString(),
-    actor: event.metadata.actor,
+    actor: { ...event.metadata.actor, name: admins.get(event.metadata.actor.id) },
     data: maskKeys(event.data, (sealed) => reveal(sealed, { orderId, eventId: event.id })),
   }));
 }

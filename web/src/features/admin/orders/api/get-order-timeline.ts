@@ -6,6 +6,8 @@ import { ORDERS_KEY } from './get-orders';
 export interface TimelineActor {
   type: 'customer' | 'admin' | 'system';
   id: string;
+  /** An admin's username, when the admin still exists. */
+  name?: string;
 }
 
 /** One event of the order's history as GET /api/orders/:id/timeline answers it; licence keys arrive masked. */

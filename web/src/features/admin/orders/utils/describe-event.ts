@@ -30,8 +30,8 @@ export function lineNames(entries: TimelineEntry[]): Map<string, string> {
   );
 }
 
-export const actorLabel = ({ type, id }: TimelineActor) =>
-  type === 'system' ? `System (${id})` : `${type === 'admin' ? 'Admin' : 'Customer'} ${id}`;
+export const actorLabel = ({ type, id, name }: TimelineActor) =>
+  type === 'system' ? `System (${id})` : `${type === 'admin' ? 'Admin' : 'Customer'} ${name ?? id}`;
 
 /**
  * One sentence on what the event did, from its data (keys already masked by the server). Types this screen does
