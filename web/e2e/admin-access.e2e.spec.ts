@@ -407,6 +407,15 @@ describe('the admin layout', () => {
     await close();
   });
 
+  it('sends a signed-in admin from /admin/login to the dashboard', async () => {
+    const { page, close } = await adminPage();
+    await page.goto('/admin/login');
+    await page.waitForURL((url) => url.pathname === '/admin');
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Admin Login' }).count()).toBe(0);
+    await close();
+  });
+
   it('shows the 404 page to an admin on an admin path the router does not know', async () => {
     const { page, close } = await adminPage();
     await page.goto('/admin/nothing-here');
