@@ -1,4 +1,12 @@
-// Built by the back-office issue's next step.
-export default function Placeholder() {
-  return <p className="p-8">Loading...</p>;
+import { Seo } from '@/components/seo/seo';
+import { ProductsScreen } from '@/features/admin/products/components/products-screen';
+
+/** Admin Products (spec section 2). */
+export default function AdminProductsRoute() {
+  return (
+    <>
+      <Seo title="Products" description="Manage your product catalog" noindex />
+      <ProductsScreen />
+    </>
+  );
 }

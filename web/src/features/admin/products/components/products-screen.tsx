@@ -1,0 +1,48 @@
+import type { Product } from '@licensestore/shared';
+import { Plus } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useDeleteProduct } from '../api/product-mutations';
+import { ProductFormDialog } from './product-form-dialog';
+import { ProductsTable } from './products-table';
+
+/** Admin Products (spec section 2): the heading, the table, and the add, edit and delete dialogs. */
+export function ProductsScreen() {
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<Product | null>(null);
+  const [deleting, setDeleting] = useState<Product | null>(null);
+  const remove = useDeleteProduct();
+
+  return (
+    <>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">Products</h1>
+          <p className="text-muted-foreground">Manage your product catalog</p>
+        </div>
+        <Button onClick={() => setAdding(true)}>
+          <Plus aria-hidden="true" className="size-4" />
+          Add Product
+        </Button>
+      </div>
+      <ProductsTable onEdit={setEditing} onDelete={setDeleting} />
+      <ProductFormDialog
+        open={adding || editing !== null}
+        product={editing}
+        onClose={() => {
+          setAdding(false);
+          setEditing(null);
+        }}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        title={deleting ? `Delete ${deleting.name}?` : 'Delete product?'}
+        description="Are you sure you want to delete this product?"
+        busy={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting.id, { onSettled: () => setDeleting(null) })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,83 @@
+import type { Product } from '@licensestore/shared';
+
+/** What the form's inputs hold: text as typed, prices included (number inputs report strings). */
+export interface ProductFormValues {
+  name: string;
+  category: string;
+  description: string;
+  regularPrice: string;
+  salePrice: string;
+  platform: string;
+  imageUrl: string;
+  featured: boolean;
+  inStock: boolean;
+}
+
+/** The body of POST /api/products and PATCH /api/products/{id} (spec sections 3 and 5). */
+export type ProductPayload = Omit<Product, 'id'>;
+
+export type ProductFormProblems = Partial<Record<keyof ProductFormValues, string>>;
+
+export const EMPTY_PRODUCT_FORM: ProductFormValues = {
+  name: '',
+  category: '',
+  description: '',
+  regularPrice: '',
+  salePrice: '',
+  platform: '',
+  imageUrl: '',
+  featured: false,
+  inStock: true,
+};
+
+export const formValuesOf = (product: Product): ProductFormValues => ({
+  name: product.name,
+  category: product.category,
+  description: product.description,
+  regularPrice: product.regularPrice,
+  salePrice: product.salePrice ?? '',
+  platform: product.platform,
+  imageUrl: product.imageUrl,
+  featured: product.featured,
+  inStock: product.inStock,
+});
+
+/** Dollars and at most two cents digits, as the API accepts them. */
+const AMOUNT = /^\d+(\.\d{1,2})?$/;
+
+const REQUIRED: Array<[keyof ProductFormValues, string]> = [
+  ['name', 'Product name is required'],
+  ['category', 'Category is required'],
+  ['description', 'Description is required'],
+  ['regularPrice', 'Regular price is required'],
+  ['platform', 'Platform is required'],
+  ['imageUrl', 'Image URL is required'],
+];
+
+/** Spec section 5: name, category, description, regular price, platform and image URL are required. */
+export function validateProductForm(values: ProductFormValues): ProductFormProblems {
+  const problems: ProductFormProblems = {};
+  for (const [field, message] of REQUIRED) {
+    if (String(values[field]).trim() === '') problems[field] = message;
+  }
+  if (!problems.regularPrice && !AMOUNT.test(values.regularPrice.trim())) {
+    problems.regularPrice = 'Enter a price like 19.99';
+  }
+  if (values.salePrice.trim() !== '' && !AMOUNT.test(values.salePrice.trim())) {
+    problems.salePrice = 'Enter a price like 19.99, or leave it empty';
+  }
+  return problems;
+}
+
+/** Prices travel as strings; an empty sale price is sent as null (spec section 5). */
+export const productPayload = (values: ProductFormValues): ProductPayload => ({
+  name: values.name.trim(),
+  category: values.category.trim(),
+  description: values.description.trim(),
+  regularPrice: values.regularPrice.trim(),
+  salePrice: values.salePrice.trim() === '' ? null : values.salePrice.trim(),
+  platform: values.platform.trim(),
+  imageUrl: values.imageUrl.trim(),
+  featured: values.featured,
+  inStock: values.inStock,
+});
