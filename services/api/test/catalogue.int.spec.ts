@@ -311,6 +311,20 @@ describe('Catalogue API', () => {
         { body: productFields({ featured: 'yes', regularPrice: 19.99 }) },
         'regularPrice: must be a string, not number; featured: must be a boolean, not string',
       ],
+      [
+        'POST',
+        'a javascript: image URL',
+        async () => '',
+        { body: productFields({ imageUrl: 'javascript:alert(1)' }) },
+        'imageUrl: must be a path on this site (/…) or an https:// URL',
+      ],
+      [
+        'PATCH',
+        'a protocol-relative image URL',
+        async () => (await createProduct()).id,
+        { body: { imageUrl: '//evil.example/x.png' } },
+        'imageUrl: must be a path on this site (/…) or an https:// URL',
+      ],
       ['POST', 'an array', async () => '', { body: [productFields()] }, 'Request body must be a JSON object'],
       ['POST', 'malformed JSON', async () => '', { raw: '{"name": ' }, 'Malformed JSON body'],
       [

@@ -7,6 +7,7 @@ import {
   productDecider,
   productFieldsSchema,
   productStream,
+  ValidationError,
 } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
@@ -31,6 +32,17 @@ export interface CatalogueRoutesDeps {
   database: DatabaseHandle;
   eventStore: EventStore;
   logger: Logger;
+}
+
+/**
+ * Product images are paths on this site (demo art, uploads) or https URLs: anything else (javascript:, data:,
+ * protocol-relative //host) is refused at the door. Checked on commands only, so events already stored still read.
+ */
+function checkImageUrl(imageUrl: string): void {
+  const onThisSite = imageUrl.startsWith('/') && !imageUrl.startsWith('//');
+  if (!onThisSite && !/^https:\/\/[^/\s]+/i.test(imageUrl)) {
+    throw new ValidationError('imageUrl: must be a path on this site (/…) or an https:// URL');
+  }
 }
 
 export function catalogueRoutes({ database, eventStore, logger }: CatalogueRoutesDeps): Router {
@@ -68,6 +80,7 @@ export function catalogueRoutes({ database, eventStore, logger }: CatalogueRoute
 
   router.post('/products', requireAdmin, async (req, res) => {
     const fields = parseRequest(productFieldsSchema, req.body);
+    checkImageUrl(fields.imageUrl);
     const id = randomUUID();
     const product = await execute(req, {
       type: 'CreateProduct',
@@ -81,6 +94,7 @@ export function catalogueRoutes({ database, eventStore, logger }: CatalogueRoute
   router.patch('/products/:id', requireAdmin, async (req, res) => {
     const id = productId(req);
     const changes = parseRequest(productChangesSchema, req.body);
+    if (changes.imageUrl !== undefined) checkImageUrl(changes.imageUrl);
     const product = await execute(req, {
       type: 'UpdateProduct',
       productId: id,
