@@ -11,7 +11,9 @@ export function useAdminLogout() {
   return useMutation({
     mutationFn: () => apiRequest('POST', '/api/admin/logout'),
     onSuccess: () => {
-      // Known at once, so coming back to /admin shows the login screen without a stale admin frame first.
+      // Nothing an admin saw (orders, customers, keys) stays in this tab's memory; the status is known at once, so
+      // coming back to /admin shows the login screen without a stale admin frame first.
+      queryClient.clear();
       queryClient.setQueryData(adminStatusQueryKey, false);
       toast({ title: 'Logged out' });
       navigate('/');
