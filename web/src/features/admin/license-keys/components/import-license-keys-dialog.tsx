@@ -125,8 +125,9 @@ export function ImportLicenseKeysDialog() {
           )}
           {importing.data && <ImportOutcome result={importing.data} />}
           <div className="flex justify-end gap-2">
+            {/* Not 'Close': the dialog's corner button already has that name. */}
             <Button variant="outline" onClick={() => setOpen(false)}>
-              Close
+              Done
             </Button>
             <Button type="submit" disabled={importing.isPending}>
               {importing.isPending ? 'Importing...' : 'Import'}

@@ -1,0 +1,397 @@
+import type { OrderItemView, OrderView } from '@licensestore/shared';
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signInAsAdmin } from './support/admin.js';
+import { openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { launchBrowser } from './support/chromium.js';
+import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { startTestStore, type TestStore } from './support/store.js';
+
+let store: TestStore;
+let browser: Browser;
+
+beforeAll(async () => {
+  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+/** A page signed in as the seeded admin, in light or dark. */
+async function adminPage(
+  options: { colorScheme?: 'light' | 'dark'; phone?: boolean } = {},
+): Promise<TestPage> {
+  const opened = await openPage(browser, store.url, options.phone ? { viewport: PHONE } : {});
+  if (options.colorScheme) {
+    await opened.page.addInitScript((theme) => localStorage.setItem('theme', theme), options.colorScheme);
+  }
+  await signInAsAdmin(opened.page);
+  return opened;
+}
+
+/** The toast on screen (one at a time, spec section 9) with this title. */
+async function toastSaying(page: Page, title: string, description?: string) {
+  const toast = page.getByRole('status').filter({ hasText: title });
+  await toast.waitFor();
+  if (description) expect(await toast.textContent()).toContain(description);
+}
+
+/** Picks an option of a radix select (the Select primitive) by the trigger's accessible name. */
+async function choose(page: Page, trigger: string, option: string) {
+  await page.getByRole('combobox', { name: trigger }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/** Holds every request to `path` until released: the screen's loading state stays up to be looked at. */
+async function holdRequests(page: Page, path: string) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.pathname === path,
+    async (route) => {
+      await released;
+      await route.continue();
+    },
+  );
+  return release;
+}
+
+const localeDate = (page: Page, iso: string) =>
+  page.evaluate((value) => new Date(value).toLocaleDateString(), iso);
+
+describe('before the first order', () => {
+  it('shows skeleton rows while loading, then the empty texts of Orders and Customers', async () => {
+    const { page, errors, close } = await adminPage();
+    const release = await holdRequests(page, '/api/orders');
+    await page.goto('/admin/orders');
+    await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
+    expect(await page.getByText('Manage customer orders').isVisible()).toBe(true);
+    await page.locator('table[aria-busy="true"] [aria-hidden="true"].animate-pulse').first().waitFor();
+    release();
+    await page.getByText('No orders yet. Orders will appear here when customers make purchases.').waitFor();
+
+    await page.goto('/admin/customers');
+    await page.getByRole('heading', { level: 1, name: 'Customers' }).waitFor();
+    expect(await page.getByText('View customer information and order history').isVisible()).toBe(true);
+    await page.getByText('No customers yet. Customer data will appear here after the first order.').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+describe('with orders', () => {
+  let first: OrderView;
+  let second: OrderView;
+  let grace: OrderView;
+  let items: OrderItemView[];
+
+  beforeAll(async () => {
+    const products = await purchasableProducts(store.url);
+    const [cheapest, next, third] = products as [
+      (typeof products)[0],
+      (typeof products)[0],
+      (typeof products)[0],
+    ];
+    const ada = { name: 'Ada Lovelace', email: 'ada@example.com' };
+    first = await purchase(store.url, ada, [
+      { product: cheapest, quantity: 2 },
+      { product: next, quantity: 1 },
+    ]);
+    items = await waitForLicenceKeys(store.url, first.id);
+    second = await purchase(store.url, ada, [{ product: third, quantity: 1 }]);
+    grace = await purchase(store.url, { name: 'Grace Hopper', email: 'grace@example.org' }, [
+      { product: next, quantity: 1 },
+    ]);
+    await waitForLicenceKeys(store.url, second.id);
+    await waitForLicenceKeys(store.url, grace.id);
+  });
+
+  it('lists every order with its number, customer, e-mail, total, status badge, date and status drop-down', async () => {
+    const { page, errors, close } = await adminPage();
+    await page.goto('/admin/orders');
+    const table = page.getByRole('table', { name: 'Orders' });
+    await table.getByRole('link', { name: new RegExp(orderNumber(first.id)) }).waitFor();
+    const headers = await table.getByRole('columnheader').allTextContents();
+    expect(headers).toEqual(['Order ID', 'Customer', 'Email', 'Total', 'Status', 'Date', 'Actions']);
+
+    for (const order of [first, second, grace]) {
+      const row = table.getByRole('row').filter({ hasText: orderNumber(order.id) });
+      const cells = await row.getByRole('cell').allTextContents();
+      expect(cells.slice(0, 6)).toEqual([
+        orderNumber(order.id),
+        order.customerName,
+        order.customerEmail,
+        `$${order.total}`,
+        'completed',
+        await localeDate(page, order.createdAt),
+      ]);
+      const status = row.getByRole('combobox', { name: `Status of order ${orderNumber(order.id)}` });
+      expect(await status.textContent()).toBe('Completed');
+      expect(
+        await row.getByRole('link', { name: new RegExp(orderNumber(order.id)) }).getAttribute('href'),
+      ).toBe(`/admin/orders/${order.id}`);
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("changes a status: toast, list refreshed, and the customer's open confirmation page follows by itself and on reload", async () => {
+    const customer = await openPage(browser, store.url);
+    await customer.page.goto(`/order-confirmation/${grace.id}`);
+    const customerStatus = customer.page.getByText('completed', { exact: true });
+    await customerStatus.waitFor();
+
+    const { page, errors, close } = await adminPage();
+    await page.goto('/admin/orders');
+    const name = `Status of order ${orderNumber(grace.id)}`;
+    await page.getByRole('combobox', { name }).waitFor();
+    await choose(page, name, 'Cancelled');
+    await toastSaying(page, 'Order status updated successfully');
+    const row = page.getByRole('row').filter({ hasText: orderNumber(grace.id) });
+    await row.getByText('cancelled', { exact: true }).waitFor();
+    expect(await page.getByRole('combobox', { name }).textContent()).toBe('Cancelled');
+
+    // Pushed to the open page by the server (no reload), then read again on reload.
+    await customer.page.getByText('cancelled', { exact: true }).waitFor();
+    await customer.page.reload();
+    await customer.page.getByText('cancelled', { exact: true }).waitFor();
+    expect(customer.errors).toEqual([]);
+    await customer.close();
+
+    // The customer list is refreshed too: a cancelled order no longer counts in what Grace spent.
+    await page.getByRole('link', { name: 'Customers' }).click();
+    const graceRow = page.getByRole('row').filter({ hasText: 'grace@example.org' });
+    await graceRow.waitFor();
+    expect((await graceRow.getByRole('cell').allTextContents())[3]).toBe('$0.00');
+
+    await page.goto('/admin/orders');
+    await choose(page, name, 'Completed');
+    await toastSaying(page, 'Order status updated successfully');
+    await row.getByText('completed', { exact: true }).waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('derives customers from the orders: name, e-mail, order count, total spent and last order date', async () => {
+    const { page, errors, close } = await adminPage();
+    await page.goto('/admin/customers');
+    const table = page.getByRole('table', { name: 'Customers' });
+    await table.getByRole('cell', { name: 'ada@example.com' }).waitFor();
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual([
+      'Name',
+      'Email',
+      'Orders',
+      'Total Spent',
+      'Last Order',
+    ]);
+    const cents = (amount: string) => Math.round(Number(amount) * 100);
+    const rows = await table.getByRole('row').allTextContents();
+    expect(rows).toHaveLength(3);
+    expect(await table.getByRole('row').nth(1).getByRole('cell').allTextContents()).toEqual([
+      'Grace Hopper',
+      'grace@example.org',
+      '1',
+      `$${grace.total}`,
+      await localeDate(page, grace.createdAt),
+    ]);
+    expect(await table.getByRole('row').nth(2).getByRole('cell').allTextContents()).toEqual([
+      'Ada Lovelace',
+      'ada@example.com',
+      '2',
+      `$${((cents(first.total) + cents(second.total)) / 100).toFixed(2)}`,
+      await localeDate(page, second.createdAt),
+    ]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  describe('the order detail', () => {
+    it('opens from the list and shows the order, its lines with masked keys to reveal and copy', async () => {
+      const { page, errors, close } = await adminPage();
+      await page.goto('/admin/orders');
+      await page.getByRole('link', { name: new RegExp(orderNumber(first.id)) }).click();
+      await page.waitForURL((url) => url.pathname === `/admin/orders/${first.id}`);
+      await page.getByRole('heading', { level: 1, name: `Order ${orderNumber(first.id)}` }).waitFor();
+
+      const details = page.getByRole('region', { name: 'Order details' });
+      await details.getByText(first.customerName).waitFor();
+      for (const text of [first.customerEmail, `$${first.total}`, await localeDate(page, first.createdAt)]) {
+        expect(await details.getByText(text, { exact: true }).isVisible()).toBe(true);
+      }
+      expect(
+        await details
+          .getByRole('combobox', { name: `Status of order ${orderNumber(first.id)}` })
+          .textContent(),
+      ).toBe('Completed');
+
+      const lines = page.getByRole('region', { name: 'Items and license keys' });
+      const [line] = items as [OrderItemView];
+      const key = line.licenseKeys[0] as string;
+      const keyList = lines.getByRole('list', { name: `License keys of ${line.productName}` });
+      await keyList.waitFor();
+      expect(await keyList.textContent()).not.toContain(key);
+      await keyList
+        .getByText(`XXXXX-…-${key.slice(-4)}`)
+        .first()
+        .waitFor();
+
+      await lines.getByRole('button', { name: `Reveal license key 1 of ${line.productName}` }).click();
+      await keyList.getByText(key).waitFor();
+      const hide = lines.getByRole('button', { name: `Hide license key 1 of ${line.productName}` });
+      expect(await hide.getAttribute('aria-pressed')).toBe('true');
+      await hide.click();
+      expect(await keyList.getByText(key).count()).toBe(0);
+
+      await lines.getByRole('button', { name: `Copy license key 1 of ${line.productName}` }).click();
+      await toastSaying(page, 'Copied!', 'License key copied to clipboard.');
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+      expect(errors).toEqual([]);
+      await close();
+    });
+
+    it("lists the order's events oldest first with when, who and what, keys masked", async () => {
+      const { page, errors, close } = await adminPage();
+      await page.goto(`/admin/orders/${first.id}`);
+      const timeline = page.getByRole('list', { name: 'Order events, oldest first' });
+      await timeline.waitFor();
+      const titles = await timeline.getByRole('heading', { level: 3 }).allTextContents();
+      expect(titles.slice(0, 3)).toEqual(['Checkout started', 'Checkout captured', 'Order captured']);
+      // Two lines: each asks its product's inventory, is given keys, and the order records them.
+      expect(titles.filter((title) => title === 'License keys requested')).toHaveLength(2);
+      expect(titles.filter((title) => title === 'License keys assigned')).toHaveLength(2);
+      expect(titles.filter((title) => title === 'Order license keys assigned')).toHaveLength(2);
+      expect(titles.indexOf('Order fulfilled')).toBeGreaterThan(
+        titles.lastIndexOf('Order license keys assigned'),
+      );
+      expect(titles.indexOf('License keys requested')).toBeGreaterThan(titles.indexOf('Order captured'));
+
+      const text = (await timeline.textContent()) ?? '';
+      for (const item of items) {
+        for (const key of item.licenseKeys) {
+          expect(text).not.toContain(key);
+          expect(text).toContain(`XXXXX-…-${key.slice(-4)}`);
+        }
+      }
+      expect(text).not.toMatch(/v1\.[0-9a-f]{8}\./);
+      const captured = timeline.getByRole('listitem').filter({ hasText: 'Order captured' });
+      expect(await captured.textContent()).toContain('By Customer ada@example.com');
+      expect(await captured.locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+      expect(await captured.textContent()).toContain(`OrderCaptured in order-${first.id} #0`);
+      await captured.getByText('Event data').click();
+      expect(await captured.locator('pre').isVisible()).toBe(true);
+      expect(errors).toEqual([]);
+      await close();
+    });
+
+    it('resends the delivery e-mail: toast, and the request joins the timeline', async () => {
+      const { page, errors, close } = await adminPage();
+      await page.goto(`/admin/orders/${first.id}`);
+      const timeline = page.getByRole('list', { name: 'Order events, oldest first' });
+      await timeline.waitFor();
+      expect(await timeline.getByText('Delivery email resend requested').count()).toBe(0);
+      await page.getByRole('button', { name: 'Resend delivery email' }).click();
+      await toastSaying(page, 'Delivery email requested', first.customerEmail);
+      const requested = timeline.getByRole('listitem').filter({ hasText: 'Delivery email resend requested' });
+      await requested.waitFor();
+      expect(await requested.textContent()).toContain('By Admin admin');
+      expect(errors).toEqual([]);
+      await close();
+    });
+
+    it('changes the status from the detail page; its timeline follows', async () => {
+      const { page, errors, close } = await adminPage();
+      await page.goto(`/admin/orders/${second.id}`);
+      const name = `Status of order ${orderNumber(second.id)}`;
+      await page.getByRole('combobox', { name }).waitFor();
+      await choose(page, name, 'Pending');
+      await toastSaying(page, 'Order status updated successfully');
+      const details = page.getByRole('region', { name: 'Order details' });
+      await details.getByText('pending', { exact: true }).waitFor();
+      const changed = page
+        .getByRole('listitem')
+        .filter({ hasText: 'Status changed from completed to pending' });
+      await changed.waitFor();
+      expect(await changed.textContent()).toContain('By Admin admin');
+      expect(errors).toEqual([]);
+      await close();
+    });
+
+    it('says Order Not Found for an unknown order', async () => {
+      const { page, close } = await adminPage();
+      await page.goto('/admin/orders/00000000-0000-4000-8000-000000000000');
+      await page.getByRole('heading', { name: 'Order Not Found' }).waitFor();
+      expect(await page.getByText("The order you're looking for doesn't exist.").isVisible()).toBe(true);
+      await close();
+    });
+  });
+
+  it('keeps the tables inside a phone screen: they scroll sideways, the page does not', async () => {
+    const { page, close } = await adminPage({ phone: true });
+    for (const [path, table] of [
+      ['/admin/orders', 'Orders'],
+      ['/admin/customers', 'Customers'],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole('table', { name: table }).getByRole('cell').first().waitFor();
+      const widths = await page.evaluate(() => {
+        const scroller = document.querySelector('table')?.parentElement as HTMLElement;
+        return {
+          page: document.documentElement.scrollWidth,
+          table: scroller.scrollWidth,
+          visible: scroller.clientWidth,
+        };
+      });
+      expect(widths.page).toBe(PHONE.width);
+      expect(widths.table).toBeGreaterThan(widths.visible);
+    }
+    await page.goto(`/admin/orders/${first.id}`);
+    await page.getByRole('list', { name: 'Order events, oldest first' }).waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(PHONE.width);
+    await close();
+  });
+
+  it('reaches the status drop-down by keyboard and changes it with the keys', async () => {
+    const { page, errors, close } = await adminPage();
+    await page.goto('/admin/orders');
+    const name = `Status of order ${orderNumber(second.id)}`;
+    const trigger = page.getByRole('combobox', { name });
+    await trigger.waitFor();
+    await page.getByRole('link', { name: new RegExp(orderNumber(second.id)) }).focus();
+    await page.keyboard.press('Tab');
+    expect(await trigger.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('option', { name: 'Completed', exact: true }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await toastSaying(page, 'Order status updated successfully');
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('has no serious accessibility violations on Orders, an order and Customers, in either theme', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, close } = await adminPage({ colorScheme });
+      const screens = [
+        ['/admin/orders', () => page.getByRole('table', { name: 'Orders' }).getByRole('link').first()],
+        [`/admin/orders/${first.id}`, () => page.getByRole('list', { name: 'Order events, oldest first' })],
+        ['/admin/customers', () => page.getByRole('cell', { name: 'ada@example.com' })],
+      ] as const;
+      for (const [path, ready] of screens) {
+        await page.goto(path);
+        await ready().waitFor();
+        expect({ path, colorScheme, violations: await seriousA11yViolations(page) }).toEqual({
+          path,
+          colorScheme,
+          violations: [],
+        });
+      }
+      await close();
+    }
+  });
+});
