@@ -104,12 +104,10 @@ describe('Admin Products', () => {
 
   it('scrolls the table sideways on a phone instead of squeezing it', async () => {
     await page.setViewportSize(PHONE);
-    const overflow = await page
-      .getByRole('table', { name: 'Products' })
-      .evaluate((table) => ({
-        scroll: table.parentElement?.scrollWidth ?? 0,
-        client: table.parentElement?.clientWidth ?? 0,
-      }));
+    const overflow = await page.getByRole('table', { name: 'Products' }).evaluate((table) => ({
+      scroll: table.parentElement?.scrollWidth ?? 0,
+      client: table.parentElement?.clientWidth ?? 0,
+    }));
     expect(overflow.scroll).toBeGreaterThan(overflow.client);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await page.setViewportSize({ width: 1280, height: 800 });

@@ -7,7 +7,7 @@ const variants: Record<Variant, string> = {
   primary: 'bg-primary text-primary-foreground hover:bg-primary/90',
   outline: 'border border-border bg-background hover:bg-muted',
   ghost: 'hover:bg-muted',
-  destructive: 'bg-destructive text-destructive-foreground hover:bg-destructive/90',
+  destructive: 'bg-destructive-solid text-destructive-foreground hover:bg-destructive-solid/90',
 };
 
 /** The caller's classes override the defaults they conflict with (`size-8 p-0` on an icon button). */

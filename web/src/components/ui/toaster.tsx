@@ -4,7 +4,7 @@ import { dismissToast, TOAST_DURATION_MS, useToasts } from '@/lib/toast';
 
 const variants = {
   default: 'border-border bg-card text-card-foreground',
-  destructive: 'border-destructive bg-destructive text-destructive-foreground',
+  destructive: 'border-destructive-solid bg-destructive-solid text-destructive-foreground',
 };
 
 /** Radix toasts with the spec's settings: swipe right past 50 px to dismiss, F8 jumps to them. */

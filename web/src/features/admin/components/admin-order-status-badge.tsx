@@ -9,7 +9,7 @@ const STYLES: Record<string, string> = {
   pending: 'bg-muted text-foreground',
   // The dark theme's destructive red is too light under small white text (axe: 3.6:1); the sale red is the same
   // hue made dark enough for it.
-  cancelled: 'bg-destructive text-destructive-foreground dark:bg-sale dark:text-sale-foreground',
+  cancelled: 'bg-destructive-solid text-destructive-foreground',
 };
 const OTHER = 'border border-border text-foreground';
 
