@@ -3,8 +3,16 @@ import { Copy, Lock } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { LoadError } from '@/components/ui/load-error';
-import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHeader,
+  TableHeaderRow,
+  TableMessageRow,
+  TableRow,
+  TableSkeletonRows,
+} from '@/components/ui/table';
 import { type LicenseKeyView, useLicenseKeys } from '../api/get-license-keys';
 import { copyKey } from '../utils/copy-key';
 import { type KeyFilter, matchesFilter, PAGE_SIZE, pageOf } from '../utils/filter-keys';
@@ -13,7 +21,6 @@ import { KeyFilters } from './key-filters';
 import { Pager } from './pager';
 
 const COLUMNS = ['Product', 'License Key', 'Status', 'Order ID', 'Actions'];
-const SKELETON_ROWS = 5;
 
 /** Enough of the key to tell rows apart in button names, without reading the whole key out every time. */
 const shortKey = (key: string | null) => (key ? `ending ${key.slice(-5)}` : 'that cannot be read');
@@ -68,16 +75,6 @@ function KeyRow({ licenseKey }: { licenseKey: LicenseKeyView }) {
   );
 }
 
-function MessageRow({ children }: { children: string }) {
-  return (
-    <TableRow className="hover:bg-transparent">
-      <TableCell colSpan={COLUMNS.length} className="py-10 text-center text-muted-foreground">
-        {children}
-      </TableCell>
-    </TableRow>
-  );
-}
-
 /** The inventory, filtered by product and status, a page at a time (spec section 2, License Keys). */
 export function LicenseKeysTable() {
   const { data: keys, error, isPending, refetch, isRefetching } = useLicenseKeys();
@@ -108,28 +105,17 @@ export function LicenseKeysTable() {
       />
       <Table aria-label="License keys" aria-busy={isPending}>
         <TableHeader>
-          <TableRow className="hover:bg-transparent">
-            {COLUMNS.map((column) => (
-              <TableHead key={column}>{column}</TableHead>
-            ))}
-          </TableRow>
+          <TableHeaderRow columns={COLUMNS} />
         </TableHeader>
         <TableBody>
           {isPending ? (
-            Array.from({ length: SKELETON_ROWS }, (_, row) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart
-              <TableRow key={row}>
-                {COLUMNS.map((column) => (
-                  <TableCell key={column}>
-                    <Skeleton className="h-5 w-full min-w-16" />
-                  </TableCell>
-                ))}
-              </TableRow>
-            ))
+            <TableSkeletonRows columns={COLUMNS} />
           ) : keys.length === 0 ? (
-            <MessageRow>No license keys yet. Add license keys to enable automatic delivery.</MessageRow>
+            <TableMessageRow colSpan={COLUMNS.length}>
+              No license keys yet. Add license keys to enable automatic delivery.
+            </TableMessageRow>
           ) : matching.length === 0 ? (
-            <MessageRow>No license keys match these filters.</MessageRow>
+            <TableMessageRow colSpan={COLUMNS.length}>No license keys match these filters.</TableMessageRow>
           ) : (
             shown.rows.map((key) => <KeyRow key={key.id} licenseKey={key} />)
           )}

@@ -2,14 +2,12 @@ import type { Product } from '@licensestore/shared';
 import { Pencil, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { LoadError } from '@/components/ui/load-error';
-import { Skeleton } from '@/components/ui/skeleton';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { QueryTable } from '@/components/ui/query-table';
+import { TableCell, TableRow } from '@/components/ui/table';
 import { useProducts } from '@/features/catalogue/api/get-products';
 import { ProductPrice } from './product-price';
 
 const COLUMNS = ['Product', 'Category', 'Platform', 'Price', 'Status', 'Actions'];
-const SKELETON_ROWS = 5;
 
 interface RowActions {
   onEdit: (product: Product) => void;
@@ -70,54 +68,17 @@ function ProductRow({ product, onEdit, onDelete }: { product: Product } & RowAct
   );
 }
 
-function SkeletonRows() {
-  return Array.from({ length: SKELETON_ROWS }, (_, row) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart
-    <TableRow key={row}>
-      {COLUMNS.map((column) => (
-        <TableCell key={column}>
-          <Skeleton className={column === 'Product' ? 'h-12 w-56' : 'h-5 w-full min-w-16'} />
-        </TableCell>
-      ))}
-    </TableRow>
-  ));
-}
-
 /** The whole catalogue with edit and delete per product (spec section 2, Admin Products). */
 export function ProductsTable(actions: RowActions) {
-  const { data: products, error, isPending, refetch, isRefetching } = useProducts();
-  if (error) {
-    return (
-      <LoadError
-        title="The products could not be loaded"
-        error={error}
-        onRetry={() => refetch()}
-        retrying={isRefetching}
-      />
-    );
-  }
   return (
-    <Table aria-label="Products" aria-busy={isPending}>
-      <TableHeader>
-        <TableRow className="hover:bg-transparent">
-          {COLUMNS.map((column) => (
-            <TableHead key={column}>{column}</TableHead>
-          ))}
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {isPending ? (
-          <SkeletonRows />
-        ) : products.length === 0 ? (
-          <TableRow className="hover:bg-transparent">
-            <TableCell colSpan={COLUMNS.length} className="py-10 text-center text-muted-foreground">
-              No products yet. Add your first product to get started.
-            </TableCell>
-          </TableRow>
-        ) : (
-          products.map((product) => <ProductRow key={product.id} product={product} {...actions} />)
-        )}
-      </TableBody>
-    </Table>
+    <QueryTable
+      label="Products"
+      columns={COLUMNS}
+      query={useProducts()}
+      errorTitle="The products could not be loaded"
+      emptyText="No products yet. Add your first product to get started."
+      renderRow={(product) => <ProductRow key={product.id} product={product} {...actions} />}
+      skeletonCell={(column) => (column === 'Product' ? 'h-12 w-56' : 'h-5 w-full min-w-16')}
+    />
   );
 }
