@@ -2,21 +2,8 @@ import type { OrderItemView } from '@licensestore/shared';
 import { Copy, KeyRound } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { copyLicenseKey } from '@/lib/copy-license-key';
 import { formatPrice } from '@/lib/format';
-import { toast } from '@/lib/toast';
-
-async function copyKey(key: string) {
-  try {
-    await navigator.clipboard.writeText(key);
-    toast({ title: 'Copied!', description: 'License key copied to clipboard.' });
-  } catch {
-    toast({
-      title: 'Copy failed',
-      description: 'Select the key and copy it by hand.',
-      variant: 'destructive',
-    });
-  }
-}
 
 function KeyLine({ licenseKey, productName }: { licenseKey: string; productName: string }) {
   return (
@@ -26,7 +13,7 @@ function KeyLine({ licenseKey, productName }: { licenseKey: string; productName:
         variant="ghost"
         className="size-9 shrink-0 p-0"
         aria-label={`Copy license key ${licenseKey} for ${productName}`}
-        onClick={() => copyKey(licenseKey)}
+        onClick={() => copyLicenseKey(licenseKey)}
       >
         <Copy aria-hidden="true" className="size-4" />
       </Button>

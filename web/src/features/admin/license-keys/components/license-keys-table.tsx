@@ -13,8 +13,8 @@ import {
   TableRow,
   TableSkeletonRows,
 } from '@/components/ui/table';
+import { copyLicenseKey } from '@/lib/copy-license-key';
 import { type LicenseKeyView, useLicenseKeys } from '../api/get-license-keys';
-import { copyKey } from '../utils/copy-key';
 import { type KeyFilter, matchesFilter, PAGE_SIZE, pageOf } from '../utils/filter-keys';
 import { DeleteLicenseKeyButton } from './delete-license-key-button';
 import { KeyFilters } from './key-filters';
@@ -39,7 +39,7 @@ function KeyRow({ licenseKey }: { licenseKey: LicenseKeyView }) {
               variant="ghost"
               className="size-9 shrink-0 p-0"
               aria-label={`Copy license key ${label}`}
-              onClick={() => copyKey(licenseKey.key as string)}
+              onClick={() => copyLicenseKey(licenseKey.key as string)}
             >
               <Copy aria-hidden="true" className="size-4" />
             </Button>

@@ -5,9 +5,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
+import { copyLicenseKey } from '@/lib/copy-license-key';
 import { formatPrice } from '@/lib/format';
 import { useOrderItems } from '../api/get-orders';
-import { copyKey } from '../utils/copy-key';
 import { maskKey } from '../utils/mask-key';
 
 /**
@@ -47,7 +47,7 @@ function KeyLine({
         variant="ghost"
         className="size-9 shrink-0 p-0"
         aria-label={`Copy ${name}`}
-        onClick={() => copyKey(licenseKey)}
+        onClick={() => copyLicenseKey(licenseKey)}
       >
         <Copy aria-hidden="true" className="size-4" />
       </Button>
