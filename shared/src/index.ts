@@ -1,6 +1,7 @@
 // Browser-safe domain: schemas, deciders, money, errors. Node-only parts live under subpaths
 // (@licensestore/shared/eventstore, /db, /config).
 export * from './catalogue/index.js';
+export type * from './dashboard/index.js';
 export * from './errors/index.js';
 export * from './licence-keys/index.js';
 export * from './money/index.js';

@@ -1,37 +1,10 @@
-import type { OrderView } from '@licensestore/shared';
+import type { DashboardView } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely } from 'kysely';
 import { listStock } from '../licence-keys/queries.js';
 import { listOrders } from '../orders/queries.js';
 
 const RECENT_ORDERS = 5;
-
-/** A product with fewer keys available than LOW_STOCK_THRESHOLD. */
-export interface LowStockView {
-  productId: string;
-  productName: string;
-  available: number;
-}
-
-/** The back-office overview (spec section 2, Dashboard). */
-export interface DashboardView {
-  totalProducts: number;
-  featuredProducts: number;
-  totalOrders: number;
-  completedOrders: number;
-  /** Distinct customer e-mail addresses. */
-  totalCustomers: number;
-  /** Totals of the orders neither cancelled nor refunded, a decimal string. */
-  totalRevenue: string;
-  /** The newest orders, newest first. */
-  recentOrders: OrderView[];
-  availableKeys: number;
-  assignedKeys: number;
-  /** Paid orders still owed at least one key. */
-  ordersAwaitingKeys: number;
-  /** Products on sale running out of keys, by name (none when the threshold is 0). */
-  lowStock: LowStockView[];
-}
 
 /**
  * The counters the `dashboard` projector keeps (one row; none before the first product or order), the newest

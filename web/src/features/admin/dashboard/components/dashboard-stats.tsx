@@ -1,13 +1,13 @@
+import type { DashboardView } from '@licensestore/shared';
 import { DollarSign, Package, ShoppingCart, Users } from 'lucide-react';
 import { formatPrice } from '@/lib/format';
-import type { Dashboard } from '../api/get-dashboard';
 import { StatCard, StatCardSkeleton } from './stat-card';
 
 // Two abreast even on a phone: four full-width cards would push the recent orders off the first screen.
 const GRID = 'grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4';
 
 /** The four headline cards of spec section 2. */
-export function DashboardStats({ dashboard }: { dashboard: Dashboard }) {
+export function DashboardStats({ dashboard }: { dashboard: DashboardView }) {
   return (
     <div className={GRID}>
       <StatCard

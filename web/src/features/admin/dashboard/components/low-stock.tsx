@@ -1,9 +1,9 @@
+import type { DashboardView } from '@licensestore/shared';
 import { ArrowRight, TriangleAlert } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'wouter';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
-import type { Dashboard } from '../api/get-dashboard';
 
 const keysLeft = (count: number) => `${count} ${count === 1 ? 'key' : 'keys'} left`;
 
@@ -11,7 +11,7 @@ const keysLeft = (count: number) => `${count} ${count === 1 ? 'key' : 'keys'} le
  * Products about to sell out of licence keys, so an admin adds keys before orders have to wait for them; with the
  * stock totals and the orders already waiting.
  */
-export function LowStock({ dashboard }: { dashboard: Dashboard }) {
+export function LowStock({ dashboard }: { dashboard: DashboardView }) {
   const { lowStock, availableKeys, ordersAwaitingKeys } = dashboard;
   const titleId = useId();
   return (

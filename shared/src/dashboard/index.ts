@@ -1,0 +1,31 @@
+import type { OrderView } from '../orders/views.js';
+
+/** A product with fewer keys available than LOW_STOCK_THRESHOLD. */
+export interface LowStockView {
+  productId: string;
+  productName: string;
+  available: number;
+}
+
+/**
+ * GET /api/admin/dashboard (spec section 2, Dashboard): counters a projector keeps, so no request counts over whole
+ * tables. Types only, shared by the API and the back office.
+ */
+export interface DashboardView {
+  totalProducts: number;
+  featuredProducts: number;
+  totalOrders: number;
+  completedOrders: number;
+  /** Distinct customer e-mail addresses. */
+  totalCustomers: number;
+  /** Totals of the orders neither cancelled nor refunded, a decimal string ("1234.50"). */
+  totalRevenue: string;
+  /** The newest orders (5), newest first. */
+  recentOrders: OrderView[];
+  availableKeys: number;
+  assignedKeys: number;
+  /** Paid orders still owed at least one key. */
+  ordersAwaitingKeys: number;
+  /** Products on sale running out of keys, by name (none when the threshold is 0). */
+  lowStock: LowStockView[];
+}
