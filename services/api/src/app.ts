@@ -6,6 +6,7 @@ import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
+import { createMailer, type Mailer } from '@licensestore/shared/mail';
 import express, { type Express, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './account/routes.js';
@@ -15,6 +16,7 @@ import { authRoutes } from './auth/routes.js';
 import { SessionStore } from './auth/sessions.js';
 import { catalogueRoutes } from './catalogue/routes.js';
 import { checkoutRoutes, paymentsConfigRoutes } from './checkout/routes.js';
+import { customerAuthRoutes } from './customer-auth/routes.js';
 import { customerRoutes } from './customers/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { errorHandler, notFound } from './http/errors.js';
@@ -41,6 +43,8 @@ export interface AppDeps {
   /** The built web client; defaults to web/dist in this repository, served only when it has been built. */
   webDist?: string;
   payments?: PaymentsDeps;
+  /** Sends customers their sign-in links; defaults to the mail setup of the config (SMTP_URL or DATA_DIR/mail). */
+  mailer?: Mailer;
   /** Aborted when the server begins to shut down: long-lived responses (order event streams) end. */
   closing?: AbortSignal;
 }
@@ -107,6 +111,18 @@ export function createApp(deps: AppDeps): Express {
   api.use(express.json({ limit: JSON_LIMIT }));
   api.use(
     authRoutes({ db: database.db, sessions, throttle: new LoginThrottle(redis), secureCookies: https }),
+  );
+  api.use(
+    customerAuthRoutes({
+      redis,
+      sessions,
+      mailer:
+        deps.mailer ??
+        createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR }, logger),
+      logger,
+      publicUrl: config.PUBLIC_URL,
+      secureCookies: https,
+    }),
   );
   api.use(catalogueRoutes(deps));
   api.use(testimonialRoutes(database.db));

@@ -11,6 +11,7 @@ import { type Config, ConfigError, loadConfig, requireUrl } from '@licensestore/
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
+import { createMailer } from '@licensestore/shared/mail';
 import { Redis } from 'ioredis';
 import { createApp, type PaymentsDeps } from './app.js';
 import { ensureFirstAdmin } from './auth/admins.js';
@@ -92,8 +93,15 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     if (embedded)
       logger.info({}, 'PAYPAL_CLIENT_ID is not set: payments are simulated by the PayPal emulator');
 
+    const mailer = createMailer(
+      { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR },
+      logger,
+    );
+    cleanup.push(async () => mailer.close());
+
     const closing = new AbortController();
     const app = createApp({
+      mailer,
       closing: closing.signal,
       database,
       eventStore,

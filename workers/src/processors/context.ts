@@ -1,7 +1,7 @@
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
-import { createMailer, type Mailer, type MailSettings } from '../mail/mailer.js';
+import { createMailer, type Mailer, type MailSettings } from '@licensestore/shared/mail';
 
 /** What the side effects need from the deployment (configuration, secrets); tests pass their own. */
 export interface SideEffectSettings {

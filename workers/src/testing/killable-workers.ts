@@ -5,9 +5,9 @@
  */
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
+import type { MailSettings } from '@licensestore/shared/mail';
 import type { JobProcessor } from '../jobs/processor.js';
 import { registeredProcessors } from '../jobs/registry.js';
-import type { MailSettings } from '../mail/mailer.js';
 import { startWorkers } from '../main.js';
 
 /** Where the process dies: the two sides of the gap between an inventory append and the order append. */

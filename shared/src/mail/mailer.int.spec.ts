@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger } from '@licensestore/shared/logging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMailer, type Mailer } from './mailer.js';
+import { silentLogger } from '../logging/index.js';
+import { createMailer, type Mailer } from './index.js';
 
 describe('Mailer without SMTP_URL', () => {
   let dataDir: string;

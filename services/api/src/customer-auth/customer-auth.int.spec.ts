@@ -1,0 +1,244 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger, startProjections } from '../../../../projections/src/index.js';
+import { appendOrder, orderCaptured, orderLine } from '../../../../projections/test/support/orders.js';
+import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
+import { sessionCookieFrom, startTestApi, type TestApi } from '../../test/support/api.js';
+
+const LINK = /https?:\/\/[^\s"<>]+\/api\/login\/callback\?token=([\w-]{43})/;
+
+/** Undoes quoted-printable (soft line breaks and =XX escapes), enough to read a link out of a text part. */
+const decodeQuotedPrintable = (text: string) =>
+  text
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+describe('Customer sign-in by an e-mailed one-time link', () => {
+  let dataDir: string;
+  let database: DatabaseHandle;
+  let eventStore: EventStore;
+  let stopProjections: () => Promise<void>;
+  let api: TestApi;
+  let redis: Redis;
+
+  /** Every test asks from its own client address (TRUST_PROXY=loopback), so the per-client limit stays apart. */
+  let clients = 0;
+  const client = () => `198.51.100.${++clients}`;
+  const address = (name = 'ada') => `${name}-${randomUUID()}@example.com`;
+
+  const requestLink = (email: string, ip: string, format: 'form' | 'json' = 'form') =>
+    fetch(`${api.url}/api/login`, {
+      method: 'POST',
+      headers: {
+        'content-type': format === 'form' ? 'application/x-www-form-urlencoded' : 'application/json',
+        'x-forwarded-for': ip,
+      },
+      body: format === 'form' ? new URLSearchParams({ email }).toString() : JSON.stringify({ email }),
+    });
+
+  /** The .eml files written to DATA_DIR/mail for this recipient, decoded. */
+  const mailsTo = async (email: string) => {
+    const directory = join(dataDir, 'mail');
+    const names = await readdir(directory).catch(() => [] as string[]);
+    const mails = await Promise.all(
+      names.filter((name) => name.endsWith('.eml')).map((name) => readFile(join(directory, name), 'utf8')),
+    );
+    return mails.map(decodeQuotedPrintable).filter((mail) => mail.includes(`To: ${email.toLowerCase()}`));
+  };
+
+  const linkFor = async (email: string, ip = client()) => {
+    const response = await requestLink(email, ip);
+    expect(response.status).toBe(200);
+    const mails = await mailsTo(email);
+    const match = LINK.exec(mails.at(-1) ?? '');
+    if (!match) throw new Error(`no sign-in link e-mailed to ${email}`);
+    return { url: match[0], token: match[1] as string };
+  };
+
+  const follow = (url: string, cookie?: string) =>
+    fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+
+  const user = (cookie?: string) => fetch(`${api.url}/api/auth/user`, { headers: cookie ? { cookie } : {} });
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'customer-auth-'));
+    const databaseUrl = await createTestDatabase();
+    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
+    api = await startTestApi({ databaseUrl, env: { DATA_DIR: dataDir, TRUST_PROXY: 'loopback' } });
+    database = openDatabase(databaseUrl);
+    eventStore = await openEventStore({ databaseUrl });
+    redis = new Redis(testRedisUrl(), { keyPrefix: api.redisKeyPrefix });
+  });
+  afterAll(async () => {
+    await redis?.quit();
+    await api?.stop();
+    await stopProjections?.();
+    await eventStore?.close();
+    await database?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('serves an accessible sign-in form with no inline script, under the CSP', async () => {
+    const response = await fetch(`${api.url}/api/login`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('content-security-policy')).toContain("default-src 'self'");
+    const html = await response.text();
+    expect(html).toContain('<html lang="en">');
+    expect(html).toContain('<form method="post" action="/api/login"');
+    expect(html).toMatch(/<label for="email">[^<]+<\/label>/);
+    expect(html).toContain('id="email" name="email" type="email" autocomplete="email"');
+    expect(html).toContain('<link rel="stylesheet" href="/sign-in.css">');
+    expect(html).not.toMatch(/<script|<style| style=/);
+
+    const css = await fetch(`${api.url}/sign-in.css`);
+    expect(css.status).toBe(200);
+    expect(await css.text()).toContain('prefers-color-scheme: dark');
+  });
+
+  it('e-mails a link that signs the customer in, lands on /account, and shows their orders', async () => {
+    const email = address('grace');
+    const line = orderLine('Windows 11 Pro', 1, '19.99');
+    const order = orderCaptured({
+      name: 'Grace Hopper',
+      email: email.toUpperCase(),
+      lines: [line],
+      capturedAt: new Date().toISOString(),
+    });
+    const { position } = await appendOrder(eventStore, order.data.orderId, order);
+    expect(
+      await waitForProjections(database.pool, position, { projectors: ['orders'], timeoutMs: 10_000 }),
+    ).toBe(true);
+
+    const asked = await requestLink(` ${email.toUpperCase()} `, client());
+    expect(asked.status).toBe(200);
+    expect(await asked.text()).toContain('Check your inbox');
+    const [mail] = await mailsTo(email);
+    expect(mail).toMatch(/^Subject: Your sign-in link for Licence Store/m);
+    const [url, token] = LINK.exec(mail ?? '') ?? [];
+    expect(url).toBe(`${api.url}/api/login/callback?token=${token}`);
+
+    const signedIn = await follow(url as string);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get('location')).toBe('/account');
+    const setCookie = signedIn.headers.getSetCookie().find((header) => header.startsWith('sid='));
+    expect(setCookie).toMatch(/^sid=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax$/);
+    const cookie = sessionCookieFrom(signedIn);
+
+    const me = await user(cookie);
+    expect(me.status).toBe(200);
+    expect(await me.json()).toStrictEqual({ id: email, email, profileImageUrl: null });
+    const orders = await fetch(`${api.url}/api/my-orders`, { headers: { cookie } });
+    expect(orders.status).toBe(200);
+    expect(((await orders.json()) as { id: string }[]).map((o) => o.id)).toStrictEqual([order.data.orderId]);
+  });
+
+  it('accepts a JSON request as well as a form', async () => {
+    const email = address();
+    const response = await requestLink(email, client(), 'json');
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Check your inbox');
+    expect(await mailsTo(email)).toHaveLength(1);
+  });
+
+  it('keeps only a SHA-256 of the token in Redis, for 15 minutes', async () => {
+    const email = address();
+    const { token } = await linkFor(email);
+    const key = `sign-in-token:${createHash('sha256').update(token).digest('hex')}`;
+    expect(await redis.get(key)).toBe(email);
+    expect(await redis.ttl(key)).toBeGreaterThan(15 * 60 - 10);
+    expect(await redis.ttl(key)).toBeLessThanOrEqual(15 * 60);
+    expect(await redis.keys(`*${token}*`)).toStrictEqual([]);
+  });
+
+  it('signs in once per link: a second use is refused', async () => {
+    const { url } = await linkFor(address());
+    expect((await follow(url)).status).toBe(303);
+    const again = await follow(url);
+    expect(again.status).toBe(410);
+    expect(again.headers.getSetCookie()).toStrictEqual([]);
+    const html = await again.text();
+    expect(html).toContain('This sign-in link has expired or was already used');
+    expect(html).toContain('href="/api/login"');
+  });
+
+  it('refuses an expired link', async () => {
+    const { url, token } = await linkFor(address());
+    await redis.del(`sign-in-token:${createHash('sha256').update(token).digest('hex')}`);
+    const response = await follow(url);
+    expect(response.status).toBe(410);
+    expect(await response.text()).toContain('This sign-in link has expired or was already used');
+  });
+
+  it('refuses unknown, malformed and missing tokens', async () => {
+    for (const query of [`?token=${'A'.repeat(43)}`, '?token=short', '']) {
+      const response = await follow(`${api.url}/api/login/callback${query}`);
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      expect(response.status).toBeLessThan(500);
+      expect(await response.text()).toContain('This sign-in link has expired or was already used');
+    }
+  });
+
+  it('answers the same page for any address, and asks again for an invalid one', async () => {
+    const known = address();
+    const unknown = address();
+    const first = await (await requestLink(known, client())).text();
+    const second = await (await requestLink(unknown, client())).text();
+    expect(second.replace(unknown, known)).toBe(first);
+
+    const invalid = await requestLink('not-an-address', client());
+    expect(invalid.status).toBe(400);
+    const html = await invalid.text();
+    expect(html).toContain('aria-invalid="true"');
+    expect(html).toContain('value="not-an-address"');
+  });
+
+  it('sends at most 5 links per address in 15 minutes, whatever the client, then answers the same page', async () => {
+    const email = address();
+    for (let i = 0; i < 5; i++) await linkFor(email);
+    const over = await requestLink(email, client());
+    expect(over.status).toBe(200);
+    expect(await over.text()).toContain('Check your inbox');
+    expect(await mailsTo(email)).toHaveLength(5);
+    expect(api.logger.entries).toContainEqual(
+      expect.objectContaining({ level: 'warn', fields: expect.objectContaining({ limit: 'address' }) }),
+    );
+  });
+
+  it('sends at most 20 links per client in 15 minutes', async () => {
+    const ip = '203.0.113.7';
+    for (let i = 0; i < 20; i++) await linkFor(address(), ip);
+    const email = address();
+    const over = await requestLink(email, ip);
+    expect(over.status).toBe(200);
+    expect(await over.text()).toContain('Check your inbox');
+    expect(await mailsTo(email)).toStrictEqual([]);
+    expect(api.logger.entries).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        fields: expect.objectContaining({ limit: 'client', ip }),
+      }),
+    );
+  });
+
+  it('signs out at /api/logout: the session ends, the cookie is cleared, and it goes home', async () => {
+    const { url } = await linkFor(address());
+    const cookie = sessionCookieFrom(await follow(url));
+    expect((await user(cookie)).status).toBe(200);
+
+    const out = await follow(`${api.url}/api/logout`, cookie);
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/');
+    expect(out.headers.getSetCookie()).toContainEqual(
+      expect.stringMatching(/^sid=; Path=\/; Expires=Thu, 01 Jan 1970/),
+    );
+    expect((await user(cookie)).status).toBe(401);
+  });
+});
