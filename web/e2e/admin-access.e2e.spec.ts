@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
-import { openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
@@ -53,13 +53,6 @@ const SHEET_WIDTH_PX = 288; // 18rem
 
 let store: TestStore;
 let browser: Browser;
-
-/** The toast on screen (one at a time, spec section 9) with this title and description. */
-async function toastSaying(page: Page, title: string, description?: string) {
-  const toast = page.getByRole('status').filter({ hasText: title });
-  await toast.waitFor();
-  if (description !== undefined) expect(await toast.textContent()).toContain(description);
-}
 
 async function waitForLoginScreen(page: Page) {
   await page.getByRole('heading', { name: 'Admin Login', level: 1 }).waitFor();

@@ -3,8 +3,8 @@ import type { OrderView, Product } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAsAdmin } from './support/admin.js';
-import { openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { openAdminPage } from './support/admin.js';
+import { PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
@@ -25,23 +25,6 @@ afterAll(async () => {
   await browser?.close();
   await store?.stop();
 });
-
-async function adminPage(
-  options: { colorScheme?: 'light' | 'dark'; phone?: boolean } = {},
-): Promise<TestPage> {
-  const opened = await openPage(browser, store.url, options.phone ? { viewport: PHONE } : {});
-  if (options.colorScheme) {
-    await opened.page.addInitScript((theme) => localStorage.setItem('theme', theme), options.colorScheme);
-  }
-  await signInAsAdmin(opened.page);
-  return opened;
-}
-
-async function toastSaying(page: Page, title: string, description?: string) {
-  const toast = page.getByRole('status').filter({ hasText: title });
-  await toast.waitFor();
-  if (description) expect(await toast.textContent()).toContain(description);
-}
 
 /** Picks an option of a radix select (the Select primitive) by its trigger. */
 async function choose(page: Page, trigger: Locator, option: string) {
@@ -73,7 +56,7 @@ async function openKeysScreen(page: Page) {
 
 describe('License Keys screen', () => {
   it('shows the texts, the stock per product above the table, and pages through the demo inventory', async () => {
-    const { page, errors, close } = await adminPage();
+    const { page, errors, close } = await openAdminPage(browser, store.url);
     await openKeysScreen(page);
     expect(await page.getByText('Manage product license keys inventory').isVisible()).toBe(true);
     expect(await keysTable(page).getByRole('columnheader').allTextContents()).toEqual([
@@ -103,7 +86,7 @@ describe('License Keys screen', () => {
   });
 
   it('shows the empty text when there are no keys, and skeleton rows while loading', async () => {
-    const { page, close } = await adminPage();
+    const { page, close } = await openAdminPage(browser, store.url);
     let answer = () => {};
     const answered = new Promise<void>((resolve) => {
       answer = resolve;
@@ -123,7 +106,7 @@ describe('License Keys screen', () => {
   });
 
   it('adds a key (both fields required), copies it, then deletes it after the confirmation', async () => {
-    const { page, errors, close } = await adminPage();
+    const { page, errors, close } = await openAdminPage(browser, store.url);
     await openKeysScreen(page);
     const product = products[1] as Product;
     const before = Number((await stockOf(page, product.name).textContent())?.match(/(\d+) available/)?.[1]);
@@ -200,7 +183,7 @@ describe('License Keys screen', () => {
     });
 
     it('shows its order and cannot be deleted', async () => {
-      const { page, errors, close } = await adminPage();
+      const { page, errors, close } = await openAdminPage(browser, store.url);
       await openKeysScreen(page);
       await choose(page, page.getByRole('combobox', { name: 'Status', exact: true }), 'Assigned');
       const row = keysTable(page).getByRole('row').filter({ hasText: assignedKey });
@@ -217,7 +200,7 @@ describe('License Keys screen', () => {
 
   describe('bulk import', () => {
     it('adds pasted keys and lists the refused lines with their reasons', async () => {
-      const { page, errors, close } = await adminPage();
+      const { page, errors, close } = await openAdminPage(browser, store.url);
       await openKeysScreen(page);
       const product = products[3] as Product;
       const before = Number((await stockOf(page, product.name).textContent())?.match(/(\d+) available/)?.[1]);
@@ -271,7 +254,7 @@ describe('License Keys screen', () => {
   });
 
   it('keeps the table inside a phone screen: it scrolls sideways, the page does not', async () => {
-    const { page, close } = await adminPage({ phone: true });
+    const { page, close } = await openAdminPage(browser, store.url, { phone: true });
     await openKeysScreen(page);
     const widths = await page.evaluate(() => {
       const scroller = document.querySelector('table')?.parentElement as HTMLElement;
@@ -288,7 +271,7 @@ describe('License Keys screen', () => {
 
   it('has no serious accessibility violations on the screen and its dialogs, in either theme', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { page, close } = await adminPage({ colorScheme });
+      const { page, close } = await openAdminPage(browser, store.url, { colorScheme });
       await openKeysScreen(page);
       const scan = async (what: string) =>
         expect({ what, colorScheme, violations: await seriousA11yViolations(page) }).toEqual({

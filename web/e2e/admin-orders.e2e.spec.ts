@@ -2,8 +2,8 @@ import type { OrderItemView, OrderView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAsAdmin } from './support/admin.js';
-import { openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { openAdminPage } from './support/admin.js';
+import { openPage, PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
@@ -19,25 +19,6 @@ afterAll(async () => {
   await browser?.close();
   await store?.stop();
 });
-
-/** A page signed in as the seeded admin, in light or dark. */
-async function adminPage(
-  options: { colorScheme?: 'light' | 'dark'; phone?: boolean } = {},
-): Promise<TestPage> {
-  const opened = await openPage(browser, store.url, options.phone ? { viewport: PHONE } : {});
-  if (options.colorScheme) {
-    await opened.page.addInitScript((theme) => localStorage.setItem('theme', theme), options.colorScheme);
-  }
-  await signInAsAdmin(opened.page);
-  return opened;
-}
-
-/** The toast on screen (one at a time, spec section 9) with this title. */
-async function toastSaying(page: Page, title: string, description?: string) {
-  const toast = page.getByRole('status').filter({ hasText: title });
-  await toast.waitFor();
-  if (description) expect(await toast.textContent()).toContain(description);
-}
 
 /** Picks an option of a radix select (the Select primitive) by the trigger's accessible name. */
 async function choose(page: Page, trigger: string, option: string) {
@@ -66,7 +47,7 @@ const localeDate = (page: Page, iso: string) =>
 
 describe('before the first order', () => {
   it('shows skeleton rows while loading, then the empty texts of Orders and Customers', async () => {
-    const { page, errors, close } = await adminPage();
+    const { page, errors, close } = await openAdminPage(browser, store.url);
     const release = await holdRequests(page, '/api/orders');
     await page.goto('/admin/orders');
     await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
@@ -112,7 +93,7 @@ describe('with orders', () => {
   });
 
   it('lists every order with its number, customer, e-mail, total, status badge, date and status drop-down', async () => {
-    const { page, errors, close } = await adminPage();
+    const { page, errors, close } = await openAdminPage(browser, store.url);
     await page.goto('/admin/orders');
     const table = page.getByRole('table', { name: 'Orders' });
     await table.getByRole('link', { name: new RegExp(orderNumber(first.id)) }).waitFor();
@@ -146,7 +127,7 @@ describe('with orders', () => {
     const customerStatus = customer.page.getByText('completed', { exact: true });
     await customerStatus.waitFor();
 
-    const { page, errors, close } = await adminPage();
+    const { page, errors, close } = await openAdminPage(browser, store.url);
     await page.goto('/admin/orders');
     const name = `Status of order ${orderNumber(grace.id)}`;
     await page.getByRole('combobox', { name }).waitFor();
@@ -178,7 +159,7 @@ describe('with orders', () => {
   });
 
   it('derives customers from the orders: name, e-mail, order count, total spent and last order date', async () => {
-    const { page, errors, close } = await adminPage();
+    const { page, errors, close } = await openAdminPage(browser, store.url);
     await page.goto('/admin/customers');
     const table = page.getByRole('table', { name: 'Customers' });
     await table.getByRole('cell', { name: 'ada@example.com' }).waitFor();
@@ -212,7 +193,7 @@ describe('with orders', () => {
 
   describe('the order detail', () => {
     it('opens from the list and shows the order, its lines with masked keys to reveal and copy', async () => {
-      const { page, errors, close } = await adminPage();
+      const { page, errors, close } = await openAdminPage(browser, store.url);
       await page.goto('/admin/orders');
       await page.getByRole('link', { name: new RegExp(orderNumber(first.id)) }).click();
       await page.waitForURL((url) => url.pathname === `/admin/orders/${first.id}`);
@@ -255,7 +236,7 @@ describe('with orders', () => {
     });
 
     it("lists the order's events oldest first with when, who and what, keys masked", async () => {
-      const { page, errors, close } = await adminPage();
+      const { page, errors, close } = await openAdminPage(browser, store.url);
       await page.goto(`/admin/orders/${first.id}`);
       const timeline = page.getByRole('list', { name: 'Order events, oldest first' });
       await timeline.waitFor();
@@ -289,7 +270,7 @@ describe('with orders', () => {
     });
 
     it('resends the delivery e-mail: toast, and the request joins the timeline', async () => {
-      const { page, errors, close } = await adminPage();
+      const { page, errors, close } = await openAdminPage(browser, store.url);
       await page.goto(`/admin/orders/${first.id}`);
       const timeline = page.getByRole('list', { name: 'Order events, oldest first' });
       await timeline.waitFor();
@@ -304,7 +285,7 @@ describe('with orders', () => {
     });
 
     it('changes the status from the detail page; its timeline follows', async () => {
-      const { page, errors, close } = await adminPage();
+      const { page, errors, close } = await openAdminPage(browser, store.url);
       await page.goto(`/admin/orders/${second.id}`);
       const name = `Status of order ${orderNumber(second.id)}`;
       await page.getByRole('combobox', { name }).waitFor();
@@ -322,7 +303,7 @@ describe('with orders', () => {
     });
 
     it('says Order Not Found for an unknown order', async () => {
-      const { page, close } = await adminPage();
+      const { page, close } = await openAdminPage(browser, store.url);
       await page.goto('/admin/orders/00000000-0000-4000-8000-000000000000');
       await page.getByRole('heading', { name: 'Order Not Found' }).waitFor();
       expect(await page.getByText("The order you're looking for doesn't exist.").isVisible()).toBe(true);
@@ -331,7 +312,7 @@ describe('with orders', () => {
   });
 
   it('keeps the tables inside a phone screen: they scroll sideways, the page does not', async () => {
-    const { page, close } = await adminPage({ phone: true });
+    const { page, close } = await openAdminPage(browser, store.url, { phone: true });
     for (const [path, table] of [
       ['/admin/orders', 'Orders'],
       ['/admin/customers', 'Customers'],
@@ -356,7 +337,7 @@ describe('with orders', () => {
   });
 
   it('reaches the status drop-down by keyboard and changes it with the keys', async () => {
-    const { page, errors, close } = await adminPage();
+    const { page, errors, close } = await openAdminPage(browser, store.url);
     await page.goto('/admin/orders');
     const name = `Status of order ${orderNumber(second.id)}`;
     const trigger = page.getByRole('combobox', { name });
@@ -376,7 +357,7 @@ describe('with orders', () => {
 
   it('has no serious accessibility violations on Orders, an order and Customers, in either theme', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { page, close } = await adminPage({ colorScheme });
+      const { page, close } = await openAdminPage(browser, store.url, { colorScheme });
       const screens = [
         ['/admin/orders', () => page.getByRole('table', { name: 'Orders' }).getByRole('link').first()],
         [`/admin/orders/${first.id}`, () => page.getByRole('list', { name: 'Order events, oldest first' })],

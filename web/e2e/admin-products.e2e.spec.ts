@@ -2,7 +2,7 @@ import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
-import { openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
@@ -24,13 +24,6 @@ const getJson = async <T>(path: string): Promise<T> =>
 
 // The spec's rule written out again from its text: dollars with two decimals.
 const money = (amount: string) => `$${(Math.round(Number(amount) * 100) / 100).toFixed(2)}`;
-
-/** The toast on screen (one at a time, spec section 9) with this title. */
-async function toastSaying(title: string, description?: string) {
-  const toast = page.getByRole('status').filter({ hasText: title });
-  await toast.waitFor();
-  if (description !== undefined) expect(await toast.textContent()).toContain(description);
-}
 
 const productRow = (name: string) =>
   page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
@@ -166,7 +159,7 @@ describe('Admin Products', () => {
         buffer: PNG,
       });
       await page.getByRole('button', { name: 'Upload Image' }).click();
-      await toastSaying('Image uploaded successfully');
+      await toastSaying(page, 'Image uploaded successfully');
       objectPath = await page.getByLabel('Image URL *').inputValue();
       expect(objectPath).toMatch(OBJECT_PATH);
       const preview = page.getByRole('img', { name: /^Preview/ });
@@ -195,7 +188,7 @@ describe('Admin Products', () => {
     it('creates it, with prices sent as strings, and lists it', async () => {
       await page.getByLabel('Product Name *').fill(name);
       await page.getByRole('button', { name: 'Create Product' }).click();
-      await toastSaying('Product created successfully');
+      await toastSaying(page, 'Product created successfully');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
       const row = productRow(name);
       await row.waitFor();
@@ -255,7 +248,7 @@ describe('Admin Products', () => {
       const patch = page.waitForRequest((request) => request.method() === 'PATCH');
       await page.getByRole('button', { name: 'Update Product' }).click();
       expect((await patch).postDataJSON()).toMatchObject({ salePrice: null, regularPrice: '89.99' });
-      await toastSaying('Product updated successfully');
+      await toastSaying(page, 'Product updated successfully');
       await page.getByRole('dialog').waitFor({ state: 'detached' });
       const row = productRow(name);
       await row.getByText('$89.99', { exact: true }).waitFor();
@@ -283,7 +276,7 @@ describe('Admin Products', () => {
       expect(await confirm.textContent()).toContain('Are you sure you want to delete this product?');
       expect(await seriousA11yViolations(page)).toEqual([]);
       await confirm.getByRole('button', { name: 'Delete' }).click();
-      await toastSaying('Product deleted successfully');
+      await toastSaying(page, 'Product deleted successfully');
       await productRow(name).waitFor({ state: 'detached' });
       expect((await fetch(new URL(`/api/products/${created.id}`, store.url))).status).toBe(404);
       expect(await page.getByRole('button', { name: /^Edit / }).count()).toBe(18);

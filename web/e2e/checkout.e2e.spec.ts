@@ -3,7 +3,7 @@ import { NO_CARDS_CLIENT_ID } from '@licensestore/paypal-sandbox';
 import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts } from './support/purchases.js';
 import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
@@ -48,13 +48,6 @@ async function fillCustomer(page: Page, name = 'Ada Lovelace', email = 'ada@exam
 }
 
 const paypalButton = (page: Page) => page.getByRole('button', { name: 'PayPal', exact: true });
-
-/** The toast on screen (one at a time, spec section 9) with this title. */
-async function toastSaying(page: Page, title: string, description: string) {
-  const toast = page.getByRole('status').filter({ hasText: title });
-  await toast.waitFor();
-  expect(await toast.textContent()).toContain(description);
-}
 
 async function open(options: Parameters<typeof openPage>[2] = {}): Promise<TestPage> {
   return openPage(browser, store.url, options);

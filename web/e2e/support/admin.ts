@@ -1,4 +1,5 @@
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { openPage, PHONE, type TestPage } from './browser.js';
 import { ADMIN_PASSWORD } from './store.js';
 
 /** The admin `npm start` seeds on a fresh data directory (ADMIN_USERNAME's default). */
@@ -16,4 +17,18 @@ export async function signInAsAdmin(page: Page, password = ADMIN_PASSWORD): Prom
   await page.waitForURL((url) => url.pathname === '/admin');
   // The layout's toggle shows at every width (on a phone the sidebar itself is a closed sheet).
   await page.getByRole('button', { name: 'Toggle Sidebar' }).waitFor();
+}
+
+/** A fresh page signed in as the seeded admin, in the given theme, at desktop or phone width. */
+export async function openAdminPage(
+  browser: Browser,
+  storeUrl: string,
+  options: { colorScheme?: 'light' | 'dark'; phone?: boolean } = {},
+): Promise<TestPage> {
+  const opened = await openPage(browser, storeUrl, options.phone ? { viewport: PHONE } : {});
+  if (options.colorScheme) {
+    await opened.page.addInitScript((theme) => localStorage.setItem('theme', theme), options.colorScheme);
+  }
+  await signInAsAdmin(opened.page);
+  return opened;
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 /** Below the spec's 768 px mobile breakpoint. */
@@ -71,4 +72,11 @@ export async function seriousA11yViolations(page: Page): Promise<A11yViolation[]
     }));
   });
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
+}
+
+/** Waits for the toast on screen (one at a time, spec section 9) with this title, and checks its description. */
+export async function toastSaying(page: Page, title: string, description?: string): Promise<void> {
+  const toast = page.getByRole('status').filter({ hasText: title });
+  await toast.waitFor();
+  if (description !== undefined) expect(await toast.textContent()).toContain(description);
 }
