@@ -58,7 +58,6 @@ async function main() {
       actor: { type: 'system' as const, id: 'bench' },
       correlationId: 'b',
       causationId: 'b',
-      schemaVersion: 1,
     };
     const bare = await runConcurrently(ORDERS, SHOPPERS, async () => {
       const started = performance.now();

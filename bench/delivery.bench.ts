@@ -15,7 +15,7 @@ import { cpus } from 'node:os';
 import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import { openDatabase } from '@licensestore/shared/db';
-import { type EventMetadata, type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import { type EventStore, type NewEventMetadata, openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import type pg from 'pg';
 import { format, percentile, runConcurrently } from './support/stats.js';
@@ -28,11 +28,10 @@ const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 5);
 const TARGET_P99_MS = 1000;
 const DELIVERY_TIMEOUT_MS = 120_000;
 
-const metadata: EventMetadata = {
+const metadata: NewEventMetadata = {
   actor: { type: 'admin', id: 'bench' },
   correlationId: 'bench',
   causationId: 'bench',
-  schemaVersion: 1,
 };
 
 async function stockKeys(

@@ -20,7 +20,7 @@ import { build, type Plugin } from 'vite';
 import { freePort } from '../scripts/stack/free-port.js';
 import { ctrlC, freshEnv, killStore, spawnStore, waitForUrl } from '../scripts/testing/store-process.js';
 import { launchBrowser } from '../web/e2e/support/chromium.js';
-import { format, percentile } from './support/stats.js';
+import { format, percentile, printTable } from './support/stats.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 500);
@@ -191,15 +191,6 @@ async function medianLcp(browser: Browser, url: string): Promise<{ median: numbe
   const runs: Paint[] = [];
   for (let run = 0; run < RUNS; run++) runs.push(await coldLcp(browser, url));
   return { median: median(runs.map((run) => run.ms)), runs };
-}
-
-function printTable(rows: string[][]) {
-  const widths =
-    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
-  for (const [index, row] of rows.entries()) {
-    console.log(row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  '));
-    if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
-  }
 }
 
 const verdict = (pass: boolean) => (pass ? 'PASS' : 'MISS');

@@ -26,3 +26,13 @@ export async function runConcurrently(
   );
   return { ms: performance.now() - started, latencies: latencies.sort((a, b) => a - b) };
 }
+
+/** Rows as aligned columns, the first row a header underlined with dashes. */
+export function printTable(rows: string[][]) {
+  const widths =
+    rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  for (const [index, row] of rows.entries()) {
+    console.log(row.map((cell, column) => cell.padEnd(widths[column] ?? 0)).join('  '));
+    if (index === 0) console.log(widths.map((width) => '-'.repeat(width)).join('  '));
+  }
+}

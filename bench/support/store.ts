@@ -6,12 +6,13 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { productDecider, productStream } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
-import type { DatabaseHandle } from '@licensestore/shared/db';
+import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import type { EventStore, Position } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import pg from 'pg';
 import { startProjections } from '../../projections/src/index.js';
+import { prepareStore } from '../../scripts/lib/prepare.js';
 import { type RoleName, spawnRole } from '../../scripts/lib/roles.js';
 import { startEmbeddedPostgres } from '../../scripts/stack/embedded-postgres.js';
 import { freePort } from '../../scripts/stack/free-port.js';
@@ -36,6 +37,10 @@ export interface BenchStore {
   /** Scratch DATA_DIR the roles share (mail, secrets). */
   dataDir: string;
   licenceKeySecret: string;
+  /** The first admin's password (username `admin`). */
+  adminPassword: string;
+  /** The api role's process id, for its memory figures. */
+  apiPid: number | undefined;
   /** The processes whose CPU time the bench reports (this one counted as the shoppers). */
   counted: Counted[];
   stop: () => Promise<void>;
@@ -46,6 +51,12 @@ export interface BenchStoreOptions {
   workers?: boolean;
   /** Runs the projections in this process instead of a child (BENCH_PROJECTIONS=in-process). */
   projectionsInProcess?: boolean;
+  /** Seeds the demo store (catalogue, keys, testimonials) as `npm start` does, projected before this resolves. */
+  demoStore?: boolean;
+  /** The built web client the api serves (WEB_DIST); default this checkout's web/dist. */
+  webDist?: string;
+  /** Where the roles send e-mail (SMTP_URL); default .eml files under the data directory. */
+  smtpUrl?: string;
 }
 
 /**
@@ -70,6 +81,10 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
 
     const counted: Counted[] = [{ name: 'shoppers (this process)', pid: process.pid, descendants: false }];
     const licenceKeySecret = randomBytes(32).toString('base64url');
+    const adminPassword = randomBytes(16).toString('hex');
+    const seeded = options.demoStore
+      ? await prepareStore({ databaseUrl, licenceKeySecret, log: () => {} })
+      : { lastPosition: null };
     const [apiPort, paypalPort] = [await freePort(), await freePort()];
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const paypalOrigin = `http://127.0.0.1:${paypalPort}`;
@@ -82,15 +97,18 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       SESSION_SECRET: randomBytes(32).toString('hex'),
-      ADMIN_PASSWORD: randomBytes(16).toString('hex'),
+      ADMIN_PASSWORD: adminPassword,
       LICENCE_KEY_SECRET: licenceKeySecret,
       PAYPAL_API_BASE_URL: `${paypalOrigin}/paypal-sandbox`,
       PUBLIC_URL: apiUrl,
+      ...(options.webDist ? { WEB_DIST: options.webDist } : {}),
+      ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}),
     };
     const role = (name: RoleName) => {
       const process = spawnRole(ROOT, name, env, (line) => console.error(line));
       stops.push(() => process.stop(10_000));
       if (process.child.pid) counted.push({ name, pid: process.child.pid, descendants: true });
+      return process.child.pid;
     };
 
     if (options.projectionsInProcess) {
@@ -106,12 +124,18 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
     });
     stops.push(() => paypal.stop(10_000));
     if (paypal.pid) counted.push({ name: 'PayPal emulator', pid: paypal.pid, descendants: true });
-    role('api');
+    const apiPid = role('api');
     if (options.workers) role('workers');
     await Promise.all([
       waitUntilAnswering(`${apiUrl}/api/payments/config`),
       waitUntilAnswering(`${paypalOrigin}/healthz`),
     ]);
+    if (seeded.lastPosition) {
+      const database = openDatabase(databaseUrl, { max: 1 });
+      await waitUntilProjected(database, seeded.lastPosition, ['products', 'licence-keys']).finally(() =>
+        database.close(),
+      );
+    }
     return {
       databaseUrl,
       redisUrl,
@@ -119,6 +143,8 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
       paypalUrl: `${paypalOrigin}/paypal-sandbox`,
       dataDir,
       licenceKeySecret,
+      adminPassword,
+      apiPid,
       counted,
       stop: () => stopAll(stops),
     };
@@ -150,7 +176,7 @@ async function benchDatabase(dataDir: string, stops: Stop[]): Promise<string> {
 }
 
 /** A process that is not a role of the store (the emulator), run the same way: `node --import tsx <entry>`. */
-function spawnHelper(entry: string, env: Record<string, string>) {
+export function spawnHelper(entry: string, env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
     env: { ...process.env, ...env },
@@ -169,7 +195,7 @@ function spawnHelper(entry: string, env: Record<string, string>) {
   };
 }
 
-async function waitUntilAnswering(url: string, timeoutMs = 60_000) {
+export async function waitUntilAnswering(url: string, timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
@@ -222,22 +248,25 @@ export async function createCatalogue(
         actor: { type: 'system', id: 'bench' },
         correlationId: 'bench',
         causationId: 'bench',
-        schemaVersion: 1,
       },
     );
     lastPosition = outcome.appended?.position ?? lastPosition;
     products.push({ id, price: onSale ? `${10 + i}.49` : `${20 + i}.99` });
   }
-  // The projections role may still be starting (migrating its tables): look again until it has the catalogue.
+  if (lastPosition) await waitUntilProjected(database, lastPosition, ['products']);
+  return products;
+}
+
+/**
+ * Until the projectors have passed `position`. The projections role may still be starting (migrating its tables):
+ * look again until it has.
+ */
+async function waitUntilProjected(database: DatabaseHandle, position: Position, projectors: string[]) {
   const deadline = Date.now() + 60_000;
-  while (
-    lastPosition &&
-    !(await waitForProjections(database.pool, lastPosition, { projectors: ['products'], timeoutMs: 1000 }))
-  ) {
-    if (Date.now() > deadline) throw new Error('the projections never caught up with the catalogue');
+  while (!(await waitForProjections(database.pool, position, { projectors, timeoutMs: 1000 }))) {
+    if (Date.now() > deadline) throw new Error(`the projections never caught up with ${position}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  return products;
 }
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
@@ -253,6 +282,7 @@ async function post(url: string, body: unknown): Promise<Record<string, unknown>
 
 export interface Purchase {
   orderId: string;
+  paypalOrderId: string;
   /** performance.now() when the purchase started and when the capture was asked for and answered. */
   startedAt: number;
   captureStartedAt: number;
@@ -278,5 +308,11 @@ export async function buy(store: BenchStore, product: BenchProduct, shopper: num
   if (order.status !== 'processing' && order.status !== 'completed') {
     throw new Error(`order ${String(order.id)} is ${String(order.status)}`);
   }
-  return { orderId: String(order.id), startedAt, captureStartedAt, capturedAt: performance.now() };
+  return {
+    orderId: String(order.id),
+    paypalOrderId: String(id),
+    startedAt,
+    captureStartedAt,
+    capturedAt: performance.now(),
+  };
 }

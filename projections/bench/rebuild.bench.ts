@@ -7,19 +7,14 @@
  * database on that server (dropped afterwards). Knobs: BENCH_EVENTS (1,000,000), BENCH_PRODUCTS (20,000),
  * BENCH_BATCH (comma-separated rebuild batch sizes, 5000).
  */
-import { randomUUID } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore, type Position, type RecordedEvent } from '@licensestore/shared/eventstore';
+import { cpus } from 'node:os';
+import type { Position, RecordedEvent } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
-import pg from 'pg';
-import { startEmbeddedPostgres } from '../../scripts/stack/embedded-postgres.js';
-import { migrateReadModel } from '../src/migrations/index.js';
+import type pg from 'pg';
 import { type ProductRow, productsProjector } from '../src/products/projector.js';
 import { rebuildProjector } from '../src/rebuild.js';
 import { appendInBulk, catalogueHistory, ProductOracle, readProducts } from '../test/support/catalogue.js';
+import { withBenchReadModel } from './support/database.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 20_000);
@@ -46,35 +41,6 @@ type BaselineRow = ProductRow & { event_id: string };
 
 const rate = (count: number, ms: number) => Math.round(count / (ms / 1000));
 const format = (n: number) => n.toLocaleString('en-US');
-
-async function withDatabase<T>(run: (url: string) => Promise<T>): Promise<T> {
-  const given = process.env.DATABASE_URL;
-  if (given) {
-    const name = `bench_${randomUUID().replaceAll('-', '')}`;
-    const admin = new pg.Client({ connectionString: given });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(given);
-    url.pathname = `/${name}`;
-    try {
-      return await run(url.toString());
-    } finally {
-      await admin.query(`DROP DATABASE ${name} WITH (FORCE)`);
-      await admin.end();
-    }
-  }
-  const dir = await mkdtemp(join(tmpdir(), 'licensestore-bench-'));
-  // As root, Postgres runs as the postgres user, which must be able to reach its data directory.
-  await chmod(dir, 0o755);
-  const server = await startEmbeddedPostgres(join(dir, 'postgres'));
-  try {
-    await server.createDatabase('bench');
-    return await run(server.url('bench'));
-  } finally {
-    await server.stop();
-    await rm(dir, { recursive: true, force: true });
-  }
-}
 
 /**
  * The baseline: the state of the product after every event, one row per event, written with nothing else
@@ -138,123 +104,111 @@ async function main() {
     `licensestore projections benchmark: ${format(EVENTS)} events, ${format(PRODUCTS)} products, ` +
       `${cpus().length} CPUs, rebuild batch ${BATCHES.join('/')}`,
   );
-  await withDatabase(async (url) => {
-    const { db, pool, close } = openDatabase(url, { max: 8 });
-    const store = await openEventStore({ databaseUrl: url });
-    try {
-      await migrateReadModel(db);
-      const version = (await pool.query<{ server_version: string }>('SHOW server_version')).rows[0]
-        ?.server_version;
+  await withBenchReadModel({ connections: 8 }, async ({ db, pool, store, serverVersion: version }) => {
+    const appendStarted = performance.now();
+    const appended = await appendInBulk(
+      pool,
+      catalogueHistory({ products: PRODUCTS, events: EVENTS, seed: 2026 }),
+      {
+        eventsPerTransaction: 4000,
+        connections: 4,
+      },
+    );
+    const appendMs = performance.now() - appendStarted;
+    console.log(`appended ${format(appended)} events: ${format(rate(appended, appendMs))} events/s`);
+    // What autovacuum would have done by now on a live system; the first reader would otherwise pay for it.
+    await pool.query('VACUUM ANALYZE event_store.events');
 
-      const appendStarted = performance.now();
-      const appended = await appendInBulk(
-        pool,
-        catalogueHistory({ products: PRODUCTS, events: EVENTS, seed: 2026 }),
+    const readAll = async function* (batchSize: number) {
+      let after: Position | null = null;
+      for (;;) {
+        const batch = await store.readAll(after, batchSize);
+        if (batch.length === 0) return;
+        after = (batch[batch.length - 1] as RecordedEvent).position;
+        yield batch;
+      }
+    };
+
+    const results: { label: string; count: string; seconds: string; perSecond: number; ratio?: string }[] = [
+      {
+        label: 'append (4,000 events/tx, 4 connections)',
+        count: format(appended),
+        seconds: (appendMs / 1000).toFixed(1),
+        perSecond: rate(appended, appendMs),
+      },
+    ];
+    let verdict = true;
+    for (const batchSize of BATCHES) {
+      const rebuilt = await rebuildProjector({
+        db,
+        store,
+        projector: productsProjector,
+        log: silentLogger,
+        batchSize,
+      });
+      if (!rebuilt) throw new Error('rebuild skipped');
+      if (rebuilt.events !== appended) {
+        console.log(
+          `rebuild read ${format(rebuilt.events)} of ${format(appended)} events: the log is not read whole`,
+        );
+        verdict = false;
+      }
+      const rebuildRate = rate(rebuilt.events, rebuilt.durationMs);
+      console.log(
+        `rebuild, batch ${batchSize}: ${format(rebuilt.events)} events, ${format(rebuildRate)} events/s`,
+      );
+      const values = await baseline(pool, readAll(batchSize), 'values');
+      const json = await baseline(pool, readAll(batchSize), 'json');
+      const best = Math.max(rate(values.rows, values.ms), rate(json.rows, json.ms));
+      const ratio = rebuildRate / best;
+      verdict &&= rebuildRate >= TARGET_RATE && ratio >= TARGET_RATIO;
+      results.push(
         {
-          eventsPerTransaction: 4000,
-          connections: 4,
+          label: `rebuild products (batch ${batchSize})`,
+          count: format(rebuilt.events),
+          seconds: (rebuilt.durationMs / 1000).toFixed(1),
+          perSecond: rebuildRate,
+          ratio: ratio.toFixed(2),
+        },
+        {
+          label: `baseline: multi-row VALUES upsert (batch ${batchSize})`,
+          count: format(values.rows),
+          seconds: (values.ms / 1000).toFixed(1),
+          perSecond: rate(values.rows, values.ms),
+        },
+        {
+          label: `baseline: json_populate_recordset upsert (batch ${batchSize})`,
+          count: format(json.rows),
+          seconds: (json.ms / 1000).toFixed(1),
+          perSecond: rate(json.rows, json.ms),
         },
       );
-      const appendMs = performance.now() - appendStarted;
-      console.log(`appended ${format(appended)} events: ${format(rate(appended, appendMs))} events/s`);
-      // What autovacuum would have done by now on a live system; the first reader would otherwise pay for it.
-      await pool.query('VACUUM ANALYZE event_store.events');
-
-      const readAll = async function* (batchSize: number) {
-        let after: Position | null = null;
-        for (;;) {
-          const batch = await store.readAll(after, batchSize);
-          if (batch.length === 0) return;
-          after = (batch[batch.length - 1] as RecordedEvent).position;
-          yield batch;
-        }
-      };
-
-      const results: { label: string; count: string; seconds: string; perSecond: number; ratio?: string }[] =
-        [
-          {
-            label: 'append (4,000 events/tx, 4 connections)',
-            count: format(appended),
-            seconds: (appendMs / 1000).toFixed(1),
-            perSecond: rate(appended, appendMs),
-          },
-        ];
-      let verdict = true;
-      for (const batchSize of BATCHES) {
-        const rebuilt = await rebuildProjector({
-          db,
-          store,
-          projector: productsProjector,
-          log: silentLogger,
-          batchSize,
-        });
-        if (!rebuilt) throw new Error('rebuild skipped');
-        if (rebuilt.events !== appended) {
-          console.log(
-            `rebuild read ${format(rebuilt.events)} of ${format(appended)} events: the log is not read whole`,
-          );
-          verdict = false;
-        }
-        const rebuildRate = rate(rebuilt.events, rebuilt.durationMs);
-        console.log(
-          `rebuild, batch ${batchSize}: ${format(rebuilt.events)} events, ${format(rebuildRate)} events/s`,
-        );
-        const values = await baseline(pool, readAll(batchSize), 'values');
-        const json = await baseline(pool, readAll(batchSize), 'json');
-        const best = Math.max(rate(values.rows, values.ms), rate(json.rows, json.ms));
-        const ratio = rebuildRate / best;
-        verdict &&= rebuildRate >= TARGET_RATE && ratio >= TARGET_RATIO;
-        results.push(
-          {
-            label: `rebuild products (batch ${batchSize})`,
-            count: format(rebuilt.events),
-            seconds: (rebuilt.durationMs / 1000).toFixed(1),
-            perSecond: rebuildRate,
-            ratio: ratio.toFixed(2),
-          },
-          {
-            label: `baseline: multi-row VALUES upsert (batch ${batchSize})`,
-            count: format(values.rows),
-            seconds: (values.ms / 1000).toFixed(1),
-            perSecond: rate(values.rows, values.ms),
-          },
-          {
-            label: `baseline: json_populate_recordset upsert (batch ${batchSize})`,
-            count: format(json.rows),
-            seconds: (json.ms / 1000).toFixed(1),
-            perSecond: rate(json.rows, json.ms),
-          },
-        );
-      }
-
-      // The benchmark's own check: the rebuilt model is the fold of the log.
-      const oracle = new ProductOracle();
-      for await (const batch of readAll(10_000)) for (const event of batch) oracle.apply(event);
-      const rows = await readProducts(db);
-      const exact = JSON.stringify(rows) === JSON.stringify(oracle.rows());
-      console.log(
-        `\nPostgreSQL ${version}; rebuilt model: ${format(rows.length)} products, equal to the fold of the log: ${exact}`,
-      );
-      console.log('');
-      const width = Math.max(...results.map((r) => r.label.length));
-      console.log(
-        `${'phase'.padEnd(width)} | ${'events/rows'.padStart(11)} | ${'seconds'.padStart(7)} | ${'per second'.padStart(10)} | rebuild/baseline`,
-      );
-      console.log(
-        `${'-'.repeat(width)}-|-${'-'.repeat(11)}-|-${'-'.repeat(7)}-|-${'-'.repeat(10)}-|-----------------`,
-      );
-      for (const r of results) {
-        console.log(
-          `${r.label.padEnd(width)} | ${r.count.padStart(11)} | ${r.seconds.padStart(7)} | ${format(r.perSecond).padStart(10)} | ${r.ratio ?? ''}`,
-        );
-      }
-      console.log(
-        `\ntarget: rebuild >= ${format(TARGET_RATE)} events/s and >= ${TARGET_RATIO} of the faster baseline: ${verdict && exact ? 'met' : 'NOT met'}`,
-      );
-    } finally {
-      await store.close();
-      await close();
     }
+
+    // The benchmark's own check: the rebuilt model is the fold of the log.
+    const oracle = new ProductOracle();
+    for await (const batch of readAll(10_000)) for (const event of batch) oracle.apply(event);
+    const rows = await readProducts(db);
+    const exact = JSON.stringify(rows) === JSON.stringify(oracle.rows());
+    console.log(
+      `\nPostgreSQL ${version}; rebuilt model: ${format(rows.length)} products, equal to the fold of the log: ${exact}`,
+    );
+    console.log('');
+    const width = Math.max(...results.map((r) => r.label.length));
+    console.log(
+      `${'phase'.padEnd(width)} | ${'events/rows'.padStart(11)} | ${'seconds'.padStart(7)} | ${'per second'.padStart(10)} | rebuild/baseline`,
+    );
+    console.log(
+      `${'-'.repeat(width)}-|-${'-'.repeat(11)}-|-${'-'.repeat(7)}-|-${'-'.repeat(10)}-|-----------------`,
+    );
+    for (const r of results) {
+      console.log(
+        `${r.label.padEnd(width)} | ${r.count.padStart(11)} | ${r.seconds.padStart(7)} | ${format(r.perSecond).padStart(10)} | ${r.ratio ?? ''}`,
+      );
+    }
+    console.log(
+      `\ntarget: rebuild >= ${format(TARGET_RATE)} events/s and >= ${TARGET_RATIO} of the faster baseline: ${verdict && exact ? 'met' : 'NOT met'}`,
+    );
   });
 }
 

@@ -1,7 +1,7 @@
-import { loadConfig, requireUrl } from '@licensestore/shared/config';
+import { loadConfig } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore } from '@licensestore/shared/eventstore';
 import { jsonLogger } from '@licensestore/shared/logging';
+import { abortedOnSignal, openConfiguredEventStore } from './cli-support.js';
 import { migrateReadModel } from './migrations/index.js';
 import { projectorsNamed } from './projectors.js';
 import { rebuildProjector } from './rebuild.js';
@@ -17,21 +17,14 @@ async function main(argv: string[]): Promise<number> {
   }
   const projectors = projectorsNamed(name);
   const config = loadConfig();
-  const databaseUrl = requireUrl(config, 'DATABASE_URL');
   const log = jsonLogger({ role: 'rebuild' }, config.LOG_LEVEL);
+  const { databaseUrl, store } = await openConfiguredEventStore(config);
   const { db, close } = openDatabase(databaseUrl, { max: 4 });
-  const store = await openEventStore({
-    databaseUrl,
-    eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
-  });
-  const controller = new AbortController();
-  const interrupt = () => controller.abort();
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
+  const signal = abortedOnSignal();
   try {
     await migrateReadModel(db);
     for (const projector of projectors) {
-      const result = await rebuildProjector({ db, store, projector, log, signal: controller.signal });
+      const result = await rebuildProjector({ db, store, projector, log, signal });
       if (result) {
         const perSecond = Math.round(result.events / Math.max(result.durationMs / 1000, 0.001));
         console.log(

@@ -1,5 +1,7 @@
 export { jsonLogger, type Logger, silentLogger } from '@licensestore/shared/logging';
+export { auditLogProjector } from './audit-log/projector.js';
 export { type CustomerRow, customersProjector, foldCustomerEvents } from './customers/projector.js';
+export { dashboardAsOf } from './dashboard/as-of.js';
 export {
   dashboardProjector,
   foldDashboardKeys,

@@ -3,6 +3,25 @@ import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Kysely, Transaction } from 'kysely';
 
+/**
+ * A stream whose events made a row; `mentioning` narrows a stream many rows share (a product's key inventory) to
+ * the events whose data names the row.
+ */
+export interface RowSource {
+  stream: string;
+  mentioning?: string;
+}
+
+/**
+ * The streams behind a row of one table, from the row's values (live or replayed): what an audit shows beside a
+ * row that differs. A row keyed by something other than a stream id (a customer's e-mail) may look up the live
+ * tables. `whole-log` marks a row that is an aggregate of every event (a counter), with no stream of its own.
+ */
+export type RowSources = (
+  row: Readonly<Record<string, unknown>>,
+  db: Kysely<Database>,
+) => RowSource[] | 'whole-log' | Promise<RowSource[]>;
+
 export interface ApplyContext {
   /** Where the projector's tables are: `public` when live, a shadow schema during a rebuild. */
   schema: string;
@@ -22,5 +41,7 @@ export interface Projector {
   readonly tables: readonly string[];
   /** Creates empty tables (with their indexes) in `schema`, which exists. */
   createTables(db: Kysely<Database>, schema: string): Promise<void>;
+  /** For each table, the streams behind one of its rows (without them, an audit reports a mismatch bare). */
+  readonly sources?: Readonly<Record<string, RowSources>>;
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[], context: ApplyContext): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { auditLogProjector } from './audit-log/projector.js';
 import { customersProjector } from './customers/projector.js';
 import { dashboardProjector } from './dashboard/projector.js';
 import { licenceKeysProjector } from './licence-keys/projector.js';
@@ -12,6 +13,7 @@ export const allProjectors: readonly Projector[] = [
   customersProjector,
   dashboardProjector,
   licenceKeysProjector,
+  auditLogProjector,
 ];
 
 export function projectorsNamed(name: string): Projector[] {

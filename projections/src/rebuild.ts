@@ -4,6 +4,7 @@ import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
 import { ensureCheckpoint, notifyCheckpoint, readCheckpoint } from './checkpoints.js';
 import type { Projector } from './projector.js';
+import { readBatches } from './read-batches.js';
 
 const DEFAULT_BATCH = 5000;
 const SWAP_ATTEMPTS = 5;
@@ -69,14 +70,8 @@ async function rebuildLocked(options: RebuildOptions): Promise<RebuildResult> {
     await projector.createTables(db, schema);
     let position: Position | null = null;
     let events = 0;
-    // Read the next batch while this one is written: reading and writing overlap on the two sides of the store.
-    let reading = prefetch(store, null, batchSize);
-    for (;;) {
-      signal?.throwIfAborted();
-      const batch = await reading;
-      if (batch.length === 0) break;
+    for await (const batch of readBatches(store, null, batchSize, signal)) {
       position = (batch[batch.length - 1] as RecordedEvent).position;
-      reading = batch.length === batchSize ? prefetch(store, position, batchSize) : Promise.resolve([]);
       await db.transaction().execute((trx) => projector.apply(trx, batch, { schema, log }));
       if (Math.floor((events + batch.length) / PROGRESS_EVERY) > Math.floor(events / PROGRESS_EVERY)) {
         log.info(
@@ -154,11 +149,4 @@ async function swap(options: RebuildOptions, schema: string, from: Position | nu
     if (position !== null) await notifyCheckpoint(trx, projector.name, position);
     return { position, events };
   });
-}
-
-function prefetch(store: EventStore, after: Position | null, limit: number): Promise<RecordedEvent[]> {
-  const reading = store.readAll(after, limit);
-  // Awaited later; until then a failure must not count as unhandled.
-  reading.catch(() => {});
-  return reading;
 }

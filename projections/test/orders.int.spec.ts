@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { orderStream } from '@licensestore/shared';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import { eventVersions, type RecordedEvent } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -313,7 +313,7 @@ describe('orders projector', () => {
         revision: 0n,
         type: event.type,
         data: event.data,
-        metadata,
+        metadata: { ...metadata, schemaVersion: eventVersions.currentVersion(event.type) },
         position: '0',
         createdAt: new Date(),
       };

@@ -2,17 +2,21 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-export type RoleName = 'api' | 'projections' | 'workers';
+/** The store's roles, and the PayPal emulator that `npm run start:cluster` runs as a process of its own. */
+export type RoleName = 'api' | 'projections' | 'workers' | 'paypal-sandbox';
 
 /** Each role's process entry, relative to the repository root (also what `npm run start:<role>` runs). */
 export const roleEntries: Record<RoleName, string> = {
   api: 'services/api/src/main.ts',
   projections: 'projections/src/main.ts',
   workers: 'workers/src/main.ts',
+  'paypal-sandbox': 'services/paypal-sandbox/src/main.ts',
 };
 
 export interface RoleProcess {
   name: RoleName;
+  /** Names this instance in the output: the role's name, or e.g. `api-2` when a role runs several times. */
+  label: string;
   child: ChildProcess;
   /** Resolves with the exit code (or the signal's name) when the process has gone. */
   exited: Promise<number | string>;
@@ -20,6 +24,9 @@ export interface RoleProcess {
   stop: (graceMs: number) => Promise<number | string>;
   kill: () => void;
 }
+
+/** Width of the name column of the supervisor's output. */
+export const LABEL_WIDTH = 14;
 
 /**
  * Starts a role as a child process with the same runtime as production (`node --import tsx <entry>`). It gets its
@@ -30,6 +37,7 @@ export function spawnRole(
   name: RoleName,
   env: NodeJS.ProcessEnv,
   write: (line: string) => void,
+  label: string = name,
 ): RoleProcess {
   const child = spawn(
     process.execPath,
@@ -42,7 +50,7 @@ export function spawnRole(
     ],
     { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
   );
-  const prefix = `${name.padEnd(11)} | `;
+  const prefix = `${label.padEnd(LABEL_WIDTH)} | `;
   for (const stream of [child.stdout, child.stderr]) {
     if (stream) createInterface({ input: stream }).on('line', (line) => write(`${prefix}${line}`));
   }
@@ -61,7 +69,7 @@ export function spawnRole(
     killGroup(child, 'SIGKILL');
     return exited;
   };
-  return { name, child, exited, stop, kill };
+  return { name, label, child, exited, stop, kill };
 }
 
 export function killGroup(child: ChildProcess, signal: NodeJS.Signals) {

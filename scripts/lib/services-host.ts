@@ -9,7 +9,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type RunningPostgres, startEmbeddedPostgres } from '../stack/embedded-postgres.js';
 import { RedisNotInstalledError, type RunningRedis, startRedisServer } from '../stack/redis-server.js';
-import type { HostMessage, HostOptions, SupervisorMessage } from './services-protocol.js';
+import type { HostMessage, HostOptions, LocalService, SupervisorMessage } from './services-protocol.js';
 
 // embedded-postgres hooks SIGINT/SIGTERM/SIGHUP to stop its servers and exit at once; this process decides when.
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeAllListeners(signal);
@@ -65,8 +65,17 @@ const stopAndExit = (code: number) => {
   return stopping;
 };
 
+/** Reports `restarted` with the error, if any: a server that failed to come back fails the caller, not this host. */
+async function restart(service: LocalService) {
+  const server = await (service === 'postgres' ? postgres : redis);
+  let error: string | null = server ? null : `${service} is not run by this host`;
+  if (server && !stopping) await server.restart().catch((cause: unknown) => (error = String(cause)));
+  send({ type: 'restarted', service, error });
+}
+
 process.on('message', (message: SupervisorMessage) => {
   if (message.type === 'stop') void stopAndExit(0);
+  else if (message.type === 'restart') void restart(message.service);
 });
 process.on('disconnect', () => void stopAndExit(0));
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => void stopAndExit(0));

@@ -8,8 +8,12 @@ export interface HostOptions {
   redis: boolean;
 }
 
+export type LocalService = 'postgres' | 'redis';
+
 export type HostMessage =
   | { type: 'ready'; databaseUrl: string | undefined; redisUrl: string | undefined }
-  | { type: 'failed'; message: string; redisMissing: boolean };
+  | { type: 'failed'; message: string; redisMissing: boolean }
+  | { type: 'restarted'; service: LocalService; error: string | null };
 
-export type SupervisorMessage = { type: 'stop' };
+/** `restart` stops a server and starts it again on the same port and data (fault tests of the cluster). */
+export type SupervisorMessage = { type: 'stop' } | { type: 'restart'; service: LocalService };

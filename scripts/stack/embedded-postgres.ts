@@ -11,6 +11,8 @@ import { freePort } from './free-port.js';
 export interface RunningPostgres {
   url: (database: string) => string;
   createDatabase: (name: string) => Promise<void>;
+  /** Fast shutdown (every session cut, nothing lost), then up again on the same port and data. */
+  restart: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -76,6 +78,10 @@ export async function startEmbeddedPostgres(
       } finally {
         await client.end();
       }
+    },
+    restart: async () => {
+      await pg.stop();
+      await pg.start();
     },
     stop: () => pg.stop(),
   };

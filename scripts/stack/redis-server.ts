@@ -4,6 +4,8 @@ import { freePort } from './free-port.js';
 
 export interface RunningRedis {
   url: string;
+  /** Stops the server (it writes its append-only file) and starts it again on the same port and data. */
+  restart: () => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -27,6 +29,18 @@ export async function startRedisServer(
   if (spawnSync('redis-server', ['--version']).error) throw new RedisNotInstalledError();
   await mkdir(dir, { recursive: true });
   const port = await freePort();
+  let child = await spawnRedis(dir, port, log);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    restart: async () => {
+      await stopChild(child);
+      child = await spawnRedis(dir, port, log);
+    },
+    stop: () => stopChild(child),
+  };
+}
+
+async function spawnRedis(dir: string, port: number, log: (line: string) => void): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
     [
@@ -55,7 +69,7 @@ export async function startRedisServer(
     child.stderr?.on('data', onData);
     child.once('exit', (code) => reject(new Error(`redis-server exited with code ${code}`)));
   });
-  return { url: `redis://127.0.0.1:${port}`, stop: () => stopChild(child) };
+  return child;
 }
 
 const stopChild = (child: ChildProcess) =>

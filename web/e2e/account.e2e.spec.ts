@@ -111,7 +111,8 @@ describe('My Orders when signed in', () => {
     await page.goto('/');
     await page.getByRole('button', { name: 'Open menu' }).click();
     const menu = page.getByRole('navigation', { name: 'Mobile' });
-    expect(await menu.getByRole('link', { name: 'My Orders' }).isVisible()).toBe(true);
+    // The menu may open before the session is known: My Orders appears once it is.
+    await menu.getByRole('link', { name: 'My Orders' }).waitFor();
     expect(await menu.getByRole('link', { name: 'Sign In' }).count()).toBe(0);
     await menu.getByRole('link', { name: 'My Orders' }).click();
     await page.waitForURL('**/account');

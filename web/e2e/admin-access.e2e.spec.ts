@@ -337,11 +337,11 @@ describe('the admin layout', () => {
     for (const item of [...SIDEBAR_ITEMS.slice(1), SIDEBAR_ITEMS[0]]) {
       if (!item) continue;
       const before = statusChecks;
-      await management.getByRole('link', { name: item.name }).click();
+      await management.getByRole('link', { name: item.name, exact: true }).click();
       await page.waitForURL((url) => url.pathname === item.path);
-      expect(await management.getByRole('link', { name: item.name }).getAttribute('aria-current')).toBe(
-        'page',
-      );
+      expect(
+        await management.getByRole('link', { name: item.name, exact: true }).getAttribute('aria-current'),
+      ).toBe('page');
       expect(await management.locator('[aria-current="page"]').count()).toBe(1);
       await expect.poll(() => statusChecks).toBeGreaterThan(before);
     }
@@ -369,7 +369,7 @@ describe('the admin layout', () => {
     expect(cookie?.path).toBe('/');
     expect(Math.abs((cookie?.expires ?? 0) - (Date.now() / 1000 + SEVEN_DAYS_S))).toBeLessThan(60);
     // Collapsed, the links keep their names for screen readers and show them in a tooltip.
-    const dashboardLink = page.getByRole('link', { name: 'Dashboard' });
+    const dashboardLink = page.getByRole('link', { name: 'Dashboard', exact: true });
     await dashboardLink.hover();
     await page.getByRole('tooltip', { name: 'Dashboard' }).waitFor();
 
@@ -432,6 +432,8 @@ describe('the admin layout', () => {
     await page.waitForURL((url) => url.pathname === '/');
     expect(await page.evaluate(async () => (await fetch('/api/admin/status')).json())).toEqual({
       isAdmin: false,
+      role: null,
+      username: null,
     });
     await page.goto('/admin');
     await waitForLoginScreen(page);

@@ -4,6 +4,7 @@ import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
+import { verifyReadModelsProcessor } from './audit-verify/processor.js';
 import { startWorkerHost } from './jobs/host.js';
 import type { JobProcessor } from './jobs/processor.js';
 import { JobQueues, redisConnection } from './jobs/queues.js';
@@ -60,7 +61,10 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     logger,
   });
   const host = await startWorkerHost({
-    processors: (options.processors ?? registeredProcessors)(context),
+    processors: [
+      ...(options.processors ?? registeredProcessors)(context),
+      verifyReadModelsProcessor({ databaseUrl: options.databaseUrl, eventStore, logger }),
+    ],
     queues,
     logger,
   }).catch(async (error: unknown) => {

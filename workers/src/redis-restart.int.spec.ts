@@ -6,9 +6,13 @@ import { loadStream } from '@licensestore/shared/commands';
 import { type Logger, silentLogger } from '@licensestore/shared/logging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../../scripts/stack/redis-server.js';
+import {
+  deliveriesByMessageId,
+  startTestSmtpServer,
+  type TestSmtpServer,
+} from '../../test/support/smtp-server.js';
 import { type RunningWorkers, startWorkers } from './main.js';
 import { testSideEffects, workersTestEnvironment } from './testing/fixtures.js';
-import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from './testing/smtp-server.js';
 import { addKeys, createProduct, type LogWatch, placeOrder, watchLog } from './testing/store.js';
 import { portOf, startTcpProxy } from './testing/tcp-proxy.js';
 

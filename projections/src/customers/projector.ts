@@ -1,8 +1,8 @@
-import { formatCents, type OrderEvent, type OrderStatus, toCents } from '@licensestore/shared';
+import { formatCents, type OrderEvent, type OrderStatus, orderStream, toCents } from '@licensestore/shared';
 import type { CustomerOrdersTable, CustomersTable, Database } from '@licensestore/shared/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { emailKey, keepsMoney, parseOrderBatch, statusAfter, storableText } from '../orders/events.js';
-import type { Projector } from '../projector.js';
+import type { Projector, RowSource } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
 
 const NAME = 'customers';
@@ -138,6 +138,14 @@ async function loadCustomers(
   );
 }
 
+/** The order streams behind a customer's e-mail key, as the live tables know them. */
+export async function customerOrderStreams(db: Kysely<Database>, emailKey: string): Promise<RowSource[]> {
+  const { rows } = await sql<{ id: string }>`
+    SELECT order_id AS id FROM customer_orders WHERE email_key = ${emailKey}
+    UNION SELECT id FROM orders WHERE customer_email_key = ${emailKey}`.execute(db);
+  return rows.map((row) => ({ stream: orderStream(row.id) }));
+}
+
 /**
  * The back office's customers, derived from orders and grouped by e-mail key (trimmed, lower-cased): the name
  * and e-mail of the latest order, how many orders, the money kept from them, and when the latest was placed.
@@ -149,6 +157,10 @@ export const customersProjector: Projector = {
   // 2: a completed payment leaves an order an admin has already moved on from pending as it is (evolveOrder).
   version: 2,
   tables: ['customers', 'customer_orders'],
+  sources: {
+    customers: (row, db) => customerOrderStreams(db, String(row.email_key)),
+    customer_orders: (row) => [{ stream: orderStream(String(row.order_id)) }],
+  },
 
   async createTables(db: Kysely<Database>, schema: string) {
     await sql`

@@ -3,8 +3,9 @@ import {
   type LicenceKeyEvent,
   type OrderEvent,
   type OrderStatus,
+  orderStream,
   type ProductEvent,
-  parseProductEvent,
+  productStream,
   toCents,
 } from '@licensestore/shared';
 import type {
@@ -13,9 +14,8 @@ import type {
   DashboardProductsTable,
   Database,
 } from '@licensestore/shared/db';
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { customerOrderStreams } from '../customers/projector.js';
 import {
   inventoryEventTime,
   type KeyStatus,
@@ -23,7 +23,9 @@ import {
   keyStatusAfter,
   parseLicenceKeyBatch,
 } from '../licence-keys/events.js';
+import { keyStreams } from '../licence-keys/projector.js';
 import { emailKey, keepsMoney, orderEventTime, parseOrderBatch, statusAfter } from '../orders/events.js';
+import { parseProductBatch } from '../products/events.js';
 import type { Projector } from '../projector.js';
 import { tableIn, upsertRows } from '../sql.js';
 
@@ -42,7 +44,8 @@ export interface StatsDelta {
   awaitingKeys: number;
 }
 
-const noChange = (): StatsDelta => ({
+/** A delta that changes nothing: where every fold starts. */
+export const noChange = (): StatsDelta => ({
   products: 0,
   featured: 0,
   orders: 0,
@@ -198,25 +201,6 @@ export function foldDashboardKeys(
   return new Set(before.keys());
 }
 
-function parseProductBatch(events: readonly RecordedEvent[], log: Logger): ProductEvent[] {
-  const parsed: ProductEvent[] = [];
-  for (const event of events) {
-    if (streamCategory(event.streamId) !== 'product') continue;
-    try {
-      const product = parseProductEvent(event.type, event.data);
-      if (!product) continue;
-      product.data.productId = product.data.productId.toLowerCase();
-      parsed.push(product);
-    } catch (error) {
-      log.warn(
-        { projector: NAME, eventId: event.id, type: event.type, position: event.position, err: error },
-        'skipping a product event whose data does not parse',
-      );
-    }
-  }
-  return parsed;
-}
-
 const productTime = (event: ProductEvent) =>
   event.type === 'ProductCreated'
     ? event.data.createdAt
@@ -327,6 +311,13 @@ export const dashboardProjector: Projector = {
     'dashboard_customers',
     'dashboard_licence_keys',
   ],
+  sources: {
+    dashboard_stats: () => 'whole-log',
+    dashboard_products: (row) => [{ stream: productStream(String(row.id)) }],
+    dashboard_orders: (row) => [{ stream: orderStream(String(row.id)) }],
+    dashboard_customers: (row, db) => customerOrderStreams(db, String(row.email_key)),
+    dashboard_licence_keys: (row, db) => keyStreams(db, String(row.id)),
+  },
 
   async createTables(db: Kysely<Database>, schema: string) {
     await sql`
@@ -366,7 +357,7 @@ export const dashboardProjector: Projector = {
   },
 
   async apply(trx, events, { schema, log }) {
-    const productEvents = parseProductBatch(events, log);
+    const productEvents = parseProductBatch(events, log, NAME);
     const orderEvents = parseOrderBatch(events, log, NAME);
     const keyEvents = parseLicenceKeyBatch(events, log, NAME);
     const asOf = latest([

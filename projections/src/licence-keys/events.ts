@@ -1,37 +1,21 @@
 import { LICENCE_KEYS_CATEGORY, type LicenceKeyEvent, parseLicenceKeyEvent } from '@licensestore/shared';
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
+import { batchParser } from '../batch-parser.js';
 
-/**
- * The inventory events of a batch, in log order, validated at the boundary, their uuids in lower case (the folds
- * key maps by the id text). An event that does not parse is a recorded fact we cannot use: logged and skipped.
- */
-export function parseLicenceKeyBatch(
-  events: readonly RecordedEvent[],
-  log: Logger,
-  projector: string,
-): LicenceKeyEvent[] {
-  const parsed: LicenceKeyEvent[] = [];
-  for (const event of events) {
-    if (streamCategory(event.streamId) !== LICENCE_KEYS_CATEGORY) continue;
-    try {
-      const inventory = parseLicenceKeyEvent(event.type, event.data);
-      if (!inventory) continue;
-      const { data } = inventory;
-      data.productId = data.productId.toLowerCase();
-      if ('keyId' in data) data.keyId = data.keyId.toLowerCase();
-      if ('orderId' in data) data.orderId = data.orderId.toLowerCase();
-      if ('keys' in data) for (const key of data.keys) key.keyId = key.keyId.toLowerCase();
-      parsed.push(inventory);
-    } catch (error) {
-      log.warn(
-        { projector, eventId: event.id, type: event.type, position: event.position, err: error },
-        'skipping an inventory event whose data does not parse',
-      );
-    }
-  }
-  return parsed;
-}
+/** The inventory events of a batch, their uuids in lower case (the folds key maps by the id text). */
+export const parseLicenceKeyBatch = batchParser<LicenceKeyEvent>({
+  category: LICENCE_KEYS_CATEGORY,
+  parse: (event) => {
+    const inventory = parseLicenceKeyEvent(event.type, event.data);
+    if (!inventory) return null;
+    const { data } = inventory;
+    data.productId = data.productId.toLowerCase();
+    if ('keyId' in data) data.keyId = data.keyId.toLowerCase();
+    if ('orderId' in data) data.orderId = data.orderId.toLowerCase();
+    if ('keys' in data) for (const key of data.keys) key.keyId = key.keyId.toLowerCase();
+    return inventory;
+  },
+  describes: 'an inventory event',
+});
 
 /** When an inventory event happened: each carries its own timestamp. */
 export function inventoryEventTime(event: LicenceKeyEvent): string {

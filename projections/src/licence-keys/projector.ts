@@ -1,8 +1,8 @@
-import type { LicenceKeyEvent } from '@licensestore/shared';
+import { type LicenceKeyEvent, licenceKeysStream, orderStream } from '@licensestore/shared';
 import type { Database, LicenceKeysTable } from '@licensestore/shared/db';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { storableText } from '../orders/events.js';
-import type { Projector } from '../projector.js';
+import type { Projector, RowSource } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
 import { inventoryEventTime, keyIdsOf, keyStatusAfter, parseLicenceKeyBatch } from './events.js';
 
@@ -105,6 +105,21 @@ async function loadKeys(
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/** The inventory events behind a key, and the order it went to; the product as the live row has it. */
+export async function keyStreams(db: Kysely<Database>, keyId: string): Promise<RowSource[]> {
+  const row = await db
+    .selectFrom('licence_keys')
+    .select(['product_id', 'order_id'])
+    .where('id', '=', keyId)
+    .executeTakeFirst();
+  return row ? keySources(row.product_id, keyId, row.order_id) : [];
+}
+
+const keySources = (productId: string, keyId: string, orderId: unknown): RowSource[] => [
+  { stream: licenceKeysStream(productId), mentioning: keyId },
+  ...(orderId ? [{ stream: orderStream(String(orderId)), mentioning: keyId }] : []),
+];
+
 /** Adds each product's changes to its counters (a product seen for the first time starts from zero). */
 async function moveStock(trx: Transaction<Database>, schema: string, stock: Map<string, StockChange>) {
   if (stock.size === 0) return;
@@ -135,6 +150,10 @@ export const licenceKeysProjector: Projector = {
   name: NAME,
   version: 1,
   tables: ['licence_keys', 'licence_key_stock'],
+  sources: {
+    licence_keys: (row) => keySources(String(row.product_id), String(row.id), row.order_id),
+    licence_key_stock: (row) => [{ stream: licenceKeysStream(String(row.product_id)) }],
+  },
 
   async createTables(db: Kysely<Database>, schema: string) {
     // The fingerprint is not UNIQUE: the inventory refuses duplicates per product stream only, and a read model

@@ -2,12 +2,16 @@ import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as m20261122001 from './2026_11_22_001_create_read_model.js';
 import * as m20261122002 from './2026_11_22_002_create_order_read_models.js';
 import * as m20261122003 from './2026_11_22_003_create_licence_key_read_models.js';
+import * as m20261124015 from './2026_11_24_015_create_audit_log.js';
+import * as m20261124016 from './2026_11_24_016_create_dashboard_as_of_snapshots.js';
 
 /** Every read-schema migration, by frozen name; an explicit map (not a folder scan) so bundling cannot drop one. */
 const migrations: Record<string, Migration> = {
   '2026_11_22_001_create_read_model': m20261122001,
   '2026_11_22_002_create_order_read_models': m20261122002,
   '2026_11_22_003_create_licence_key_read_models': m20261122003,
+  '2026_11_24_015_create_audit_log': m20261124015,
+  '2026_11_24_016_create_dashboard_as_of_snapshots': m20261124016,
 };
 
 /**

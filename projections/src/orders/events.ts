@@ -1,34 +1,17 @@
 import { customerEmailKey, type OrderEvent, type OrderStatus, parseOrderEvent } from '@licensestore/shared';
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
+import { batchParser } from '../batch-parser.js';
 
-/**
- * The order-stream events of a batch, in log order, validated at the boundary. An event that does not parse is
- * a recorded fact we cannot use: logged and skipped, never thrown.
- */
-export function parseOrderBatch(
-  events: readonly RecordedEvent[],
-  log: Logger,
-  projector: string,
-): OrderEvent[] {
-  const parsed: OrderEvent[] = [];
-  for (const event of events) {
-    if (streamCategory(event.streamId) !== 'order') continue;
-    try {
-      const order = parseOrderEvent(event.type, event.data);
-      if (!order) continue;
-      // Postgres compares uuids regardless of case; the folds key maps by the id text, so it has one spelling.
-      order.data.orderId = order.data.orderId.toLowerCase();
-      parsed.push(order);
-    } catch (error) {
-      log.warn(
-        { projector, eventId: event.id, type: event.type, position: event.position, err: error },
-        'skipping an order event whose data does not parse',
-      );
-    }
-  }
-  return parsed;
-}
+/** The order-stream events of a batch, their order ids in lower case (the folds key maps by the id text). */
+export const parseOrderBatch = batchParser<OrderEvent>({
+  category: 'order',
+  parse: (event) => {
+    const order = parseOrderEvent(event.type, event.data);
+    // Postgres compares uuids regardless of case; the folds key maps by the id text, so it has one spelling.
+    if (order) order.data.orderId = order.data.orderId.toLowerCase();
+    return order;
+  },
+  describes: 'an order event',
+});
 
 /**
  * Text a Postgres text column takes: NUL and lone surrogates become U+FFFD. The Postgres event store's jsonb

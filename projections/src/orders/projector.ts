@@ -1,4 +1,4 @@
-import type { OrderEvent, OrderStatus } from '@licensestore/shared';
+import { type OrderEvent, type OrderStatus, orderStream } from '@licensestore/shared';
 import type { Database, OrderItemsTable, OrdersTable } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
@@ -178,6 +178,10 @@ export const ordersProjector: Projector = {
   // 2: lines carry their keys, orders their fulfilment and delivery e-mail; statuses exactly as evolveOrder.
   version: 2,
   tables: ['orders', 'order_items'],
+  sources: {
+    orders: (row) => [{ stream: orderStream(String(row.id)) }],
+    order_items: (row) => [{ stream: orderStream(String(row.order_id)), mentioning: String(row.line_id) }],
+  },
 
   async createTables(db: Kysely<Database>, schema: string) {
     await sql`

@@ -2,13 +2,12 @@ import {
   type ProductChanges,
   type ProductEvent,
   type ProductFields,
-  parseProductEvent,
+  productStream,
 } from '@licensestore/shared';
 import type { Database, ProductsTable } from '@licensestore/shared/db';
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
+import { parseProductBatch } from './events.js';
 
 /** A `products` row as the projector writes it (prices as decimal strings, timestamps as ISO text). */
 export type ProductRow = Omit<ProductsTable, 'created_at' | 'updated_at'> & {
@@ -91,24 +90,6 @@ export function foldProductEvents(events: Iterable<ProductEvent>): Map<string, F
   return folded;
 }
 
-/** Validates at the boundary; an event that does not parse is a recorded fact we cannot use: log and skip. */
-function parseBatch(events: readonly RecordedEvent[], log: Logger): ProductEvent[] {
-  const parsed: ProductEvent[] = [];
-  for (const event of events) {
-    if (streamCategory(event.streamId) !== 'product') continue;
-    try {
-      const product = parseProductEvent(event.type, event.data);
-      if (product) parsed.push(product);
-    } catch (error) {
-      log.warn(
-        { projector: 'products', eventId: event.id, type: event.type, position: event.position, err: error },
-        'skipping a product event whose data does not parse',
-      );
-    }
-  }
-  return parsed;
-}
-
 const table = (schema: string) => sql.table(`${schema}.products`);
 
 async function loadRows(
@@ -147,6 +128,7 @@ export const productsProjector: Projector = {
   name: 'products',
   version: 1,
   tables: ['products'],
+  sources: { products: (row) => [{ stream: productStream(String(row.id)) }] },
 
   async createTables(db: Kysely<Database>, schema: string) {
     await sql`
@@ -170,7 +152,7 @@ export const productsProjector: Projector = {
   },
 
   async apply(trx, events, { schema, log }) {
-    const folded = foldProductEvents(parseBatch(events, log));
+    const folded = foldProductEvents(parseProductBatch(events, log, 'products'));
     if (folded.size === 0) return;
     const changedOnly = [...folded].filter(([, product]) => product.kind === 'changes').map(([id]) => id);
     const stored = await loadRows(trx, schema, changedOnly);

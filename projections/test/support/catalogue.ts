@@ -11,8 +11,9 @@ import {
 import type { Database } from '@licensestore/shared/db';
 import {
   appendWith,
-  type EventMetadata,
   type ExpectedRevision,
+  eventVersions,
+  type NewEventMetadata,
   notifyAppended,
   type RecordedEvent,
 } from '@licensestore/shared/eventstore';
@@ -111,11 +112,10 @@ const TERMS = [
 
 const amount = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
 
-export const metadata: EventMetadata = {
+export const metadata: NewEventMetadata = {
   actor: { type: 'admin', id: 'admin' },
   correlationId: 'catalogue-history',
   causationId: 'catalogue-history',
-  schemaVersion: 1,
 };
 
 export interface CatalogueAppend {
@@ -235,13 +235,20 @@ export function* takeEvents(history: Iterator<CatalogueAppend>, events: number):
   }
 }
 
+/** One append call of any stream's events (a catalogue's, or a whole store's). */
+export interface BulkAppend {
+  stream: string;
+  expected: ExpectedRevision;
+  events: ReadonlyArray<{ type: string; data: unknown }>;
+}
+
 /**
  * Appends through the public append function, many streams per transaction and several transactions at once
  * (one stream always on the same connection, in order). Returns the number of events appended.
  */
 export async function appendInBulk(
   pool: pg.Pool,
-  appends: Iterable<CatalogueAppend>,
+  appends: Iterable<BulkAppend>,
   options: { eventsPerTransaction?: number; connections?: number } = {},
 ): Promise<number> {
   const perTransaction = options.eventsPerTransaction ?? 4000;
@@ -249,7 +256,7 @@ export async function appendInBulk(
   let total = 0;
   const iterator = appends[Symbol.iterator]();
   for (;;) {
-    const groups: CatalogueAppend[][] = Array.from({ length: connections }, () => []);
+    const groups: BulkAppend[][] = Array.from({ length: connections }, () => []);
     const sizes = new Array<number>(connections).fill(0);
     const owner = new Map<string, number>();
     let taken = 0;
@@ -274,7 +281,7 @@ export async function appendInBulk(
               await appendWith(
                 client,
                 append.stream,
-                append.events.map((event) => ({ ...event, metadata })),
+                append.events.map((event) => eventVersions.stamp({ ...event, metadata })),
                 append.expected,
               );
             }

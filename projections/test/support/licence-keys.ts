@@ -135,6 +135,8 @@ export function ordersIn(store: EventStore) {
 export function* deliveryHistory(options: {
   seed: number;
   products: number;
+  /** The products' ids (a catalogue created elsewhere); `products` random ones when absent. */
+  productIds?: readonly string[];
   steps: number;
   vault: KeyVault;
 }): Generator<StoreAppend> {
@@ -162,7 +164,7 @@ export function* deliveryHistory(options: {
     streams.set(stream, entity);
     return { append, events, state: entity.state as State };
   };
-  const products = Array.from({ length: options.products }, () => rnd.uuid());
+  const products = options.productIds ?? Array.from({ length: options.products }, () => rnd.uuid());
   const orders: string[] = [];
   const owed: Array<{ orderId: string; lineId: string; keys: AssignedKey[] }> = [];
 

@@ -42,18 +42,21 @@ export function orderCaptured(options: {
   name: string;
   email: string;
   lines: OrderLine[];
-  status?: OrderStatus;
+  /** 'pending' for a capture PayPal still holds; 'processing' (paid) by default. */
+  status?: 'pending' | 'processing';
   capturedAt: string;
 }): Extract<OrderEvent, { type: 'OrderCaptured' }> {
+  const status = options.status ?? 'processing';
   const data: Data<'OrderCaptured'> = {
     orderId: options.orderId ?? randomUUID(),
     paypalOrderId: options.paypalOrderId ?? `PAYPAL-${randomUUID()}`,
     captureId: `CAPTURE-${randomUUID()}`,
+    captureStatus: status === 'pending' ? 'PENDING' : 'COMPLETED',
     customer: { name: options.name, email: options.email },
     lines: options.lines,
     total: formatCents(options.lines.reduce((sum, line) => sum + toCents(line.lineTotal), 0)),
     currency: 'USD',
-    status: options.status ?? 'processing',
+    status,
     capturedAt: options.capturedAt,
   };
   return { type: 'OrderCaptured', data: orderEventSchemas.OrderCaptured.parse(data) };

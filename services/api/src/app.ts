@@ -10,21 +10,28 @@ import { createMailer, type Mailer } from '@licensestore/shared/mail';
 import express, { type Express, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './account/routes.js';
+import { auditRoutes } from './audit/routes.js';
+import { auditVerifyRoutes } from './audit-verify/routes.js';
 import { loadSession } from './auth/guards.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { authRoutes } from './auth/routes.js';
 import { SessionStore } from './auth/sessions.js';
+import { backOfficeUserRoutes } from './auth/users-routes.js';
 import { catalogueRoutes } from './catalogue/routes.js';
 import { checkoutRoutes, paymentsConfigRoutes } from './checkout/routes.js';
 import { customerAuthRoutes } from './customer-auth/routes.js';
 import { customerRoutes } from './customers/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
+import { readiness } from './health/readiness.js';
+import { closeConnectionsWhenDraining } from './http/draining.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
+import { requestLog } from './http/request-log.js';
 import { refuseCrossSite } from './http/same-origin.js';
 import { securityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
 import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.js';
+import { createMetrics } from './metrics/index.js';
 import { objectRoutes } from './objects/routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { createPaypalClient } from './payments/client.js';
@@ -112,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(
     authRoutes({ db: database.db, sessions, throttle: new LoginThrottle(redis), secureCookies: https }),
   );
+  api.use(backOfficeUserRoutes({ db: database.db, sessions }));
   api.use(
     customerAuthRoutes({
       redis,
@@ -124,23 +132,48 @@ export function createApp(deps: AppDeps): Express {
       secureCookies: https,
     }),
   );
-  api.use(catalogueRoutes(deps));
+  const catalogue = catalogueRoutes(deps);
+  api.use(catalogue.writes);
   api.use(testimonialRoutes(database.db));
   api.use(orderRoutes({ database, eventStore, logger, keyVault, closing: deps.closing }));
   api.use(accountRoutes({ db: database.db, keyVault, logger }));
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));
+  api.use(
+    auditRoutes({ database, eventStore, keyVault, logger, lowStockThreshold: config.LOW_STOCK_THRESHOLD }),
+  );
+  api.use(
+    auditVerifyRoutes({ db: database.db, redis, redisUrl: config.REDIS_URL, logger, closing: deps.closing }),
+  );
   api.use(paymentsConfigRoutes(payments));
   api.use(notFound);
+
+  const metrics = createMetrics({
+    db: database.db,
+    eventStore,
+    redisUrl: config.REDIS_URL,
+    // The workers beside this instance use its Redis key prefix for their queues too (see auditVerifyRoutes).
+    queuePrefix: redis.options.keyPrefix ? `${redis.options.keyPrefix}bull` : undefined,
+    logger,
+    token: config.METRICS_TOKEN,
+  });
+  deps.closing?.addEventListener('abort', () => void metrics.close(), { once: true });
 
   const web = webClient(deps.webDist ?? WEB_DIST);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   app.use(requestContext);
+  app.use(requestLog(logger));
+  app.use(metrics.observeRequests);
+  app.use(closeConnectionsWhenDraining(deps.closing));
   app.use(securityHeaders({ https, scriptHashes: web?.scriptHashes ?? [] }));
   app.use(refuseCrossSite(config.PUBLIC_URL));
+  // What every storefront visit asks for, ahead of what it does not need (the session from Redis, body parsers,
+  // checkout routes, static file lookups): under load these answer from memory.
+  app.use('/api', catalogue.reads);
+  if (web) app.use(web.home);
   if (deps.payments?.sandboxRouter) app.use(SANDBOX_MOUNT, deps.payments.sandboxRouter);
   app.use(
     checkoutRoutes({
@@ -158,6 +191,16 @@ export function createApp(deps: AppDeps): Express {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
+  // Liveness above (the process answers), readiness here: a load balancer sends traffic only to an instance whose
+  // dependencies answer and whose read models are current.
+  app.get('/readyz', async (_req, res) => {
+    const { ready, checks } = await readiness({ db: database.db, redis, eventStore });
+    res
+      .status(ready ? 200 : 503)
+      .set('Cache-Control', 'no-store')
+      .json({ status: ready ? 'ready' : 'not ready', checks });
+  });
+  app.use(metrics.router);
   app.use(objects.files);
   app.use(publicFiles(deps.publicDir ?? PUBLIC_DIR));
   if (web) app.use(web.router);

@@ -20,6 +20,8 @@ import { paymentsSetup } from './payments/setup.js';
 
 /** Captures of different PayPal orders this instance runs at once (more wait for a connection). */
 const CAPTURE_LOCK_CONNECTIONS = 50;
+/** How long a stop waits for requests in flight: under the 20 s the supervisor (and most orchestrators) allow. */
+const DRAIN_MS = 15_000;
 
 export interface StartApiOptions {
   /** DATABASE_URL, REDIS_URL and SESSION_SECRET must be filled in (npm start does so for embedded services). */
@@ -33,6 +35,8 @@ export interface StartApiOptions {
   redisKeyPrefix?: string;
   /** PayPal overrides, e.g. `apiBaseUrl` of a standalone emulator; the embedded one is mounted otherwise. */
   payments?: Pick<PaymentsDeps, 'apiBaseUrl' | 'timeoutMs' | 'retries' | 'readModels'>;
+  /** How long stop() lets requests in flight finish before cutting their connections; default 15 s. */
+  drainMs?: number;
 }
 
 export interface RunningApi {
@@ -125,8 +129,18 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
         resolve();
       });
     });
-    // In-flight requests finish; idle keep-alive connections are closed at once.
-    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    // In-flight requests finish (each answer closes its connection: see the app's draining); idle keep-alive
+    // connections are closed at once. A request still running after DRAIN_MS is cut off, so a stop never hangs.
+    cleanup.push(
+      () =>
+        new Promise<void>((resolve) => {
+          const cutOff = setTimeout(() => server.closeAllConnections(), options.drainMs ?? DRAIN_MS);
+          server.close(() => {
+            clearTimeout(cutOff);
+            resolve();
+          });
+        }),
+    );
     // Runs before the server closes: open event streams would otherwise keep it open for good.
     cleanup.push(async () => closing.abort());
     // Runs before the server closes: no webhook delivery (or retry) may hold the close up.

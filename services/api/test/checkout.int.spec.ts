@@ -172,7 +172,7 @@ describe('Checkout', () => {
         productStream(deleted),
         productDecider,
         { type: 'DeleteProduct', productId: deleted, now: new Date().toISOString() },
-        { actor: { type: 'admin', id: 'test' }, correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+        { actor: { type: 'admin', id: 'test' }, correlationId: 'c', causationId: 'c' },
       );
       // Pricing reads the catalogue's read table: the deletion counts once the projection has applied it.
       await waitForProjections(database.pool, deletion.appended?.position as string, {
@@ -270,7 +270,7 @@ describe('Checkout', () => {
         metadata: {
           actor: { type: 'customer', id: 'ada@example.com' },
           causationId: checkout[1]?.id,
-          schemaVersion: 1,
+          schemaVersion: 2,
         },
       });
       expect(capturesAtPaypal(id)).toHaveLength(1);
@@ -352,7 +352,6 @@ describe('Checkout', () => {
               actor: { type: 'system', id: 'test' },
               correlationId: 'c',
               causationId: 'c',
-              schemaVersion: 1,
             },
           },
         ],
@@ -428,7 +427,6 @@ describe('Checkout', () => {
                 actor: { type: 'customer', id: 'ada@example.com' },
                 correlationId: 'c',
                 causationId: 'c',
-                schemaVersion: 1,
               },
             },
           ],

@@ -12,8 +12,7 @@ import { createTestDatabase, testRedisUrl } from '../../../test/support/database
 import { createApp } from '../src/app.js';
 import { migrateApi } from '../src/migrations/index.js';
 import { recordingLogger } from './support/api.js';
-
-const THEME_SCRIPT_HASH = "'sha256-aLgRZDPezBuwzkc7r+CAyxhrIqZV8oH3KCIUJCUB7us='";
+import { THEME_SCRIPT_HASH, writeWebDist } from './support/web-dist.js';
 
 /**
  * The HTTP shell around the routes: headers, errors, static files and the web client. The read model is left
@@ -27,11 +26,7 @@ describe('HTTP shell', () => {
   let publicDir: string;
 
   beforeAll(async () => {
-    webDist = await mkdtemp(join(tmpdir(), 'web-dist-'));
-    await mkdir(join(webDist, 'assets'));
-    await writeFile(join(webDist, 'index.html'), '<!doctype html><title>Licence Store</title>');
-    await writeFile(join(webDist, 'assets', 'app-1234.js'), 'console.log(1)');
-    await writeFile(join(webDist, 'csp.json'), JSON.stringify({ 'script-src': [THEME_SCRIPT_HASH] }));
+    webDist = await writeWebDist();
     publicDir = await mkdtemp(join(tmpdir(), 'public-'));
     await mkdir(join(publicDir, 'images', 'products'), { recursive: true });
     await writeFile(
@@ -94,6 +89,7 @@ describe('HTTP shell', () => {
       expect(response.headers.get('x-powered-by')).toBeNull();
       expect(response.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('referrer-policy')).toBe('same-origin');
     });
 
     it('gives every response a request id', async () => {
@@ -128,7 +124,7 @@ describe('HTTP shell', () => {
         body: JSON.stringify({ username: 'admin', password: 'x'.repeat(110 * 1024) }),
       });
       expect(response.status).toBe(413);
-      expect(await response.json()).toEqual({ error: 'Request body too large' });
+      expect(await response.json()).toEqual({ error: 'Request body too large: at most 100 kB' });
     });
 
     it('hides a server fault behind a generic 500 and logs it', async () => {
@@ -151,7 +147,7 @@ describe('HTTP shell', () => {
         const response = await fetch(`${url}${path}`, { headers: { accept: 'text/html,*/*' } });
         expect(response.status).toBe(200);
         expect(response.headers.get('cache-control')).toBe('no-cache');
-        expect(await response.text()).toContain('<title>Licence Store</title>');
+        expect(await response.text()).toContain('<title>LicenseStore</title>');
       }
     });
 

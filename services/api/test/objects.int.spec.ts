@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UploadSigner } from '../src/objects/upload-signature.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
+import { rawRequest } from './support/raw-http.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const MAX_BYTES = 10_485_760;
@@ -46,23 +46,8 @@ describe('Image uploads', () => {
   const normalize = (imageURL: string, cookie = admin) =>
     post('/api/objects/normalize', cookie, { imageURL });
 
-  /**
-   * A GET sent exactly as written: fetch would resolve dot segments, and it adds `Cache-Control: no-cache` to
-   * a conditional request, which rightly defeats a 304.
-   */
   const rawGet = (path: string, headers: Record<string, string> = {}) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const request = httpRequest(`${api.url}${path}`, { method: 'GET', headers }, (response) => {
-        let body = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => {
-          body += chunk;
-        });
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
-      });
-      request.on('error', reject);
-      request.end();
-    });
+    rawRequest(api.url, path, { headers });
 
   /** Every file in the uploads folder, temporary ones included: a refused upload must leave nothing behind. */
   const storedFiles = async () => readdir(join(dataDir, 'uploads')).catch(() => [] as string[]);
@@ -123,7 +108,7 @@ describe('Image uploads', () => {
       const first = await fetch(`${api.url}${objectPath}`);
       await first.arrayBuffer();
       const again = await rawGet(objectPath, { 'if-none-match': first.headers.get('etag') as string });
-      expect(again).toEqual({ status: 304, body: '' });
+      expect(again).toMatchObject({ status: 304, body: '' });
     });
 
     it('refuses a second file on the same URL: an id is written once', async () => {

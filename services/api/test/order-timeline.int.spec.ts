@@ -1,21 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import {
-  checkoutStream,
-  inventoryDecider,
-  licenceKeysStream,
-  orderDecider,
-  orderStream,
-} from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
+import { checkoutStream, orderStream } from '@licensestore/shared';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventMetadata, type EventStore, openEventStore } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startProjections } from '../../../projections/src/index.js';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { maskedKey, type TimelineEntry } from '../src/orders/timeline.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
-import { readEvents, seedProduct } from './support/checkout.js';
+import { deliverKeys as deliverKeysOf, seedProduct } from './support/checkout.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const SEALED = /v1\.[0-9a-f]{8}\./;
@@ -67,54 +59,7 @@ describe('GET /api/orders/:id/timeline', () => {
     return { orderId: order.id, paypalOrderId };
   };
 
-  /** What the assign-keys and record-order-keys jobs do, under the order's correlation id. */
-  const deliverKeys = async (orderId: string) => {
-    const [captured] = await readEvents(eventStore, orderStream(orderId));
-    const { lines } = (captured?.data ?? {}) as { lines: Array<{ lineId: string; productId: string }> };
-    const line = lines[0] as { lineId: string; productId: string };
-    const metadata: EventMetadata = {
-      actor: { type: 'system', id: 'workers' },
-      correlationId: captured?.metadata.correlationId ?? 'test',
-      causationId: captured?.id ?? 'test',
-      schemaVersion: 1,
-    };
-    const asked = await handleCommand(
-      eventStore,
-      licenceKeysStream(line.productId),
-      inventoryDecider,
-      {
-        type: 'RequestLicenceKeys',
-        productId: line.productId,
-        orderId,
-        lineId: line.lineId,
-        quantity: 1,
-        lowStockThreshold: 0,
-        now: new Date().toISOString(),
-      },
-      metadata,
-    );
-    const assigned = asked.events.find((event) => event.type === 'LicenceKeysAssigned');
-    if (assigned?.type !== 'LicenceKeysAssigned') throw new Error('no key was assigned');
-    const recorded = await handleCommand(
-      eventStore,
-      orderStream(orderId),
-      orderDecider,
-      {
-        type: 'RecordLicenceKeys',
-        orderId,
-        lineId: line.lineId,
-        keys: assigned.data.keys,
-        now: new Date().toISOString(),
-      },
-      metadata,
-    );
-    expect(
-      await waitForProjections(database.pool, recorded.position ?? '', {
-        projectors: ['orders'],
-        timeoutMs: 10_000,
-      }),
-    ).toBe(true);
-  };
+  const deliverKeys = (orderId: string) => deliverKeysOf(eventStore, database, orderId);
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase();

@@ -193,7 +193,7 @@ describe('Orders, customers and dashboard API', () => {
     });
   });
 
-  describe('admin-only lists', () => {
+  describe('back-office lists', () => {
     it.each(['/api/orders', '/api/customers', '/api/admin/dashboard'])(
       '%s answers 401 without a session and 403 to a customer',
       async (path) => {
@@ -202,7 +202,7 @@ describe('Orders, customers and dashboard API', () => {
         expect(await anonymous.json()).toStrictEqual({ error: 'Authentication required' });
         const signedInCustomer = await get(path, customer);
         expect(signedInCustomer.status).toBe(403);
-        expect(await signedInCustomer.json()).toStrictEqual({ error: 'Admin access required' });
+        expect(await signedInCustomer.json()).toStrictEqual({ error: 'Back-office access required' });
       },
     );
 

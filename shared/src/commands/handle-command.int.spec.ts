@@ -4,22 +4,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { type ProductFields, productDecider, productStream } from '../catalogue/index.js';
 import { NotFoundError } from '../errors/index.js';
+import { eventVersions } from '../eventstore/event-versions.js';
 import {
-  type EventMetadata,
   type EventStore,
   type NewEvent,
+  type NewEventMetadata,
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from '../eventstore/port.js';
 import { PostgresEventStore } from '../eventstore/postgres.js';
 import { migrateEventStore } from '../eventstore/postgres-schema.js';
+import { versionedEventStore } from '../eventstore/upcasting.js';
 import { handleCommand } from './index.js';
 
-const metadata: EventMetadata = {
+const metadata: NewEventMetadata = {
   actor: { type: 'admin', id: 'admin-1' },
   correlationId: 'correlation-1',
   causationId: 'causation-1',
-  schemaVersion: 1,
 };
 
 const fields: ProductFields = {
@@ -35,12 +36,12 @@ const fields: ProductFields = {
 };
 const now = '2026-02-01T09:00:00.000Z';
 
-let store: PostgresEventStore;
+let store: EventStore;
 
 beforeAll(async () => {
   const pool = new pg.Pool({ connectionString: await createTestDatabase(), max: 10 });
   await migrateEventStore(pool);
-  store = new PostgresEventStore(pool);
+  store = versionedEventStore(new PostgresEventStore(pool), eventVersions);
 });
 
 afterAll(async () => {
@@ -118,7 +119,7 @@ describe('handleCommand', () => {
         [1n, 'ProductUpdated', { productId, changes: { name: 'Office Suite 2026' }, updatedAt: now }],
         [2n, 'ProductUpdated', { productId, changes: { regularPrice: '79.00' }, updatedAt: now }],
       ]);
-      expect(stored[2]?.metadata).toEqual(metadata);
+      expect(stored[2]?.metadata).toEqual({ ...metadata, schemaVersion: 1 });
     });
 
     it('fails as the fresh state dictates when the product was deleted meanwhile', async () => {

@@ -1,7 +1,7 @@
 import {
   type AppendResult,
-  type EventMetadata,
   type EventStore,
+  type NewEventMetadata,
   type Position,
   WrongExpectedRevisionError,
 } from '../eventstore/port.js';
@@ -93,7 +93,7 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   stream: string,
   decider: Decider<Command, State, Event>,
   command: Command,
-  metadata: EventMetadata,
+  metadata: NewEventMetadata,
 ): Promise<CommandOutcome<State, Event>> {
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadStream(store, stream, decider);

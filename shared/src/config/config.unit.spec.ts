@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, requireLicenceKeySecret } from './index.js';
 
@@ -63,11 +64,54 @@ describe('configuration', () => {
     expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
   });
 
+  it('takes a metrics token only as a bearer token of 16 characters or more', () => {
+    const token = 'mT0k-3n_abc.def~123';
+    expect(loadConfig({ METRICS_TOKEN: token }).METRICS_TOKEN).toBe(token);
+    expect(loadConfig({ METRICS_TOKEN: '' }).METRICS_TOKEN).toBeUndefined();
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: at least 16/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'has a space in the middle' })).toThrow(
+      /METRICS_TOKEN: letters/,
+    );
+  });
+
   it('takes a PayPal REST base URL override only as an http(s) URL', () => {
     expect(
       loadConfig({ PAYPAL_API_BASE_URL: 'http://127.0.0.1:4010/paypal-sandbox' }).PAYPAL_API_BASE_URL,
     ).toBe('http://127.0.0.1:4010/paypal-sandbox');
     expect(loadConfig({ PAYPAL_API_BASE_URL: '' }).PAYPAL_API_BASE_URL).toBeUndefined();
     expect(() => loadConfig({ PAYPAL_API_BASE_URL: 'ftp://paypal' })).toThrow(ConfigError);
+  });
+
+  describe('audit keys', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const spki = publicKey.export({ type: 'spki', format: 'der' });
+
+    it('takes Ed25519 keys as PEM or as base64 DER, one line for an env file', () => {
+      const pem = loadConfig({
+        AUDIT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        AUDIT_VERIFY_KEY: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      });
+      const der = loadConfig({
+        AUDIT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'der' }).toString('base64'),
+        AUDIT_VERIFY_KEY: spki.toString('base64'),
+      });
+      for (const config of [pem, der]) {
+        expect(config.AUDIT_SIGNING_KEY?.equals(privateKey)).toBe(true);
+        expect(config.AUDIT_VERIFY_KEY?.export({ type: 'spki', format: 'der' })).toEqual(spki);
+      }
+      expect(loadConfig({}).AUDIT_SIGNING_KEY).toBeUndefined();
+    });
+
+    it('refuses another kind of key or no key at all, naming the variable', () => {
+      const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey;
+      expect(() =>
+        loadConfig({
+          AUDIT_SIGNING_KEY: 'not a key',
+          AUDIT_VERIFY_KEY: rsa.export({ type: 'spki', format: 'pem' }).toString(),
+        }),
+      ).toThrow(
+        /AUDIT_SIGNING_KEY: an Ed25519 private key[\s\S]*AUDIT_VERIFY_KEY: an Ed25519 public key.*a rsa key, not Ed25519/,
+      );
+    });
   });
 });

@@ -1,3 +1,4 @@
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 
 const optionalString = z
@@ -5,6 +6,36 @@ const optionalString = z
   .trim()
   .transform((value) => (value === '' ? undefined : value))
   .optional();
+
+/**
+ * An Ed25519 key as PEM, or as its DER in base64 (one line, so it fits an env file): PKCS#8 for a private key,
+ * SPKI for a public one. A private key also gives its public half.
+ */
+export function parseEd25519Key(text: string, kind: 'private' | 'public'): KeyObject {
+  const trimmed = text.trim();
+  const pem = trimmed.startsWith('-----BEGIN');
+  const der = Buffer.from(trimmed, 'base64');
+  const key =
+    kind === 'private'
+      ? createPrivateKey(pem ? trimmed : { key: der, format: 'der', type: 'pkcs8' })
+      : createPublicKey(pem ? trimmed : { key: der, format: 'der', type: 'spki' });
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error(`a ${key.asymmetricKeyType} key, not Ed25519`);
+  return key;
+}
+
+const ed25519Key = (kind: 'private' | 'public') =>
+  optionalString.transform((text, context) => {
+    if (text === undefined) return undefined;
+    try {
+      return parseEd25519Key(text, kind);
+    } catch (error) {
+      context.addIssue({
+        code: 'custom',
+        message: `an Ed25519 ${kind} key, PEM or base64 DER (${error instanceof Error ? error.message : error})`,
+      });
+      return z.NEVER;
+    }
+  });
 
 export const configSchema = z
   .object({
@@ -22,7 +53,7 @@ export const configSchema = z
     /** Replaces the REST host PAYPAL_ENV picks, e.g. a PayPal emulator running on its own. */
     PAYPAL_API_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
-    MAIL_FROM: z.string().default('Licence Store <no-reply@licensestore.local>'),
+    MAIL_FROM: z.string().default('LicenseStore <no-reply@licensestore.local>'),
     /** Uploaded images go to this S3 (or S3-compatible) bucket; unset keeps them under DATA_DIR/uploads. */
     S3_BUCKET: optionalString,
     /** An S3-compatible service (MinIO, R2, …), addressed path-style; unset is AWS. */
@@ -51,7 +82,22 @@ export const configSchema = z
     ),
     /** The built web client to serve; unset serves this checkout's web/dist (which `npm start` builds when stale). */
     WEB_DIST: optionalString,
+    /** Signs audit exports (`npm run audit:export`); unset, the export refuses: an unsigned export proves nothing. */
+    AUDIT_SIGNING_KEY: ed25519Key('private'),
+    /** The key `npm run audit:check-export` trusts; unset, the public half of AUDIT_SIGNING_KEY. */
+    AUDIT_VERIFY_KEY: ed25519Key('public'),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+    /**
+     * GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, only callers on this machine's
+     * loopback. Bearer-token characters only, so a quoted or spaced value fails at start, not at every scrape.
+     */
+    METRICS_TOKEN: optionalString.pipe(
+      z
+        .string()
+        .min(16, 'at least 16 characters')
+        .regex(/^[\w.~+/-]+=*$/, 'letters, digits and - . _ ~ + / only (a bearer token)')
+        .optional(),
+    ),
   })
   .superRefine((config, context) => {
     if ((config.S3_ACCESS_KEY_ID === undefined) !== (config.S3_SECRET_ACCESS_KEY === undefined)) {

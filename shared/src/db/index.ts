@@ -1,5 +1,6 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { type ColumnType, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import type { BackOfficeRole } from '../back-office/index.js';
 
 // numeric and int8 come back as strings (exact); prices stay decimal strings end to end.
 
@@ -169,7 +170,9 @@ export interface AdminUsersTable {
   id: string;
   username: string;
   password_hash: string;
-  created_at: Date;
+  /** 'admin' or 'auditor' (BackOfficeRole); the column defaults to 'admin'. */
+  role: ColumnType<BackOfficeRole, BackOfficeRole | undefined, never>;
+  created_at: ColumnType<Date, Date | undefined, never>;
 }
 
 export interface Database {

@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vites
 import { createTestDatabase } from '../../../test/support/database.js';
 import { type EventStoreHarness, eventStoreContract, type SlowAppend } from './contract.js';
 import { EventStoreDbEventStore } from './esdb.js';
+import { eventVersions } from './event-versions.js';
 import type { AppendResult, EventMetadata, RecordedEvent } from './port.js';
 import { appendWith, notifyAppended, PostgresEventStore } from './postgres.js';
 import { migrateEventStore } from './postgres-schema.js';
+import { versionedEventStore } from './upcasting.js';
 
 const ESDB_IMAGE = 'eventstore/eventstore:24.10.0-bookworm-slim';
 
@@ -89,6 +91,25 @@ describe('Postgres event store', () => {
   };
 
   eventStoreContract(() => harness);
+
+  describe('versioned, as openEventStore returns it', () => {
+    eventStoreContract(() => ({
+      ...harness,
+      async createStore() {
+        const { store, appendSlowly } = await harness.createStore();
+        return {
+          store: versionedEventStore(store, eventVersions),
+          appendSlowly: (stream, events, expected, release) =>
+            appendSlowly(
+              stream,
+              events.map((event) => eventVersions.stamp(event)),
+              expected,
+              release,
+            ),
+        };
+      },
+    }));
+  });
 
   describe('specifics of the Postgres log', () => {
     const metadata: EventMetadata = {

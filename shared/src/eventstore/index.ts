@@ -1,20 +1,33 @@
 import pg from 'pg';
 import { EventStoreDbEventStore } from './esdb.js';
+import { eventVersions } from './event-versions.js';
 import type { EventStore } from './port.js';
 import { PostgresEventStore } from './postgres.js';
 import { migrateEventStore } from './postgres-schema.js';
+import { versionedEventStore } from './upcasting.js';
 
 export { EventStoreDbEventStore } from './esdb.js';
+export { eventVersions } from './event-versions.js';
 export * from './port.js';
 export { decodePosition, encodePosition } from './position.js';
 export { appendWith, notifyAppended, PostgresEventStore } from './postgres.js';
 export { migrateEventStore } from './postgres-schema.js';
+export { EventVersions, FutureEventVersionError, type Upcaster, versionedEventStore } from './upcasting.js';
 
-/** EventStoreDB when a connection string is given, otherwise the Postgres event store in the read-model database. */
-export async function openEventStore(options: {
+export interface EventStoreOptions {
   databaseUrl: string;
   eventStoreConnectionString?: string | undefined;
-}): Promise<EventStore> {
+}
+
+/**
+ * EventStoreDB when a connection string is given, otherwise the Postgres event store in the read-model database;
+ * either way versioned (ADR 014): events are written at their type's current version and read in its shape.
+ */
+export async function openEventStore(options: EventStoreOptions): Promise<EventStore> {
+  return versionedEventStore(await openAdapter(options), eventVersions);
+}
+
+async function openAdapter(options: EventStoreOptions): Promise<EventStore> {
   if (options.eventStoreConnectionString)
     return new EventStoreDbEventStore(options.eventStoreConnectionString);
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });

@@ -22,14 +22,22 @@ export const eventMetadataSchema = z.object({
   causationId: z.string().min(1),
   schemaVersion: z.number().int().positive(),
 });
+/** Metadata as recorded: `schemaVersion` is the shape `data` was written in (ADR 014). */
 export type EventMetadata = z.infer<typeof eventMetadataSchema>;
+
+/**
+ * Metadata as a writer gives it, without `schemaVersion`: the store `openEventStore` returns records the event
+ * type's current version from one registry (ADR 014), overwriting any given. Only the bare adapters underneath
+ * store a given version as it is (how a test writes an old event).
+ */
+export type NewEventMetadata = Omit<EventMetadata, 'schemaVersion'> & { schemaVersion?: number };
 
 export interface NewEvent {
   /** Defaults to a random UUID. Appending the same ids again is a no-op (idempotent retry). */
   id?: string;
   type: string;
   data: unknown;
-  metadata: EventMetadata;
+  metadata: NewEventMetadata;
 }
 
 export interface RecordedEvent {

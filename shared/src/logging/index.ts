@@ -31,3 +31,24 @@ export function jsonLogger(base: object = {}, minimum: LogLevel = 'info'): Logge
 }
 
 export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+export interface LogEntry {
+  level: LogLevel;
+  fields: object;
+  message: string;
+}
+
+/** A logger that keeps what it is told, for assertions. */
+export function recordingLogger(): Logger & { entries: LogEntry[] } {
+  const entries: LogEntry[] = [];
+  const record = (level: LogLevel) => (fields: object, message: string) => {
+    entries.push({ level, fields, message });
+  };
+  return {
+    entries,
+    debug: record('debug'),
+    info: record('info'),
+    warn: record('warn'),
+    error: record('error'),
+  };
+}

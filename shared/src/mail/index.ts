@@ -7,7 +7,7 @@ import nodemailer from 'nodemailer';
 export interface MailSettings {
   /** `smtp://` or `smtps://`; unset writes each message as an `.eml` file into `<dataDir>/mail`. */
   smtpUrl?: string | undefined;
-  /** The From header, e.g. `Licence Store <no-reply@licensestore.local>`. */
+  /** The From header, e.g. `LicenseStore <no-reply@licensestore.local>`. */
   from: string;
   dataDir: string;
 }
@@ -19,6 +19,18 @@ export interface OutgoingMail {
   html: string;
   /** Derived from the event that causes the message, so a re-send carries the same id (see messageIdFor). */
   messageId: string;
+  /** What the message is about: on its log line, and its correlation id as the X-Correlation-Id header. */
+  context?: MailContext;
+}
+
+/**
+ * Follows an order (or a product's stock) from its request to its e-mails: a message found in a mailbox leads back
+ * to the log lines and events of the same correlation. Never the recipient's address or the message's text.
+ */
+export interface MailContext {
+  correlationId: string;
+  orderId?: string;
+  productId?: string;
 }
 
 export interface Mailer {
@@ -36,6 +48,10 @@ const domainOf = (from: string) => /@([^\s@<>]+)>?\s*$/.exec(from)?.[1] ?? 'loca
 /** A message id as a file name: the same message always lands in the same file. */
 const fileNameFor = (messageId: string) => `${messageId.replace(/^<|>$/g, '').replace(/[^\w.@-]/g, '_')}.eml`;
 
+/** The message as nodemailer takes it: the context becomes a header, never part of the body. */
+const envelopeOf = ({ context, ...message }: OutgoingMail) =>
+  context ? { ...message, headers: { 'X-Correlation-Id': context.correlationId } } : message;
+
 export function createMailer(settings: MailSettings, logger: Logger): Mailer {
   const domain = domainOf(settings.from);
   const messageIdFor = (kind: string, eventId: string) => `<${kind}.${eventId}@${domain}>`;
@@ -50,8 +66,8 @@ export function createMailer(settings: MailSettings, logger: Logger): Mailer {
     return {
       messageIdFor,
       async send(mail) {
-        const info = await transport.sendMail(mail);
-        logger.info({ messageId: mail.messageId, response: info.response }, 'mail sent');
+        const info = await transport.sendMail(envelopeOf(mail));
+        logger.info({ ...mail.context, messageId: mail.messageId, response: info.response }, 'mail sent');
       },
       close: () => transport.close(),
     };
@@ -64,7 +80,7 @@ export function createMailer(settings: MailSettings, logger: Logger): Mailer {
   return {
     messageIdFor,
     async send(mail) {
-      const info = await transport.sendMail(mail);
+      const info = await transport.sendMail(envelopeOf(mail));
       made ??= mkdir(directory, { recursive: true });
       const file = join(directory, fileNameFor(mail.messageId));
       // Written whole, then renamed: a reader never sees half a message, and a re-send replaces the file.
@@ -78,7 +94,10 @@ export function createMailer(settings: MailSettings, logger: Logger): Mailer {
         made = null;
         throw error;
       }
-      logger.info({ messageId: mail.messageId, subject: mail.subject, file }, 'mail written');
+      logger.info(
+        { ...mail.context, messageId: mail.messageId, subject: mail.subject, file },
+        'mail written',
+      );
     },
     close: () => transport.close(),
   };

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { silentLogger } from '../logging/index.js';
+import { recordingLogger, silentLogger } from '../logging/index.js';
 import { createMailer, type Mailer } from './index.js';
 
 describe('Mailer without SMTP_URL', () => {
@@ -19,7 +19,7 @@ describe('Mailer without SMTP_URL', () => {
 
   beforeEach(() => {
     dataDir = join(tmpdir(), `mailer-test-${randomUUID()}`);
-    mailer = createMailer({ from: 'Licence Store <no-reply@store.test>', dataDir }, silentLogger);
+    mailer = createMailer({ from: 'LicenseStore <no-reply@store.test>', dataDir }, silentLogger);
   });
 
   afterEach(() => rm(dataDir, { recursive: true, force: true }));
@@ -32,6 +32,20 @@ describe('Mailer without SMTP_URL', () => {
       'delivery.first@store.test.eml',
       'delivery.second@store.test.eml',
     ]);
+  });
+
+  it('carries the correlation id of what it is about as a header and on its log line, never the address', async () => {
+    const logger = recordingLogger();
+    const traced = createMailer({ from: 'LicenseStore <no-reply@store.test>', dataDir }, logger);
+    const context = { correlationId: `corr-${randomUUID()}`, orderId: randomUUID() };
+    await traced.send({ ...message('traced'), context });
+
+    const raw = await readFile(join(dataDir, 'mail', 'delivery.traced@store.test.eml'), 'utf8');
+    // Header names are case-insensitive (nodemailer writes X-Correlation-ID).
+    expect(raw).toMatch(new RegExp(`^X-Correlation-Id: ${context.correlationId}\\r?$`, 'im'));
+    const [line] = logger.entries;
+    expect(line?.fields).toMatchObject(context);
+    expect(JSON.stringify(line)).not.toContain('ada@example.com');
   });
 
   describe('when the mail directory disappears while it runs', () => {

@@ -176,6 +176,7 @@ describe('Order', () => {
       orderId,
       paypalOrderId,
       captureId: 'CAP1',
+      captureStatus: status === 'pending' ? 'PENDING' : 'COMPLETED',
       customer,
       lines: orderLines,
       total: '49.98',

@@ -3,7 +3,8 @@ import { assignedKeySchema } from '../licence-keys/events.js';
 import { decimalAmount } from '../money/index.js';
 
 /**
- * Events of the checkout (`checkout-<paypalOrderId>`) and order (`order-<uuid>`) streams, v1.
+ * Events of the checkout (`checkout-<paypalOrderId>`) and order (`order-<uuid>`) streams, each in its current
+ * version (shared/src/eventstore/event-versions.ts).
  * Money is a decimal string with 2 places, computed in integer cents; the server prices every line.
  */
 
@@ -47,15 +48,18 @@ export const checkoutEventSchemas = {
 };
 
 export const orderEventSchemas = {
+  /** Version 2 (ADR 014): v1 lacked `captureStatus`; it is upcast from the status v1 derived from it. */
   OrderCaptured: z.object({
     orderId: z.uuid(),
     paypalOrderId: z.string().min(1),
     captureId: z.string().min(1),
+    /** What PayPal reported: whether the money is taken (COMPLETED) or still held (PENDING). */
+    captureStatus: captureStatusSchema,
     customer: customerSchema,
     lines: z.array(orderLineSchema).min(1),
     total: decimalAmount,
     currency: z.literal('USD'),
-    /** 'pending' while PayPal holds the capture (PENDING), else 'processing' (paid, keys to deliver). */
+    /** The status the order opened with: 'pending' while PayPal holds the capture, else 'processing'. */
     status: orderStatusSchema,
     capturedAt: z.iso.datetime(),
   }),

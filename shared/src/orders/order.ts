@@ -62,7 +62,7 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
     const { data } = event;
     return {
       status: data.status,
-      payment: data.status === 'pending' ? 'pending' : 'completed',
+      payment: data.captureStatus === 'PENDING' ? 'pending' : 'completed',
       orderId: data.orderId,
       paypalOrderId: data.paypalOrderId,
       captureId: data.captureId,
@@ -138,6 +138,7 @@ const placeCapturedOrder = (
         orderId: cmd.orderId,
         paypalOrderId: cmd.paypalOrderId,
         captureId: cmd.captureId,
+        captureStatus: cmd.captureStatus,
         customer: cmd.customer,
         lines: cmd.lines,
         total: cmd.total,

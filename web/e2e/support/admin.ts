@@ -9,9 +9,13 @@ export const ADMIN_USERNAME = 'admin';
  * Signs the page in as the seeded admin through the login form, as a person would, and waits for the admin layout.
  * Leaves the page on /admin.
  */
-export async function signInAsAdmin(page: Page, password = ADMIN_PASSWORD): Promise<void> {
+export const signInAsAdmin = (page: Page, password = ADMIN_PASSWORD) =>
+  signInToBackOffice(page, ADMIN_USERNAME, password);
+
+/** The same for any back-office user (an auditor an admin added). */
+export async function signInToBackOffice(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/admin/login');
-  await page.getByLabel('Username').fill(ADMIN_USERNAME);
+  await page.getByLabel('Username').fill(username);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL((url) => url.pathname === '/admin');

@@ -1,47 +1,48 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import type { BrowserContext } from 'playwright-core';
-import { SESSION_COOKIE, SessionStore } from '../../../services/api/src/auth/sessions.js';
+import { mailFiles, signInLinkIn } from '../../../test/support/mail.js';
 import type { TestStore } from './store.js';
 
 /**
- * Where a store started by `npm start` keeps what a session needs: the Redis URL in `$DATA_DIR/stack.env` (written
- * for tools run beside the stack) and the session secret in `$DATA_DIR/secrets/session-secret`.
+ * The one-time sign-in link the store e-mails to `email`, read from the `.eml` file it writes into
+ * `$DATA_DIR/mail` (a store started without SMTP_URL). Each call asks for a new link, and the store sends at most
+ * 5 per address in 15 minutes.
  */
-async function sessionStoreOf(dataDir: string): Promise<{ sessions: SessionStore; redis: Redis }> {
-  const stackEnv = await readFile(join(dataDir, 'stack.env'), 'utf8');
-  const redisUrl = /^REDIS_URL=(.+)$/m.exec(stackEnv)?.[1];
-  if (!redisUrl) throw new Error(`no REDIS_URL in ${join(dataDir, 'stack.env')}`);
-  const secret = (await readFile(join(dataDir, 'secrets', 'session-secret'), 'utf8')).trim();
-  const redis = new Redis(redisUrl);
-  return { sessions: new SessionStore(redis, secret), redis };
+export async function requestSignInLink(store: Pick<TestStore, 'dataDir' | 'url'>, email: string) {
+  const before = new Set((await mailFiles(store.dataDir)).keys());
+  const response = await fetch(`${store.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  if (response.status !== 200) throw new Error(`asking for a sign-in link failed: ${response.status}`);
+  const sent = [...(await mailFiles(store.dataDir))].filter(
+    ([name, mail]) => !before.has(name) && mail.to.includes(email.toLowerCase()),
+  );
+  const [first] = sent;
+  if (sent.length !== 1 || !first)
+    throw new Error(`expected one sign-in e-mail to ${email}, found ${sent.length}`);
+  return signInLinkIn(first[1]);
 }
+
+/** Session cookies by store and address: one link per customer per store, then the same session reused. */
+const sessions = new Map<string, Awaited<ReturnType<BrowserContext['cookies']>>>();
 
 /**
- * A real customer session in the store's Redis, as the e-mailed sign-in link will create it; returns the token the
- * `sid` cookie carries. The store must run without SESSION_SECRET in its environment (the test harness's default).
+ * Signs the browser context in as the customer with this e-mail address, the way a shopper does: the link e-mailed
+ * to the address, opened in this context (the first time for this store and address; its session cookie after).
  */
-export async function createCustomerSession(
-  store: Pick<TestStore, 'dataDir'>,
-  email: string,
-): Promise<string> {
-  const { sessions, redis } = await sessionStoreOf(store.dataDir);
-  try {
-    return await sessions.create({ kind: 'customer', subjectId: email, createdAt: new Date().toISOString() });
-  } finally {
-    await redis.quit();
-  }
-}
-
-/** Signs the browser context in as the customer with this e-mail address. */
 export async function signInAsCustomer(
   context: BrowserContext,
   store: Pick<TestStore, 'dataDir' | 'url'>,
   email: string,
 ): Promise<void> {
-  const token = await createCustomerSession(store, email);
-  await context.addCookies([
-    { name: SESSION_COOKIE, value: token, url: store.url, httpOnly: true, sameSite: 'Lax' },
-  ]);
+  const key = `${store.url} ${email.toLowerCase()}`;
+  const known = sessions.get(key);
+  if (known) return context.addCookies(known);
+  const { url } = await requestSignInLink(store, email);
+  const landed = await context.request.get(url);
+  if (!new URL(landed.url()).pathname.startsWith('/account')) {
+    throw new Error(`the sign-in link for ${email} led to ${landed.url()} (${landed.status()})`);
+  }
+  sessions.set(key, await context.cookies(store.url));
 }

@@ -1,4 +1,4 @@
-import type { EventMetadata, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { NewEventMetadata, RecordedEvent } from '@licensestore/shared/eventstore';
 import { z } from 'zod';
 
 /** The event a job comes from: what the events the job appends name as their cause and correlation. */
@@ -10,9 +10,8 @@ export const causeOf = (event: RecordedEvent): Cause => ({
   correlationId: event.metadata.correlationId,
 });
 
-export const workersMetadata = (cause: Cause): EventMetadata => ({
+export const workersMetadata = (cause: Cause): NewEventMetadata => ({
   actor: { type: 'system', id: 'workers' },
   correlationId: cause.correlationId,
   causationId: cause.eventId,
-  schemaVersion: 1,
 });

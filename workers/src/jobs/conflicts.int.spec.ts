@@ -3,8 +3,8 @@ import { IllegalStateError } from '@licensestore/shared';
 import type { Decider } from '@licensestore/shared/commands';
 import {
   decodePosition,
-  type EventMetadata,
   type EventStore,
+  type NewEventMetadata,
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
@@ -26,11 +26,10 @@ const counter: Decider<{ amount: number }, number, Added> = {
   parse: (type, data) => (type === 'Added' ? { type, data: data as { amount: number } } : null),
 };
 
-const metadata = (causationId: string): EventMetadata => ({
+const metadata = (causationId: string): NewEventMetadata => ({
   actor: { type: 'system', id: 'test' },
   correlationId: 'test',
   causationId,
-  schemaVersion: 1,
 });
 
 describe('Grouped decisions', () => {

@@ -9,8 +9,8 @@ import {
   unloadedStream,
 } from '@licensestore/shared/commands';
 import {
-  type EventMetadata,
   type EventStore,
+  type NewEventMetadata,
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
 
@@ -43,12 +43,12 @@ export const decideOnStream = <Command, State, Event extends DomainEvent>(
   stream: string,
   decider: Decider<Command, State, Event>,
   command: Command,
-  metadata: EventMetadata,
+  metadata: NewEventMetadata,
 ) => retryOnConflict(() => handleCommand(eventStore, stream, decider, command, metadata));
 
 interface Waiting<Command, Event> {
   command: Command;
-  metadata: EventMetadata;
+  metadata: NewEventMetadata;
   resolve(events: Event[]): void;
   reject(error: unknown): void;
 }
@@ -142,7 +142,7 @@ export function groupedDecisions<Command, State, Event extends DomainEvent>(
   }
 
   /** Resolves with the events decided for this command (none when it changed nothing). */
-  return (stream: string, command: Command, metadata: EventMetadata) =>
+  return (stream: string, command: Command, metadata: NewEventMetadata) =>
     new Promise<Event[]>((resolve, reject) => {
       const entry = { command, metadata, resolve, reject };
       const queued = waiting.get(stream);

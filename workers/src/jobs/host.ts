@@ -1,5 +1,6 @@
 import type { Logger } from '@licensestore/shared/logging';
 import { Worker } from 'bullmq';
+import { jobLogFields } from './job-log.js';
 import type { JobProcessor } from './processor.js';
 import { defaultJobOptions, type QueueConnection } from './queues.js';
 
@@ -36,11 +37,14 @@ export async function startWorkerHost(options: {
       removeOnComplete: defaultJobOptions.removeOnComplete,
       removeOnFail: defaultJobOptions.removeOnFail,
     });
-    worker.on('failed', (job, error) =>
-      logger.warn(
-        { queue: processor.queue, jobId: job?.id, name: job?.name, attempt: job?.attemptsMade, err: error },
-        'job failed',
+    worker.on('completed', (job, result) =>
+      logger.info(
+        { ...jobLogFields(processor.queue, job), result: typeof result === 'string' ? result : undefined },
+        'job done',
       ),
+    );
+    worker.on('failed', (job, error) =>
+      logger.warn({ ...jobLogFields(processor.queue, job), err: error }, 'job failed'),
     );
     worker.on('error', (error) => logger.error({ queue: processor.queue, err: error }, 'worker error'));
     return worker;

@@ -16,11 +16,11 @@ import { createKeyVault } from '@licensestore/shared/key-vault';
 import { QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../../../test/support/database.js';
+import { deliveriesByMessageId } from '../../../test/support/smtp-server.js';
 import type { WorkersOptions } from '../main.js';
 import { jobIdFor } from '../reactor/reactor.js';
 import { openWorkersFixture, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
 import type { KillableWorkersSettings, KillPoint } from '../testing/killable-workers.js';
-import { deliveriesByMessageId } from '../testing/smtp-server.js';
 import { addKeys, createProduct, placeOrder } from '../testing/store.js';
 import type { SideEffectSettings } from './context.js';
 
@@ -150,7 +150,6 @@ describe('Licence-key delivery', () => {
       const webhook = {
         actor: { type: 'system', id: 'paypal' },
         causationId: 'webhook',
-        schemaVersion: 1,
       } as const;
       await handleCommand(
         env.eventStore,

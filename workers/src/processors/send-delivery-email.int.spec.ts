@@ -5,8 +5,8 @@ import { handleCommand } from '@licensestore/shared/commands';
 import { silentLogger } from '@licensestore/shared/logging';
 import { QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
+import { deliveriesByMessageId } from '../../../test/support/smtp-server.js';
 import { openWorkersFixture, runJob, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
-import { deliveriesByMessageId } from '../testing/smtp-server.js';
 import { addKeys, createProduct, fulfilOrder, placeOrder } from '../testing/store.js';
 import { createProcessorContext } from './context.js';
 import { sendDeliveryEmail, sendDeliveryEmailJob } from './send-delivery-email.js';
@@ -86,7 +86,7 @@ describe('Delivery e-mail', () => {
       const message = await readFile(join(mailDir, `delivery.${fulfilled}@store.test.eml`), 'utf8');
       expect(message).toContain(`Message-ID: <delivery.${fulfilled}@store.test>`);
       expect(message).toMatch(/^To: Grace Hopper <grace@example\.com>$/m);
-      expect(message).toMatch(/^From: Licence Store <no-reply@store\.test>$/m);
+      expect(message).toMatch(/^From: LicenseStore <no-reply@store\.test>$/m);
       expect(message).toContain(key);
       expect(message).toContain('https://www.norton.com/setup');
       expect(message).toContain('text/html');
@@ -101,7 +101,6 @@ describe('Delivery e-mail', () => {
             actor: { type: 'admin', id: 'admin' },
             correlationId: 'resend',
             causationId: 'admin',
-            schemaVersion: 1,
           },
         )
       ).events;
@@ -134,7 +133,6 @@ describe('Delivery e-mail', () => {
           actor: { type: 'admin', id: 'admin' },
           correlationId: 'admin',
           causationId: 'admin',
-          schemaVersion: 1,
         },
       );
       const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);

@@ -58,7 +58,12 @@ export const sendDeliveryEmail = ({ eventStore, keyVault, mailer, publicUrl }: P
       const email = renderDeliveryEmail({ orderId, customerName: order.customer.name, lines, publicUrl });
       const messageId = mailer.messageIdFor(MESSAGE_KIND, trigger);
       const recipient = order.customer.email;
-      await mailer.send({ to: { name: order.customer.name, address: recipient }, messageId, ...email });
+      await mailer.send({
+        to: { name: order.customer.name, address: recipient },
+        messageId,
+        ...email,
+        context: { correlationId: cause.correlationId, orderId },
+      });
 
       await decideOnStream(
         eventStore,

@@ -53,6 +53,7 @@ export const sendLowStockAlert = ({ eventStore, mailer, adminEmail, publicUrl }:
         to: adminEmail,
         messageId: mailer.messageIdFor(MESSAGE_KIND, cause.eventId),
         ...email,
+        context: { correlationId: cause.correlationId, productId },
       });
       return 'sent';
     },

@@ -32,8 +32,8 @@ const inventoryData = <Type extends LicenceKeyEvent['type']>(event: RecordedEven
 export const reactions: Reactions = {
   // A PENDING capture is not paid yet: its keys wait for OrderPaymentCompleted.
   OrderCaptured: (event) => {
-    const { orderId, status } = orderData(event, 'OrderCaptured');
-    return status === 'processing' ? assignKeysJob(orderId, causeOf(event)) : null;
+    const { orderId, captureStatus } = orderData(event, 'OrderCaptured');
+    return captureStatus === 'COMPLETED' ? assignKeysJob(orderId, causeOf(event)) : null;
   },
   OrderPaymentCompleted: (event) =>
     assignKeysJob(orderData(event, 'OrderPaymentCompleted').orderId, causeOf(event)),

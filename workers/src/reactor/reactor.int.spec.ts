@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { conditionWaits } from '../../../test/support/condition-waits.js';
 import { testRedisUrl } from '../../../test/support/database.js';
 import type { JobQueues, JobRequest } from '../jobs/queues.js';
-import { conditionWaits } from '../testing/condition-waits.js';
 import { appendEvent, checkpointOf, workersTestEnvironment } from '../testing/fixtures.js';
 import {
   type JobSink,

@@ -8,12 +8,12 @@ import type { Job } from 'bullmq';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, testRedisUrl } from '../../../test/support/database.js';
+import { startTestSmtpServer } from '../../../test/support/smtp-server.js';
 import type { JobProcessor } from '../jobs/processor.js';
 import { JobQueues, type JobRequest, type QueueConnection, redisConnection } from '../jobs/queues.js';
 import { type RunningWorkers, startWorkers, type WorkersOptions } from '../main.js';
 import { migrateWorkers } from '../migrations.js';
 import type { SideEffectSettings } from '../processors/context.js';
-import { startTestSmtpServer } from './smtp-server.js';
 import { watchLog } from './store.js';
 
 /** A fresh database with the workers' tables and the Postgres event store, and a private Redis key prefix. */
@@ -42,7 +42,6 @@ const metadata = {
   actor: { type: 'system', id: 'test' },
   correlationId: 'test',
   causationId: 'test',
-  schemaVersion: 1,
 } as const;
 
 /** Appends one event to a new stream and returns it as the log recorded it. */
@@ -72,7 +71,7 @@ export function testSideEffects(overrides: Partial<SideEffectSettings> = {}): Si
     lowStockThreshold: 0,
     publicUrl: 'https://store.test',
     mail: {
-      from: 'Licence Store <no-reply@store.test>',
+      from: 'LicenseStore <no-reply@store.test>',
       dataDir: join(tmpdir(), `workers-test-${randomUUID()}`),
     },
     ...overrides,

@@ -8,15 +8,14 @@ import {
   productStream,
 } from '@licensestore/shared';
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
-import type { EventMetadata, EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { EventStore, NewEventMetadata, RecordedEvent } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
-import { conditionWaits } from './condition-waits.js';
+import { conditionWaits } from '../../../test/support/condition-waits.js';
 
-const metadata = (actor: 'customer' | 'admin'): EventMetadata => ({
+const metadata = (actor: 'customer' | 'admin'): NewEventMetadata => ({
   actor: { type: actor, id: 'test' },
   correlationId: randomUUID(),
   causationId: 'test',
-  schemaVersion: 1,
 });
 
 export async function createProduct(eventStore: EventStore, name: string, category: string): Promise<string> {

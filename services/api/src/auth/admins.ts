@@ -1,13 +1,15 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import type { BackOfficeRole } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
-import { hashPassword } from './passwords.js';
+import { generatePassword, hashPassword } from './passwords.js';
 
 export interface AdminCredentials {
   id: string;
   username: string;
   passwordHash: string;
+  role: BackOfficeRole;
 }
 
 /** Usernames compare case-insensitively (a unique index on lower(username) backs this). */
@@ -17,10 +19,10 @@ export async function findAdminByUsername(
 ): Promise<AdminCredentials | null> {
   const row = await db
     .selectFrom('admin_users')
-    .select(['id', 'username', 'password_hash'])
+    .select(['id', 'username', 'password_hash', 'role'])
     .where(sql<string>`lower(username)`, '=', username.toLowerCase())
     .executeTakeFirst();
-  return row ? { id: row.id, username: row.username, passwordHash: row.password_hash } : null;
+  return row ? { id: row.id, username: row.username, passwordHash: row.password_hash, role: row.role } : null;
 }
 
 export type FirstAdminOutcome =
@@ -40,7 +42,7 @@ export async function ensureFirstAdmin(
   const existing = await db.selectFrom('admin_users').select('id').limit(1).executeTakeFirst();
   if (existing) return { created: false };
 
-  const password = options.password ?? randomBytes(18).toString('base64url');
+  const password = options.password ?? generatePassword();
   const passwordHash = await hashPassword(password);
   const { rows } = await sql<{ id: string }>`
     INSERT INTO admin_users (id, username, password_hash)

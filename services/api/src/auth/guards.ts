@@ -1,5 +1,5 @@
 import { ForbiddenError, UnauthenticatedError } from '@licensestore/shared';
-import type { EventMetadata } from '@licensestore/shared/eventstore';
+import type { NewEventMetadata } from '@licensestore/shared/eventstore';
 import type { Request, RequestHandler } from 'express';
 import { SESSION_COOKIE, type SessionStore } from './sessions.js';
 
@@ -37,10 +37,23 @@ export const requireAdmin: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** The signed-in back-office user (admin or auditor) for read-only screens; others get 401 or 403. */
+export function signedInBackOfficeUser(req: Request): { id: string; role: 'admin' | 'auditor' } {
+  if (!req.session) throw new UnauthenticatedError('Authentication required');
+  const { kind, subjectId } = req.session;
+  if (kind !== 'admin' && kind !== 'auditor') throw new ForbiddenError('Back-office access required');
+  return { id: subjectId, role: kind };
+}
+
+/** Read routes of the back office: admins and auditors. Writes stay behind `requireAdmin`. */
+export const requireBackOffice: RequestHandler = (req, _res, next) => {
+  signedInBackOfficeUser(req);
+  next();
+};
+
 /** Metadata of a command the signed-in admin issues: who, and which request caused it. */
-export const adminCommandMetadata = (req: Request): EventMetadata => ({
+export const adminCommandMetadata = (req: Request): NewEventMetadata => ({
   actor: { type: 'admin', id: signedInAdmin(req) },
   correlationId: req.correlationId,
   causationId: req.requestId,
-  schemaVersion: 1,
 });

@@ -25,6 +25,9 @@ const derive = (password: string, salt: Buffer, keyLength: number, params: typeo
   );
 };
 
+/** 18 random bytes, base64url (24 characters): for accounts created without a chosen password, shown once. */
+export const generatePassword = () => randomBytes(18).toString('base64url');
+
 /** A self-describing PHC-style string: `$scrypt$ln=15,r=8,p=1$<salt>$<hash>` (base64, no padding). */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);

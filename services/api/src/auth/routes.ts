@@ -1,4 +1,5 @@
 import { UnauthenticatedError } from '@licensestore/shared';
+import type { AdminStatusView } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
 import { type CookieOptions, Router } from 'express';
 import type { Kysely } from 'kysely';
@@ -43,7 +44,7 @@ export function authRoutes({ db, sessions, throttle, secureCookies }: AuthRoutes
     const previous = sessionToken(req.get('cookie'));
     if (previous) await sessions.destroy(previous);
     const token = await sessions.create({
-      kind: 'admin',
+      kind: admin.role,
       subjectId: admin.id,
       username: admin.username,
       createdAt: new Date().toISOString(),
@@ -61,7 +62,14 @@ export function authRoutes({ db, sessions, throttle, secureCookies }: AuthRoutes
 
   router.get('/admin/status', (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ isAdmin: req.session?.kind === 'admin' });
+    const session = req.session;
+    const role = session?.kind === 'admin' || session?.kind === 'auditor' ? session.kind : null;
+    const status: AdminStatusView = {
+      isAdmin: role === 'admin',
+      role,
+      username: role ? (session?.username ?? null) : null,
+    };
+    res.json(status);
   });
 
   /** The signed-in customer (spec section 7); 401 for everyone else, which the web client reads as signed out. */

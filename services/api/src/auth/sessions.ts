@@ -6,7 +6,7 @@ export const SESSION_COOKIE = 'sid';
 export const SESSION_TTL_SECONDS = 12 * 60 * 60;
 
 const sessionSchema = z.object({
-  kind: z.enum(['admin', 'customer']),
+  kind: z.enum(['admin', 'auditor', 'customer']),
   subjectId: z.string().min(1),
   username: z.string().optional(),
   createdAt: z.iso.datetime(),
@@ -30,6 +30,10 @@ export class SessionStore {
     return `session:${createHmac('sha256', this.secret).update(token).digest('hex')}`;
   }
 
+  private revokedKey(subjectId: string) {
+    return `session-revoked:${subjectId}`;
+  }
+
   async create(session: Session): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await this.redis.set(this.key(token), JSON.stringify(session), 'EX', SESSION_TTL_SECONDS);
@@ -43,10 +47,26 @@ export class SessionStore {
     if (stored === null) return null;
     try {
       const parsed = sessionSchema.safeParse(JSON.parse(stored));
-      return parsed.success ? parsed.data : null;
+      if (!parsed.success) return null;
+      if (
+        parsed.data.kind !== 'customer' &&
+        (await this.redis.exists(this.revokedKey(parsed.data.subjectId)))
+      ) {
+        await this.redis.del(this.key(token));
+        return null;
+      }
+      return parsed.data;
     } catch {
       return null;
     }
+  }
+
+  /**
+   * Ends every session of a deleted back-office user, wherever they signed in: each is refused (and dropped) at its
+   * next use. The mark lives as long as a session can go unused, so no session outlives it; ids are never reused.
+   */
+  async revokeSubject(subjectId: string): Promise<void> {
+    await this.redis.set(this.revokedKey(subjectId), '1', 'EX', SESSION_TTL_SECONDS);
   }
 
   async destroy(token: string): Promise<void> {

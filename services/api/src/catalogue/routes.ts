@@ -13,11 +13,13 @@ import { handleCommand } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
-import { type Request, Router } from 'express';
+import { type Request, type RequestHandler, Router } from 'express';
 import { adminCommandMetadata, requireAdmin } from '../auth/guards.js';
+import { sendCached } from '../http/cached-answer.js';
 import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
+import { CatalogueCache } from './cache.js';
 import { findProduct, listFeaturedProducts, listProducts } from './queries.js';
 
 const productNotFound = () => new NotFoundError('Product not found');
@@ -32,7 +34,15 @@ export interface CatalogueRoutesDeps {
   database: DatabaseHandle;
   eventStore: EventStore;
   logger: Logger;
+  /** Aborted when the server begins to shut down: the cache hands its LISTEN connection back. */
+  closing?: AbortSignal;
 }
+
+/**
+ * Every storefront reads these: revalidated on each use (no-cache) against a strong ETag, so an admin's change shows
+ * on the next request and an unchanged catalogue costs a 304. Served from memory (CatalogueCache).
+ */
+const CATALOGUE_CACHE_CONTROL = 'no-cache';
 
 /**
  * Product images are paths on this site (demo art, uploads) or https URLs: anything else (javascript:, data:,
@@ -45,9 +55,18 @@ function checkImageUrl(imageUrl: string): void {
   }
 }
 
-export function catalogueRoutes({ database, eventStore, logger }: CatalogueRoutesDeps): Router {
-  const router = Router();
+/**
+ * `reads`: the storefront's public reads, which need no session, no body parser and nothing else the API router
+ * runs first, so the app mounts them ahead of it. `writes`: the admin's commands, behind the session.
+ */
+export function catalogueRoutes({ database, eventStore, logger, closing }: CatalogueRoutesDeps): {
+  reads: Router;
+  writes: Router;
+} {
+  const reads = Router();
+  const writes = Router();
   const { db } = database;
+  const cache = new CatalogueCache(database.pool, logger, closing);
 
   /** Runs a product command as the signed-in admin and answers once the read model has caught up with it. */
   const execute = async (req: Request, command: ProductCommand): Promise<Product | null> => {
@@ -60,25 +79,44 @@ export function catalogueRoutes({ database, eventStore, logger }: CatalogueRoute
     );
     if (outcome.appended) {
       await awaitReadModel(database.pool, outcome.appended.position, ['products'], logger);
+      // This instance's own notification may still be on its way: the caller's next read must see the change.
+      cache.invalidate();
     }
     return outcome.state.status === 'active' ? { id: command.productId, ...outcome.state.fields } : null;
   };
 
-  router.get('/products', async (_req, res) => {
-    res.json(await listProducts(db));
-  });
+  /**
+   * Answers from memory without waiting when it is there (nearly always), else once loaded; nothing to answer (an
+   * unknown product) is 404.
+   */
+  const serve =
+    (
+      answerFor: (req: Request) => [key: string, load: () => Promise<Product | Product[] | null>],
+    ): RequestHandler =>
+    async (req, res) => {
+      const [key, load] = answerFor(req);
+      const answer = cache.kept(key) ?? (await cache.get(key, load));
+      if (!answer) throw productNotFound();
+      sendCached(req, res, answer, CATALOGUE_CACHE_CONTROL);
+    };
 
-  router.get('/products/featured', async (_req, res) => {
-    res.json(await listFeaturedProducts(db));
-  });
+  reads.get(
+    '/products',
+    serve(() => ['products', () => listProducts(db)]),
+  );
+  reads.get(
+    '/products/featured',
+    serve(() => ['featured', () => listFeaturedProducts(db)]),
+  );
+  reads.get(
+    '/products/:id',
+    serve((req) => {
+      const id = productId(req);
+      return [`product:${id}`, () => findProduct(db, id)];
+    }),
+  );
 
-  router.get('/products/:id', async (req, res) => {
-    const product = await findProduct(db, productId(req));
-    if (!product) throw productNotFound();
-    res.json(product);
-  });
-
-  router.post('/products', requireAdmin, async (req, res) => {
+  writes.post('/products', requireAdmin, async (req, res) => {
     const fields = parseRequest(productFieldsSchema, req.body);
     checkImageUrl(fields.imageUrl);
     const id = randomUUID();
@@ -91,7 +129,7 @@ export function catalogueRoutes({ database, eventStore, logger }: CatalogueRoute
     res.status(201).json(product);
   });
 
-  router.patch('/products/:id', requireAdmin, async (req, res) => {
+  writes.patch('/products/:id', requireAdmin, async (req, res) => {
     const id = productId(req);
     const changes = parseRequest(productChangesSchema, req.body);
     if (changes.imageUrl !== undefined) checkImageUrl(changes.imageUrl);
@@ -104,11 +142,11 @@ export function catalogueRoutes({ database, eventStore, logger }: CatalogueRoute
     res.json(product);
   });
 
-  router.delete('/products/:id', requireAdmin, async (req, res) => {
+  writes.delete('/products/:id', requireAdmin, async (req, res) => {
     const id = productId(req);
     await execute(req, { type: 'DeleteProduct', productId: id, now: new Date().toISOString() });
     res.status(204).end();
   });
 
-  return router;
+  return { reads, writes };
 }

@@ -23,8 +23,8 @@ import { handleCommand, type LoadedStream, loadStream } from '@licensestore/shar
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import {
   type Actor,
-  type EventMetadata,
   type EventStore,
+  type NewEventMetadata,
   type Position,
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
@@ -53,11 +53,10 @@ export interface CommandContext {
   causationId: string;
 }
 
-const metadata = (context: CommandContext, causationId = context.causationId): EventMetadata => ({
+const metadata = (context: CommandContext, causationId = context.causationId): NewEventMetadata => ({
   actor: context.actor,
   correlationId: context.correlationId,
   causationId,
-  schemaVersion: 1,
 });
 
 const nowIso = (deps: CheckoutDeps) => (deps.now?.() ?? new Date()).toISOString();

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
@@ -9,16 +9,11 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startProjections } from '../../../../projections/src/index.js';
 import { appendOrder, orderCaptured, orderLine } from '../../../../projections/test/support/orders.js';
+import { freePort } from '../../../../scripts/stack/free-port.js';
 import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
+import { mailFiles, type ReadMail, readMail, signInLinkIn } from '../../../../test/support/mail.js';
+import { startTestSmtpServer } from '../../../../test/support/smtp-server.js';
 import { sessionCookieFrom, startTestApi, type TestApi } from '../../test/support/api.js';
-
-const LINK = /https?:\/\/[^\s"<>]+\/api\/login\/callback\?token=([\w-]{43})/;
-
-/** Undoes quoted-printable (soft line breaks and =XX escapes), enough to read a link out of a text part. */
-const decodeQuotedPrintable = (text: string) =>
-  text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
 describe('Customer sign-in by an e-mailed one-time link', () => {
   let dataDir: string;
@@ -43,23 +38,18 @@ describe('Customer sign-in by an e-mailed one-time link', () => {
       body: format === 'form' ? new URLSearchParams({ email }).toString() : JSON.stringify({ email }),
     });
 
-  /** The .eml files written to DATA_DIR/mail for this recipient, decoded. */
-  const mailsTo = async (email: string) => {
-    const directory = join(dataDir, 'mail');
-    const names = await readdir(directory).catch(() => [] as string[]);
-    const mails = await Promise.all(
-      names.filter((name) => name.endsWith('.eml')).map((name) => readFile(join(directory, name), 'utf8')),
-    );
-    return mails.map(decodeQuotedPrintable).filter((mail) => mail.includes(`To: ${email.toLowerCase()}`));
-  };
+  /** The messages written to DATA_DIR/mail for this recipient. */
+  const mailsTo = async (email: string) =>
+    [...(await mailFiles(dataDir)).values()].filter((mail) => mail.to.includes(email.toLowerCase()));
 
+  /** Asks for a link and returns the one in the e-mail this request sent. */
   const linkFor = async (email: string, ip = client()) => {
+    const before = new Set((await mailFiles(dataDir)).keys());
     const response = await requestLink(email, ip);
     expect(response.status).toBe(200);
-    const mails = await mailsTo(email);
-    const match = LINK.exec(mails.at(-1) ?? '');
-    if (!match) throw new Error(`no sign-in link e-mailed to ${email}`);
-    return { url: match[0], token: match[1] as string };
+    const sent = [...(await mailFiles(dataDir))].filter(([name]) => !before.has(name));
+    expect(sent.map(([, mail]) => mail.to)).toStrictEqual([[email.toLowerCase()]]);
+    return signInLinkIn((sent[0] as [string, ReadMail])[1]);
   };
 
   const follow = (url: string, cookie?: string) =>
@@ -121,11 +111,12 @@ describe('Customer sign-in by an e-mailed one-time link', () => {
     expect(asked.status).toBe(200);
     expect(await asked.text()).toContain('Check your inbox');
     const [mail] = await mailsTo(email);
-    expect(mail).toMatch(/^Subject: Your sign-in link for Licence Store/m);
-    const [url, token] = LINK.exec(mail ?? '') ?? [];
+    expect(mail?.subject).toBe('Your sign-in link for LicenseStore');
+    const { url, token } = signInLinkIn(mail as ReadMail);
     expect(url).toBe(`${api.url}/api/login/callback?token=${token}`);
+    expect(mail?.html).toContain(`<a href="${url}">Sign in to LicenseStore</a>`);
 
-    const signedIn = await follow(url as string);
+    const signedIn = await follow(url);
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.get('location')).toBe('/account');
     const setCookie = signedIn.headers.getSetCookie().find((header) => header.startsWith('sid='));
@@ -240,5 +231,87 @@ describe('Customer sign-in by an e-mailed one-time link', () => {
       expect.stringMatching(/^sid=; Path=\/; Expires=Thu, 01 Jan 1970/),
     );
     expect((await user(cookie)).status).toBe(401);
+  });
+});
+
+describe('Sign-in links on a public site, and when mail cannot be sent', () => {
+  let dataDir: string;
+  let api: TestApi;
+  let redis: Redis;
+  let mailServerPort: number;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'customer-auth-public-'));
+    // Nothing listens there until a test starts a mail server: the first hand-over is refused.
+    mailServerPort = await freePort();
+    api = await startTestApi({
+      env: {
+        DATA_DIR: dataDir,
+        PUBLIC_URL: 'https://shop.example',
+        SMTP_URL: `smtp://127.0.0.1:${mailServerPort}`,
+      },
+    });
+    redis = new Redis(testRedisUrl(), { keyPrefix: api.redisKeyPrefix });
+  });
+  afterAll(async () => {
+    await redis?.quit();
+    await api?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  const ask = (email: string, headers: Record<string, string> = {}) =>
+    fetch(`${api.url}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ email }),
+    });
+
+  it('answers 503 "try again" when the mail server refuses, and keeps no token', async () => {
+    const response = await ask(`ada-${randomUUID()}@example.com`);
+    expect(response.status).toBe(503);
+    const html = await response.text();
+    expect(html).toContain('We could not send the e-mail just now');
+    expect(html).toContain('href="/api/login"');
+    expect(await redis.keys('sign-in-token:*')).toStrictEqual([]);
+    expect(api.logger.entries).toContainEqual(
+      expect.objectContaining({ level: 'error', message: 'sign-in link not sent' }),
+    );
+  });
+
+  it('links to PUBLIC_URL, whatever Host or X-Forwarded-Host the request claims', async () => {
+    const smtp = await startTestSmtpServer(mailServerPort);
+    await smtp.open();
+    try {
+      const email = `ada-${randomUUID()}@example.com`;
+      const response = await ask(email, { host: 'evil.example', 'x-forwarded-host': 'evil.example' });
+      expect(response.status).toBe(200);
+      const [received] = smtp.received;
+      const { url, token } = signInLinkIn(await readMail(received?.raw ?? ''));
+      expect(url).toBe(`https://shop.example/api/login/callback?token=${token}`);
+    } finally {
+      await smtp.close();
+    }
+  });
+
+  it('replaces a session the browser already carried (no session fixation), with a Secure cookie', async () => {
+    const planted = await api.sessionCookie({ kind: 'customer', subjectId: 'mallory@example.com' });
+    const token = 'B'.repeat(43);
+    await redis.set(
+      `sign-in-token:${createHash('sha256').update(token).digest('hex')}`,
+      'ada@example.com',
+      'EX',
+      60,
+    );
+    const signedIn = await fetch(`${api.url}/api/login/callback?token=${token}`, {
+      redirect: 'manual',
+      headers: { cookie: planted },
+    });
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.getSetCookie()[0]).toMatch(/; Secure;/);
+    const fresh = sessionCookieFrom(signedIn);
+    expect(fresh).not.toBe(planted);
+    const whoAmI = (cookie: string) => fetch(`${api.url}/api/auth/user`, { headers: { cookie } });
+    expect((await whoAmI(planted)).status).toBe(401);
+    expect(await (await whoAmI(fresh)).json()).toMatchObject({ email: 'ada@example.com' });
   });
 });

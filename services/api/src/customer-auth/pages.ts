@@ -15,12 +15,13 @@ function layout(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)} · Licence Store</title>
+<title>${escapeHtml(title)} · LicenseStore</title>
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <link rel="stylesheet" href="/sign-in.css">
 </head>
 <body>
 <main class="card">
-<p class="brand"><a href="/">Licence Store</a></p>
+<p class="brand"><a href="/">LicenseStore</a></p>
 ${body}
 </main>
 </body>
@@ -96,10 +97,10 @@ export interface SignInEmail {
 
 export function signInEmail(link: string): SignInEmail {
   return {
-    subject: 'Your sign-in link for Licence Store',
+    subject: 'Your sign-in link for LicenseStore',
     text: `Hello,
 
-Open this link to sign in to Licence Store and see your orders:
+Open this link to sign in to LicenseStore and see your orders:
 
 ${link}
 
@@ -107,8 +108,8 @@ The link works once and expires in 15 minutes. If you did not ask to sign in, ig
 `,
     html: `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;line-height:1.5">
 <p>Hello,</p>
-<p>Open this link to sign in to Licence Store and see your orders:</p>
-<p><a href="${escapeHtml(link)}">Sign in to Licence Store</a></p>
+<p>Open this link to sign in to LicenseStore and see your orders:</p>
+<p><a href="${escapeHtml(link)}">Sign in to LicenseStore</a></p>
 <p>The link works once and expires in 15 minutes. If you did not ask to sign in, ignore this e-mail: nobody can sign in without the link.</p>
 </body></html>`,
   };

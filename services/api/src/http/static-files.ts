@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler, Router } from 'express';
+import { cachedAnswer, sendCached } from './cached-answer.js';
 
 const DAY = 24 * 60 * 60;
 
@@ -20,6 +21,11 @@ export function publicFiles(dir: string): Router {
 
 export interface WebClient {
   router: Router;
+  /**
+   * index.html for a page load of `/` alone, for the app to mount ahead of the static file lookups the home page
+   * does not need (every other page load still reaches the router's last handler).
+   */
+  home: RequestHandler;
   /** Hashes of index.html's inline scripts, from the build's csp.json, for the CSP's script-src. */
   scriptHashes: string[];
 }
@@ -40,12 +46,14 @@ function readScriptHashes(dist: string): string[] {
 }
 
 /**
- * The built web client (web/dist) when it exists: hashed assets cached for good, index.html never, and
- * index.html for any other page a browser asks for, so client-side routes survive a reload.
+ * The built web client (web/dist) when it exists: hashed assets cached for good, index.html revalidated on every
+ * use (it names the current assets), and index.html for any other page a browser asks for, so client-side routes
+ * survive a reload. index.html is read once, like the script hashes its CSP allows: a new build needs a restart.
  */
 export function webClient(dist: string): WebClient | null {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) return null;
+  const shell = cachedAnswer(readFileSync(index), 'text/html; charset=utf-8');
   const scriptHashes = readScriptHashes(dist);
   const router = Router();
   router.use(
@@ -57,13 +65,13 @@ export function webClient(dist: string): WebClient | null {
     }),
   );
   router.use(express.static(dist, { index: false }));
-  const spaFallback: RequestHandler = (req, res, next) => {
+  const page: RequestHandler = (req, res, next) => {
     const isPageLoad =
       (req.method === 'GET' || req.method === 'HEAD') && req.get('accept')?.includes('text/html');
     if (!isPageLoad) return next();
-    res.setHeader('Cache-Control', 'no-cache');
-    res.sendFile(index);
+    sendCached(req, res, shell, 'no-cache');
   };
-  router.use(spaFallback);
-  return { router, scriptHashes };
+  router.use(page);
+  const home: RequestHandler = (req, res, next) => (req.path === '/' ? page(req, res, next) : next());
+  return { router, home, scriptHashes };
 }

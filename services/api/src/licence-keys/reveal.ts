@@ -1,5 +1,7 @@
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
+import type { Request } from 'express';
+import { maskedKey } from '../orders/timeline.js';
 
 /** Opens a sealed key for an answer; null for none. */
 export type RevealKey = (sealed: string, about: Record<string, unknown>) => string | null;
@@ -16,5 +18,18 @@ export function keyRevealer(vault: KeyVault, logger: Logger): RevealKey {
       logger.error({ ...about, err: error, alert: 'licence-key-unreadable' }, 'a licence key did not open');
       return null;
     }
+  };
+}
+
+/**
+ * Opening a key counts as an admin's privilege, like a write: a key in clear is stock anyone can redeem, and an
+ * auditor checks that keys exist and went to the right order, for which the last characters are enough (the same
+ * mask as the order timeline). So every key an auditor's request gets back is masked.
+ */
+export function revealFor(req: Request, reveal: RevealKey): RevealKey {
+  if (req.session?.kind !== 'auditor') return reveal;
+  return (sealed, about) => {
+    const key = reveal(sealed, about);
+    return key === null ? null : maskedKey(key);
   };
 }

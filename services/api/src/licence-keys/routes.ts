@@ -1,7 +1,7 @@
 import { AppError, DuplicateLicenceKeyError, NotFoundError, ValidationError } from '@licensestore/shared';
 import express, { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { requireAdmin } from '../auth/guards.js';
+import { requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { parseRequest } from '../http/validation.js';
 import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
@@ -15,9 +15,9 @@ import {
   sameKeyAs,
 } from './key-text.js';
 import { findLicenceKeyProduct, listLicenceKeys, listStock } from './queries.js';
-import { keyRevealer } from './reveal.js';
+import { keyRevealer, revealFor } from './reveal.js';
 
-/** A key as admins see it: in clear. */
+/** A key as admins see it: in clear (auditors: masked, see `revealFor`). */
 export interface LicenceKeyView {
   id: string;
   productId: string;
@@ -47,23 +47,24 @@ const privateJson = (res: Response, status: number, body: unknown) => {
   res.set('Cache-Control', 'no-store').status(status).json(body);
 };
 
-/** The licence-key inventory, for admins: list, add one, remove one, stock per product. */
+/** The licence-key inventory: list and stock for the back office; add one and remove one for admins. */
 export function licenceKeyRoutes(deps: InventoryDeps): Router {
   const router = Router();
   const { database, keyVault, logger, lowStockThreshold } = deps;
   const inventory = licenceKeyInventory(deps);
   const reveal = keyRevealer(keyVault, logger);
 
-  router.get('/license-keys', requireAdmin, async (_req, res) => {
+  router.get('/license-keys', requireBackOffice, async (req, res) => {
     const keys = await listLicenceKeys(database.db);
+    const revealForCaller = revealFor(req, reveal);
     const views: LicenceKeyView[] = keys.map(({ sealedKey, ...key }) => ({
       ...key,
-      key: reveal(sealedKey, { keyId: key.id }),
+      key: revealForCaller(sealedKey, { keyId: key.id }),
     }));
     privateJson(res, 200, views);
   });
 
-  router.get('/license-keys/stock', requireAdmin, async (_req, res) => {
+  router.get('/license-keys/stock', requireBackOffice, async (_req, res) => {
     privateJson(res, 200, await listStock(database.db, lowStockThreshold));
   });
 

@@ -1,9 +1,13 @@
 import type { Database } from '@licensestore/shared/db';
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as adminUsers from './2026-11-22-admin-users.js';
+import * as adminUserRoles from './2026-11-24-admin-user-roles.js';
+import * as auditVerifications from './2026-11-24-audit-verifications.js';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-admin-users': adminUsers,
+  '2026-11-24-admin-user-roles': adminUserRoles,
+  '2026-11-24-audit-verifications': auditVerifications,
 };
 
 /**

@@ -1,8 +1,8 @@
 import type { OrderItemView, OrderView } from '@licensestore/shared';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
+import { ProjectionAdvances } from '../http/projection-advances.js';
 import { orderVersions } from './order-versions.js';
-import { ProjectionAdvances } from './projection-advances.js';
 
 /** What a confirmation page shows: the order and its lines, keys in clear. */
 export interface OrderSnapshot {
@@ -55,6 +55,7 @@ export class OrderWatch {
     this.advances = new ProjectionAdvances(
       options.database.pool,
       {
+        listener: 'order events',
         advanced: (projector) => {
           if (projector === ORDERS_PROJECTOR) this.scheduleComparison();
         },

@@ -6,11 +6,11 @@ import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { adminCommandMetadata, requireAdmin } from '../auth/guards.js';
+import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
-import { keyRevealer } from '../licence-keys/reveal.js';
+import { keyRevealer, revealFor } from '../licence-keys/reveal.js';
 import { orderEventsRoute } from './events-route.js';
 import { orderItemViews } from './item-views.js';
 import { OrderWatch } from './order-watch.js';
@@ -50,7 +50,8 @@ export interface OrderRoutesDeps {
 
 /**
  * Orders. One order and its items, keys in clear, are open to whoever holds its id (a random UUID: the
- * confirmation link is a capability); the list of every order and the admin's commands are for admins only.
+ * confirmation link is a capability; an auditor's session gets them masked); the list of every order and the
+ * timeline are for the back office, the commands for admins only.
  */
 export function orderRoutes({ database, eventStore, logger, keyVault, closing }: OrderRoutesDeps): Router {
   const router = Router();
@@ -69,7 +70,7 @@ export function orderRoutes({ database, eventStore, logger, keyVault, closing }:
   const execute = (req: Request, command: OrderCommand) =>
     handleCommand(eventStore, orderStream(command.orderId), orderDecider, command, adminCommandMetadata(req));
 
-  router.get('/orders', requireAdmin, async (_req, res) => {
+  router.get('/orders', requireBackOffice, async (_req, res) => {
     privateJson(res, await listOrders(db));
   });
 
@@ -82,12 +83,12 @@ export function orderRoutes({ database, eventStore, logger, keyVault, closing }:
   router.get('/orders/:orderId/items', async (req, res) => {
     const order = await findOrder(db, req.params.orderId);
     if (!order) throw orderNotFound();
-    privateJson(res, orderItemViews(order.id, await listOrderItems(db, order.id), reveal));
+    privateJson(res, orderItemViews(order.id, await listOrderItems(db, order.id), revealFor(req, reveal)));
   });
 
   router.get('/orders/:orderId/events', orderEventsRoute(watch));
 
-  router.get('/orders/:id/timeline', requireAdmin, async (req, res) => {
+  router.get('/orders/:id/timeline', requireBackOffice, async (req, res) => {
     const timeline = await orderTimeline({ eventStore, db }, orderId(req), reveal);
     if (!timeline) throw orderNotFound();
     privateJson(res, timeline);

@@ -1,63 +1,26 @@
+import { checkoutStream, licenceKeysStream, orderStream, parseOrderEvent } from '@licensestore/shared';
 import {
-  checkoutStream,
-  licenceKeysStream,
-  orderStream,
-  parseOrderEvent,
-  sealedKeySchema,
-} from '@licensestore/shared';
+  type AuditEventView,
+  type AuditTables,
+  maskedKey,
+  maskKeys,
+  maskOpened,
+  type OrderHistoryEntry,
+} from '@licensestore/shared/audit';
 import type { Database } from '@licensestore/shared/db';
-import type { Actor, EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
 import type { Kysely } from 'kysely';
-import { isUuid } from '../http/ids.js';
+import { auditEventOf, withAdminNames } from '../audit/events.js';
 import type { RevealKey } from '../licence-keys/reveal.js';
 
 /** One recorded event of an order's history, as the back office shows it (keys masked). */
-export interface TimelineEntry {
-  id: string;
-  /** Global position: entries of different streams sort by it (adapters encode it string-comparable). */
-  position: string;
-  stream: string;
-  revision: number;
-  type: string;
-  recordedAt: string;
-  /** `name`: an admin's username (events carry the admin's id, which tells a person nothing). */
-  actor: Actor & { name?: string };
-  data: unknown;
-}
+export type TimelineEntry = OrderHistoryEntry;
 
-/** What is left of a key in the timeline: its last characters, enough to match it against a customer's e-mail. */
-export const maskedKey = (key: string) => `XXXXX-…-${key.slice(-4)}`;
-/** A sealed key that does not open (another secret, damaged): its existence is history, its text is gone. */
-export const UNREADABLE_KEY = 'XXXXX-…-????';
+/** Re-exported for the key views that mask the same way. */
+export { maskedKey };
 
-/**
- * Every sealed key anywhere in the event's data replaced by its mask. Matching on the sealed form rather than on
- * field names keeps the timeline safe for event types added later: no sealed or clear key ever leaves here.
- */
-function maskKeys(value: unknown, reveal: (sealed: string) => string | null): unknown {
-  if (typeof value === 'string') {
-    if (!sealedKeySchema.safeParse(value).success) return value;
-    const key = reveal(value);
-    return key === null ? UNREADABLE_KEY : maskedKey(key);
-  }
-  if (Array.isArray(value)) return value.map((item) => maskKeys(item, reveal));
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, maskKeys(item, reveal)]));
-  }
-  return value;
-}
-
-/** Usernames of the admins who acted; an admin deleted since keeps only the id. */
-async function adminNames(db: Kysely<Database>, events: RecordedEvent[]): Promise<Map<string, string>> {
-  const ids = [
-    ...new Set(
-      events.filter((event) => event.metadata.actor.type === 'admin').map((event) => event.metadata.actor.id),
-    ),
-  ].filter(isUuid);
-  if (ids.length === 0) return new Map();
-  const rows = await db.selectFrom('admin_users').select(['id', 'username']).where('id', 'in', ids).execute();
-  return new Map(rows.map((row) => [row.id, row.username]));
-}
+/** At most this many events of other streams per correlation: a bulk key import shares one correlation id. */
+const CORRELATED_LIMIT = 200;
 
 async function readAll(eventStore: EventStore, stream: string): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
@@ -68,13 +31,42 @@ async function readAll(eventStore: EventStore, stream: string): Promise<Recorded
 const aboutOrder = (orderId: string) => (event: RecordedEvent) =>
   (event.data as { orderId?: unknown } | null)?.orderId === orderId;
 
+const byPosition = (a: { position: string }, b: { position: string }) =>
+  a.position < b.position ? -1 : a.position > b.position ? 1 : 0;
+
 /**
- * The order's whole history, oldest first: its `order-` stream, the `checkout-` stream that became it, and the
- * inventory events of its products that asked for and gave it keys. The order stream names the other streams
- * (OrderCaptured carries the PayPal order id and the product of each line), so nothing is searched: one read per
- * stream, in parallel. Inventory streams hold every order of a product, so they are filtered by `data.orderId`;
- * correlation ids would not do, since keys added by an admin serve waiting orders under the admin's request.
- * Null when there is no such order.
+ * Events of other streams recorded under the correlations of the order's own events (the admin request that
+ * added the keys a waiting order then got, the request that asked for a resend), from the `audit-log` read
+ * model's correlation index: no scan of the log. Their keys are withheld there (that role holds no key secret).
+ */
+async function correlatedEvents(db: Kysely<Database>, own: RecordedEvent[]): Promise<AuditEventView[]> {
+  const correlations = [...new Set(own.map((event) => event.metadata.correlationId))];
+  const seen = new Set(own.map((event) => event.id));
+  const perCorrelation = await Promise.all(
+    correlations.map((correlationId) =>
+      db
+        .withTables<AuditTables>()
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('correlation_id', '=', correlationId)
+        .orderBy('position')
+        .limit(CORRELATED_LIMIT)
+        .execute(),
+    ),
+  );
+  return perCorrelation
+    .flat()
+    .filter((row) => !seen.has(row.event_id))
+    .map(auditEventOf);
+}
+
+/**
+ * The order's whole history, oldest first: its `order-` stream, the `checkout-` stream that became it, the
+ * inventory events of its products that asked for and gave it keys, and every other event recorded under the
+ * same correlations (`correlated`). The order stream names the other streams (OrderCaptured carries the PayPal
+ * order id and the product of each line), so nothing is searched: one read per stream, in parallel, then one
+ * indexed lookup per correlation. Inventory streams hold every order of a product, so they are filtered by
+ * `data.orderId`. Null when there is no such order.
  */
 export async function orderTimeline(
   { eventStore, db }: { eventStore: EventStore; db: Kysely<Database> },
@@ -92,18 +84,24 @@ export async function orderTimeline(
     readAll(eventStore, checkoutStream(captured.data.paypalOrderId)),
     ...productIds.map((productId) => readAll(eventStore, licenceKeysStream(productId))),
   ]);
-  const events = [...orderEvents, ...checkoutEvents, ...inventories.flat().filter(aboutOrder(orderId))];
-  events.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
-  const admins = await adminNames(db, events);
+  const own = [...orderEvents, ...checkoutEvents, ...inventories.flat().filter(aboutOrder(orderId))];
+  const correlated = await correlatedEvents(db, own);
 
-  return events.map((event) => ({
-    id: event.id,
-    position: event.position,
-    stream: event.streamId,
-    revision: Number(event.revision),
-    type: event.type,
-    recordedAt: event.createdAt.toISOString(),
-    actor: { ...event.metadata.actor, name: admins.get(event.metadata.actor.id) },
-    data: maskKeys(event.data, (sealed) => reveal(sealed, { orderId, eventId: event.id })),
-  }));
+  const entries: TimelineEntry[] = [
+    ...own.map((event) => ({
+      id: event.id,
+      position: event.position,
+      stream: event.streamId,
+      revision: Number(event.revision),
+      type: event.type,
+      recordedAt: event.createdAt.toISOString(),
+      actor: event.metadata.actor,
+      correlationId: event.metadata.correlationId,
+      causationId: event.metadata.causationId,
+      data: maskKeys(event.data, (sealed) => maskOpened(reveal(sealed, { orderId, eventId: event.id }))),
+      correlated: false,
+    })),
+    ...correlated.map((event) => ({ ...event, correlated: true })),
+  ];
+  return withAdminNames(db, entries.sort(byPosition));
 }

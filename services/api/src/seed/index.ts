@@ -9,8 +9,8 @@ import {
 import { handleCommand } from '@licensestore/shared/commands';
 import type { Database } from '@licensestore/shared/db';
 import {
-  type EventMetadata,
   type EventStore,
+  type NewEventMetadata,
   type Position,
   streamCategory,
   WrongExpectedRevisionError,
@@ -77,11 +77,10 @@ export async function seedDemoStore({
   now = new Date(),
 }: SeedOptions): Promise<SeedResult> {
   const runId = randomUUID();
-  const metadata: EventMetadata = {
+  const metadata: NewEventMetadata = {
     actor: { type: 'system', id: 'seed' },
     correlationId: runId,
     causationId: runId,
-    schemaVersion: 1,
   };
   const products = await seedProducts(store, now, metadata, log);
   const keys = products.demo
@@ -104,7 +103,7 @@ export async function seedDemoStore({
 async function seedProducts(
   store: EventStore,
   now: Date,
-  metadata: EventMetadata,
+  metadata: NewEventMetadata,
   log: (line: string) => void,
 ) {
   const first = demoProducts[0];
@@ -156,7 +155,7 @@ const demoKey = () =>
  * Stocks each in-stock demo product whose inventory never existed. `no_stream` makes it once: a second process
  * seeding at the same time, or a later start, finds the stream and adds nothing.
  */
-async function seedKeys(store: EventStore, keyVault: KeyVault, now: Date, metadata: EventMetadata) {
+async function seedKeys(store: EventStore, keyVault: KeyVault, now: Date, metadata: NewEventMetadata) {
   let added = 0;
   let lastPosition: Position | null = null;
   for (const product of demoProducts.filter((candidate) => candidate.fields.inStock)) {

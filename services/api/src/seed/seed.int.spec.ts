@@ -108,7 +108,7 @@ describe('seedDemoStore', () => {
         productStream(productId),
         productDecider,
         { type: 'DeleteProduct', productId, now: new Date().toISOString() },
-        { actor: { type: 'admin', id: 'a' }, correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+        { actor: { type: 'admin', id: 'a' }, correlationId: 'c', causationId: 'c' },
       );
 
       const again = await seedDemoStore({ store, db: database.db, keyVault });
@@ -158,7 +158,7 @@ describe('seedDemoStore', () => {
             inStock: true,
           },
         },
-        { actor: { type: 'admin', id: 'a' }, correlationId: 'c', causationId: 'c', schemaVersion: 1 },
+        { actor: { type: 'admin', id: 'a' }, correlationId: 'c', causationId: 'c' },
       );
 
       const result = await seedDemoStore({ store, db: database.db, keyVault });

@@ -1,32 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { loadConfig, requireLicenceKeySecret } from '@licensestore/shared/config';
 import { createKeyVault, type KeyVault } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
+import { recordingLogger } from '@licensestore/shared/logging';
 import { Redis } from 'ioredis';
 import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
 import { type Session, SessionStore } from '../../src/auth/sessions.js';
 import { type RunningApi, type StartApiOptions, startApi } from '../../src/main.js';
 
-export interface LogEntry {
-  level: keyof Logger;
-  fields: object;
-  message: string;
-}
-
-/** A logger that keeps what it is told, for assertions. */
-export function recordingLogger(): Logger & { entries: LogEntry[] } {
-  const entries: LogEntry[] = [];
-  const record = (level: keyof Logger) => (fields: object, message: string) => {
-    entries.push({ level, fields, message });
-  };
-  return {
-    entries,
-    debug: record('debug'),
-    info: record('info'),
-    warn: record('warn'),
-    error: record('error'),
-  };
-}
+export { type LogEntry, recordingLogger } from '@licensestore/shared/logging';
 
 export interface TestApi extends RunningApi {
   databaseUrl: string;
@@ -71,6 +52,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
   });
   const redis = new Redis(testRedisUrl(), { keyPrefix: redisKeyPrefix });
   const sessions = new SessionStore(redis, sessionSecret);
+  let stopped: Promise<void> | undefined;
   return {
     ...api,
     databaseUrl,
@@ -80,9 +62,12 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     logger,
     sessionCookie: async (session) =>
       `sid=${await sessions.create({ ...session, createdAt: new Date().toISOString() })}`,
-    stop: async () => {
-      await api.stop();
-      await redis.quit();
+    // Once: a test that stops the api itself (to watch it drain) leaves the rest to its fixture's stop.
+    stop: () => {
+      stopped ??= api.stop().then(async () => {
+        await redis.quit();
+      });
+      return stopped;
     },
   };
 }
@@ -102,4 +87,21 @@ export function sessionCookieFrom(response: Response): string {
   const cookie = response.headers.getSetCookie().find((header) => header.startsWith('sid='));
   if (!cookie) throw new Error('no session cookie in the response');
   return cookie.split(';')[0] as string;
+}
+
+/** A request as the web client sends it: the session cookie when given, JSON when there is a body. */
+export function callApi(
+  url: string,
+  method: string,
+  path: string,
+  options: { cookie?: string; body?: unknown } = {},
+): Promise<Response> {
+  return fetch(`${url}${path}`, {
+    method,
+    headers: {
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
 }

@@ -1,8 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { productDecider, productStream } from '@licensestore/shared';
+import {
+  inventoryDecider,
+  licenceKeysStream,
+  orderDecider,
+  orderStream,
+  productDecider,
+  productStream,
+} from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { EventStore, NewEventMetadata, RecordedEvent } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 
 export interface SeedProduct {
@@ -39,7 +46,7 @@ export async function seedProduct(
       },
       now: new Date().toISOString(),
     },
-    { actor: { type: 'admin', id: 'test' }, correlationId: 'seed', causationId: 'seed', schemaVersion: 1 },
+    { actor: { type: 'admin', id: 'test' }, correlationId: 'seed', causationId: 'seed' },
   );
   if (outcome.appended) {
     const seen = await waitForProjections(database.pool, outcome.appended.position, {
@@ -69,4 +76,54 @@ export async function eventsWhere(
     [type, field, value],
   );
   return rows;
+}
+
+/**
+ * What the assign-keys and record-order-keys jobs do for the order's first line, under its correlation id: one key
+ * from the product's inventory, recorded on the order; waits until the orders read table has it.
+ */
+export async function deliverKeys(eventStore: EventStore, database: DatabaseHandle, orderId: string) {
+  const [captured] = await readEvents(eventStore, orderStream(orderId));
+  const { lines } = (captured?.data ?? {}) as { lines: Array<{ lineId: string; productId: string }> };
+  const line = lines[0] as { lineId: string; productId: string };
+  const metadata: NewEventMetadata = {
+    actor: { type: 'system', id: 'workers' },
+    correlationId: captured?.metadata.correlationId ?? 'test',
+    causationId: captured?.id ?? 'test',
+  };
+  const asked = await handleCommand(
+    eventStore,
+    licenceKeysStream(line.productId),
+    inventoryDecider,
+    {
+      type: 'RequestLicenceKeys',
+      productId: line.productId,
+      orderId,
+      lineId: line.lineId,
+      quantity: 1,
+      lowStockThreshold: 0,
+      now: new Date().toISOString(),
+    },
+    metadata,
+  );
+  const assigned = asked.events.find((event) => event.type === 'LicenceKeysAssigned');
+  if (assigned?.type !== 'LicenceKeysAssigned') throw new Error('no key was assigned');
+  const recorded = await handleCommand(
+    eventStore,
+    orderStream(orderId),
+    orderDecider,
+    {
+      type: 'RecordLicenceKeys',
+      orderId,
+      lineId: line.lineId,
+      keys: assigned.data.keys,
+      now: new Date().toISOString(),
+    },
+    metadata,
+  );
+  const seen = await waitForProjections(database.pool, recorded.position ?? '', {
+    projectors: ['orders'],
+    timeoutMs: 10_000,
+  });
+  if (!seen) throw new Error('the orders projection did not catch up');
 }

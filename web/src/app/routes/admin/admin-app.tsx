@@ -12,6 +12,11 @@ const OrdersRoute = lazy(() => import('./orders'));
 const OrderRoute = lazy(() => import('./order'));
 const CustomersRoute = lazy(() => import('./customers'));
 const LicenseKeysRoute = lazy(() => import('./license-keys'));
+const TeamRoute = lazy(() => import('./team'));
+const AuditEventsRoute = lazy(() => import('./audit-events'));
+const AuditOrderRoute = lazy(() => import('./audit-order'));
+const AuditDashboardRoute = lazy(() => import('./audit-dashboard'));
+const AuditVerifyRoute = lazy(() => import('./audit-verify'));
 
 /**
  * Every admin screen; the router sends only these paths here (any other /admin path is the 404 page). Visitors who
@@ -39,6 +44,11 @@ export default function AdminApp() {
             <Route path="/admin/orders/:orderId" component={OrderRoute} />
             <Route path="/admin/customers" component={CustomersRoute} />
             <Route path="/admin/license-keys" component={LicenseKeysRoute} />
+            <Route path="/admin/team" component={TeamRoute} />
+            <Route path="/admin/audit/events" component={AuditEventsRoute} />
+            <Route path="/admin/audit/orders/:orderId" component={AuditOrderRoute} />
+            <Route path="/admin/audit/dashboard" component={AuditDashboardRoute} />
+            <Route path="/admin/audit/verify" component={AuditVerifyRoute} />
           </Switch>
         </Suspense>
       </AdminLayout>

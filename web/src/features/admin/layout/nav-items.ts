@@ -1,4 +1,15 @@
-import { KeyRound, LayoutDashboard, type LucideIcon, Package, ShoppingCart, Users } from 'lucide-react';
+import {
+  History,
+  KeyRound,
+  LayoutDashboard,
+  ListChecks,
+  type LucideIcon,
+  Package,
+  ScrollText,
+  ShoppingCart,
+  UserCog,
+  Users,
+} from 'lucide-react';
 
 export interface AdminNavItem {
   label: string;
@@ -14,6 +25,17 @@ export const ADMIN_NAV_ITEMS: readonly AdminNavItem[] = [
   { label: 'Customers', href: '/admin/customers', icon: Users },
   { label: 'License Keys', href: '/admin/license-keys', icon: KeyRound },
 ];
+
+/** The Audit group, for admins and auditors: the event log (an order's history opens from it), the dashboard as of a
+ * moment, and the replay check of the read models. */
+export const AUDIT_NAV_ITEMS: readonly AdminNavItem[] = [
+  { label: 'Event Log', href: '/admin/audit/events', icon: ScrollText },
+  { label: 'Dashboard As Of', href: '/admin/audit/dashboard', icon: History },
+  { label: 'Verify Read Models', href: '/admin/audit/verify', icon: ListChecks },
+];
+
+/** Back-office users: the admins' own group, which auditors do not see. */
+export const TEAM_NAV_ITEM: AdminNavItem = { label: 'Team', href: '/admin/team', icon: UserCog };
 
 /**
  * The item's page is showing ('page'), or a page under it (an order under Orders: 'true'). The dashboard at /admin

@@ -14,7 +14,7 @@ export function useAdminLogout() {
       // Nothing an admin saw (orders, customers, keys) stays in this tab's memory; the status is known at once, so
       // coming back to /admin shows the login screen without a stale admin frame first.
       queryClient.clear();
-      queryClient.setQueryData(adminStatusQueryKey, false);
+      queryClient.setQueryData(adminStatusQueryKey, null);
       toast({ title: 'Logged out' });
       navigate('/');
     },

@@ -1,3 +1,4 @@
+import type { AdminStatusView, BackOfficeRole } from '@licensestore/shared/back-office';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';
@@ -5,23 +6,41 @@ import { getJson } from '@/lib/api';
 
 export const adminStatusQueryKey = ['/api/admin/status'] as const;
 
+/** Who is signed in to the back office, and as what. */
+export interface BackOfficeSession {
+  role: BackOfficeRole;
+  username: string | null;
+}
+
 /**
- * Whether the visitor is signed in as an admin. A failed check answers false rather than failing (spec section 6):
- * a rejected query would keep its last answer, and a session that has just ended must not keep showing admin pages.
+ * The visitor's back-office session, or null for everyone else. A failed check answers null rather than failing
+ * (spec section 6): a rejected query would keep its last answer, and a session that has just ended must not keep
+ * showing admin pages. An auditor is no admin (`isAdmin` is false) but is let in, read-only.
  */
-async function fetchIsAdmin(): Promise<boolean> {
+async function fetchSession(): Promise<BackOfficeSession | null> {
   try {
-    const status = await getJson<{ isAdmin: boolean }>(adminStatusQueryKey[0]);
-    return status?.isAdmin === true;
+    const status = await getJson<AdminStatusView>(adminStatusQueryKey[0]);
+    if (!status) return null;
+    if (status.isAdmin === true) return { role: 'admin', username: status.username ?? null };
+    return status.role === 'auditor' ? { role: 'auditor', username: status.username ?? null } : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
 export const adminStatusQueryOptions = () =>
-  queryOptions({ queryKey: adminStatusQueryKey, queryFn: fetchIsAdmin });
+  queryOptions({ queryKey: adminStatusQueryKey, queryFn: fetchSession });
 
-/** The admin status, checked again on every route change (spec section 6). */
+/** The signed-in back-office user, as last checked (screens render only once it is known: see AdminAccess). */
+export const useBackOfficeSession = () => useQuery(adminStatusQueryOptions()).data ?? null;
+
+/**
+ * Whether the screens may only be looked at: auditors change nothing, so their screens leave out every control
+ * that would (the server refuses them anyway).
+ */
+export const useReadOnly = () => useBackOfficeSession()?.role !== 'admin';
+
+/** The back-office role, checked again on every route change (spec section 6). */
 export function useAdminStatus() {
   const { data, isPending, refetch } = useQuery(adminStatusQueryOptions());
   const [location] = useLocation();
@@ -31,9 +50,9 @@ export function useAdminStatus() {
     // The first check is the query's own fetch; only later locations need another.
     if (checkedFor.current === location) return;
     checkedFor.current = location;
-    // A check already under way (the one a sign-in starts) answers for this location too.
-    void refetch({ cancelRefetch: false });
+    // Always a check of its own: one under way started before this location was entered.
+    void refetch();
   }, [location, refetch]);
 
-  return { isAdmin: data === true, isPending };
+  return { session: data ?? null, isAdmin: data?.role === 'admin', isPending };
 }

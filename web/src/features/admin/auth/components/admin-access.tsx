@@ -3,12 +3,12 @@ import { AdminLoading } from '../../layout/components/admin-loading';
 import { useAdminStatus } from '../api/admin-status';
 
 /**
- * Admin screens for admins only (spec sections 2 and 6): 'Loading...' until the first status check answers, then
- * the login screen for everyone else, whatever admin path they asked for. The server guards every admin call too;
- * this only decides what to show.
+ * Admin screens for back-office users (spec sections 2 and 6, and auditors read-only): 'Loading...' until the
+ * first status check answers, then the login screen for everyone else, whatever admin path they asked for. The
+ * server guards every admin call too; this only decides what to show.
  */
 export function AdminAccess({ loginScreen, children }: { loginScreen: ReactNode; children: ReactNode }) {
-  const { isAdmin, isPending } = useAdminStatus();
+  const { session, isPending } = useAdminStatus();
   if (isPending) return <AdminLoading />;
-  return isAdmin ? children : loginScreen;
+  return session ? children : loginScreen;
 }

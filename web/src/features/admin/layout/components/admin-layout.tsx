@@ -1,18 +1,30 @@
+import { Eye } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { ThemeToggle } from '@/components/theme/theme-toggle';
 import { SidebarInset, SidebarTrigger } from '@/components/ui/sidebar';
 import { SidebarProvider } from '@/components/ui/sidebar-state';
+import { useReadOnly } from '../../auth/api/admin-status';
 import { AdminSidebar } from './admin-sidebar';
 
-/** The back office's frame: the sidebar, and beside it a top bar (toggle, theme) over the screen's content. */
+/**
+ * The back office's frame: the sidebar, and beside it a top bar (toggle, theme; for auditors a note that nothing
+ * here can be changed, which is why no screen offers to) over the screen's content.
+ */
 export function AdminLayout({ children }: { children: ReactNode }) {
+  const readOnly = useReadOnly();
   return (
     <SidebarProvider>
       <AdminSidebar />
       <SidebarInset>
         <header className="sticky top-0 z-30 flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/95 px-4 backdrop-blur">
           <SidebarTrigger className="-ml-1" />
-          <div className="ml-auto">
+          <div className="ml-auto flex items-center gap-3">
+            {readOnly && (
+              <span className="inline-flex items-center gap-1.5 rounded-full border border-border px-2.5 py-0.5 text-xs font-semibold text-muted-foreground">
+                <Eye aria-hidden="true" className="size-3.5" />
+                Read-only (auditor)
+              </span>
+            )}
             <ThemeToggle />
           </div>
         </header>

@@ -1,3 +1,4 @@
+import { useReadOnly } from '../../auth/api/admin-status';
 import { AddLicenseKeyDialog } from './add-license-key-dialog';
 import { ImportLicenseKeysDialog } from './import-license-keys-dialog';
 import { LicenseKeysTable } from './license-keys-table';
@@ -5,6 +6,7 @@ import { StockSummary } from './stock-summary';
 
 /** License Keys (spec section 2): stock per product, then the keys, with add, import, copy and delete. */
 export function LicenseKeysScreen() {
+  const readOnly = useReadOnly();
   return (
     <>
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -12,10 +14,12 @@ export function LicenseKeysScreen() {
           <h1 className="text-3xl font-bold tracking-tight">License Keys</h1>
           <p className="text-muted-foreground">Manage product license keys inventory</p>
         </div>
-        <div className="flex flex-wrap gap-2">
-          <ImportLicenseKeysDialog />
-          <AddLicenseKeyDialog />
-        </div>
+        {!readOnly && (
+          <div className="flex flex-wrap gap-2">
+            <ImportLicenseKeysDialog />
+            <AddLicenseKeyDialog />
+          </div>
+        )}
       </div>
       <StockSummary />
       <LicenseKeysTable />

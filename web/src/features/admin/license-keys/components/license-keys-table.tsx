@@ -14,6 +14,7 @@ import {
   TableSkeletonRows,
 } from '@/components/ui/table';
 import { copyLicenseKey } from '@/lib/copy-license-key';
+import { useReadOnly } from '../../auth/api/admin-status';
 import { type LicenseKeyView, useLicenseKeys } from '../api/get-license-keys';
 import { type KeyFilter, matchesFilter, PAGE_SIZE, pageOf } from '../utils/filter-keys';
 import { DeleteLicenseKeyButton } from './delete-license-key-button';
@@ -21,11 +22,13 @@ import { KeyFilters } from './key-filters';
 import { Pager } from './pager';
 
 const COLUMNS = ['Product', 'License Key', 'Status', 'Order ID', 'Actions'];
+/** An auditor's table: keys come masked (the server's choice) and nothing can be deleted. */
+const READ_ONLY_COLUMNS = COLUMNS.filter((column) => column !== 'Actions');
 
 /** Enough of the key to tell rows apart in button names, without reading the whole key out every time. */
 const shortKey = (key: string | null) => (key ? `ending ${key.slice(-5)}` : 'that cannot be read');
 
-function KeyRow({ licenseKey }: { licenseKey: LicenseKeyView }) {
+function KeyRow({ licenseKey, readOnly }: { licenseKey: LicenseKeyView; readOnly: boolean }) {
   const product = licenseKey.productName ?? 'Deleted product';
   const label = `${shortKey(licenseKey.key)} of ${product}`;
   return (
@@ -34,7 +37,7 @@ function KeyRow({ licenseKey }: { licenseKey: LicenseKeyView }) {
       <TableCell>
         <div className="flex items-center gap-1">
           <code className="font-mono text-sm whitespace-nowrap">{licenseKey.key ?? 'Unreadable key'}</code>
-          {licenseKey.key && (
+          {licenseKey.key && !readOnly && (
             <Button
               variant="ghost"
               className="size-9 shrink-0 p-0"
@@ -60,17 +63,19 @@ function KeyRow({ licenseKey }: { licenseKey: LicenseKeyView }) {
       <TableCell className="font-mono whitespace-nowrap">
         {licenseKey.orderId ? orderNumber(licenseKey.orderId) : '-'}
       </TableCell>
-      <TableCell>
-        {licenseKey.assigned ? (
-          // Assigned keys belong to a customer's order (spec section 4): nothing to delete, and the reason shown.
-          <span className="inline-flex items-center gap-1.5 text-xs whitespace-nowrap text-muted-foreground">
-            <Lock aria-hidden="true" className="size-3.5" />
-            Assigned keys cannot be deleted
-          </span>
-        ) : (
-          <DeleteLicenseKeyButton keyId={licenseKey.id} label={label} />
-        )}
-      </TableCell>
+      {!readOnly && (
+        <TableCell>
+          {licenseKey.assigned ? (
+            // Assigned keys belong to a customer's order (spec section 4): nothing to delete, and the reason shown.
+            <span className="inline-flex items-center gap-1.5 text-xs whitespace-nowrap text-muted-foreground">
+              <Lock aria-hidden="true" className="size-3.5" />
+              Assigned keys cannot be deleted
+            </span>
+          ) : (
+            <DeleteLicenseKeyButton keyId={licenseKey.id} label={label} />
+          )}
+        </TableCell>
+      )}
     </TableRow>
   );
 }
@@ -78,6 +83,8 @@ function KeyRow({ licenseKey }: { licenseKey: LicenseKeyView }) {
 /** The inventory, filtered by product and status, a page at a time (spec section 2, License Keys). */
 export function LicenseKeysTable() {
   const { data: keys, error, isPending, refetch, isRefetching } = useLicenseKeys();
+  const readOnly = useReadOnly();
+  const columns = readOnly ? READ_ONLY_COLUMNS : COLUMNS;
   const [filter, setFilter] = useState<KeyFilter>({ productId: 'all', status: 'all' });
   const [page, setPage] = useState(0);
 
@@ -105,19 +112,19 @@ export function LicenseKeysTable() {
       />
       <Table aria-label="License keys" aria-busy={isPending}>
         <TableHeader>
-          <TableHeaderRow columns={COLUMNS} />
+          <TableHeaderRow columns={columns} />
         </TableHeader>
         <TableBody>
           {isPending ? (
-            <TableSkeletonRows columns={COLUMNS} />
+            <TableSkeletonRows columns={columns} />
           ) : keys.length === 0 ? (
-            <TableMessageRow colSpan={COLUMNS.length}>
+            <TableMessageRow colSpan={columns.length}>
               No license keys yet. Add license keys to enable automatic delivery.
             </TableMessageRow>
           ) : matching.length === 0 ? (
-            <TableMessageRow colSpan={COLUMNS.length}>No license keys match these filters.</TableMessageRow>
+            <TableMessageRow colSpan={columns.length}>No license keys match these filters.</TableMessageRow>
           ) : (
-            shown.rows.map((key) => <KeyRow key={key.id} licenseKey={key} />)
+            shown.rows.map((key) => <KeyRow key={key.id} licenseKey={key} readOnly={readOnly} />)
           )}
         </TableBody>
       </Table>

@@ -1,26 +1,16 @@
+import type { OrderHistoryEntry } from '@licensestore/shared/audit';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 import { ORDERS_KEY } from './get-orders';
 
-/** Who caused an event (the event's metadata). */
-export interface TimelineActor {
-  type: 'customer' | 'admin' | 'system';
-  id: string;
-  /** An admin's username, when the admin still exists. */
-  name?: string;
-}
+/** Who caused an event (the event's metadata), with an admin's username when the admin still exists. */
+export type TimelineActor = OrderHistoryEntry['actor'];
 
-/** One event of the order's history as GET /api/orders/:id/timeline answers it; licence keys arrive masked. */
-export interface TimelineEntry {
-  id: string;
-  position: string;
-  stream: string;
-  revision: number;
-  type: string;
-  recordedAt: string;
-  actor: TimelineActor;
-  data: Record<string, unknown>;
-}
+/**
+ * One event of the order's history as GET /api/orders/:id/timeline answers it (the server's type); licence keys
+ * arrive masked. Its data is read field by field, so it is typed as a record.
+ */
+export type TimelineEntry = Omit<OrderHistoryEntry, 'data'> & { data: Record<string, unknown> };
 
 export const orderTimelineQueryOptions = (orderId: string) =>
   queryOptions({

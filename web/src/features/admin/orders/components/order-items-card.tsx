@@ -7,6 +7,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { copyLicenseKey } from '@/lib/copy-license-key';
 import { formatPrice } from '@/lib/format';
+import { useReadOnly } from '../../auth/api/admin-status';
 import { useOrderItems } from '../api/get-orders';
 import { maskKey } from '../utils/mask-key';
 
@@ -24,7 +25,16 @@ function KeyLine({
   productName: string;
 }) {
   const [revealed, setRevealed] = useState(false);
+  const readOnly = useReadOnly();
   const name = `license key ${unit} of ${productName}`;
+  if (readOnly) {
+    // An auditor's keys come masked from the server: nothing to reveal, nothing worth copying.
+    return (
+      <li className="rounded-md border border-border bg-muted/50 px-3 py-2">
+        <code className="font-mono text-sm break-all">{licenseKey}</code>
+      </li>
+    );
+  }
   return (
     <li className="flex items-center gap-1 rounded-md border border-border bg-muted/50 py-1 pr-1 pl-3">
       <code className="min-w-0 flex-1 font-mono text-sm break-all">

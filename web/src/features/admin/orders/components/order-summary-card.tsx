@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatPrice } from '@/lib/format';
+import { useReadOnly } from '../../auth/api/admin-status';
 import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge';
 import { useResendDeliveryEmail } from '../api/resend-delivery-email';
 import { localeDate } from '../utils/order-date';
@@ -21,6 +22,7 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
 /** Who bought, what it cost, where it stands; the status is changed and the delivery e-mail resent from here. */
 export function OrderSummaryCard({ order }: { order: OrderView }) {
   const resend = useResendDeliveryEmail(order.id, order.customerEmail);
+  const readOnly = useReadOnly();
   return (
     <Card aria-labelledby="order-summary">
       <CardHeader>
@@ -36,13 +38,15 @@ export function OrderSummaryCard({ order }: { order: OrderView }) {
             <AdminOrderStatusBadge status={order.status} />
           </Field>
         </dl>
-        <div className="flex flex-wrap items-center gap-3">
-          <OrderStatusSelect order={order} className="w-40" />
-          <Button variant="outline" onClick={() => resend.mutate()} disabled={resend.isPending}>
-            <Mail aria-hidden="true" className="size-4" />
-            {resend.isPending ? 'Requesting...' : 'Resend delivery email'}
-          </Button>
-        </div>
+        {!readOnly && (
+          <div className="flex flex-wrap items-center gap-3">
+            <OrderStatusSelect order={order} className="w-40" />
+            <Button variant="outline" onClick={() => resend.mutate()} disabled={resend.isPending}>
+              <Mail aria-hidden="true" className="size-4" />
+              {resend.isPending ? 'Requesting...' : 'Resend delivery email'}
+            </Button>
+          </div>
+        )}
       </CardContent>
     </Card>
   );

@@ -4,14 +4,17 @@ import { Link } from 'wouter';
 import { QueryTable } from '@/components/ui/query-table';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { formatPrice } from '@/lib/format';
+import { useReadOnly } from '../../auth/api/admin-status';
 import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge';
 import { useOrders } from '../api/get-orders';
 import { localeDate } from '../utils/order-date';
 import { OrderStatusSelect } from './order-status-select';
 
 const COLUMNS = ['Order ID', 'Customer', 'Email', 'Total', 'Status', 'Date', 'Actions'];
+/** An auditor's table: the status shows in its badge; the drop-down that changes it is left out. */
+const READ_ONLY_COLUMNS = COLUMNS.filter((column) => column !== 'Actions');
 
-function OrderRow({ order }: { order: OrderView }) {
+function OrderRow({ order, readOnly }: { order: OrderView; readOnly: boolean }) {
   const number = orderNumber(order.id);
   return (
     <TableRow>
@@ -31,23 +34,26 @@ function OrderRow({ order }: { order: OrderView }) {
         <AdminOrderStatusBadge status={order.status} />
       </TableCell>
       <TableCell className="whitespace-nowrap">{localeDate(order.createdAt)}</TableCell>
-      <TableCell>
-        <OrderStatusSelect order={order} className="w-36" />
-      </TableCell>
+      {!readOnly && (
+        <TableCell>
+          <OrderStatusSelect order={order} className="w-36" />
+        </TableCell>
+      )}
     </TableRow>
   );
 }
 
 /** Every order, newest first, each with its status drop-down (spec section 2, Orders). */
 export function OrdersTable() {
+  const readOnly = useReadOnly();
   return (
     <QueryTable
       label="Orders"
-      columns={COLUMNS}
+      columns={readOnly ? READ_ONLY_COLUMNS : COLUMNS}
       query={useOrders()}
       errorTitle="The orders could not be loaded"
       emptyText="No orders yet. Orders will appear here when customers make purchases."
-      renderRow={(order) => <OrderRow key={order.id} order={order} />}
+      renderRow={(order) => <OrderRow key={order.id} order={order} readOnly={readOnly} />}
     />
   );
 }

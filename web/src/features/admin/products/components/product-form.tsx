@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { ImageUploader } from '@/features/admin/uploads/components/image-uploader';
 import {
@@ -9,7 +10,6 @@ import {
   productPayload,
   validateProductForm,
 } from '../utils/product-form-values';
-import { FormField } from './form-field';
 
 const TEXTAREA =
   'flex min-h-24 w-full rounded-md border border-border bg-background px-3 py-2 text-base text-foreground placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary aria-invalid:border-destructive sm:text-sm';

@@ -3,6 +3,7 @@ import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useReadOnly } from '../../auth/api/admin-status';
 import { useDeleteProduct } from '../api/product-mutations';
 import { ProductFormDialog } from './product-form-dialog';
 import { ProductsTable } from './products-table';
@@ -13,6 +14,7 @@ export function ProductsScreen() {
   const [editing, setEditing] = useState<Product | null>(null);
   const [deleting, setDeleting] = useState<Product | null>(null);
   const remove = useDeleteProduct();
+  const readOnly = useReadOnly();
 
   return (
     <>
@@ -21,12 +23,14 @@ export function ProductsScreen() {
           <h1 className="text-3xl font-bold tracking-tight">Products</h1>
           <p className="text-muted-foreground">Manage your product catalog</p>
         </div>
-        <Button onClick={() => setAdding(true)}>
-          <Plus aria-hidden="true" className="size-4" />
-          Add Product
-        </Button>
+        {!readOnly && (
+          <Button onClick={() => setAdding(true)}>
+            <Plus aria-hidden="true" className="size-4" />
+            Add Product
+          </Button>
+        )}
       </div>
-      <ProductsTable onEdit={setEditing} onDelete={setDeleting} />
+      <ProductsTable actions={readOnly ? null : { onEdit: setEditing, onDelete: setDeleting }} />
       <ProductFormDialog
         open={adding || editing !== null}
         product={editing}

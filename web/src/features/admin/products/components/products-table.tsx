@@ -8,13 +8,15 @@ import { useProducts } from '@/features/catalogue/api/get-products';
 import { ProductPrice } from './product-price';
 
 const COLUMNS = ['Product', 'Category', 'Platform', 'Price', 'Status', 'Actions'];
+/** An auditor's table: the same without the Actions column they could not use. */
+const READ_ONLY_COLUMNS = COLUMNS.filter((column) => column !== 'Actions');
 
 interface RowActions {
   onEdit: (product: Product) => void;
   onDelete: (product: Product) => void;
 }
 
-function ProductRow({ product, onEdit, onDelete }: { product: Product } & RowActions) {
+function ProductRow({ product, actions }: { product: Product; actions: RowActions | null }) {
   return (
     <TableRow>
       <TableCell>
@@ -44,40 +46,42 @@ function ProductRow({ product, onEdit, onDelete }: { product: Product } & RowAct
           {product.inStock ? 'In Stock' : 'Out of Stock'}
         </Badge>
       </TableCell>
-      <TableCell>
-        <div className="flex gap-1">
-          <Button
-            variant="ghost"
-            className="size-9 p-0"
-            aria-label={`Edit ${product.name}`}
-            onClick={() => onEdit(product)}
-          >
-            <Pencil aria-hidden="true" className="size-4" />
-          </Button>
-          <Button
-            variant="ghost"
-            className="size-9 p-0 text-destructive hover:text-destructive"
-            aria-label={`Delete ${product.name}`}
-            onClick={() => onDelete(product)}
-          >
-            <Trash2 aria-hidden="true" className="size-4" />
-          </Button>
-        </div>
-      </TableCell>
+      {actions && (
+        <TableCell>
+          <div className="flex gap-1">
+            <Button
+              variant="ghost"
+              className="size-9 p-0"
+              aria-label={`Edit ${product.name}`}
+              onClick={() => actions.onEdit(product)}
+            >
+              <Pencil aria-hidden="true" className="size-4" />
+            </Button>
+            <Button
+              variant="ghost"
+              className="size-9 p-0 text-destructive hover:text-destructive"
+              aria-label={`Delete ${product.name}`}
+              onClick={() => actions.onDelete(product)}
+            >
+              <Trash2 aria-hidden="true" className="size-4" />
+            </Button>
+          </div>
+        </TableCell>
+      )}
     </TableRow>
   );
 }
 
-/** The whole catalogue with edit and delete per product (spec section 2, Admin Products). */
-export function ProductsTable(actions: RowActions) {
+/** The whole catalogue with edit and delete per product (spec section 2, Admin Products); null: read-only. */
+export function ProductsTable({ actions }: { actions: RowActions | null }) {
   return (
     <QueryTable
       label="Products"
-      columns={COLUMNS}
+      columns={actions ? COLUMNS : READ_ONLY_COLUMNS}
       query={useProducts()}
       errorTitle="The products could not be loaded"
       emptyText="No products yet. Add your first product to get started."
-      renderRow={(product) => <ProductRow key={product.id} product={product} {...actions} />}
+      renderRow={(product) => <ProductRow key={product.id} product={product} actions={actions} />}
       skeletonCell={(column) => (column === 'Product' ? 'h-12 w-56' : 'h-5 w-full min-w-16')}
     />
   );

@@ -3,6 +3,8 @@ import { PROJECTION_CHECKPOINT_CHANNEL, parseCheckpointNotification } from '@lic
 import type pg from 'pg';
 
 export interface ProjectionAdvancesHandlers {
+  /** Who listens, for the log line of a broken connection (e.g. 'order events'). */
+  listener: string;
   /** A checkpoint of `projector` committed: what it writes may have changed. */
   advanced: (projector: string) => void;
   /** The connection broke: notifications may have been missed since, so what was derived from them is stale. */
@@ -33,7 +35,7 @@ export class ProjectionAdvances {
   private readonly onError = (error: Error) => {
     const client = this.client;
     if (!client) return;
-    this.logger.warn({ err: error }, 'order events: the checkpoint listener connection failed');
+    this.logger.warn({ err: error }, `${this.handlers.listener}: the checkpoint listener connection failed`);
     this.client = null;
     client.off('notification', this.onNotification);
     client.release(error);

@@ -1,5 +1,5 @@
 import { SMTPServer } from 'smtp-server';
-import { freePort } from '../../../scripts/stack/free-port.js';
+import { freePort } from '../../scripts/stack/free-port.js';
 import { conditionWaits } from './condition-waits.js';
 
 export interface ReceivedMail {
@@ -9,11 +9,11 @@ export interface ReceivedMail {
 }
 
 /**
- * A real SMTP server on a fixed port that a test can close, make refuse messages (451, "try again later") or accept
- * them; it records every message it accepted.
+ * A real SMTP server on a fixed port (a free one unless given) that a test can open, close, make refuse messages
+ * (451, "try again later") or accept them; it records every message it accepted. It listens once `open` resolves.
  */
-export async function startTestSmtpServer() {
-  const port = await freePort();
+export async function startTestSmtpServer(port?: number) {
+  port ??= await freePort();
   const received: ReceivedMail[] = [];
   let refusing = false;
   let attempts = 0;

@@ -1,0 +1,120 @@
+import type { Database } from '@licensestore/shared/db';
+import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Projector } from '../projector.js';
+import { readBatches } from '../read-batches.js';
+import { tableIn } from '../sql.js';
+
+export const verifySchema = (projector: Projector) => `verify_${projector.name}`;
+
+/**
+ * Empty tables for each projector in its own `verify_<name>` schema, made for one fast replay: UNLOGGED (they live
+ * for one verification and are dropped after it, so writing them to the WAL would only slow the replay down),
+ * and with only the indexes behind a constraint (the primary key the projectors load by and the comparison joins
+ * on, and unique columns, whose refusals are part of what a projector does); the indexes serving the API's
+ * queries would cost the replay more than anything else. A schema left by a verification that died is dropped
+ * first (the caller holds the verification lock).
+ */
+export async function createShadows(db: Kysely<Database>, projectors: readonly Projector[]): Promise<void> {
+  await dropShadows(db, projectors);
+  for (const projector of projectors) {
+    const schema = verifySchema(projector);
+    await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(db);
+    await projector.createTables(db, schema);
+    for (const table of projector.tables) {
+      await sql`ALTER TABLE ${tableIn(schema, table)} SET UNLOGGED`.execute(db);
+    }
+    await dropQueryIndexes(db, schema);
+  }
+}
+
+async function dropQueryIndexes(db: Kysely<Database>, schema: string) {
+  const { rows } = await sql<{ name: string }>`
+    SELECT c.relname AS name
+      FROM pg_index i
+      JOIN pg_class c ON c.oid = i.indexrelid
+      JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = ${schema}
+       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`.execute(db);
+  for (const { name } of rows) await sql`DROP INDEX ${sql.table(`${schema}.${name}`)}`.execute(db);
+}
+
+export async function dropShadows(db: Kysely<Database>, projectors: readonly Projector[]): Promise<void> {
+  for (const projector of projectors) {
+    await sql`DROP SCHEMA IF EXISTS ${sql.id(verifySchema(projector))} CASCADE`.execute(db);
+  }
+}
+
+const applyToShadow = (
+  trx: Transaction<Database>,
+  projector: Projector,
+  events: readonly RecordedEvent[],
+  log: Logger,
+) => projector.apply(trx, events, { schema: verifySchema(projector), log });
+
+/**
+ * Replays the log from the start to its end into every shadow, reading each batch once for all projectors. Each
+ * projector writes a batch in a transaction of its own, all of them at once: while Postgres writes one
+ * projector's rows, node folds the next one's, so both cores work (give `db` a connection per projector).
+ * Returns how many events and the position of the last one (null for an empty log).
+ */
+export async function replayIntoShadows(options: {
+  db: Kysely<Database>;
+  store: EventStore;
+  projectors: readonly Projector[];
+  log: Logger;
+  batchSize: number;
+  signal?: AbortSignal | undefined;
+  onBatch: (events: number) => void | Promise<void>;
+}): Promise<{ events: number; position: Position | null }> {
+  const { db, store, projectors, log, batchSize, signal } = options;
+  let events = 0;
+  let position: Position | null = null;
+  for await (const batch of readBatches(store, null, batchSize, signal)) {
+    await Promise.all(
+      projectors.map((projector) =>
+        db.transaction().execute(async (trx) => {
+          // Nothing here must survive a crash: the shadows are dropped anyway.
+          await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+          await applyToShadow(trx, projector, batch, log);
+        }),
+      ),
+    );
+    events += batch.length;
+    position = (batch[batch.length - 1] as RecordedEvent).position;
+    await options.onBatch(events);
+  }
+  for (const projector of projectors) {
+    for (const table of projector.tables) {
+      await sql`ANALYZE ${tableIn(verifySchema(projector), table)}`.execute(db);
+    }
+  }
+  return { events, position };
+}
+
+/**
+ * Brings one projector's shadow from `from` to `to` inside the caller's transaction: the live model was ahead of
+ * the replay when its snapshot was taken, and the shadow must stand where the live tables stand.
+ */
+export async function extendShadow(
+  trx: Transaction<Database>,
+  options: {
+    store: EventStore;
+    projector: Projector;
+    from: Position | null;
+    to: Position;
+    batchSize: number;
+    log: Logger;
+  },
+): Promise<number> {
+  const { store, projector, from, to, batchSize, log } = options;
+  let events = 0;
+  for await (const batch of readBatches(store, from, batchSize)) {
+    const upTo = batch.filter((event) => event.position <= to);
+    if (upTo.length > 0) await applyToShadow(trx, projector, upTo, log);
+    events += upTo.length;
+    if (upTo.length < batch.length || (batch[batch.length - 1] as RecordedEvent).position === to) break;
+  }
+  return events;
+}

@@ -1,0 +1,13 @@
+import { type ProductEvent, parseProductEvent } from '@licensestore/shared';
+import { batchParser } from '../batch-parser.js';
+
+/** The product-stream events of a batch, their product ids in lower case (the folds key maps by the id text). */
+export const parseProductBatch = batchParser<ProductEvent>({
+  category: 'product',
+  parse: (event) => {
+    const product = parseProductEvent(event.type, event.data);
+    if (product) product.data.productId = product.data.productId.toLowerCase();
+    return product;
+  },
+  describes: 'a product event',
+});

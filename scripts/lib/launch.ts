@@ -1,0 +1,254 @@
+// The preparation `npm start` and `npm run start:cluster` share, and the two ways of running the roles after it.
+//
+// single:  projections, workers, api (on PORT): docs/decisions/003-local-stack.md
+// cluster: the PayPal emulator, two projections, two workers, two api instances on free loopback ports, and the load
+//          balancer on PORT in the supervisor's own process: docs/decisions/017-scale-out.md
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Config } from '@licensestore/shared/config';
+import { openDatabase } from '@licensestore/shared/db';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { freePort } from '../stack/free-port.js';
+import { type LoadBalancer, startLoadBalancer } from './load-balancer.js';
+import { lockDataDir } from './lock.js';
+import { prepareStore } from './prepare.js';
+import { LABEL_WIDTH } from './roles.js';
+import { resolveLicenceKeySecret, resolveSessionSecret } from './secrets.js';
+import { spawnServicesHost } from './services.js';
+import type { RoleInstance, Stack } from './stack.js';
+import { buildWebIfStale } from './web-build.js';
+
+export type Topology = 'single' | 'cluster';
+
+const DATABASE_NAME = 'licensestore';
+const READY_TIMEOUT_MS = 180_000;
+/** Each role of a cluster runs this many times. */
+const CLUSTER_SIZE = 2;
+const SANDBOX_MOUNT = '/paypal-sandbox';
+
+export interface LaunchOptions {
+  root: string;
+  config: Config;
+  /** Absolute. */
+  dataDir: string;
+  /** What every role inherits, before the supervisor fills in URLs and secrets. */
+  env: NodeJS.ProcessEnv;
+  topology: Topology;
+}
+
+export interface Launched {
+  /** Where the store is served (the load balancer in a cluster). */
+  url: string;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Each api instance's own URL, by label. */
+  apiUrls: ReadonlyMap<string, string>;
+  loadBalancer: LoadBalancer | undefined;
+}
+
+/**
+ * Resolves the services (starting embedded Postgres and redis-server for whatever is not configured), the secrets,
+ * every migration and the demo seed, then starts the roles the topology names under `stack`'s supervision.
+ * Resolves once the store serves on PORT and the demo catalogue is projected; every process it started is in `stack`.
+ */
+export async function launchStore(stack: Stack, options: LaunchOptions): Promise<Launched> {
+  const { config, dataDir, root } = options;
+  stack.release = (await lockDataDir(dataDir)).release;
+  stack.log(`data in ${dataDir}`);
+
+  const webBuild = buildWebIfStale(root, stack.log, (line) =>
+    stack.out(`${'web build'.padEnd(LABEL_WIDTH)} | ${line}`),
+  );
+  const needPostgres = !config.DATABASE_URL;
+  const needRedis = !config.REDIS_URL;
+  let local: { databaseUrl?: string | undefined; redisUrl?: string | undefined } = {};
+  if (needPostgres || needRedis) {
+    const what = [needPostgres && 'embedded Postgres', needRedis && 'redis-server']
+      .filter(Boolean)
+      .join(' and ');
+    stack.log(`starting ${what} (logs in ${join(dataDir, 'logs')})`);
+    const services = spawnServicesHost(root, {
+      dataDir,
+      postgres: needPostgres,
+      database: DATABASE_NAME,
+      redis: needRedis,
+    });
+    stack.services = services;
+    void services.exited.then(() => stack.fail('the local Postgres/Redis host exited'));
+    local = await services.ready;
+  }
+  stack.assertRunning();
+  const databaseUrl = config.DATABASE_URL ?? local.databaseUrl;
+  const redisUrl = config.REDIS_URL ?? local.redisUrl;
+  if (!databaseUrl || !redisUrl) throw new Error('the local services did not report their URLs');
+  const sessionSecret = await resolveSessionSecret(dataDir, config.SESSION_SECRET);
+  const licenceKeySecret = await resolveLicenceKeySecret(dataDir, config.LICENCE_KEY_SECRET);
+  // For tools run beside the stack (`env $(cat .data/stack.env) npm run rebuild -- all`); removed on stop.
+  const stackEnv = join(dataDir, 'stack.env');
+  await writeFile(stackEnv, `DATABASE_URL=${databaseUrl}\nREDIS_URL=${redisUrl}\n`, { mode: 0o600 });
+  stack.cleanup.push(() => rm(stackEnv, { force: true }));
+
+  stack.log(`database ${redact(databaseUrl)}, redis ${redact(redisUrl)} (URLs in ${stackEnv})`);
+  stack.log(config.EVENTSTORE_CONNECTION_STRING ? 'event store: EventStoreDB' : 'event store: Postgres');
+  const { lastPosition } = await prepareStore({
+    databaseUrl,
+    eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
+    licenceKeySecret,
+    log: stack.log,
+  });
+  await webBuild;
+  stack.assertRunning();
+
+  const env: NodeJS.ProcessEnv = {
+    ...options.env,
+    NODE_ENV: config.NODE_ENV,
+    PORT: String(config.PORT),
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redisUrl,
+    SESSION_SECRET: sessionSecret,
+    LICENCE_KEY_SECRET: licenceKeySecret,
+  };
+  const ready = new AbortController();
+  const served =
+    options.topology === 'single'
+      ? await runSingle(stack, config, env, ready.signal)
+      : await runCluster(stack, config, env, ready.signal);
+  if (lastPosition) await waitForSeedProjected(stack, databaseUrl, lastPosition);
+  stack.assertRunning();
+  // From here on a role that exits is restarted instead of failing the start.
+  ready.abort();
+  return { ...served, databaseUrl, redisUrl };
+}
+
+type Served = Pick<Launched, 'url' | 'apiUrls' | 'loadBalancer'>;
+
+const START_ORDER = ['projections', 'workers', 'api'] as const;
+
+async function runSingle(stack: Stack, config: Config, env: NodeJS.ProcessEnv, starting: AbortSignal) {
+  for (const role of START_ORDER) stack.supervise({ label: role, role, env }, starting);
+  const url = `http://127.0.0.1:${config.PORT}`;
+  await waitUntil(stack, `the api on port ${config.PORT}`, () => answers(`${url}/healthz`));
+  return { url, apiUrls: new Map([['api', url]]), loadBalancer: undefined } satisfies Served;
+}
+
+async function runCluster(
+  stack: Stack,
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  starting: AbortSignal,
+): Promise<Served> {
+  // The emulator keeps its orders in memory: one process for the whole cluster, reached through the load balancer
+  // at /paypal-sandbox so that the browser loads its SDK from the store's own origin (the CSP allows only 'self').
+  const emulated = !config.PAYPAL_CLIENT_ID && !config.PAYPAL_API_BASE_URL;
+  const sandboxUrl = emulated ? `http://127.0.0.1:${await freePort()}` : undefined;
+  const roleEnv: NodeJS.ProcessEnv = {
+    ...env,
+    // Client addresses come from the load balancer's X-Forwarded-For; it connects over loopback.
+    TRUST_PROXY: env.TRUST_PROXY || 'loopback',
+    ...(emulated && { PAYPAL_API_BASE_URL: `http://localhost:${config.PORT}${SANDBOX_MOUNT}` }),
+  };
+  const instances: RoleInstance[] = [];
+  if (sandboxUrl) {
+    instances.push({
+      label: 'paypal-sandbox',
+      role: 'paypal-sandbox',
+      env: {
+        ...roleEnv,
+        PORT: new URL(sandboxUrl).port,
+        HOST: '127.0.0.1',
+        PAYPAL_SANDBOX_WEBHOOK_URL: `http://127.0.0.1:${config.PORT}/paypal/webhook`,
+      },
+    });
+  }
+  const apiUrls = new Map<string, string>();
+  for (const role of START_ORDER) {
+    for (let n = 1; n <= CLUSTER_SIZE; n++) {
+      const label = `${role}-${n}`;
+      let instanceEnv = roleEnv;
+      if (role === 'api') {
+        const port = await freePort();
+        apiUrls.set(label, `http://127.0.0.1:${port}`);
+        instanceEnv = { ...roleEnv, PORT: String(port) };
+      }
+      instances.push({ label, role, env: instanceEnv });
+    }
+  }
+  for (const instance of instances) stack.supervise(instance, starting);
+
+  const loadBalancer = await startLoadBalancer({
+    port: config.PORT,
+    pools: [
+      {
+        upstreams: [...apiUrls].map(([name, url]) => ({ name, url })),
+        healthPath: '/readyz',
+      },
+      ...(sandboxUrl
+        ? [
+            {
+              prefix: SANDBOX_MOUNT,
+              upstreams: [{ name: 'paypal-sandbox', url: sandboxUrl }],
+              healthPath: '/healthz',
+            },
+          ]
+        : []),
+    ],
+    log: (line) => stack.out(`${'balancer'.padEnd(LABEL_WIDTH)} | ${line}`),
+  });
+  stack.frontDoor = loadBalancer;
+  const expected = apiUrls.size + (sandboxUrl ? 1 : 0);
+  await waitUntil(stack, 'every api instance to pass /readyz', async () => {
+    await loadBalancer.checked();
+    return loadBalancer.up().length === expected;
+  });
+  for (const instance of instances) {
+    const pid = stack.roles.get(instance.label)?.child.pid;
+    const where =
+      apiUrls.get(instance.label) ?? (instance.role === 'paypal-sandbox' ? sandboxUrl : undefined);
+    stack.log(`${instance.label.padEnd(LABEL_WIDTH)} pid ${pid}${where ? ` on ${where}` : ''}`);
+  }
+  return { url: loadBalancer.url, apiUrls, loadBalancer };
+}
+
+const answers = async (url: string) => {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+    await response.body?.cancel();
+    return response.ok;
+  } catch {
+    return false; // not listening yet
+  }
+};
+
+/** Looks every 100 ms while the stack runs, for at most READY_TIMEOUT_MS. */
+async function waitUntil(stack: Stack, what: string, condition: () => Promise<boolean>) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    stack.assertRunning();
+    if (await condition()) return;
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${READY_TIMEOUT_MS / 1000}s waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+}
+
+/** The storefront should show the demo catalogue the moment the URL is printed: wait for the products projector. */
+async function waitForSeedProjected(stack: Stack, databaseUrl: string, position: string) {
+  const database = openDatabase(databaseUrl, { max: 2 });
+  try {
+    const caughtUp = await waitForProjections(database.pool, position, {
+      projectors: ['products'],
+      timeoutMs: READY_TIMEOUT_MS,
+    });
+    if (!caughtUp) stack.log('the products projection has not caught up with the demo catalogue yet');
+  } finally {
+    // Only the raw pool was used; kysely's destroy() ends a pool only once kysely itself has used it.
+    await database.pool.end();
+  }
+}
+
+export const redact = (url: string) => {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = '***';
+  return parsed.toString();
+};

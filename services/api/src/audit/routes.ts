@@ -1,0 +1,96 @@
+// The dashboard's own folds, so the figures of the past cannot drift from the live ones (ADR 015).
+import { dashboardAsOf } from '@licensestore/projections';
+import { NotFoundError } from '@licensestore/shared';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
+import type { KeyVault } from '@licensestore/shared/key-vault';
+import type { Logger } from '@licensestore/shared/logging';
+import { type Response, Router } from 'express';
+import { z } from 'zod';
+import { requireBackOffice } from '../auth/guards.js';
+import { isUuid } from '../http/ids.js';
+import { parseRequest } from '../http/validation.js';
+import { keyRevealer } from '../licence-keys/reveal.js';
+import { listAuditEvents } from './event-log.js';
+import { orderAsOfView } from './order-as-of.js';
+
+export interface AuditRoutesDeps {
+  database: DatabaseHandle;
+  eventStore: EventStore;
+  keyVault: KeyVault;
+  logger: Logger;
+  lowStockThreshold: number;
+}
+
+const moment = z.iso.datetime({
+  offset: true,
+  message: 'must be an ISO 8601 date-time, e.g. 2026-11-24T09:00:00Z',
+});
+const asOfQuery = z.object({ at: moment.transform((at) => new Date(at)) });
+const text = z.string().trim().min(1).max(200);
+
+const eventLogQuery = z.object({
+  type: z
+    .string()
+    .regex(/^[A-Za-z]{1,100}$/, 'must be an event type, e.g. OrderCaptured')
+    .optional(),
+  actor: text.optional(),
+  order: z.uuid({ message: 'must be an order id' }).optional(),
+  product: z.uuid({ message: 'must be a product id' }).optional(),
+  from: moment.transform((at) => new Date(at)).optional(),
+  to: moment.transform((at) => new Date(at)).optional(),
+  before: z
+    .string()
+    .regex(/^[\w/:.-]{1,100}$/, 'must be a cursor from a previous page')
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+const privateJson = (res: Response, body: unknown) => {
+  res.set('Cache-Control', 'no-store').json(body);
+};
+
+const orderNotFound = () => new NotFoundError('Order not found');
+
+/** Route ids that are not UUIDs name no order. */
+const orderId = (id: string | undefined) => {
+  if (!isUuid(id)) throw orderNotFound();
+  return id.toLowerCase();
+};
+
+/**
+ * The auditors' reads (admins see them too): the store-wide log, and state as of a moment. An order's own history
+ * is its timeline (GET /api/orders/:id/timeline), which follows the order's correlations.
+ */
+export function auditRoutes({
+  database,
+  eventStore,
+  keyVault,
+  logger,
+  lowStockThreshold,
+}: AuditRoutesDeps): Router {
+  const router = Router();
+  const reveal = keyRevealer(keyVault, logger);
+  router.use('/audit', requireBackOffice);
+
+  router.get('/audit/events', async (req, res) => {
+    privateJson(res, await listAuditEvents(database.db, parseRequest(eventLogQuery, req.query)));
+  });
+
+  router.get('/audit/orders/:id/as-of', async (req, res) => {
+    const { at } = parseRequest(asOfQuery, req.query);
+    const order = await orderAsOfView(eventStore, orderId(req.params.id), at, reveal);
+    if (!order) throw new NotFoundError(`Order not found as of ${at.toISOString()}`);
+    privateJson(res, order);
+  });
+
+  router.get('/audit/dashboard/as-of', async (req, res) => {
+    const { at } = parseRequest(asOfQuery, req.query);
+    privateJson(
+      res,
+      await dashboardAsOf({ eventStore, db: database.db }, at, { lowStockThreshold, log: logger }),
+    );
+  });
+
+  return router;
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, ForbiddenError, NotFoundError } from '@licensestore/shared';
+import {
+  BACK_OFFICE_ROLES,
+  type BackOfficeUserView,
+  MAX_PASSWORD_LENGTH,
+  MAX_USERNAME_LENGTH,
+  MIN_PASSWORD_LENGTH,
+} from '@licensestore/shared/back-office';
+import type { Database } from '@licensestore/shared/db';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { hashPassword } from './passwords.js';
+
+export const newUserSchema = z.object({
+  username: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(MAX_USERNAME_LENGTH, `must be at most ${MAX_USERNAME_LENGTH} characters`)
+    .regex(/^[^\s\p{C}]*$/u, 'must not contain spaces or control characters'),
+  password: z
+    .string()
+    .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
+    .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  role: z.enum(BACK_OFFICE_ROLES, { error: `must be one of ${BACK_OFFICE_ROLES.join(', ')}` }),
+});
+export type NewUser = z.output<typeof newUserSchema>;
+
+/** Postgres' unique_violation: here always the lower(username) index. */
+const UNIQUE_VIOLATION = '23505';
+
+export class UsernameTakenError extends AppError {
+  constructor(username: string) {
+    super(409, `A user named "${username}" already exists (usernames ignore case)`);
+  }
+}
+
+const toView = (row: {
+  id: string;
+  username: string;
+  role: BackOfficeUserView['role'];
+  created_at: Date;
+}) => ({
+  id: row.id,
+  username: row.username,
+  role: row.role,
+  createdAt: row.created_at.toISOString(),
+});
+
+/** Every back-office user, oldest first: the first admin heads the list. */
+export async function listBackOfficeUsers(db: Kysely<Database>): Promise<BackOfficeUserView[]> {
+  const rows = await db
+    .selectFrom('admin_users')
+    .select(['id', 'username', 'role', 'created_at'])
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toView);
+}
+
+/** Stores only the password's hash; a username taken in any letter case is a 409. */
+export async function createBackOfficeUser(db: Kysely<Database>, user: NewUser): Promise<BackOfficeUserView> {
+  const passwordHash = await hashPassword(user.password);
+  try {
+    const row = await db
+      .insertInto('admin_users')
+      .values({ id: randomUUID(), username: user.username, password_hash: passwordHash, role: user.role })
+      .returning(['id', 'username', 'role', 'created_at'])
+      .executeTakeFirstOrThrow();
+    return toView(row);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new UsernameTakenError(user.username);
+    throw error;
+  }
+}
+
+/**
+ * Deletes a user on behalf of `actorId`. Nobody deletes themselves and the actor must still be an admin, so an admin
+ * is always left: the admins' rows are locked first, so two admins deleting each other at once cannot both succeed
+ * (the second finds it is no longer an admin).
+ */
+export async function deleteBackOfficeUser(
+  db: Kysely<Database>,
+  { id, actorId }: { id: string; actorId: string },
+): Promise<void> {
+  if (id === actorId) throw new AppError(409, 'You cannot delete your own account');
+  await db.transaction().execute(async (trx) => {
+    const admins = await trx
+      .selectFrom('admin_users')
+      .select('id')
+      .where('role', '=', 'admin')
+      .forUpdate()
+      .execute();
+    if (!admins.some((admin) => admin.id === actorId)) throw new ForbiddenError('Admin access required');
+    const deleted = await trx.deleteFrom('admin_users').where('id', '=', id).executeTakeFirst();
+    if (deleted.numDeletedRows === 0n) throw new NotFoundError('User not found');
+  });
+}

@@ -1,0 +1,48 @@
+import { NotFoundError } from '@licensestore/shared';
+import type { Database } from '@licensestore/shared/db';
+import { Router } from 'express';
+import type { Kysely } from 'kysely';
+import { isUuid } from '../http/ids.js';
+import { parseRequest } from '../http/validation.js';
+import {
+  createBackOfficeUser,
+  deleteBackOfficeUser,
+  listBackOfficeUsers,
+  newUserSchema,
+} from './back-office-users.js';
+import { requireAdmin, signedInAdmin } from './guards.js';
+import type { SessionStore } from './sessions.js';
+
+/**
+ * The Team screen's API, for admins only: auditors change nothing, and the list of who may sign in is not theirs
+ * to read either.
+ */
+export function backOfficeUserRoutes({
+  db,
+  sessions,
+}: {
+  db: Kysely<Database>;
+  sessions: SessionStore;
+}): Router {
+  const router = Router();
+
+  router.get('/admin/users', requireAdmin, async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(await listBackOfficeUsers(db));
+  });
+
+  router.post('/admin/users', requireAdmin, async (req, res) => {
+    const user = await createBackOfficeUser(db, parseRequest(newUserSchema, req.body));
+    res.status(201).json(user);
+  });
+
+  router.delete('/admin/users/:id', requireAdmin, async (req, res) => {
+    if (!isUuid(req.params.id)) throw new NotFoundError('User not found');
+    const id = req.params.id.toLowerCase();
+    await deleteBackOfficeUser(db, { id, actorId: signedInAdmin(req) });
+    // Signed in somewhere right now: that session ends with the account.
+    await sessions.revokeSubject(id);
+    res.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,34 @@
+import type { Logger } from '@licensestore/shared/logging';
+import type { RequestHandler } from 'express';
+
+/** Probes a load balancer or Prometheus sends every few seconds: logged at debug, or they would drown the rest. */
+const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
+
+/** The path without its query string, where secrets travel (sign-in tokens, upload signatures). */
+const pathOf = (url: string) => url.split('?', 1)[0] as string;
+
+/**
+ * One access line per request once its response has ended (or the client went away: `aborted`), with the ids that
+ * the request's events, jobs and e-mails carry too. Mounted after requestContext, which gives those ids.
+ */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once('close', () => {
+      const path = pathOf(req.originalUrl);
+      logger[PROBES.has(path) ? 'debug' : 'info'](
+        {
+          method: req.method,
+          path,
+          status: res.statusCode,
+          durationMs: Math.round((performance.now() - started) * 10) / 10,
+          requestId: req.requestId,
+          correlationId: req.correlationId,
+          ...(res.writableFinished ? {} : { aborted: true }),
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

@@ -1,0 +1,429 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPaypalSandbox, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '@licensestore/paypal-sandbox';
+import {
+  parseCheckoutEvent,
+  parseLicenceKeyEvent,
+  parseOrderEvent,
+  parseProductEvent,
+} from '@licensestore/shared';
+import { loadConfig } from '@licensestore/shared/config';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { silentLogger } from '../../../projections/src/index.js';
+import { testRedisUrl } from '../../../test/support/database.js';
+import { createApp } from '../src/app.js';
+import { callApi, recordingLogger, signIn, type TestApi } from './support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
+import { seedProduct } from './support/checkout.js';
+import { purchase } from './support/purchase.js';
+import { isWriteRoute, registeredRoutes } from './support/routes.js';
+
+const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
+const AUDITOR = { username: 'fuzz-auditor', password: 'auditor password 1' };
+
+/** Enough to find a crash in each route's parsing and validation while the file stays well under a minute. */
+const RUNS = 100;
+const RUNS_AS_OTHERS = 20;
+
+type Caller = 'admin' | 'auditor' | 'customer' | 'visitor' | 'paypal';
+
+interface FuzzTarget {
+  /** The first caller gets RUNS requests, the others RUNS_AS_OTHERS. */
+  as: Caller[];
+  /**
+   * Real ids a path parameter also takes, so bodies reach validation behind the id's lookup. Left out of
+   * DELETE routes, whose only input is the id: fuzzing them with a real one would just delete it.
+   */
+  ids?: () => string[];
+  /** The customer sign-in form answers with an HTML page, as a browser posting it needs. */
+  answersHtml?: boolean;
+}
+
+/** Field names the routes read, so generated bodies get past "must be an object" to each field's own checks. */
+const FIELD_NAMES = [
+  'name',
+  'description',
+  'imageUrl',
+  'imageURL',
+  'category',
+  'platform',
+  'regularPrice',
+  'salePrice',
+  'featured',
+  'inStock',
+  'status',
+  'productId',
+  'key',
+  'keys',
+  'text',
+  'username',
+  'password',
+  'role',
+  'email',
+  'items',
+  'quantity',
+  'amount',
+  'currency',
+  'intent',
+  'customerName',
+  'customerEmail',
+  'choice',
+  'event_type',
+  'payment_source',
+  'purchase_units',
+  'grant_type',
+];
+const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
+const QUERY_NAMES = ['productId', 'expires', 'signature', 'wait', 'status', 'page', 'cursor', 'at'];
+
+describe('Hostile input to every write route', () => {
+  let dataDir: string;
+  let databaseUrl: string;
+  let database: DatabaseHandle;
+  let eventStore: EventStore;
+  let store: ApiWithReadModel | undefined;
+  let api: TestApi;
+  let productId: string;
+  let orderId: string;
+  let paypalOrderId: string;
+  const headersOf: Record<Caller, Record<string, string>> = {
+    admin: {},
+    auditor: {},
+    customer: {},
+    visitor: {},
+    paypal: {},
+  };
+
+  const orderIds = () => [orderId];
+  const paypalOrderIds = () => [paypalOrderId];
+  const TARGETS: Record<string, FuzzTarget> = {
+    'POST /api/products': { as: ['admin', 'auditor', 'visitor'] },
+    'PATCH /api/products/:id': { as: ['admin', 'customer'], ids: () => [productId] },
+    'DELETE /api/products/:id': { as: ['admin', 'visitor'] },
+    'PATCH /api/orders/:id/status': { as: ['admin', 'auditor'], ids: orderIds },
+    'POST /api/orders/:id/delivery-email': { as: ['admin', 'customer'], ids: orderIds },
+    'POST /api/license-keys': { as: ['admin', 'auditor'] },
+    'DELETE /api/license-keys/:id': { as: ['admin', 'visitor'] },
+    'POST /api/license-keys/import': { as: ['admin', 'customer'] },
+    'POST /api/objects/upload': { as: ['admin', 'visitor'] },
+    'POST /api/objects/normalize': { as: ['admin', 'auditor'] },
+    'PUT /api/objects/uploads/:id': { as: ['visitor', 'admin'] },
+    'POST /api/admin/users': { as: ['admin', 'auditor'] },
+    'DELETE /api/admin/users/:id': { as: ['admin', 'customer'] },
+    // Signed out only: a logout fuzzed with a session would end the session the other routes use.
+    'POST /api/admin/logout': { as: ['visitor'] },
+    'POST /api/admin/login': { as: ['visitor', 'customer'] },
+    'POST /api/login': { as: ['visitor', 'customer'], answersHtml: true },
+    'POST /api/audit/verifications': { as: ['auditor', 'visitor'] },
+    'POST /paypal/order': { as: ['visitor', 'customer'] },
+    'POST /paypal/order/:orderID/capture': { as: ['visitor'], ids: paypalOrderIds },
+    'POST /paypal/webhook': { as: ['visitor'] },
+    // The PayPal emulator, mounted on the store's own origin while payments are simulated.
+    'POST /paypal-sandbox/v1/oauth2/token': { as: ['visitor', 'paypal'] },
+    'POST /paypal-sandbox/v2/*path': { as: ['paypal', 'visitor'] },
+    'POST /paypal-sandbox/v2/checkout/orders': { as: ['paypal', 'visitor'] },
+    'POST /paypal-sandbox/v2/checkout/orders/:id/confirm-payment-source': {
+      as: ['paypal'],
+      ids: paypalOrderIds,
+    },
+    'POST /paypal-sandbox/v2/checkout/orders/:id/capture': { as: ['paypal'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/v2/payments/captures/:id/refund': { as: ['paypal'] },
+    'POST /paypal-sandbox/v1/notifications/verify-webhook-signature': { as: ['paypal', 'visitor'] },
+    'POST /paypal-sandbox/v1/notifications/webhooks-events/:id/resend': { as: ['paypal'] },
+    'POST /paypal-sandbox/buyer/orders/:id/approve': { as: ['visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/buyer/orders/:id/confirm-payment-source': { as: ['visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/simulate/captures/:id/complete': { as: ['visitor'] },
+    'POST /paypal-sandbox/simulate/captures/:id/deny': { as: ['visitor'] },
+    'POST /paypal-sandbox/simulate/orders/:id/complete': { as: ['visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/simulate/orders/:id/deny': { as: ['visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/simulate/orders/:id/resend-webhook': { as: ['visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/simulate/orders/:id/webhook': { as: ['visitor'], ids: paypalOrderIds },
+  };
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'hostile-input-'));
+    store = await startApiWithReadModel({
+      env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, DATA_DIR: dataDir },
+    });
+    ({ api, databaseUrl, database, eventStore } = store);
+    headersOf.admin = { cookie: await signIn(api.url, ADMIN.username, ADMIN.password) };
+    const created = await callApi(api.url, 'POST', '/api/admin/users', {
+      cookie: headersOf.admin.cookie,
+      body: { ...AUDITOR, role: 'auditor' },
+    });
+    expect(created.status).toBe(201);
+    headersOf.auditor = { cookie: await signIn(api.url, AUDITOR.username, AUDITOR.password) };
+    headersOf.customer = {
+      cookie: await api.sessionCookie({ kind: 'customer', subjectId: 'ada@example.com' }),
+    };
+    headersOf.paypal = { authorization: `Bearer ${await emulatorToken(api.url)}` };
+    productId = await seedProduct(eventStore, database);
+    ({ orderId, paypalOrderId } = await purchase(api.url, productId));
+  });
+  afterAll(async () => {
+    await store?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  describe('the route table', () => {
+    it('fuzzes every write route the app registers, the PayPal emulator mount included', async () => {
+      const redis = new Redis(testRedisUrl(), { lazyConnect: true });
+      const config = loadConfig({
+        NODE_ENV: 'test',
+        DATABASE_URL: databaseUrl,
+        SESSION_SECRET: randomBytes(32).toString('hex'),
+        LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
+        DATA_DIR: dataDir,
+      });
+      const sandbox = createPaypalSandbox({ logger: silentLogger });
+      try {
+        const app = createApp({
+          config,
+          database,
+          eventStore,
+          redis,
+          logger: recordingLogger(),
+          payments: { sandboxRouter: sandbox.router },
+        });
+        const writes = registeredRoutes(app.router).filter(isWriteRoute);
+        expect(
+          writes.filter((route) => !(route in TARGETS)),
+          'add each to TARGETS',
+        ).toEqual([]);
+        expect(Object.keys(TARGETS).filter((route) => !writes.includes(route))).toEqual([]);
+      } finally {
+        await sandbox.close();
+        redis.disconnect();
+      }
+    });
+  });
+
+  describe.each(Object.keys(TARGETS))('%s', (route) => {
+    const target = TARGETS[route] as FuzzTarget;
+    const [method, pattern] = route.split(' ') as [string, string];
+
+    it.each(target.as.map((caller, index) => ({ caller, runs: index === 0 ? RUNS : RUNS_AS_OTHERS })))(
+      'answers any input from $caller with a described 4xx or a success, never a 5xx',
+      async ({ caller, runs }) => {
+        const withBody = method !== 'DELETE';
+        const requests = hostileRequest(
+          pattern,
+          [productId, orderId, paypalOrderId],
+          withBody ? (target.ids?.() ?? []) : [],
+          withBody,
+        );
+        await fc.assert(
+          fc.asyncProperty(requests, async ({ path, body }) => {
+            const response = await fetch(`${api.url}${path}`, {
+              method,
+              headers: { ...headersOf[caller], ...(body ? { 'content-type': body.contentType } : {}) },
+              body: body?.text,
+            });
+            const text = await response.text();
+            const answer = `${method} ${path} → ${response.status} ${text.slice(0, 300)}`;
+            expect(response.status, answer).toBeLessThan(500);
+            if (response.status >= 400) {
+              expect(describedError(response, text, target.answersHtml ?? false), answer).toBe(true);
+            }
+          }),
+          { numRuns: runs },
+        );
+      },
+    );
+  });
+
+  describe('afterwards, the store', () => {
+    it('still serves the catalogue', async () => {
+      const response = await fetch(`${api.url}/api/products`);
+      expect(response.status).toBe(200);
+      expect(Array.isArray(await response.json())).toBe(true);
+    });
+
+    it('has a log whose every event reads back through its parser', async () => {
+      // The fuzz appends a few hundred events at most: one page holds the whole log.
+      const log = await eventStore.readAll(null, 100_000);
+      expect(log.length).toBeLessThan(100_000);
+      const unreadable: string[] = [];
+      for (const event of log) {
+        const problem = unreadableEvent(event);
+        if (problem) unreadable.push(`${event.type} at ${event.position}: ${problem}`);
+      }
+      expect(unreadable).toEqual([]);
+    });
+  });
+});
+
+/** A 4xx the caller can act on: JSON with a message (`error`, or PayPal's `message`), or the sign-in form's page. */
+function describedError(response: Response, text: string, answersHtml: boolean): boolean {
+  const type = response.headers.get('content-type') ?? '';
+  if (answersHtml && type.startsWith('text/html')) return text.includes('<form');
+  if (!type.startsWith('application/json')) return false;
+  const body = JSON.parse(text) as { error?: unknown; message?: unknown };
+  const message = typeof body.error === 'string' ? body.error : body.message;
+  return typeof message === 'string' && message.trim().length > 0;
+}
+
+const eventParsers = [parseProductEvent, parseCheckoutEvent, parseOrderEvent, parseLicenceKeyEvent];
+
+/** Why a stored event does not read back as one of the store's events, or null when it does. */
+function unreadableEvent(event: RecordedEvent): string | null {
+  for (const parse of eventParsers) {
+    try {
+      if (parse(event.type, event.data)) return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
+  }
+  return 'no parser knows this type';
+}
+
+async function emulatorToken(url: string): Promise<string> {
+  const response = await fetch(`${url}/paypal-sandbox/v1/oauth2/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: 'grant_type=client_credentials',
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+// --- Generators -------------------------------------------------------------------------------------------
+
+/** Strings that have broken parsers, file paths and databases before. */
+const nastyString = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\u0000',
+    '../../etc/passwd',
+    '..\\..\\windows\\win.ini',
+    '%2e%2e%2f',
+    "'; DROP TABLE events; --",
+    '<script>alert(1)</script>',
+    '{{7*7}}',
+    '\u202e\ufeff\ud800',
+    'NaN',
+    '-1',
+    '1e309',
+    '0x10',
+    '00000000-0000-0000-0000-000000000000',
+    'a'.repeat(1000),
+    ...HOSTILE_KEYS,
+  ),
+);
+
+/** Values that pass a field's first checks (the store's real ids among them), so the next check gets its turn. */
+const plausible = (ids: string[]) => {
+  const id = fc.oneof(fc.uuid(), ...(ids.length > 0 ? [fc.constantFrom(...ids)] : []));
+  return fc.oneof(
+    id,
+    fc.constantFrom('19.99', '0.00', '-1.00', 'ada@example.com', 'admin', 'auditor', 'completed', 'refunded'),
+    fc.constantFrom('approve', 'USD', 'CAPTURE', 'PAYMENT.CAPTURE.COMPLETED', 'client_credentials'),
+    fc.array(fc.record({ productId: id, quantity: fc.integer({ min: -2, max: 1000 }) }), { maxLength: 3 }),
+  );
+};
+
+/** A body value of any JSON shape, deep, long or of the wrong type. */
+const jsonish = (ids: string[]): fc.Arbitrary<unknown> =>
+  fc.oneof(
+    fc.jsonValue({ maxDepth: 4 }),
+    nastyString,
+    plausible(ids),
+    fc.integer({ min: 1, max: 2000 }).map((depth) => nested(depth)),
+    fc.integer({ min: 1_000, max: 300_000 }).map((length) => 'x'.repeat(length)),
+    fc.constantFrom(Number.MAX_SAFE_INTEGER, -0, 1e308, -1e308, 0.1, true, false, null, [], {}),
+  );
+
+const nested = (depth: number): unknown => {
+  let value: unknown = 'deep';
+  for (let level = 0; level < depth; level += 1) value = level % 2 ? [value] : { items: value };
+  return value;
+};
+
+/** JSON text for any value fast-check can make: what JSON cannot say (bigint, undefined, a Map) falls back. */
+const asJson = (value: unknown) =>
+  JSON.stringify(value, (_key, inner) => (typeof inner === 'bigint' ? inner.toString() : inner)) ?? 'null';
+
+/** The same fields as a form post, the way the customer sign-in page and PayPal's token endpoint take them. */
+const asForm = (fields: Record<string, unknown>) =>
+  new URLSearchParams(
+    Object.entries(fields).map(([name, value]): [string, string] => [name, asJson(value)]),
+  ).toString();
+
+interface Body {
+  text: string;
+  contentType: string;
+}
+
+function bodies(ids: string[]): fc.Arbitrary<Body> {
+  const objectBody = fc.dictionary(fc.constantFrom(...FIELD_NAMES, ...HOSTILE_KEYS), jsonish(ids), {
+    maxKeys: 8,
+  });
+  const json = (value: unknown) => ({ text: asJson(value), contentType: 'application/json' });
+  return fc.oneof(
+    { weight: 4, arbitrary: objectBody.map(json) },
+    { weight: 2, arbitrary: jsonish(ids).map(json) },
+    fc.anything().map(json),
+    objectBody.map((fields) => ({ text: asForm(fields), contentType: 'application/x-www-form-urlencoded' })),
+    fc.record({
+      text: fc.oneof(
+        nastyString,
+        fc.constantFrom('{', '{"a":', '[1,]', '{"__proto__":{"isAdmin":true}}', 'nul'),
+      ),
+      contentType: fc.constantFrom(
+        'application/json',
+        'application/json; charset=utf-16',
+        'text/plain',
+        'text/csv',
+        'application/x-www-form-urlencoded',
+        'multipart/form-data; boundary=x',
+        'application/octet-stream',
+        'image/png',
+      ),
+    }),
+  );
+}
+
+const query = fc
+  .dictionary(fc.constantFrom(...QUERY_NAMES, ...HOSTILE_KEYS, 'a[b]', 'a[]'), nastyString, { maxKeys: 4 })
+  .map((params) => {
+    const search = new URLSearchParams();
+    for (const [name, value] of Object.entries(params)) search.append(name, value);
+    return search.size > 0 ? `?${search}` : '';
+  });
+
+/** Every byte of the UTF-8 escaped, dots and slashes included (a lone surrogate becomes U+FFFD, as in a browser). */
+const percentEncoded = (value: string) =>
+  [...Buffer.from(value, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join('');
+
+/**
+ * A request to the route: every path parameter and wildcard filled, a query string, and maybe a body. `ids` are
+ * the store's real ids for the body, `pathIds` those the path parameters may take too.
+ */
+function hostileRequest(pattern: string, ids: string[], pathIds: string[], withBody: boolean) {
+  const parameter = fc.oneof(
+    nastyString.filter((value) => value.length > 0),
+    fc.uuid(),
+    ...(pathIds.length > 0 ? [fc.constantFrom(...pathIds)] : []),
+  );
+  const slots = pattern.match(/[:*]\w+/g) ?? [];
+  return fc.record({
+    path: fc.tuple(fc.tuple(...slots.map(() => parameter)), query).map(([values, search]) => {
+      let index = 0;
+      const path = pattern.replace(/[:*]\w+/g, () => percentEncoded(values[index++] as string));
+      return path + search;
+    }),
+    body: withBody ? fc.option(bodies(ids), { freq: 5 }) : fc.constant(null),
+  });
+}

@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { checkoutStream, licenceKeysStream, orderStream } from '@licensestore/shared';
+import type { LogEntry } from '@licensestore/shared/logging';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readEvents } from './support/checkout.js';
+import { type ObservedStore, startObservedStore } from './support/observed-store.js';
+import { purchase } from './support/purchase.js';
+
+const DELIVERED_WITHIN_MS = 30_000;
+const customer = {
+  customerName: 'Ada Lovelace',
+  customerEmail: `ada-${randomUUID().slice(0, 8)}@example.com`,
+};
+
+const linesOf = (entries: LogEntry[], message: string, correlationId: string) =>
+  entries.filter(
+    (entry) =>
+      entry.message === message &&
+      (entry.fields as { correlationId?: string }).correlationId === correlationId,
+  );
+
+describe('One purchase, followed by its correlation id', () => {
+  let store: ObservedStore;
+  const correlationId = `purchase-${randomUUID()}`;
+  let orderId: string;
+  let paypalOrderId: string;
+
+  beforeAll(async () => {
+    store = await startObservedStore();
+    const productId = await store.productWithKeys(2);
+    ({ orderId, paypalOrderId } = await purchase(store.api.url, productId, customer, {
+      'X-Correlation-Id': correlationId,
+    }));
+    // Bounded: the delivery e-mail is the last step of the chain.
+    await vi.waitFor(
+      async () => {
+        const events = await readEvents(store.eventStore, orderStream(orderId));
+        if (!events.some((event) => event.type === 'DeliveryEmailSent')) throw new Error('not delivered yet');
+      },
+      { timeout: DELIVERED_WITHIN_MS, interval: 100 },
+    );
+  });
+  afterAll(() => store?.stop());
+
+  it("is on the api's access line of each of its requests, with the request's own id", () => {
+    const lines = linesOf(store.api.logger.entries, 'request', correlationId);
+    expect(lines.map(({ level, fields }) => ({ level, ...fields }))).toEqual([
+      expect.objectContaining({ level: 'info', method: 'POST', path: '/paypal/order', status: 201 }),
+      // The buyer's approval in the (embedded) emulator's window.
+      expect.objectContaining({
+        level: 'info',
+        method: 'POST',
+        path: `/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`,
+        status: 200,
+      }),
+      expect.objectContaining({
+        level: 'info',
+        method: 'POST',
+        path: `/paypal/order/${paypalOrderId}/capture`,
+        status: 200,
+      }),
+    ]);
+    for (const { fields } of lines) {
+      expect(fields).toMatchObject({ requestId: expect.any(String), durationMs: expect.any(Number) });
+    }
+    const requestIds = lines.map(({ fields }) => (fields as { requestId: string }).requestId);
+    expect(new Set(requestIds).size).toBe(3);
+  });
+
+  it("is on every event of the checkout's and the order's streams, and on the inventory's assignment", async () => {
+    const order = await readEvents(store.eventStore, orderStream(orderId));
+    expect(order.map((event) => event.type)).toEqual(
+      expect.arrayContaining([
+        'OrderCaptured',
+        'OrderLicenceKeysAssigned',
+        'OrderFulfilled',
+        'DeliveryEmailSent',
+      ]),
+    );
+    const checkout = await readEvents(store.eventStore, checkoutStream(paypalOrderId));
+    for (const event of [...checkout, ...order]) {
+      expect({ type: event.type, correlationId: event.metadata.correlationId }).toEqual({
+        type: event.type,
+        correlationId,
+      });
+    }
+    const { lines } = (order[0]?.data ?? { lines: [] }) as { lines: Array<{ productId: string }> };
+    const inventory = await readEvents(store.eventStore, licenceKeysStream(lines[0]?.productId ?? ''));
+    const assignment = inventory.filter(
+      (event) =>
+        event.type === 'LicenceKeysAssigned' && (event.data as { orderId: string }).orderId === orderId,
+    );
+    expect(assignment).toHaveLength(1);
+    expect(assignment[0]?.metadata.correlationId).toBe(correlationId);
+  });
+
+  it("is on the workers' line for each job, with the job's and its event's ids", () => {
+    const jobs = linesOf(store.workersLog.entries, 'job done', correlationId).map(({ fields }) => fields);
+    expect(jobs.map((fields) => (fields as { queue: string }).queue).sort()).toEqual([
+      'assign-keys',
+      'record-order-keys',
+      'send-delivery-email',
+    ]);
+    for (const fields of jobs) {
+      expect(fields).toMatchObject({ jobId: expect.any(String), eventId: expect.any(String), orderId });
+    }
+  });
+
+  it('is on the delivery e-mail: its log line (with the order) and its X-Correlation-Id header', async () => {
+    const [sent] = linesOf(store.workersLog.entries, 'mail written', correlationId);
+    expect(sent?.fields).toMatchObject({ orderId, messageId: expect.stringMatching(/^<delivery\./) });
+    const { file } = (sent?.fields ?? { file: '' }) as { file: string };
+    expect(file.startsWith(join(store.mailDir, 'mail'))).toBe(true);
+    expect(await readFile(file, 'utf8')).toMatch(
+      new RegExp(`^X-Correlation-Id: ${correlationId}\\r?$`, 'im'),
+    );
+  });
+
+  it("never puts the customer's address or a licence key in clear in a log line", async () => {
+    const assigned = (await readEvents(store.eventStore, orderStream(orderId))).filter(
+      (event) => event.type === 'OrderLicenceKeysAssigned',
+    );
+    const keys = assigned.flatMap((event) =>
+      (event.data as { keys: Array<{ key: string }> }).keys.map(({ key }) => store.api.keyVault.open(key)),
+    );
+    expect(keys).toHaveLength(1);
+    const logged = JSON.stringify([...store.api.logger.entries, ...store.workersLog.entries]);
+    for (const secret of [customer.customerEmail, ...keys]) expect(logged).not.toContain(secret);
+  });
+});

@@ -1,0 +1,177 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailFiles, type ReadMail, signInLinkIn } from '../../../test/support/mail.js';
+import { startTestApi, type TestApi } from './support/api.js';
+import { THEME_SCRIPT_HASH, writeWebDist } from './support/web-dist.js';
+
+const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
+
+/** Every kind of answer the app gives; each must carry the same strict headers. */
+const ANSWERS: Array<{ what: string; path: string; accept?: string; status: number }> = [
+  { what: 'a page of the web client', path: '/', accept: 'text/html', status: 200 },
+  { what: 'a client-side route', path: '/admin/products', accept: 'text/html', status: 200 },
+  { what: 'the server-rendered sign-in page', path: '/api/login', accept: 'text/html', status: 200 },
+  { what: 'API JSON', path: '/api/admin/status', status: 200 },
+  { what: 'a hashed asset', path: '/assets/app-1234.js', status: 200 },
+  { what: 'a product image', path: '/images/products/adobe-premiere-elements-2024.svg', status: 200 },
+  {
+    what: 'a missing uploaded image',
+    path: '/objects/uploads/00000000-0000-4000-8000-000000000000',
+    status: 404,
+  },
+  { what: 'an unknown API path', path: '/api/nope', status: 404 },
+  { what: 'an unknown file', path: '/nope.json', accept: 'application/json', status: 404 },
+  // The read model is left unmigrated (no projections run here): the catalogue is a genuine server fault.
+  { what: 'a server fault', path: '/api/products', status: 500 },
+  { what: "the PayPal emulator's SDK", path: '/paypal-sandbox/sdk/js?client-id=x', status: 200 },
+  { what: "a PayPal emulator's refusal", path: '/paypal-sandbox/v2/checkout/orders/X', status: 401 },
+];
+
+/** The CSP as a map of directive → sources. */
+const cspOf = (response: Response) =>
+  new Map(
+    (response.headers.get('content-security-policy') ?? '')
+      .split(';')
+      .map((directive) => directive.trim().split(/\s+/))
+      .filter(([name]) => name)
+      .map(([name, ...sources]) => [name as string, sources]),
+  );
+
+describe('Security headers', () => {
+  let webDist: string;
+  let dataDir: string;
+  let plain: TestApi;
+  let https: TestApi;
+
+  const get = (api: TestApi, path: string, accept = '*/*') =>
+    fetch(`${api.url}${path}`, { headers: { accept } });
+
+  beforeAll(async () => {
+    webDist = await writeWebDist();
+    dataDir = await mkdtemp(join(tmpdir(), 'security-headers-'));
+    const env = { ADMIN_PASSWORD: ADMIN.password, WEB_DIST: webDist };
+    plain = await startTestApi({ env: { ...env, DATA_DIR: join(dataDir, 'plain') } });
+    https = await startTestApi({
+      env: { ...env, DATA_DIR: join(dataDir, 'https'), PUBLIC_URL: 'https://shop.example' },
+    });
+  });
+  afterAll(async () => {
+    await plain?.stop();
+    await https?.stop();
+    await rm(webDist, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  describe.each(ANSWERS)('on $what ($path)', ({ path, accept, status }) => {
+    it('sends a CSP that allows no inline or foreign script, no plugins, no <base> and no framing', async () => {
+      const response = await get(plain, path, accept);
+      expect(response.status).toBe(status);
+      const csp = cspOf(response);
+      expect(csp.get('default-src')).toEqual(["'self'"]);
+      expect(csp.get('script-src')).toEqual([
+        "'self'",
+        THEME_SCRIPT_HASH,
+        'https://www.paypal.com',
+        'https://*.paypal.com',
+        'https://*.paypalobjects.com',
+      ]);
+      expect(csp.get('script-src-attr')).toEqual(["'none'"]);
+      expect(csp.get('object-src')).toEqual(["'none'"]);
+      expect(csp.get('base-uri')).toEqual(["'self'"]);
+      expect(csp.get('form-action')).toEqual(["'self'"]);
+      expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+      for (const sources of csp.values()) {
+        expect(sources).not.toContain("'unsafe-eval'");
+        expect(sources).not.toContain('*');
+      }
+      expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+    });
+
+    it('sends nosniff, same-origin referrers, no framing, a permissions policy and an opener policy', async () => {
+      const { headers } = await get(plain, path, accept);
+      expect({
+        nosniff: headers.get('x-content-type-options'),
+        referrer: headers.get('referrer-policy'),
+        frames: headers.get('x-frame-options'),
+        opener: headers.get('cross-origin-opener-policy'),
+        poweredBy: headers.get('x-powered-by'),
+      }).toEqual({
+        nosniff: 'nosniff',
+        referrer: 'same-origin',
+        frames: 'DENY',
+        opener: 'same-origin-allow-popups',
+        poweredBy: null,
+      });
+      const permissions = headers.get('permissions-policy') ?? '';
+      for (const feature of ['camera', 'microphone', 'geolocation', 'usb']) {
+        expect(permissions).toContain(`${feature}=()`);
+      }
+    });
+
+    it('asks browsers for https only when the store is served over https', async () => {
+      expect((await get(plain, path, accept)).headers.get('strict-transport-security')).toBeNull();
+      expect(cspOf(await get(plain, path, accept)).has('upgrade-insecure-requests')).toBe(false);
+      const secure = await get(https, path, accept);
+      expect(secure.headers.get('strict-transport-security')).toMatch(/^max-age=31536000; includeSubDomains/);
+      expect(cspOf(secure).has('upgrade-insecure-requests')).toBe(true);
+    });
+  });
+
+  describe('session cookies', () => {
+    const adminCookie = async (api: TestApi) => {
+      const response = await fetch(`${api.url}/api/admin/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
+      expect(response.status).toBe(200);
+      return response.headers.getSetCookie();
+    };
+
+    const customerCookie = async (api: TestApi, apiDataDir: string) => {
+      const asked = await fetch(`${api.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: 'ada@example.com' }).toString(),
+      });
+      expect(asked.status).toBe(200);
+      const [mail] = [...(await mailFiles(apiDataDir)).values()];
+      expect(mail).toBeDefined();
+      const { token } = signInLinkIn(mail as ReadMail);
+      const signedIn = await fetch(`${api.url}/api/login/callback?token=${encodeURIComponent(token)}`, {
+        redirect: 'manual',
+      });
+      return signedIn.headers.getSetCookie();
+    };
+
+    const attributesOf = (cookies: string[]) => {
+      const sid = cookies.find((cookie) => cookie.startsWith('sid='));
+      expect(sid).toBeDefined();
+      return (sid as string)
+        .split(';')
+        .slice(1)
+        .map((attribute) => attribute.trim().toLowerCase());
+    };
+
+    it("are HttpOnly and SameSite=Lax, and Secure under https: the admin's", async () => {
+      expect(attributesOf(await adminCookie(plain))).toEqual(
+        expect.arrayContaining(['httponly', 'samesite=lax']),
+      );
+      expect(attributesOf(await adminCookie(plain))).not.toContain('secure');
+      expect(attributesOf(await adminCookie(https))).toEqual(
+        expect.arrayContaining(['httponly', 'samesite=lax', 'secure']),
+      );
+    });
+
+    it("are HttpOnly and SameSite=Lax, and Secure under https: the customer's", async () => {
+      const plainCookie = attributesOf(await customerCookie(plain, join(dataDir, 'plain')));
+      expect(plainCookie).toEqual(expect.arrayContaining(['httponly', 'samesite=lax']));
+      expect(plainCookie).not.toContain('secure');
+      expect(attributesOf(await customerCookie(https, join(dataDir, 'https')))).toEqual(
+        expect.arrayContaining(['httponly', 'samesite=lax', 'secure']),
+      );
+    });
+  });
+});

@@ -1,0 +1,46 @@
+import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import { silentLogger, startProjections } from '../../../../projections/src/index.js';
+import { createTestDatabase } from '../../../../test/support/database.js';
+import { addKeys } from '../../../../workers/src/testing/store.js';
+import { startTestApi, type TestApi, type TestApiOptions } from './api.js';
+import { type SeedProduct, seedProduct } from './checkout.js';
+
+export interface ApiWithReadModel {
+  api: TestApi;
+  databaseUrl: string;
+  /** The read model's database and the event log, for a test to look at what the api did. */
+  database: DatabaseHandle;
+  eventStore: EventStore;
+  /** A product in the catalogue with `keys` licence keys in stock, sealed as this api seals them. */
+  productWithKeys: (keys: number, fields?: SeedProduct) => Promise<string>;
+  /** Stops everything, last started first. */
+  stop: () => Promise<void>;
+}
+
+/** The api on a fresh database (or the one given) with the projections running, as a test of the api needs it. */
+export async function startApiWithReadModel(options: TestApiOptions = {}): Promise<ApiWithReadModel> {
+  const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
+  const stops: Array<() => Promise<unknown>> = [];
+  const stop = async () => {
+    for (const step of stops.splice(0).reverse()) await step();
+  };
+  try {
+    stops.push(await startProjections({ databaseUrl, logger: silentLogger }));
+    const api = await startTestApi({ ...options, databaseUrl });
+    stops.push(api.stop);
+    const database = openDatabase(databaseUrl);
+    stops.push(() => database.close());
+    const eventStore = await openEventStore({ databaseUrl });
+    stops.push(() => eventStore.close());
+    const productWithKeys = async (keys: number, fields: SeedProduct = {}) => {
+      const productId = await seedProduct(eventStore, database, fields);
+      await addKeys(eventStore, api.keyVault, productId, keys);
+      return productId;
+    };
+    return { api, databaseUrl, database, eventStore, productWithKeys, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}

@@ -1,0 +1,40 @@
+import { recordingLogger } from '@licensestore/shared/logging';
+import { testRedisUrl } from '../../../../test/support/database.js';
+import { startWorkers } from '../../../../workers/src/main.js';
+import { testSideEffects } from '../../../../workers/src/testing/fixtures.js';
+import type { TestApiOptions } from './api.js';
+import { startApiWithReadModel } from './api-with-read-model.js';
+
+/**
+ * The api (with its embedded PayPal emulator), the projections and the workers on one fresh database, the workers'
+ * queues under the api's Redis prefix (so its /metrics sees them), and the api's and workers' log lines recorded.
+ */
+export async function startObservedStore(options: Pick<TestApiOptions, 'env'> = {}) {
+  const store = await startApiWithReadModel(options);
+  try {
+    const workersLog = recordingLogger();
+    const sideEffects = testSideEffects({ keyVault: store.api.keyVault });
+    const workers = await startWorkers({
+      databaseUrl: store.databaseUrl,
+      redisUrl: testRedisUrl(),
+      queuePrefix: `${store.api.redisKeyPrefix}bull`,
+      logger: workersLog,
+      sideEffects,
+    });
+    return {
+      ...store,
+      workersLog,
+      /** Where the workers write their e-mails (`<mailDir>/mail/*.eml`). */
+      mailDir: sideEffects.mail.dataDir,
+      stop: async () => {
+        await workers.stop();
+        await store.stop();
+      },
+    };
+  } catch (error) {
+    await store.stop();
+    throw error;
+  }
+}
+
+export type ObservedStore = Awaited<ReturnType<typeof startObservedStore>>;

@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '@licensestore/shared/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../../test/support/database.js';
+import { signIn, startTestApi, type TestApi } from './support/api.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run users:add -- …` as the README runs it, minus npm: the script's own command line. */
+function addUser(args: string[], options: { databaseUrl?: string; stdin?: string } = {}): Promise<Run> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'services/api/src/auth/add-user-cli.ts', ...args],
+    {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}) },
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  child.stdin.end(options.stdin ?? '');
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('npm run users:add', () => {
+  let databaseUrl: string;
+  let api: TestApi;
+
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    api = await startTestApi({ databaseUrl });
+  });
+  afterAll(async () => {
+    await api?.stop();
+  });
+
+  it('adds an auditor with a generated password, printed once, who can sign in at once', async () => {
+    const run = await addUser(['--username', 'ivy', '--role', 'auditor'], { databaseUrl });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    const password = /Password \(shown only this once\): ([\w-]{24})\n/.exec(run.stdout)?.[1] ?? '';
+    expect(run.stdout).toMatch(/^Added auditor "ivy" \([0-9a-f-]{36}\)\.\n/);
+
+    const database = openDatabase(databaseUrl);
+    try {
+      const row = await database.db
+        .selectFrom('admin_users')
+        .select(['role', 'password_hash'])
+        .where('username', '=', 'ivy')
+        .executeTakeFirstOrThrow();
+      expect(row.role).toBe('auditor');
+      expect(row.password_hash).not.toContain(password);
+    } finally {
+      await database.close();
+    }
+    const session = await signIn(api.url, 'ivy', password);
+    const status = await (
+      await fetch(`${api.url}/api/admin/status`, { headers: { cookie: session } })
+    ).json();
+    expect(status).toMatchObject({ isAdmin: false, role: 'auditor' });
+  });
+
+  it('takes the password from stdin with --password-stdin and never prints it', async () => {
+    const password = 'typed into a pipe 42';
+    const run = await addUser(['--username', 'Jon', '--role', 'admin', '--password-stdin'], {
+      databaseUrl,
+      stdin: `${password}\n`,
+    });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).not.toContain(password);
+    expect(await signIn(api.url, 'jon', password)).toMatch(/^sid=/);
+  });
+
+  it('refuses a username taken in another case with exit code 1', async () => {
+    const run = await addUser(['--username', 'IVY', '--role', 'auditor'], { databaseUrl });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('A user named "IVY" already exists');
+  });
+
+  it.each([
+    [[], '--username and --role are required'],
+    [['--username', 'kim'], '--username and --role are required'],
+    [['--username', 'kim', '--role', 'owner'], 'role: must be one of admin, auditor'],
+    [['--username', 'kim', '--role', 'auditor', '--colour', 'red'], "Unknown option '--colour'"],
+    [
+      ['--username', 'kim', '--role', 'auditor', '--password-stdin'],
+      'password: must be at least 12 characters',
+    ],
+  ])('prints the usage and exits with 2 for %j', async (args, message) => {
+    const run = await addUser(args, { databaseUrl, stdin: 'short\n' });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stderr).toContain('usage: npm run users:add -- --username NAME --role admin|auditor');
+  });
+
+  it('names the missing DATABASE_URL', async () => {
+    const run = await addUser(['--username', 'kim', '--role', 'auditor']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('DATABASE_URL');
+  });
+});

@@ -1,0 +1,23 @@
+import { sealedKeySchema } from '../licence-keys/events.js';
+
+/** What is left of a key where people read history: its last characters, enough to match it against an e-mail. */
+export const maskedKey = (key: string) => `XXXXX-…-${key.slice(-4)}`;
+/** A sealed key that does not open (another secret, damaged): its existence is history, its text is gone. */
+export const UNREADABLE_KEY = 'XXXXX-…-????';
+/** The mask of a key as it opened: its last characters, or the unreadable mark when it did not open. */
+export const maskOpened = (key: string | null) => (key === null ? UNREADABLE_KEY : maskedKey(key));
+/** A key masked where the key secret is not at hand (the projections role): nothing of its text at all. */
+export const WITHHELD_KEY = 'XXXXX-…';
+
+/**
+ * Every sealed key anywhere in `value` replaced by `mask(sealed)`. Matching on the sealed form rather than on
+ * field names keeps history safe for event types added later: no sealed or clear key ever gets past here.
+ */
+export function maskKeys(value: unknown, mask: (sealed: string) => string): unknown {
+  if (typeof value === 'string') return sealedKeySchema.safeParse(value).success ? mask(value) : value;
+  if (Array.isArray(value)) return value.map((item) => maskKeys(item, mask));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, maskKeys(item, mask)]));
+  }
+  return value;
+}

@@ -1,0 +1,14 @@
+import { AUDIT_VERIFY_QUEUE } from '../audit-verify/index.js';
+
+/**
+ * Every BullMQ queue the workers role consumes: the API reports their depth on /metrics from Redis, for the whole
+ * deployment, without running a worker. The workers log the queues they consume at start ('workers started');
+ * services/api/test/metrics.int.spec.ts checks that list against this one.
+ */
+export const JOB_QUEUES = [
+  'assign-keys',
+  'record-order-keys',
+  'send-delivery-email',
+  'send-low-stock-alert',
+  AUDIT_VERIFY_QUEUE,
+] as const;

@@ -1,0 +1,154 @@
+// Faults of the store's outside world under a stream of purchases: PayPal answering too late, the mail server down
+// or refusing. After each, the store must have lost and doubled nothing.
+import { verifyReadModels } from '@licensestore/projections/audit/verify';
+import { silentLogger } from '@licensestore/shared/logging';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type InProcessStore, startInProcessStore } from '../support/in-process-store.js';
+import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
+import { checkStoreInvariants } from '../support/store-invariants.js';
+
+const SHOPPERS = 3;
+const ORDERS_EACH = 5;
+/** Bounds every wait of a shopper, so a store that never recovers fails the test instead of hanging it. */
+const GIVE_UP_AFTER = 150;
+const RETRY_EVERY_MS = 200;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** What a browser's retry looks like to the store: the same step again, while the store says "try again later". */
+async function untilAnswered(step: string, attempt: () => Promise<Response>, expected: number) {
+  for (let tries = 0; tries < GIVE_UP_AFTER; tries += 1) {
+    const response = await attempt();
+    const text = await response.text();
+    if (response.status === expected) return JSON.parse(text) as { id: string };
+    if (response.status < 500) throw new Error(`${step}: ${response.status} ${text}`);
+    await pause(RETRY_EVERY_MS);
+  }
+  throw new Error(`${step}: no answer after ${GIVE_UP_AFTER} tries`);
+}
+
+/** One shopper's purchases through the api (PayPal's buyer window is the emulator's own, reached directly). */
+async function shop(store: InProcessStore, productId: string, shopper: number) {
+  const post = (path: string, body: unknown) =>
+    fetch(`${store.api.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  for (let n = 0; n < ORDERS_EACH; n += 1) {
+    const { id: paypalOrderId } = await untilAnswered(
+      'create the PayPal order',
+      () =>
+        post('/paypal/order', {
+          amount: '20.00',
+          currency: 'USD',
+          intent: 'CAPTURE',
+          items: [{ productId, quantity: 1 }],
+        }),
+      201,
+    );
+    const approved = await fetch(`${store.emulator.baseUrl}/buyer/orders/${paypalOrderId}/approve`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ choice: 'approve' }),
+    });
+    expect(approved.status).toBe(200);
+    await untilAnswered(
+      'capture',
+      () =>
+        post(`/paypal/order/${paypalOrderId}/capture`, {
+          customerName: `Shopper ${shopper}`,
+          customerEmail: `shopper-${shopper}@example.com`,
+        }),
+      200,
+    );
+  }
+}
+
+describe('Faults outside the store, under a stream of purchases', () => {
+  let store: InProcessStore | undefined;
+  let smtp: TestSmtpServer | undefined;
+
+  afterEach(async () => {
+    await store?.stop();
+    await smtp?.close();
+    store = undefined;
+  });
+
+  /** Waits until every paid order is delivered, then checks the log, the mail received and the read models. */
+  async function expectNothingLostOrDoubled(current: InProcessStore, server: TestSmtpServer) {
+    const captured = current.capturedAtPaypal();
+    expect(captured.length).toBe(SHOPPERS * ORDERS_EACH);
+    await vi.waitFor(
+      async () => {
+        const state = await checkStoreInvariants(
+          current.eventStore,
+          deliveriesByMessageId(server.received),
+          captured,
+        );
+        expect(state.problems).toEqual([]);
+        expect(state.paidOrders).toBe(captured.length);
+      },
+      { timeout: 60_000, interval: 250 },
+    );
+    expect(server.received.length).toBe(captured.length);
+    const report = await verifyReadModels({
+      db: current.database.db,
+      pool: current.database.pool,
+      store: current.eventStore,
+      log: silentLogger,
+    });
+    expect(report.mismatches).toEqual([]);
+    expect(report.passed).toBe(true);
+  }
+
+  it('takes each payment once when PayPal answers too late: the retried capture or the webhook places the order', {
+    timeout: 180_000,
+  }, async () => {
+    smtp = await startTestSmtpServer();
+    await smtp.open();
+    store = await startInProcessStore({ smtpUrl: smtp.url, paypalTimeoutMs: 300, paypalRetries: 1 });
+    const productId = await store.productWithKeys(SHOPPERS * ORDERS_EACH, { regularPrice: '20.00' });
+    const current = store;
+    const shoppers = Promise.all(Array.from({ length: SHOPPERS }, (_, n) => shop(current, productId, n)));
+
+    // PayPal does what it is asked but its answers are lost, until the answers to a few captures were.
+    current.paypal.setMode({ kind: 'lose answers', to: /^POST \S+\/capture$/ });
+    await vi.waitFor(() => expect(current.paypal.lostAnswers().length).toBeGreaterThanOrEqual(3), {
+      timeout: 30_000,
+      interval: 50,
+    });
+    current.paypal.setMode({ kind: 'pass' });
+    await shoppers;
+
+    await expectNothingLostOrDoubled(current, smtp);
+  });
+
+  it('delivers each e-mail exactly once when the mail server is down, then refuses, then is back', {
+    timeout: 180_000,
+  }, async () => {
+    smtp = await startTestSmtpServer();
+    store = await startInProcessStore({ smtpUrl: smtp.url });
+    const productId = await store.productWithKeys(SHOPPERS * ORDERS_EACH, { regularPrice: '20.00' });
+    const current = store;
+    const server = smtp;
+    const shoppers = Promise.all(Array.from({ length: SHOPPERS }, (_, n) => shop(current, productId, n)));
+
+    // Closed (connection refused) while the first orders are delivered, then refusing messages (451) for a while.
+    const deliveryAttempts = () =>
+      current.eventStore
+        .readAll(null, 10_000)
+        .then((events) => events.filter((e) => e.type === 'OrderFulfilled'));
+    await vi.waitFor(async () => expect((await deliveryAttempts()).length).toBeGreaterThanOrEqual(3), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    server.refuse();
+    await server.open();
+    await server.until('a few messages refused', () => server.attempts() >= 3, 60_000);
+    server.accept();
+    await shoppers;
+
+    await expectNothingLostOrDoubled(current, server);
+  });
+});

@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import { startPaypalSandbox } from '@licensestore/paypal-sandbox';
+import { silentLogger } from '@licensestore/shared/logging';
+import { startApiWithReadModel } from '../../services/api/test/support/api-with-read-model.js';
+import { startWorkers } from '../../workers/src/main.js';
+import { testSideEffects } from '../../workers/src/testing/fixtures.js';
+import { testRedisUrl } from './database.js';
+import { startFlakyHttpProxy } from './flaky-http-proxy.js';
+
+export interface InProcessStoreOptions {
+  /** Where the workers send mail; unset: .eml files in a fresh directory. */
+  smtpUrl?: string;
+  /** The api's PayPal client: how long it waits for an answer, and how often it tries again. */
+  paypalTimeoutMs?: number;
+  paypalRetries?: number;
+}
+
+/**
+ * The whole store in this process, every role on one fresh database and Redis prefix: projections, workers, the
+ * api, and a standalone PayPal emulator that the api reaches through a proxy the test can make slow or lossy (the
+ * emulator's webhooks reach the api directly). For fault tests that change a dependency, not a process.
+ */
+export async function startInProcessStore(options: InProcessStoreOptions = {}) {
+  const stops: Array<() => Promise<unknown>> = [];
+  const stop = async () => {
+    for (const step of stops.splice(0).reverse()) await step();
+  };
+  try {
+    let apiUrl: string | undefined;
+    const emulator = await startPaypalSandbox({
+      host: '127.0.0.1',
+      webhookUrl: () => (apiUrl ? `${apiUrl}/paypal/webhook` : undefined),
+    });
+    stops.push(() => emulator.stop());
+    const paypal = await startFlakyHttpProxy(emulator.url);
+    stops.push(() => paypal.close());
+    const store = await startApiWithReadModel({
+      payments: {
+        apiBaseUrl: `${paypal.url}/paypal-sandbox`,
+        timeoutMs: options.paypalTimeoutMs,
+        retries: options.paypalRetries,
+      },
+    });
+    stops.push(store.stop);
+    apiUrl = store.api.url;
+    const sideEffects = testSideEffects({ keyVault: store.api.keyVault });
+    const workers = await startWorkers({
+      databaseUrl: store.databaseUrl,
+      redisUrl: testRedisUrl(),
+      queuePrefix: `test-${randomUUID()}`,
+      logger: silentLogger,
+      sideEffects: { ...sideEffects, mail: { ...sideEffects.mail, smtpUrl: options.smtpUrl } },
+    });
+    stops.push(() => workers.stop());
+    return {
+      ...store,
+      emulator,
+      /** The api's way to PayPal. */
+      paypal,
+      /** PayPal orders the emulator holds as captured. */
+      capturedAtPaypal: () =>
+        [...emulator.sandbox.state.orders.values()]
+          .filter((order) => order.status === 'COMPLETED')
+          .map((order) => order.id),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export type InProcessStore = Awaited<ReturnType<typeof startInProcessStore>>;

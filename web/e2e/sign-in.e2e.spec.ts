@@ -1,0 +1,202 @@
+import { randomUUID } from 'node:crypto';
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ReadMail, readMail, signInLinkIn } from '../../test/support/mail.js';
+import { startTestSmtpServer, type TestSmtpServer } from '../../test/support/smtp-server.js';
+import { openPage, seriousA11yViolations } from './support/browser.js';
+import { launchBrowser } from './support/chromium.js';
+import { purchasableProducts, purchase } from './support/purchases.js';
+import { startTestStore, type TestStore } from './support/store.js';
+
+/**
+ * Issue 7: a shopper signs in with a one-time link e-mailed to the address they bought with. The store sends through
+ * a real SMTP server started here, and the test reads the link out of the message that server received.
+ */
+
+let smtp: TestSmtpServer;
+let store: TestStore;
+let browser: Browser;
+
+const ada = { name: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com` };
+const grace = { name: 'Grace Hopper', email: `grace-${randomUUID()}@example.com` };
+let adasOrderId: string;
+let gracesOrderId: string;
+
+beforeAll(async () => {
+  smtp = await startTestSmtpServer();
+  await smtp.open();
+  [store, browser] = await Promise.all([startTestStore({ SMTP_URL: smtp.url }), launchBrowser()]);
+  const [product] = await purchasableProducts(store.url);
+  if (!product) throw new Error('the demo catalogue has no product in stock');
+  // Ada typed her address in capitals at checkout; she signs in with it in lower case.
+  adasOrderId = (
+    await purchase(store.url, { ...ada, email: ada.email.toUpperCase() }, [{ product, quantity: 1 }])
+  ).id;
+  gracesOrderId = (await purchase(store.url, grace, [{ product, quantity: 1 }])).id;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await store?.stop();
+  await smtp?.close();
+});
+
+/** The sign-in e-mail the SMTP server received for `email` after `since` messages, once it has arrived. */
+async function signInMailTo(email: string, since: number): Promise<ReadMail> {
+  const isSignInTo = (raw: string, recipients: string[]) =>
+    recipients.includes(email) && /^Subject: Your sign-in link/m.test(raw);
+  await smtp.until(`a sign-in e-mail to ${email}`, () =>
+    smtp.received.slice(since).some((mail) => isSignInTo(mail.raw, mail.recipients)),
+  );
+  const mail = smtp.received.slice(since).find((received) => isSignInTo(received.raw, received.recipients));
+  return readMail(mail?.raw ?? '');
+}
+
+/** Fills in the sign-in form the page shows and sends it; returns the link e-mailed for it. */
+async function askForLink(page: Page, email: string) {
+  const since = smtp.received.length;
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await page.getByRole('heading', { name: 'Check your inbox', level: 1 }).waitFor();
+  return signInMailTo(email.toLowerCase(), since);
+}
+
+const orderCard = (page: Page, orderId: string) =>
+  page.getByRole('article', { name: `Order ${orderNumber(orderId)}` });
+
+describe('Signing in with an e-mailed link', () => {
+  it('goes from Sign In to My Orders with the link from the e-mail, and Logout ends it', async () => {
+    const { page, errors, close } = await openPage(browser, store.url);
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('link', { name: 'Sign In' }).click();
+    await page.waitForURL('**/api/login');
+    expect(await page.title()).toBe('Sign in · LicenseStore');
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+
+    const mail = await askForLink(page, ada.email);
+    expect(await page.getByRole('status').textContent()).toBe(
+      `If ${ada.email} can receive e-mail, a sign-in link is on its way to it.`,
+    );
+    expect(mail.subject).toBe('Your sign-in link for LicenseStore');
+    expect(mail.from).toEqual({ name: 'LicenseStore', address: 'no-reply@licensestore.local' });
+    expect(mail.to).toEqual([ada.email]);
+    const { url } = signInLinkIn(mail);
+    expect(url.startsWith(`${store.url}/api/login/callback?token=`)).toBe(true);
+    expect(mail.html).toContain(`<a href="${url}">Sign in to LicenseStore</a>`);
+
+    await page.goto(url);
+    await page.waitForURL('**/account');
+    await orderCard(page, adasOrderId).waitFor();
+    expect(await page.getByRole('article').count()).toBe(1);
+    const [cookie] = (await page.context().cookies()).filter(({ name }) => name === 'sid');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: false, expires: -1 });
+
+    const header = page.getByRole('banner');
+    expect(await header.getByRole('link', { name: 'My Orders' }).isVisible()).toBe(true);
+    expect(await header.getByRole('img', { name: 'Your profile' }).isVisible()).toBe(true);
+    expect(await header.getByRole('link', { name: 'Sign In' }).count()).toBe(0);
+
+    await header.getByRole('link', { name: 'Logout' }).click();
+    await page.waitForURL(`${store.url}/`);
+    await header.getByRole('link', { name: 'Sign In' }).waitFor();
+    expect(await header.getByRole('link', { name: 'My Orders' }).count()).toBe(0);
+    await page.goto('/account');
+    await page.getByRole('heading', { name: 'Sign in to see your orders' }).waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('refuses a link a second time, and offers a new one', async () => {
+    const { page, close } = await openPage(browser, store.url);
+    await page.goto('/api/login');
+    const { url } = signInLinkIn(await askForLink(page, `once-${randomUUID()}@example.com`));
+    await page.goto(url);
+    await page.waitForURL('**/account');
+
+    const again = await page.goto(url);
+    expect(again?.status()).toBe(410);
+    await page
+      .getByRole('heading', { name: 'This sign-in link has expired or was already used', level: 1 })
+      .waitFor();
+    await page.getByRole('link', { name: 'Get a new sign-in link' }).click();
+    await page.waitForURL('**/api/login');
+    await page.getByRole('heading', { name: 'Sign in', level: 1 }).waitFor();
+    await close();
+  });
+
+  it("shows a customer only their own orders, never another's", async () => {
+    const { page, close } = await openPage(browser, store.url);
+    await page.goto('/api/login');
+    await page.goto(signInLinkIn(await askForLink(page, grace.email)).url);
+    await orderCard(page, gracesOrderId).waitFor();
+    expect(await page.getByRole('article').count()).toBe(1);
+    expect(await orderCard(page, adasOrderId).count()).toBe(0);
+    await close();
+  });
+
+  it('leads Sign Up to the same page, and asks again for an address that is not one, sending nothing', async () => {
+    const { page, close } = await openPage(browser, store.url);
+    await page.goto('/');
+    await page.getByRole('banner').getByRole('link', { name: 'Sign Up' }).click();
+    await page.waitForURL('**/api/login');
+    const since = smtp.received.length;
+    await page.getByLabel('Email address').fill('not-an-address');
+    await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+    expect(await page.getByRole('alert').textContent()).toBe(
+      'Enter an e-mail address, like name@example.com.',
+    );
+    expect(await page.getByLabel('Email address').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Email address').inputValue()).toBe('not-an-address');
+    expect(smtp.received.length).toBe(since);
+    await close();
+  });
+
+  it('says to try again while the mail server refuses, and sends the link once it accepts', async () => {
+    const { page, close } = await openPage(browser, store.url);
+    const email = `retry-${randomUUID()}@example.com`;
+    await page.goto('/api/login');
+    smtp.refuse();
+    try {
+      await page.getByLabel('Email address').fill(email);
+      const [response] = await Promise.all([
+        page.waitForResponse(
+          (answer) => answer.url().endsWith('/api/login') && answer.request().method() === 'POST',
+        ),
+        page.getByRole('button', { name: 'Email me a sign-in link' }).click(),
+      ]);
+      expect(response.status()).toBe(503);
+      await page.getByRole('heading', { name: 'We could not send the e-mail just now', level: 1 }).waitFor();
+    } finally {
+      smtp.accept();
+    }
+    await page.getByRole('link', { name: 'Try again' }).click();
+    await page.waitForURL('**/api/login');
+    const { url } = signInLinkIn(await askForLink(page, email));
+    await page.goto(url);
+    await page.getByRole('heading', { name: 'No orders yet' }).waitFor();
+    await close();
+  });
+
+  it('has no serious accessibility violations on its pages, in either theme', async () => {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { page, close } = await openPage(browser, store.url, { colorScheme });
+      const scan = async (name: string) => ({
+        colorScheme,
+        name,
+        violations: await seriousA11yViolations(page),
+      });
+      await page.goto('/api/login');
+      expect(await scan('sign in')).toEqual({ colorScheme, name: 'sign in', violations: [] });
+      await page.getByLabel('Email address').fill('nope');
+      await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+      await page.getByRole('alert').waitFor();
+      expect(await scan('invalid address')).toEqual({ colorScheme, name: 'invalid address', violations: [] });
+      await askForLink(page, `a11y-${colorScheme}-${randomUUID()}@example.com`);
+      expect(await scan('check inbox')).toEqual({ colorScheme, name: 'check inbox', violations: [] });
+      await page.goto(`/api/login/callback?token=${'A'.repeat(43)}`);
+      expect(await scan('link expired')).toEqual({ colorScheme, name: 'link expired', violations: [] });
+      await close();
+    }
+  });
+});

@@ -1,0 +1,122 @@
+import type { AuditEventView } from '@licensestore/shared/audit';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { QueryTable } from '@/components/ui/query-table';
+import { TableCell, TableRow } from '@/components/ui/table';
+import { actorLabel } from '@/features/admin/orders/utils/describe-event';
+import { localeDateTime } from '@/features/admin/orders/utils/order-date';
+import { type EventLogFilters, noFilters, useAuditEventRows, useAuditEvents } from '../api/get-audit-events';
+import { EventFilters } from './event-filters';
+
+const COLUMNS = ['Time', 'Actor', 'Type', 'Stream', 'Data'];
+const PREVIEW = 40;
+const ORDER_STREAM = /^order-([0-9a-f-]{36})$/i;
+
+/** `order-ad270cf8-c289-…` → `order-ad270cf8…`: the table stays readable; the whole id is in the title. */
+const shortStream = (stream: string) => stream.replace(/^([^-]+-[^-]{8}).{9,}$/, '$1…');
+
+const linkClasses =
+  'rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary';
+
+/** An order's stream links to its history and state as of a moment. */
+function StreamCell({ stream }: { stream: string }) {
+  const orderId = ORDER_STREAM.exec(stream)?.[1];
+  return (
+    <TableCell className="font-mono text-xs whitespace-nowrap" title={stream}>
+      {orderId ? (
+        <Link href={`/admin/audit/orders/${orderId}`} aria-label={stream} className={linkClasses}>
+          {shortStream(stream)}
+        </Link>
+      ) : (
+        shortStream(stream)
+      )}
+    </TableCell>
+  );
+}
+
+function EventRow({ event }: { event: AuditEventView }) {
+  const data = JSON.stringify(event.data);
+  return (
+    <TableRow>
+      <TableCell className="whitespace-nowrap tabular-nums">
+        <time dateTime={event.recordedAt}>{localeDateTime(event.recordedAt)}</time>
+      </TableCell>
+      <TableCell className="text-sm">{actorLabel(event.actor)}</TableCell>
+      <TableCell className="font-medium">{event.type}</TableCell>
+      <StreamCell stream={event.stream} />
+      <TableCell className="max-w-xs text-xs">
+        <details>
+          <summary className="cursor-pointer truncate rounded-sm font-mono text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
+            {data.length > PREVIEW ? `${data.slice(0, PREVIEW)}…` : data}
+          </summary>
+          <pre className="mt-2 max-w-xs overflow-x-auto rounded-md bg-muted p-3 font-mono sm:max-w-md">
+            {JSON.stringify(event.data, null, 2)}
+          </pre>
+        </details>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/**
+ * The store-wide event log, newest first, filtered on the server and paged by cursor: Next asks for the events
+ * before the last one shown, Previous goes back to the cursor of the page before (kept here, as the log has no
+ * page numbers to go back to).
+ */
+export function EventLogScreen() {
+  const [filters, setFilters] = useState<EventLogFilters>(noFilters);
+  const [cursors, setCursors] = useState<Array<string | null>>([null]);
+  const before = cursors.at(-1) ?? null;
+  const page = useAuditEvents(filters, before);
+  const rows = useAuditEventRows(filters, before);
+  const next = page.data?.next ?? null;
+  const pageNumber = cursors.length;
+
+  return (
+    <div className="flex flex-col gap-6">
+      <Card>
+        <CardContent className="pt-6">
+          <EventFilters
+            filters={filters}
+            onApply={(applied) => {
+              setFilters(applied);
+              setCursors([null]);
+            }}
+          />
+        </CardContent>
+      </Card>
+      <QueryTable
+        label="Events, newest first"
+        columns={COLUMNS}
+        query={rows}
+        errorTitle="The event log could not be loaded"
+        emptyText="No events match these filters."
+        renderRow={(event) => <EventRow key={event.id} event={event} />}
+      />
+      <nav aria-label="Event log pages" className="flex items-center justify-between gap-4">
+        <Button
+          variant="outline"
+          disabled={pageNumber === 1 || page.isFetching}
+          onClick={() => setCursors(cursors.slice(0, -1))}
+        >
+          <ChevronLeft aria-hidden="true" className="size-4" />
+          Previous
+        </Button>
+        <span className="text-sm text-muted-foreground" aria-live="polite">
+          Page {pageNumber}
+        </span>
+        <Button
+          variant="outline"
+          disabled={!next || page.isFetching}
+          onClick={() => next && setCursors([...cursors, next])}
+        >
+          Next
+          <ChevronRight aria-hidden="true" className="size-4" />
+        </Button>
+      </nav>
+    </div>
+  );
+}

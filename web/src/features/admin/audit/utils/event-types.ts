@@ -1,0 +1,22 @@
+/** Every event type the store records (shared/src/*\/events.ts), for the log's type filter. */
+export const EVENT_TYPES = [
+  'ProductCreated',
+  'ProductUpdated',
+  'ProductDeleted',
+  'CheckoutStarted',
+  'CheckoutCaptured',
+  'OrderCaptured',
+  'OrderPaymentCompleted',
+  'OrderPaymentDenied',
+  'OrderRefunded',
+  'OrderLicenceKeysAssigned',
+  'OrderFulfilled',
+  'DeliveryEmailResendRequested',
+  'DeliveryEmailSent',
+  'OrderStatusChanged',
+  'LicenceKeyAdded',
+  'LicenceKeyRemoved',
+  'LicenceKeysRequested',
+  'LicenceKeysAssigned',
+  'LicenceKeyStockLow',
+] as const;

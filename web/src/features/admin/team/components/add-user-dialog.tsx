@@ -1,0 +1,126 @@
+import {
+  BACK_OFFICE_ROLES,
+  type BackOfficeRole,
+  MIN_PASSWORD_LENGTH,
+} from '@licensestore/shared/back-office';
+import { type FormEvent, useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { Dialog } from '@/components/ui/dialog';
+import { FormField } from '@/components/ui/form-field';
+import { Input } from '@/components/ui/input';
+import { Select } from '@/components/ui/select';
+import { useAddBackOfficeUser } from '../api/back-office-users';
+import { ROLE_LABELS } from './role-labels';
+
+interface Problems {
+  username?: string;
+  password?: string;
+}
+
+const ROLE_OPTIONS = BACK_OFFICE_ROLES.map((role) => ({ value: role, label: ROLE_LABELS[role] }));
+
+/** What the server would refuse anyway, named beside its field before anything is sent. */
+function problemsOf(username: string, password: string): Problems {
+  return {
+    username: username.trim() ? undefined : 'Please enter a username',
+    password:
+      password.length >= MIN_PASSWORD_LENGTH
+        ? undefined
+        : `The password needs at least ${MIN_PASSWORD_LENGTH} characters`,
+  };
+}
+
+/** Username, a password the new user is told in person, and a role: auditor unless an admin is wanted. */
+function AddUserForm({ onDone }: { onDone: () => void }) {
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [role, setRole] = useState<BackOfficeRole>('auditor');
+  const [problems, setProblems] = useState<Problems>({});
+  const add = useAddBackOfficeUser();
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const found = problemsOf(username, password);
+    setProblems(found);
+    const first = found.username ? 'username' : found.password ? 'password' : null;
+    if (first) {
+      // Take the keyboard (and a screen reader) to the first thing to fix.
+      event.currentTarget.querySelector<HTMLElement>(`#user-${first}`)?.focus();
+      return;
+    }
+    add.mutate({ username: username.trim(), password, role }, { onSuccess: onDone });
+  };
+
+  return (
+    <form noValidate onSubmit={submit} className="grid gap-4">
+      <FormField id="user-username" label="Username *" problem={problems.username}>
+        {(control) => (
+          <Input
+            {...control}
+            value={username}
+            onChange={(event) => {
+              setUsername(event.target.value);
+              setProblems({ ...problems, username: undefined });
+            }}
+            autoComplete="off"
+            spellCheck={false}
+            required
+          />
+        )}
+      </FormField>
+      <FormField id="user-password" label="Password *" problem={problems.password}>
+        {(control) => (
+          <Input
+            {...control}
+            type="password"
+            value={password}
+            onChange={(event) => {
+              setPassword(event.target.value);
+              setProblems({ ...problems, password: undefined });
+            }}
+            placeholder={`At least ${MIN_PASSWORD_LENGTH} characters`}
+            autoComplete="new-password"
+            required
+          />
+        )}
+      </FormField>
+      <FormField id="user-role" label="Role *">
+        {({ id }) => (
+          <Select
+            id={id}
+            value={role}
+            onValueChange={(value) => setRole(value as BackOfficeRole)}
+            options={ROLE_OPTIONS}
+          />
+        )}
+      </FormField>
+      {add.error && (
+        <p role="alert" className="rounded-md border border-destructive p-3 text-sm text-destructive">
+          {add.error.message}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={add.isPending}>
+          {add.isPending ? 'Adding...' : 'Add User'}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+/** Add User. The form lives only while the dialog is open, so every opening starts blank. */
+export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => !next && onClose()}
+      title="Add User"
+      description="Auditors see every screen but change nothing; admins manage the store and its team."
+    >
+      <AddUserForm onDone={onClose} />
+    </Dialog>
+  );
+}
