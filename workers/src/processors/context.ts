@@ -20,6 +20,7 @@ export interface SideEffectSettings {
 export interface ProcessorContext extends Omit<SideEffectSettings, 'mail'> {
   eventStore: EventStore;
   mailer: Mailer;
+  logger: Logger;
 }
 
 /** The context of one workers instance; `publicUrl` loses any trailing slash, as links are `${publicUrl}/path`. */
@@ -34,5 +35,6 @@ export function createProcessorContext(
     publicUrl: rest.publicUrl.replace(/\/+$/, ''),
     eventStore,
     mailer: createMailer(mail, logger),
+    logger,
   };
 }

@@ -138,11 +138,50 @@ describe('Delivery e-mail', () => {
       const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
       try {
         const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'admin' });
-        expect(await runJob(sendDeliveryEmail(context), job)).toBe('not sending: order cancelled');
+        expect(await runJob(env.jobs, sendDeliveryEmail(context), job)).toBe('not sending: order cancelled');
       } finally {
         context.mailer.close();
       }
       expect(smtp.received).toEqual([]);
+    });
+  });
+
+  describe('when recording the e-mail fails after the mail server took it (Postgres restarting)', () => {
+    it('records it on the retry without sending it again', async () => {
+      await smtp.open();
+      const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+      const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID() }]);
+      const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
+      let appendsToFail = 1;
+      const restarting = new Proxy(env.eventStore, {
+        get(target, property) {
+          if (property === 'append' && appendsToFail > 0) {
+            return async () => {
+              appendsToFail -= 1;
+              throw new Error('Connection terminated unexpectedly');
+            };
+          }
+          const value = Reflect.get(target, property);
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+      const context = createProcessorContext(sideEffects, restarting, silentLogger);
+      const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' });
+      const jobId = crypto.randomUUID();
+      const processor = sendDeliveryEmail(context);
+      try {
+        await expect(runJob(env.jobs, processor, job, jobId)).rejects.toThrow('Connection terminated');
+        expect(await runJob(env.jobs, processor, job, jobId)).toBe('recorded');
+      } finally {
+        context.mailer.close();
+      }
+
+      expect(smtp.received).toHaveLength(1);
+      await log.until('the record', ({ ofType }) => ofType('DeliveryEmailSent').length === 1);
+      expect(dataOf(log.ofType('DeliveryEmailSent')[0] as { data: unknown })).toMatchObject({
+        trigger,
+        messageId: smtp.received[0]?.messageId,
+      });
     });
   });
 
@@ -156,8 +195,8 @@ describe('Delivery e-mail', () => {
       const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' });
       const processor = sendDeliveryEmail(context);
       try {
-        expect(await runJob(processor, job)).toBe('sent');
-        expect(await runJob(processor, job)).toBe('already sent');
+        expect(await runJob(env.jobs, processor, job)).toBe('sent');
+        expect(await runJob(env.jobs, processor, job)).toBe('already sent');
       } finally {
         context.mailer.close();
       }

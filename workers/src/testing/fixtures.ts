@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
-import type { Job } from 'bullmq';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, testRedisUrl } from '../../../test/support/database.js';
@@ -78,9 +77,21 @@ export function testSideEffects(overrides: Partial<SideEffectSettings> = {}): Si
   };
 }
 
-/** Runs one job through a processor directly, as a worker would: what a retry or a second delivery of it does. */
-export const runJob = (processor: JobProcessor, request: JobRequest) =>
-  processor.handle({ name: request.name, data: request.data } as Job);
+/**
+ * Runs one job through a processor directly, as a worker would, on the job as Redis holds it: what a retry of it
+ * (same `jobId`, with what earlier attempts noted in it) or a second delivery of it does.
+ */
+export async function runJob(
+  jobs: JobQueues,
+  processor: JobProcessor,
+  request: JobRequest,
+  jobId: string = randomUUID(),
+) {
+  await jobs.add(request, jobId);
+  const job = await jobs.queue(request.queue).getJob(jobId);
+  if (!job) throw new Error(`job ${jobId} is not in ${request.queue}`);
+  return processor.handle(job);
+}
 
 /**
  * What a test of the side effects end to end needs, fresh for each test: a test environment, a real SMTP server
