@@ -10,7 +10,7 @@ import { defaultJobOptions, type QueueConnection } from './queues.js';
  * fail it for good on its second stall; our jobs take milliseconds (an SMTP send at most seconds) and are safe to
  * run again, so they are recovered within about 15 s and may stall a few times before failing.
  */
-const STALLED_JOBS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 5 };
+export const STALLED_JOBS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 5 };
 
 export interface WorkerHost {
   /** Stops taking new jobs and resolves once every active job has finished. */
@@ -28,15 +28,23 @@ export async function startWorkerHost(options: {
   if (duplicate) throw new Error(`two processors registered for queue ${duplicate.queue}`);
 
   const workers = processors.map((processor) => {
-    const worker = new Worker(processor.queue, (job) => processor.handle(job), {
-      connection: queues.connection,
-      prefix: queues.prefix,
-      concurrency: processor.concurrency,
-      ...STALLED_JOBS,
-      // Jobs normally carry these from the producer; the worker applies them to any job that does not.
-      removeOnComplete: defaultJobOptions.removeOnComplete,
-      removeOnFail: defaultJobOptions.removeOnFail,
-    });
+    const worker = new Worker(
+      processor.queue,
+      async (job, token) => {
+        // BullMQ leaves the token out only for sandboxed processors, which we do not use.
+        if (token === undefined) throw new Error(`no lock token for job ${job.id}`);
+        return processor.handle(job, token);
+      },
+      {
+        connection: queues.connection,
+        prefix: queues.prefix,
+        concurrency: processor.concurrency,
+        ...STALLED_JOBS,
+        // Jobs normally carry these from the producer; the worker applies them to any job that does not.
+        removeOnComplete: defaultJobOptions.removeOnComplete,
+        removeOnFail: defaultJobOptions.removeOnFail,
+      },
+    );
     worker.on('completed', (job, result) =>
       logger.info(
         { ...jobLogFields(processor.queue, job), result: typeof result === 'string' ? result : undefined },

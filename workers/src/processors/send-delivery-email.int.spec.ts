@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { orderDecider, orderStream } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import { silentLogger } from '@licensestore/shared/logging';
-import { QueueEvents } from 'bullmq';
+import { type Job, QueueEvents, Worker } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { deliveriesByMessageId } from '../../../test/support/smtp-server.js';
 import { openWorkersFixture, runJob, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
@@ -138,7 +138,7 @@ describe('Delivery e-mail', () => {
       const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
       try {
         const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'admin' });
-        expect(await runJob(env.jobs, sendDeliveryEmail(context), job)).toBe('not sending: order cancelled');
+        expect(await runJob(env, sendDeliveryEmail(context), job)).toBe('not sending: order cancelled');
       } finally {
         context.mailer.close();
       }
@@ -170,8 +170,8 @@ describe('Delivery e-mail', () => {
       const jobId = crypto.randomUUID();
       const processor = sendDeliveryEmail(context);
       try {
-        await expect(runJob(env.jobs, processor, job, jobId)).rejects.toThrow('Connection terminated');
-        expect(await runJob(env.jobs, processor, job, jobId)).toBe('recorded');
+        await expect(runJob(env, processor, job, jobId)).rejects.toThrow('Connection terminated');
+        expect(await runJob(env, processor, job, jobId)).toBe('recorded');
       } finally {
         context.mailer.close();
       }
@@ -185,6 +185,33 @@ describe('Delivery e-mail', () => {
     });
   });
 
+  describe('on a worker that stalled past its lock while another took the job over', () => {
+    it('sends nothing', async () => {
+      await smtp.open();
+      const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+      const context = createProcessorContext(sideEffects, env.eventStore, silentLogger);
+      const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID() }]);
+      const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
+      const jobId = crypto.randomUUID();
+      await env.jobs.add(
+        sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' }),
+        jobId,
+      );
+      const takenOver = new Worker(QUEUE, null, { ...env.queues, autorun: false });
+      try {
+        const job = await takenOver.getNextJob('token of the worker running it now');
+        expect(job?.id).toBe(jobId);
+        await expect(
+          sendDeliveryEmail(context).handle(job as Job, 'token of the stalled worker'),
+        ).rejects.toThrow("no longer this worker's");
+      } finally {
+        await takenOver.close();
+        context.mailer.close();
+      }
+      expect(smtp.received).toEqual([]);
+    });
+  });
+
   describe('when its job runs again after the e-mail was recorded', () => {
     it('sends nothing', async () => {
       await smtp.open();
@@ -195,8 +222,8 @@ describe('Delivery e-mail', () => {
       const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' });
       const processor = sendDeliveryEmail(context);
       try {
-        expect(await runJob(env.jobs, processor, job)).toBe('sent');
-        expect(await runJob(env.jobs, processor, job)).toBe('already sent');
+        expect(await runJob(env, processor, job)).toBe('sent');
+        expect(await runJob(env, processor, job)).toBe('already sent');
       } finally {
         context.mailer.close();
       }

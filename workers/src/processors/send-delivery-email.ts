@@ -5,7 +5,8 @@ import type { Job } from 'bullmq';
 import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';
-import { defineProcessor } from '../jobs/processor.js';
+import { STALLED_JOBS } from '../jobs/host.js';
+import { defineProcessor, stillOurs } from '../jobs/processor.js';
 import type { JobRequest } from '../jobs/queues.js';
 import { renderDeliveryEmail } from '../mail/delivery-email.js';
 import { downloadFor } from '../mail/downloads.js';
@@ -63,7 +64,7 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
     queue: QUEUE,
     schema,
     concurrency: 4,
-    async process(data, job) {
+    async process(data, job, token) {
       const { eventStore, keyVault, mailer, publicUrl } = context;
       const { orderId, cause } = data;
       const trigger = cause.eventId;
@@ -104,6 +105,7 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
         })),
       );
       const email = renderDeliveryEmail({ orderId, customerName: order.customer.name, lines, publicUrl });
+      await stillOurs(job, token, STALLED_JOBS.lockDuration);
       await mailer.send({
         to: { name: order.customer.name, address: recipient },
         messageId,

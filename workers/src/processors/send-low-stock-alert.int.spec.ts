@@ -22,7 +22,7 @@ describe('Low-stock alert', () => {
     const context = createProcessorContext({ ...settings, ...overrides }, env.eventStore, silentLogger);
     try {
       return await runJob(
-        env.jobs,
+        env,
         sendLowStockAlert(context),
         sendLowStockAlertJob(
           { productId, available: 2, threshold: 5 },

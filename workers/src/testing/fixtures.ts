@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
+import { Worker } from 'bullmq';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { createTestDatabase, testRedisUrl } from '../../../test/support/database.js';
@@ -78,19 +79,34 @@ export function testSideEffects(overrides: Partial<SideEffectSettings> = {}): Si
 }
 
 /**
- * Runs one job through a processor directly, as a worker would, on the job as Redis holds it: what a retry of it
- * (same `jobId`, with what earlier attempts noted in it) or a second delivery of it does.
+ * Runs one job through a processor as a worker would (BullMQ's manual processing: the job taken from the queue under
+ * a lock, then completed, or failed into its backoff and promoted at once): what a retry of it (same `jobId`, with
+ * what earlier attempts noted in it) or a second delivery of it does. The queue must hold no other waiting job.
  */
 export async function runJob(
-  jobs: JobQueues,
+  env: { queues: QueueConnection; jobs: JobQueues },
   processor: JobProcessor,
   request: JobRequest,
   jobId: string = randomUUID(),
 ) {
-  await jobs.add(request, jobId);
-  const job = await jobs.queue(request.queue).getJob(jobId);
-  if (!job) throw new Error(`job ${jobId} is not in ${request.queue}`);
-  return processor.handle(job);
+  await env.jobs.add(request, jobId);
+  const worker = new Worker(request.queue, null, { ...env.queues, autorun: false });
+  const token = randomUUID();
+  try {
+    const job = await worker.getNextJob(token);
+    if (job?.id !== jobId) throw new Error(`expected job ${jobId} from ${request.queue}, got ${job?.id}`);
+    try {
+      const result = await processor.handle(job, token);
+      await job.moveToCompleted(result, token, false);
+      return result;
+    } catch (error) {
+      await job.moveToFailed(error as Error, token, false);
+      if (await job.isDelayed()) await job.promote();
+      throw error;
+    }
+  } finally {
+    await worker.close();
+  }
 }
 
 /**

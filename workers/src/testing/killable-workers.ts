@@ -33,8 +33,8 @@ const killing = (killAt: KillPoint, processor: JobProcessor): JobProcessor => {
   if (killAt === 'after the inventory append' && processor.queue === 'assign-keys') {
     return {
       ...processor,
-      handle: async (job) => {
-        await processor.handle(job);
+      handle: async (job, token) => {
+        await processor.handle(job, token);
         return die();
       },
     };

@@ -50,5 +50,16 @@ export function securityHeaders(options: { https: boolean; scriptHashes: string[
     strictTransportSecurity: options.https,
     xFrameOptions: { action: 'deny' },
   });
-  return [headers, permissionsPolicy];
+  // EXPERIMENT: harvest helmet's output once, then set it from a table.
+  const harvested: Array<[string, string]> = [];
+  const fake = { setHeader: (n: string, v: string) => harvested.push([n, v]), removeHeader: () => {} };
+  headers({} as never, fake as never, () => {});
+  harvested.push(['Permissions-Policy', PERMISSIONS_POLICY]);
+  void permissionsPolicy;
+  return [
+    (_req, res, next) => {
+      for (const [n, v] of harvested) res.setHeader(n, v);
+      next();
+    },
+  ];
 }
