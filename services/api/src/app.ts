@@ -28,7 +28,7 @@ import { errorHandler, notFound } from './http/errors.js';
 import { requestContext } from './http/request-context.js';
 import { requestLog } from './http/request-log.js';
 import { refuseCrossSite } from './http/same-origin.js';
-import { securityHeaders } from './http/security-headers.js';
+import { sendSecurityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
 import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.js';
 import { createMetrics } from './metrics/index.js';
@@ -164,11 +164,11 @@ export function createApp(deps: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
+  sendSecurityHeaders(app, { https, scriptHashes: web?.scriptHashes ?? [] });
   app.use(requestContext);
   app.use(requestLog(logger));
-  app.use(metrics.observeRequests);
-  app.use(closeConnectionsWhenDraining(deps.closing));
-  app.use(securityHeaders({ https, scriptHashes: web?.scriptHashes ?? [] }));
+  metrics.observeRequests(app);
+  closeConnectionsWhenDraining(app, deps.closing);
   app.use(refuseCrossSite(config.PUBLIC_URL));
   // What every storefront visit asks for, ahead of what it does not need (the session from Redis, body parsers,
   // checkout routes, static file lookups): under load these answer from memory.

@@ -69,8 +69,9 @@ describe('HTTP shell', () => {
   });
 
   describe('security headers', () => {
-    it('sends a CSP that allows PayPal and itself, and no X-Powered-By', async () => {
-      const response = await fetch(`${url}/healthz`);
+    it('sends a page a CSP that allows PayPal and itself, and no X-Powered-By', async () => {
+      const response = await fetch(`${url}/`, { headers: { accept: 'text/html' } });
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
       const csp = response.headers.get('content-security-policy') ?? '';
       const directive = (name: string) => csp.split(';').find((part) => part.startsWith(`${name} `)) ?? '';
       for (const name of ['script-src', 'frame-src', 'connect-src', 'img-src']) {

@@ -8,26 +8,65 @@ import { THEME_SCRIPT_HASH, writeWebDist } from './support/web-dist.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 
-/** Every kind of answer the app gives; each must carry the same strict headers. */
-const ANSWERS: Array<{ what: string; path: string; accept?: string; status: number }> = [
-  { what: 'a page of the web client', path: '/', accept: 'text/html', status: 200 },
-  { what: 'a client-side route', path: '/admin/products', accept: 'text/html', status: 200 },
-  { what: 'the server-rendered sign-in page', path: '/api/login', accept: 'text/html', status: 200 },
-  { what: 'API JSON', path: '/api/admin/status', status: 200 },
-  { what: 'a hashed asset', path: '/assets/app-1234.js', status: 200 },
-  { what: 'a product image', path: '/images/products/adobe-premiere-elements-2024.svg', status: 200 },
+/**
+ * Every kind of answer the app gives. What a browser may render or run (a document) carries the page's full policy;
+ * what it only reads as data (JSON) carries the strict API set.
+ */
+const ANSWERS: Array<{
+  what: string;
+  path: string;
+  accept?: string;
+  status: number;
+  kind: 'document' | 'data';
+}> = [
+  { what: 'a page of the web client', path: '/', accept: 'text/html', status: 200, kind: 'document' },
+  {
+    what: 'a client-side route',
+    path: '/admin/products',
+    accept: 'text/html',
+    status: 200,
+    kind: 'document',
+  },
+  {
+    what: 'the server-rendered sign-in page',
+    path: '/api/login',
+    accept: 'text/html',
+    status: 200,
+    kind: 'document',
+  },
+  { what: 'API JSON', path: '/api/admin/status', status: 200, kind: 'data' },
+  { what: 'a hashed asset', path: '/assets/app-1234.js', status: 200, kind: 'document' },
+  {
+    what: 'a product image',
+    path: '/images/products/adobe-premiere-elements-2024.svg',
+    status: 200,
+    kind: 'document',
+  },
   {
     what: 'a missing uploaded image',
     path: '/objects/uploads/00000000-0000-4000-8000-000000000000',
     status: 404,
+    kind: 'data',
   },
-  { what: 'an unknown API path', path: '/api/nope', status: 404 },
-  { what: 'an unknown file', path: '/nope.json', accept: 'application/json', status: 404 },
+  { what: 'an unknown API path', path: '/api/nope', status: 404, kind: 'data' },
+  { what: 'an unknown file', path: '/nope.json', accept: 'application/json', status: 404, kind: 'data' },
   // The read model is left unmigrated (no projections run here): the catalogue is a genuine server fault.
-  { what: 'a server fault', path: '/api/products', status: 500 },
-  { what: "the PayPal emulator's SDK", path: '/paypal-sandbox/sdk/js?client-id=x', status: 200 },
-  { what: "a PayPal emulator's refusal", path: '/paypal-sandbox/v2/checkout/orders/X', status: 401 },
+  { what: 'a server fault', path: '/api/products', status: 500, kind: 'data' },
+  {
+    what: "the PayPal emulator's SDK",
+    path: '/paypal-sandbox/sdk/js?client-id=x',
+    status: 200,
+    kind: 'document',
+  },
+  {
+    what: "a PayPal emulator's refusal",
+    path: '/paypal-sandbox/v2/checkout/orders/X',
+    status: 401,
+    kind: 'data',
+  },
 ];
+const DOCUMENTS = ANSWERS.filter((answer) => answer.kind === 'document');
+const DATA = ANSWERS.filter((answer) => answer.kind === 'data');
 
 /** The CSP as a map of directive → sources. */
 const cspOf = (response: Response) =>
@@ -64,50 +103,58 @@ describe('Security headers', () => {
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  describe.each(ANSWERS)('on $what ($path)', ({ path, accept, status }) => {
-    it('sends a CSP that allows no inline or foreign script, no plugins, no <base> and no framing', async () => {
-      const response = await get(plain, path, accept);
-      expect(response.status).toBe(status);
-      const csp = cspOf(response);
-      expect(csp.get('default-src')).toEqual(["'self'"]);
-      expect(csp.get('script-src')).toEqual([
-        "'self'",
-        THEME_SCRIPT_HASH,
-        'https://www.paypal.com',
-        'https://*.paypal.com',
-        'https://*.paypalobjects.com',
-      ]);
-      expect(csp.get('script-src-attr')).toEqual(["'none'"]);
-      expect(csp.get('object-src')).toEqual(["'none'"]);
-      expect(csp.get('base-uri')).toEqual(["'self'"]);
-      expect(csp.get('form-action')).toEqual(["'self'"]);
-      expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
-      for (const sources of csp.values()) {
-        expect(sources).not.toContain("'unsafe-eval'");
-        expect(sources).not.toContain('*');
-      }
-      expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+  /** What documents and data alike carry: no sniffing, no framing, same-origin referrers and resources. */
+  const expectEveryAnswersHeaders = (headers: Headers) =>
+    expect({
+      nosniff: headers.get('x-content-type-options'),
+      referrer: headers.get('referrer-policy'),
+      frames: headers.get('x-frame-options'),
+      resources: headers.get('cross-origin-resource-policy'),
+      poweredBy: headers.get('x-powered-by'),
+    }).toEqual({
+      nosniff: 'nosniff',
+      referrer: 'same-origin',
+      frames: 'DENY',
+      resources: 'same-origin',
+      poweredBy: null,
     });
 
-    it('sends nosniff, same-origin referrers, no framing, a permissions policy and an opener policy', async () => {
-      const { headers } = await get(plain, path, accept);
-      expect({
-        nosniff: headers.get('x-content-type-options'),
-        referrer: headers.get('referrer-policy'),
-        frames: headers.get('x-frame-options'),
-        opener: headers.get('cross-origin-opener-policy'),
-        poweredBy: headers.get('x-powered-by'),
-      }).toEqual({
-        nosniff: 'nosniff',
-        referrer: 'same-origin',
-        frames: 'DENY',
-        opener: 'same-origin-allow-popups',
-        poweredBy: null,
-      });
-      const permissions = headers.get('permissions-policy') ?? '';
-      for (const feature of ['camera', 'microphone', 'geolocation', 'usb']) {
-        expect(permissions).toContain(`${feature}=()`);
-      }
+  /** Checks every document's CSP and policies. */
+  const expectDocumentHeaders = (response: Response) => {
+    const csp = cspOf(response);
+    expect(csp.get('default-src')).toEqual(["'self'"]);
+    expect(csp.get('script-src')).toEqual([
+      "'self'",
+      THEME_SCRIPT_HASH,
+      'https://www.paypal.com',
+      'https://*.paypal.com',
+      'https://*.paypalobjects.com',
+    ]);
+    expect(csp.get('script-src-attr')).toEqual(["'none'"]);
+    expect(csp.get('object-src')).toEqual(["'none'"]);
+    expect(csp.get('base-uri')).toEqual(["'self'"]);
+    expect(csp.get('form-action')).toEqual(["'self'"]);
+    expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+    for (const sources of csp.values()) {
+      expect(sources).not.toContain("'unsafe-eval'");
+      expect(sources).not.toContain('*');
+    }
+    expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
+    const { headers } = response;
+    expectEveryAnswersHeaders(headers);
+    expect(headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+    const permissions = headers.get('permissions-policy') ?? '';
+    for (const feature of ['camera', 'microphone', 'geolocation', 'usb']) {
+      expect(permissions).toContain(`${feature}=()`);
+    }
+  };
+
+  describe.each(DOCUMENTS)('on $what ($path)', ({ path, accept, status }) => {
+    it('sends a CSP that allows no inline or foreign script, no plugins, no <base> and no framing, nosniff, same-origin referrers, a permissions policy and an opener policy', async () => {
+      const response = await get(plain, path, accept);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).not.toMatch(/json/);
+      expectDocumentHeaders(response);
     });
 
     it('asks browsers for https only when the store is served over https', async () => {
@@ -117,6 +164,36 @@ describe('Security headers', () => {
       expect(secure.headers.get('strict-transport-security')).toMatch(/^max-age=31536000; includeSubDomains/);
       expect(cspOf(secure).has('upgrade-insecure-requests')).toBe(true);
     });
+  });
+
+  describe.each(DATA)('on $what ($path)', ({ path, accept, status }) => {
+    it('sends a CSP that allows nothing, nosniff, no framing, same-origin referrers and resources', async () => {
+      const response = await get(plain, path, accept);
+      expect(response.status).toBe(status);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(Object.fromEntries(cspOf(response))).toEqual({
+        'default-src': ["'none'"],
+        'frame-ancestors': ["'none'"],
+      });
+      expectEveryAnswersHeaders(response.headers);
+    });
+
+    it('asks browsers for https only when the store is served over https', async () => {
+      expect((await get(plain, path, accept)).headers.get('strict-transport-security')).toBeNull();
+      const secure = await get(https, path, accept);
+      expect(secure.headers.get('strict-transport-security')).toMatch(/^max-age=31536000; includeSubDomains/);
+    });
+  });
+
+  it("sends a page's full policy with its 304, which a browser may merge into the page it keeps", async () => {
+    const page = await get(plain, '/', 'text/html');
+    const etag = page.headers.get('etag') as string;
+    expect(etag).toBeTruthy();
+    const revalidated = await fetch(`${plain.url}/`, {
+      headers: { accept: 'text/html', 'if-none-match': etag },
+    });
+    expect(revalidated.status).toBe(304);
+    expectDocumentHeaders(revalidated);
   });
 
   describe('session cookies', () => {

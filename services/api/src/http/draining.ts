@@ -1,24 +1,14 @@
-import { setMaxListeners } from 'node:events';
-import type { RequestHandler } from 'express';
+import type { Express } from 'express';
+import { beforeEveryHead } from './response-head.js';
 
 /**
  * Once the instance begins to stop (`closing` aborted), every answer not yet begun says `Connection: close`,
  * requests already in flight included: a load balancer then never reuses a kept-alive connection for a request
  * that would reach a server that has stopped listening.
  */
-export function closeConnectionsWhenDraining(closing: AbortSignal | undefined): RequestHandler {
-  // One listener per request in flight: many at once are expected, not a leak.
-  if (closing) setMaxListeners(0, closing);
-  return (_req, res, next) => {
-    if (!closing) return next();
-    const closeAfterAnswer = () => {
-      if (!res.headersSent) res.setHeader('Connection', 'close');
-    };
-    if (closing.aborted) closeAfterAnswer();
-    else {
-      closing.addEventListener('abort', closeAfterAnswer, { once: true });
-      res.once('close', () => closing.removeEventListener('abort', closeAfterAnswer));
-    }
-    next();
-  };
+export function closeConnectionsWhenDraining(app: Express, closing: AbortSignal | undefined): void {
+  if (!closing) return;
+  beforeEveryHead(app, (res) => {
+    if (closing.aborted) res.setHeader('Connection', 'close');
+  });
 }

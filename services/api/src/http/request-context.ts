@@ -11,6 +11,8 @@ declare global {
       correlationId: string;
       /** Set by `loadSession` on API routes; null when signed out. */
       session: Session | null;
+      /** `performance.now()` when the request reached the app: where its duration is measured from. */
+      receivedAt: number;
     }
   }
 }
@@ -20,6 +22,7 @@ const USABLE_ID = /^[\w.:-]{1,128}$/;
 const headerId = (value: string | undefined) => (value && USABLE_ID.test(value) ? value : undefined);
 
 export const requestContext: RequestHandler = (req, res, next) => {
+  req.receivedAt = performance.now();
   req.requestId = randomUUID();
   req.correlationId =
     headerId(req.get('x-correlation-id')) ?? headerId(req.get('x-request-id')) ?? req.requestId;

@@ -1,4 +1,4 @@
-import { type RequestHandler, Router } from 'express';
+import { type Express, Router } from 'express';
 import { collectDefaultMetrics, Registry } from 'prom-client';
 import { metricsAccess } from './access.js';
 import { observeRequestDurations } from './http-duration.js';
@@ -10,8 +10,8 @@ export interface MetricsDeps extends StoreGaugeDeps {
 }
 
 export interface Metrics {
-  /** Times every request; mount it before the routes. */
-  observeRequests: RequestHandler;
+  /** Times every request of `app`; call it before the app's routes are added. */
+  observeRequests(app: Express): void;
   /** GET /metrics in Prometheus' text format. */
   router: Router;
   close(): Promise<void>;
@@ -24,7 +24,6 @@ export interface Metrics {
 export function createMetrics(deps: MetricsDeps): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const observeRequests = observeRequestDurations(registry);
   const gauges = registerStoreGauges(registry, deps);
 
   const router = Router();
@@ -32,5 +31,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     const text = await registry.metrics();
     res.set('Cache-Control', 'no-store').type(registry.contentType).send(text);
   });
-  return { observeRequests, router, close: gauges.close };
+  return {
+    observeRequests: (app) => observeRequestDurations(app, registry),
+    router,
+    close: gauges.close,
+  };
 }

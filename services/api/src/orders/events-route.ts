@@ -6,7 +6,7 @@ import type { OrderSink, OrderWatch } from './order-watch.js';
 /** How long a browser waits before reconnecting a dropped stream. */
 const RECONNECT_MS = 2000;
 
-/** Server-sent events on `res`; the headers go out with the first snapshot, so an unknown order can still 404. */
+/** Server-sent events on `res`; the head goes out with the first snapshot, so an unknown order can still 404. */
 function eventStream(res: Response): OrderSink {
   const write = (text: string) => {
     if (!res.writableEnded) res.write(text);
@@ -14,7 +14,7 @@ function eventStream(res: Response): OrderSink {
   return {
     send: (snapshot) => {
       if (!res.headersSent) {
-        res.writeHead(200, {
+        res.status(200).set({
           'Content-Type': 'text/event-stream; charset=utf-8',
           // Names, addresses and licence keys: no cache anywhere keeps them.
           'Cache-Control': 'no-store',
