@@ -25,7 +25,7 @@ import { dashboardRoutes } from './dashboard/routes.js';
 import { readiness } from './health/readiness.js';
 import { closeConnectionsWhenDraining } from './http/draining.js';
 import { errorHandler, notFound } from './http/errors.js';
-import { requestContext } from './http/request-context.js';
+import { giveRequestsContext } from './http/request-context.js';
 import { requestLog } from './http/request-log.js';
 import { refuseCrossSite } from './http/same-origin.js';
 import { sendSecurityHeaders } from './http/security-headers.js';
@@ -165,7 +165,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   sendSecurityHeaders(app, { https, scriptHashes: web?.scriptHashes ?? [] });
-  app.use(requestContext);
+  giveRequestsContext(app);
   app.use(requestLog(logger));
   metrics.observeRequests(app);
   closeConnectionsWhenDraining(app, deps.closing);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Express, Request } from 'express';
 import type { Session } from '../auth/sessions.js';
+import { atEveryRequestStart } from './request-start.js';
 
 declare global {
   namespace Express {
@@ -19,14 +20,17 @@ declare global {
 
 const USABLE_ID = /^[\w.:-]{1,128}$/;
 
-const headerId = (value: string | undefined) => (value && USABLE_ID.test(value) ? value : undefined);
+const headerId = (value: unknown) => (typeof value === 'string' && USABLE_ID.test(value) ? value : undefined);
 
-export const requestContext: RequestHandler = (req, res, next) => {
-  req.receivedAt = performance.now();
-  req.requestId = randomUUID();
-  req.correlationId =
-    headerId(req.get('x-correlation-id')) ?? headerId(req.get('x-request-id')) ?? req.requestId;
-  req.session = null;
-  res.setHeader('X-Request-Id', req.requestId);
-  next();
-};
+/** Gives every request of `app` its ids and arrival time, and every answer its X-Request-Id. */
+export function giveRequestsContext(app: Express): void {
+  atEveryRequestStart(app, (incoming, res) => {
+    const req = incoming as Request;
+    req.receivedAt = performance.now();
+    req.requestId = randomUUID();
+    req.correlationId =
+      headerId(req.headers['x-correlation-id']) ?? headerId(req.headers['x-request-id']) ?? req.requestId;
+    req.session = null;
+    res.setHeader('X-Request-Id', req.requestId);
+  });
+}

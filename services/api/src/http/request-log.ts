@@ -9,7 +9,7 @@ const pathOf = (url: string) => url.split('?', 1)[0] as string;
 
 /**
  * One access line per request once its response has ended (or the client went away: `aborted`), with the ids that
- * the request's events, jobs and e-mails carry too. Mounted after requestContext, which gives those ids and the
+ * the request's events, jobs and e-mails carry too. Mounted after giveRequestsContext, which gives those ids and the
  * time the request arrived. One listener function for every request: a request costs no closure.
  */
 export function requestLog(logger: Logger): RequestHandler {

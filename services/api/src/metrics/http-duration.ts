@@ -1,5 +1,6 @@
 import type { Express, Request, Response } from 'express';
 import { Histogram, type Registry } from 'prom-client';
+import { atEveryRequestStart } from '../http/request-start.js';
 
 /** Requests that matched no route (static files, the web client's pages, 404s) share one label. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -19,9 +20,15 @@ interface RememberedRoute {
  * Makes every request of `app` remember the pattern of the route it matches, mount path included
  * ('/api/orders/:id'). Express sets `req.route` while the matching router's base URL is current; by the time an
  * error reaches the app's error handler (or the response ends) that base URL has been put back, so the pattern is
- * taken at that moment, by an accessor on the app's request prototype (no work for a request that sets no route).
+ * taken at that moment, by an accessor on the app's request prototype. The accessor's fields are created as the
+ * request enters the app (see atEveryRequestStart).
  */
 function rememberRoutePatterns(app: Express): void {
+  atEveryRequestStart(app, (req) => {
+    const remembered = req as RememberedRoute;
+    remembered[ROUTE] = undefined;
+    remembered[PATTERN] = undefined;
+  });
   Object.defineProperty(app.request, 'route', {
     configurable: true,
     enumerable: true,
@@ -39,7 +46,7 @@ const patternOf = (req: Request) => (req as Request & RememberedRoute)[PATTERN] 
 
 /**
  * `licensestore_http_request_duration_seconds{method, route, status_class}` for every request of `app`: route
- * patterns, never raw paths. Call after requestContext is mounted and before the app's routes are added.
+ * patterns, never raw paths. Call after giveRequestsContext and before the app's routes are added.
  */
 export function observeRequestDurations(app: Express, registry: Registry): void {
   const histogram = new Histogram({
@@ -50,7 +57,7 @@ export function observeRequestDurations(app: Express, registry: Registry): void 
     registers: [registry],
   });
   rememberRoutePatterns(app);
-  // One listener function for every request (the time it arrived is on it, from requestContext): no closure each.
+  // One listener function for every request (the time it arrived is on it, from giveRequestsContext): no closure each.
   function observe(this: Response) {
     const { req } = this;
     histogram.observe(
