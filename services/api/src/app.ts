@@ -27,6 +27,7 @@ import { closeConnectionsWhenDraining } from './http/draining.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { giveRequestsContext } from './http/request-context.js';
 import { requestLog } from './http/request-log.js';
+import { reserveExpressFields } from './http/request-start.js';
 import { refuseCrossSite } from './http/same-origin.js';
 import { sendSecurityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
@@ -165,6 +166,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
   sendSecurityHeaders(app, { https, scriptHashes: web?.scriptHashes ?? [] });
+  reserveExpressFields(app);
   giveRequestsContext(app);
   app.use(requestLog(logger));
   metrics.observeRequests(app);

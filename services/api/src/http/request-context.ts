@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Express, Request } from 'express';
+import type { Express as App, Request } from 'express';
 import type { Session } from '../auth/sessions.js';
 import { atEveryRequestStart } from './request-start.js';
 
@@ -23,7 +23,7 @@ const USABLE_ID = /^[\w.:-]{1,128}$/;
 const headerId = (value: unknown) => (typeof value === 'string' && USABLE_ID.test(value) ? value : undefined);
 
 /** Gives every request of `app` its ids and arrival time, and every answer its X-Request-Id. */
-export function giveRequestsContext(app: Express): void {
+export function giveRequestsContext(app: App): void {
   atEveryRequestStart(app, (incoming, res) => {
     const req = incoming as Request;
     req.receivedAt = performance.now();

@@ -21,3 +21,20 @@ export function atEveryRequestStart(
     handle.call(this, req, res, callback);
   };
 }
+
+/**
+ * Creates up front, for the reason above, the fields Express 5 (5.3, router 2.3) adds to every request and response
+ * once their prototypes have changed, each left undefined for Express to fill in as it always does. Only speed
+ * depends on the list being Express's.
+ */
+export function reserveExpressFields(app: Express): void {
+  atEveryRequestStart(app, (req, res) => {
+    const fields = req as unknown as Record<string, unknown>;
+    fields.next = undefined;
+    fields.baseUrl = undefined;
+    fields.originalUrl = undefined;
+    fields._parsedUrl = undefined;
+    fields.params = undefined;
+    (res as unknown as { locals: unknown }).locals = undefined;
+  });
+}
