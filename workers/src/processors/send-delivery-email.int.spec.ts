@@ -28,6 +28,12 @@ describe('Delivery e-mail', () => {
 
   afterEach(() => fixture.close());
 
+  /** Side effects that send through the test's SMTP server, opened. */
+  const mailingThroughSmtp = async () => {
+    await smtp.open();
+    return testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+  };
+
   describe('when the mail server is down, then refuses, then is back', () => {
     it('retries with backoff and delivers each e-mail exactly once', async () => {
       const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
@@ -120,8 +126,7 @@ describe('Delivery e-mail', () => {
 
   describe('for an order cancelled before its keys arrived', () => {
     it('sends nothing', async () => {
-      await smtp.open();
-      const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+      const sideEffects = await mailingThroughSmtp();
       const context = createProcessorContext(sideEffects, env.eventStore, silentLogger);
       const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID() }]);
       await handleCommand(
@@ -148,8 +153,7 @@ describe('Delivery e-mail', () => {
 
   describe('when recording the e-mail fails after the mail server took it (Postgres restarting)', () => {
     it('records it on the retry without sending it again', async () => {
-      await smtp.open();
-      const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+      const sideEffects = await mailingThroughSmtp();
       const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID() }]);
       const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
       let appendsToFail = 1;
@@ -187,8 +191,7 @@ describe('Delivery e-mail', () => {
 
   describe('on a worker that stalled past its lock while another took the job over', () => {
     it('sends nothing', async () => {
-      await smtp.open();
-      const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+      const sideEffects = await mailingThroughSmtp();
       const context = createProcessorContext(sideEffects, env.eventStore, silentLogger);
       const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID() }]);
       const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
@@ -214,8 +217,7 @@ describe('Delivery e-mail', () => {
 
   describe('when its job runs again after the e-mail was recorded', () => {
     it('sends nothing', async () => {
-      await smtp.open();
-      const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
+      const sideEffects = await mailingThroughSmtp();
       const context = createProcessorContext(sideEffects, env.eventStore, silentLogger);
       const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID(), quantity: 2 }]);
       const { keys, trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
