@@ -345,12 +345,22 @@ describe('with orders', () => {
     await page.getByRole('link', { name: new RegExp(orderNumber(second.id)) }).focus();
     await page.keyboard.press('Tab');
     expect(await trigger.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await trigger.textContent()).toBe('Pending');
+    // Each key waits for the list to have moved the focus: a key pressed before the list has focused its current
+    // option is lost, and the choice would land on another status, or on the current one (no change, no toast).
+    const focusedOption = () =>
+      page.evaluate(() =>
+        document.activeElement?.getAttribute('role') === 'option' ? document.activeElement.textContent : null,
+      );
     await page.keyboard.press('Enter');
-    await page.getByRole('option', { name: 'Completed', exact: true }).waitFor();
+    await expect.poll(focusedOption).toBe('Pending');
     await page.keyboard.press('ArrowDown');
+    await expect.poll(focusedOption).toBe('Completed');
     await page.keyboard.press('ArrowDown');
+    await expect.poll(focusedOption).toBe('Cancelled');
     await page.keyboard.press('Enter');
     await toastSaying(page, 'Order status updated successfully');
+    expect(await trigger.textContent()).toBe('Cancelled');
     expect(errors).toEqual([]);
     await close();
   });
