@@ -26,7 +26,7 @@ import { readiness } from './health/readiness.js';
 import { closeConnectionsWhenDraining } from './http/draining.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { giveRequestsContext } from './http/request-context.js';
-import { requestLog } from './http/request-log.js';
+import { logRequests } from './http/request-log.js';
 import { reserveExpressFields } from './http/request-start.js';
 import { refuseCrossSite } from './http/same-origin.js';
 import { sendSecurityHeaders } from './http/security-headers.js';
@@ -168,7 +168,7 @@ export function createApp(deps: AppDeps): Express {
   sendSecurityHeaders(app, { https, scriptHashes: web?.scriptHashes ?? [] });
   reserveExpressFields(app);
   giveRequestsContext(app);
-  app.use(requestLog(logger));
+  logRequests(app, logger);
   metrics.observeRequests(app);
   closeConnectionsWhenDraining(app, deps.closing);
   app.use(refuseCrossSite(config.PUBLIC_URL));

@@ -1,5 +1,6 @@
 import type { Logger } from '@licensestore/shared/logging';
-import type { RequestHandler, Response } from 'express';
+import type { Express, Response } from 'express';
+import { atEveryRequestStart } from './request-start.js';
 
 /** Probes a load balancer or Prometheus sends every few seconds: logged at debug, or they would drown the rest. */
 const PROBES = new Set(['/healthz', '/readyz', '/metrics']);
@@ -9,10 +10,10 @@ const pathOf = (url: string) => url.split('?', 1)[0] as string;
 
 /**
  * One access line per request once its response has ended (or the client went away: `aborted`), with the ids that
- * the request's events, jobs and e-mails carry too. Mounted after giveRequestsContext, which gives those ids and the
- * time the request arrived. One listener function for every request: a request costs no closure.
+ * the request's events, jobs and e-mails carry too (from giveRequestsContext, with the time the request arrived).
+ * One listener function for every request: a request costs no closure.
  */
-export function requestLog(logger: Logger): RequestHandler {
+export function logRequests(app: Express, logger: Logger): void {
   function logLine(this: Response) {
     const { req } = this;
     const path = pathOf(req.originalUrl);
@@ -29,8 +30,5 @@ export function requestLog(logger: Logger): RequestHandler {
       'request',
     );
   }
-  return (_req, res, next) => {
-    res.on('close', logLine);
-    next();
-  };
+  atEveryRequestStart(app, (_req, res) => res.on('close', logLine));
 }

@@ -26,7 +26,16 @@ const PERMISSIONS_POLICY = [
   'payment=(self "https://www.paypal.com")',
 ].join(', ');
 
-const HSTS = 'max-age=31536000; includeSubDomains';
+/** What documents and data alike carry: no sniffing, no framing, same-origin referrers and resources, https kept. */
+const everyAnswersHeaders = (options: { https: boolean }): Headers => [
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  // no-referrer makes Chromium send `Origin: null` with a form posted to its own site (the sign-in page), which the
+  // cross-site guard must refuse. same-origin still tells other sites nothing.
+  ['Referrer-Policy', 'same-origin'],
+  ...(options.https ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as const] : []),
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-Frame-Options', 'DENY'],
+];
 
 /**
  * What a browser may render or run (pages, images, scripts, and any answer whose type is not data): helmet's
@@ -56,19 +65,13 @@ function documentHeaders(options: { https: boolean; scriptHashes: string[] }): H
   return [
     ['Content-Security-Policy', policy],
     ['Cross-Origin-Opener-Policy', 'same-origin-allow-popups'],
-    ['Cross-Origin-Resource-Policy', 'same-origin'],
     ['Origin-Agent-Cluster', '?1'],
-    // no-referrer makes Chromium send `Origin: null` with a form posted to its own site (the sign-in page), which the
-    // cross-site guard must refuse. same-origin still tells other sites nothing.
-    ['Referrer-Policy', 'same-origin'],
-    ...(options.https ? [['Strict-Transport-Security', HSTS] as const] : []),
-    ['X-Content-Type-Options', 'nosniff'],
     ['X-DNS-Prefetch-Control', 'off'],
     ['X-Download-Options', 'noopen'],
-    ['X-Frame-Options', 'DENY'],
     ['X-Permitted-Cross-Domain-Policies', 'none'],
     ['X-XSS-Protection', '0'],
     ['Permissions-Policy', PERMISSIONS_POLICY],
+    ...everyAnswersHeaders(options),
   ];
 }
 
@@ -80,11 +83,7 @@ function documentHeaders(options: { https: boolean; scriptHashes: string[] }): H
  */
 const dataHeaders = (options: { https: boolean }): Headers => [
   ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
-  ['Cross-Origin-Resource-Policy', 'same-origin'],
-  ['Referrer-Policy', 'same-origin'],
-  ...(options.https ? [['Strict-Transport-Security', HSTS] as const] : []),
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-Frame-Options', 'DENY'],
+  ...everyAnswersHeaders(options),
 ];
 
 const DATA_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|text\/event-stream)\s*(?:;|$)/i;

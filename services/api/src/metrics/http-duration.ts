@@ -46,7 +46,7 @@ const patternOf = (req: Request) => (req as Request & RememberedRoute)[PATTERN] 
 
 /**
  * `licensestore_http_request_duration_seconds{method, route, status_class}` for every request of `app`: route
- * patterns, never raw paths. Call after giveRequestsContext and before the app's routes are added.
+ * patterns, never raw paths; durations from the arrival time giveRequestsContext sets.
  */
 export function observeRequestDurations(app: Express, registry: Registry): void {
   const histogram = new Histogram({
@@ -65,8 +65,5 @@ export function observeRequestDurations(app: Express, registry: Registry): void 
       (performance.now() - req.receivedAt) / 1000,
     );
   }
-  app.use((_req, res, next) => {
-    res.on('close', observe);
-    next();
-  });
+  atEveryRequestStart(app, (_req, res) => res.on('close', observe));
 }

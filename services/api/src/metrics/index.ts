@@ -10,7 +10,7 @@ export interface MetricsDeps extends StoreGaugeDeps {
 }
 
 export interface Metrics {
-  /** Times every request of `app`; call it before the app's routes are added. */
+  /** Times every request of `app`. */
   observeRequests(app: Express): void;
   /** GET /metrics in Prometheus' text format. */
   router: Router;
