@@ -1,6 +1,7 @@
 import { orderDecider, orderStream, productDecider, productStream } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import type { EventStore } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
@@ -40,16 +41,11 @@ async function categoryOf(eventStore: EventStore, productId: string): Promise<st
  * append that fails (Postgres restarting) is retried without sending again. A Redis that cannot take the note is no
  * reason to stop; the append then makes the retry a no-op instead.
  */
-async function noteHandedOver(
-  job: Job,
-  data: DeliveryEmailJob,
-  messageId: string,
-  context: ProcessorContext,
-) {
+async function noteHandedOver(job: Job, data: DeliveryEmailJob, messageId: string, logger: Logger) {
   try {
     await job.updateData({ ...data, handedOver: messageId } satisfies DeliveryEmailJob);
   } catch (error) {
-    context.logger.warn({ err: error, orderId: data.orderId, messageId }, 'could not note the hand-over');
+    logger.warn({ err: error, orderId: data.orderId, messageId }, 'could not note the hand-over');
   }
 }
 
@@ -65,7 +61,7 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
     schema,
     concurrency: 4,
     async process(data, job, token) {
-      const { eventStore, keyVault, mailer, publicUrl } = context;
+      const { eventStore, keyVault, mailer, publicUrl, logger } = context;
       const { orderId, cause } = data;
       const trigger = cause.eventId;
       const { state: order } = await loadStream(eventStore, orderStream(orderId), orderDecider);
@@ -112,7 +108,7 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
         ...email,
         context: { correlationId: cause.correlationId, orderId },
       });
-      await noteHandedOver(job, data, messageId, context);
+      await noteHandedOver(job, data, messageId, logger);
       await record();
       return 'sent';
     },
