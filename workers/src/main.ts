@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { loadConfig, requireLicenceKeySecret, requireUrl } from '@licensestore/shared/config';
+import { loadConfig, publicUrl, requireLicenceKeySecret, requireUrl } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
@@ -123,7 +123,7 @@ async function main() {
       keyVault: createKeyVault(requireLicenceKeySecret(config)),
       lowStockThreshold: config.LOW_STOCK_THRESHOLD,
       adminEmail: config.ADMIN_EMAIL,
-      publicUrl: config.PUBLIC_URL ?? `http://localhost:${config.PORT}`,
+      publicUrl: publicUrl(config),
       mail: { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR },
     },
   });

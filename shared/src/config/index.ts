@@ -71,8 +71,11 @@ export const configSchema = z
     ADMIN_EMAIL: optionalString.pipe(z.email().optional()),
     ADMIN_USERNAME: z.string().min(1).default('admin'),
     ADMIN_PASSWORD: optionalString.pipe(z.string().min(12).optional()),
-    /** Origin the site is served from, for cross-site checks and absolute links; defaults to http://localhost:PORT. */
-    PUBLIC_URL: optionalString.pipe(z.url().optional()),
+    /**
+     * The origin browsers reach the site at: every absolute link (e-mails, upload URLs) and the same-origin check
+     * are built from it, never from a request's Host header. Unset: http://localhost:PORT.
+     */
+    PUBLIC_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
     /**
      * Express 'trust proxy': unset trusts no proxy (req.ip is the peer). Behind a load balancer set the number of
      * proxy hops or their addresses, so login throttling and logs see the client's address.
@@ -118,6 +121,10 @@ export const configSchema = z
   });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** PUBLIC_URL without a trailing slash, or the local default; links are `${publicUrl(config)}/path`. */
+export const publicUrl = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string =>
+  (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {
