@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_WEBHOOK_ID } from '@licensestore/paypal-sandbox';
 import type { Config } from '@licensestore/shared/config';
-import { ConfigError, requireLicenceKeySecret } from '@licensestore/shared/config';
+import { ConfigError, publicUrl, requireLicenceKeySecret } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
@@ -129,7 +129,7 @@ export function createApp(deps: AppDeps): Express {
         deps.mailer ??
         createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR }, logger),
       logger,
-      publicUrl: config.PUBLIC_URL,
+      publicUrl: publicUrl(config),
       secureCookies: https,
     }),
   );
@@ -171,7 +171,7 @@ export function createApp(deps: AppDeps): Express {
   logRequests(app, logger);
   metrics.observeRequests(app);
   closeConnectionsWhenDraining(app, deps.closing);
-  app.use(refuseCrossSite(config.PUBLIC_URL));
+  app.use(refuseCrossSite({ publicUrl: publicUrl(config), local: config.PUBLIC_URL === undefined }));
   // What every storefront visit asks for, ahead of what it does not need (the session from Redis, body parsers,
   // checkout routes, static file lookups): under load these answer from memory.
   app.use('/api', catalogue.reads);

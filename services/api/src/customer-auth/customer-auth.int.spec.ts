@@ -15,6 +15,9 @@ import { mailFiles, type ReadMail, readMail, signInLinkIn } from '../../../../te
 import { startTestSmtpServer } from '../../../../test/support/smtp-server.js';
 import { sessionCookieFrom, startTestApi, type TestApi } from '../../test/support/api.js';
 
+/** Where links point when PUBLIC_URL is unset: the configured port's localhost, never the request's Host. */
+const DEFAULT_ORIGIN = 'http://localhost:5000';
+
 describe('Customer sign-in by an e-mailed one-time link', () => {
   let dataDir: string;
   let database: DatabaseHandle;
@@ -52,8 +55,15 @@ describe('Customer sign-in by an e-mailed one-time link', () => {
     return signInLinkIn((sent[0] as [string, ReadMail])[1]);
   };
 
-  const follow = (url: string, cookie?: string) =>
-    fetch(url, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+  /**
+   * Links point at PUBLIC_URL's default (http://localhost:PORT), not at the port this test's api listens on; a
+   * navigation the visitor made themselves (opened from the mail program) says so in Sec-Fetch-Site.
+   */
+  const follow = (url: string, cookie?: string, site = 'none') =>
+    fetch(url.replace(DEFAULT_ORIGIN, api.url), {
+      redirect: 'manual',
+      headers: { 'sec-fetch-site': site, ...(cookie ? { cookie } : {}) },
+    });
 
   const user = (cookie?: string) => fetch(`${api.url}/api/auth/user`, { headers: cookie ? { cookie } : {} });
 
@@ -113,7 +123,7 @@ describe('Customer sign-in by an e-mailed one-time link', () => {
     const [mail] = await mailsTo(email);
     expect(mail?.subject).toBe('Your sign-in link for LicenseStore');
     const { url, token } = signInLinkIn(mail as ReadMail);
-    expect(url).toBe(`${api.url}/api/login/callback?token=${token}`);
+    expect(url).toBe(`${DEFAULT_ORIGIN}/api/login/callback?token=${token}`);
     expect(mail?.html).toContain(`<a href="${url}">Sign in to LicenseStore</a>`);
 
     const signedIn = await follow(url);
@@ -304,7 +314,7 @@ describe('Sign-in links on a public site, and when mail cannot be sent', () => {
     );
     const signedIn = await fetch(`${api.url}/api/login/callback?token=${token}`, {
       redirect: 'manual',
-      headers: { cookie: planted },
+      headers: { cookie: planted, 'sec-fetch-site': 'none' },
     });
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.getSetCookie()[0]).toMatch(/; Secure;/);

@@ -79,6 +79,36 @@ export function linkExpiredPage(): string {
   );
 }
 
+/**
+ * A sign-in link opened from another site (a webmail page, a link scanner): nothing happens until the visitor
+ * presses the button, so no page elsewhere can sign a browser into somebody else's account, and a scanner that
+ * fetches links does not use up the one-time token.
+ */
+export function confirmSignInPage(token: string): string {
+  return layout(
+    'Sign in',
+    `<h1>Sign in to LicenseStore</h1>
+<p>Press the button to finish signing in with the link from your e-mail.</p>
+<form method="post" action="/api/login/callback">
+<input type="hidden" name="token" value="${escapeHtml(token)}">
+<button type="submit">Sign in</button>
+</form>
+<p class="secondary"><a href="/">Back to the store</a></p>`,
+  );
+}
+
+/** /api/logout reached from another site: signing out waits for the visitor's own button press. */
+export function confirmSignOutPage(): string {
+  return layout(
+    'Sign out',
+    `<h1>Sign out of LicenseStore?</h1>
+<form method="post" action="/api/logout">
+<button type="submit">Sign out</button>
+</form>
+<p class="secondary"><a href="/account">Stay signed in</a></p>`,
+  );
+}
+
 /** The mail could not be handed over (SMTP down): nothing about the address, just try again. */
 export function sendFailedPage(): string {
   return layout(

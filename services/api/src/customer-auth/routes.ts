@@ -7,7 +7,16 @@ import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { sessionToken } from '../auth/guards.js';
 import { SESSION_COOKIE, type SessionStore } from '../auth/sessions.js';
-import { checkInboxPage, linkExpiredPage, sendFailedPage, signInEmail, signInPage } from './pages.js';
+import { isOwnNavigation } from '../http/same-origin.js';
+import {
+  checkInboxPage,
+  confirmSignInPage,
+  confirmSignOutPage,
+  linkExpiredPage,
+  sendFailedPage,
+  signInEmail,
+  signInPage,
+} from './pages.js';
 import { SignInLinkThrottle } from './throttle.js';
 import { SignInTokens } from './tokens.js';
 
@@ -24,8 +33,8 @@ export interface CustomerAuthRoutesDeps {
   sessions: SessionStore;
   mailer: Mailer;
   logger: Logger;
-  /** The site's public URL (links in e-mails point there); unset: the request's own host (local installs). */
-  publicUrl: string | undefined;
+  /** The site's public URL, without a trailing slash: sign-in links point there, whatever the request's Host. */
+  publicUrl: string;
   /** Secure cookies when the site is served over https. */
   secureCookies: boolean;
 }
@@ -35,9 +44,11 @@ const sendPage = (res: Response, status: number, html: string) => {
 };
 
 /**
- * Customer sign-in by a one-time link e-mailed to the address (issue 7, ARCHITECTURE section 8): GET and POST
- * /api/login, GET /api/login/callback, GET /api/logout. The session is the one admins get (ADR 006), of kind
- * 'customer' with the normalised address as its subject.
+ * Customer sign-in by a one-time link e-mailed to the address: GET and POST /api/login, /api/login/callback,
+ * /api/logout. The session is the one admins get (ADR 006), of kind 'customer' with the normalised address as its
+ * subject. The callback and logout change state only when the browser says the navigation is the visitor's own
+ * (typed, bookmarked, opened from a mail program, or a link on this site) or by a POST from this site's own page;
+ * a link on another site gets a page whose button does it.
  */
 export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
   const { sessions, mailer, logger, publicUrl, secureCookies } = deps;
@@ -45,16 +56,14 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
   const throttle = new SignInLinkThrottle(deps.redis);
   // As the admin login sets it: no Max-Age, HttpOnly, SameSite=Lax, Secure behind https.
   const cookieOptions: CookieOptions = { httpOnly: true, sameSite: 'lax', path: '/', secure: secureCookies };
-  const siteOrigin = publicUrl ? new URL(publicUrl).origin : null;
-  // Links in e-mails never take their host from the request when PUBLIC_URL is set (no Host-header poisoning).
-  const originOf = (req: Request) => siteOrigin ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  const form = express.urlencoded({ extended: false, limit: '10kb' });
   const router = Router();
 
   router.get('/login', (_req, res) => {
     sendPage(res, 200, signInPage());
   });
 
-  router.post('/login', express.urlencoded({ extended: false, limit: '10kb' }), async (req, res) => {
+  router.post('/login', form, async (req, res) => {
     const parsed = emailSchema.safeParse(req.body ?? {});
     if (!parsed.success) {
       const typed = typeof req.body?.email === 'string' ? req.body.email.slice(0, 254) : '';
@@ -78,7 +87,7 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
       return;
     }
     const token = await tokens.issue(email);
-    const link = `${originOf(req)}/api/login/callback?token=${encodeURIComponent(token)}`;
+    const link = `${publicUrl}/api/login/callback?token=${encodeURIComponent(token)}`;
     try {
       await mailer.send({
         to: email,
@@ -94,8 +103,7 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
     sendPage(res, 200, checkInboxPage(parsed.data.email));
   });
 
-  router.get('/login/callback', async (req, res) => {
-    const token = typeof req.query.token === 'string' ? req.query.token : '';
+  const signInWith = async (req: Request, res: Response, token: string) => {
     const email = token ? await tokens.consume(token) : null;
     if (!email) {
       sendPage(res, token ? 410 : 400, linkExpiredPage());
@@ -111,14 +119,37 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
     });
     res.cookie(SESSION_COOKIE, sid, cookieOptions);
     res.set('Cache-Control', 'no-store').redirect(303, '/account');
+  };
+
+  router.get('/login/callback', async (req, res) => {
+    const token = typeof req.query.token === 'string' ? req.query.token : '';
+    if (token && !isOwnNavigation(req)) {
+      sendPage(res, 200, confirmSignInPage(token));
+      return;
+    }
+    await signInWith(req, res, token);
   });
 
-  router.get('/logout', async (req, res) => {
+  router.post('/login/callback', form, async (req, res) => {
+    await signInWith(req, res, typeof req.body?.token === 'string' ? req.body.token : '');
+  });
+
+  const signOut = async (req: Request, res: Response) => {
     const token = sessionToken(req.get('cookie'));
     if (token) await sessions.destroy(token);
     res.clearCookie(SESSION_COOKIE, cookieOptions);
     res.set('Cache-Control', 'no-store').redirect(303, '/');
+  };
+
+  router.get('/logout', async (req, res) => {
+    if (!isOwnNavigation(req)) {
+      sendPage(res, 200, confirmSignOutPage());
+      return;
+    }
+    await signOut(req, res);
   });
+
+  router.post('/logout', signOut);
 
   return router;
 }

@@ -20,7 +20,7 @@ export class LocalObjectStorage implements ObjectStorage {
   constructor(
     private readonly dir: string,
     private readonly signer: UploadSigner,
-    /** The app's origin as browsers reach it: PUBLIC_URL, or the one the admin's request came to. */
+    /** The app's origin as browsers reach it, given the origin the admin's request names. */
     private readonly origin: (requestOrigin: string) => string,
   ) {}
 

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { type Config, ConfigError } from '@licensestore/shared/config';
+import { type Config, ConfigError, publicUrl } from '@licensestore/shared/config';
+import { isSiteOrigin } from '../http/same-origin.js';
 import { LocalObjectStorage } from './local-storage.js';
 import { S3ObjectStorage } from './s3-storage.js';
 import type { ObjectStorage } from './storage.js';
@@ -28,11 +29,13 @@ export function selectObjectStorage(config: Config): SelectedStorage {
     });
     return { storage, local: null, signer };
   }
-  const publicOrigin = config.PUBLIC_URL ? new URL(config.PUBLIC_URL).origin : null;
-  const local = new LocalObjectStorage(
-    resolve(config.DATA_DIR, 'uploads'),
-    signer,
-    (requestOrigin) => publicOrigin ?? requestOrigin,
+  const site = { publicUrl: publicUrl(config), local: config.PUBLIC_URL === undefined };
+  const ownOrigin = new URL(site.publicUrl).origin;
+  const isOwn = isSiteOrigin(site);
+  // Upload URLs point at PUBLIC_URL; a local run without it answers on whichever loopback name and port the
+  // browser used, and never on a host the request merely claims.
+  const local = new LocalObjectStorage(resolve(config.DATA_DIR, 'uploads'), signer, (requestOrigin) =>
+    isOwn(requestOrigin) ? requestOrigin : ownOrigin,
   );
   return { storage: local, local, signer };
 }
