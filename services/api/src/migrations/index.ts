@@ -3,11 +3,13 @@ import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as adminUsers from './2026-11-22-admin-users.js';
 import * as adminUserRoles from './2026-11-24-admin-user-roles.js';
 import * as auditVerifications from './2026-11-24-audit-verifications.js';
+import * as adminUsernameKeys from './2026-11-26-admin-username-keys.js';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-admin-users': adminUsers,
   '2026-11-24-admin-user-roles': adminUserRoles,
   '2026-11-24-audit-verifications': auditVerifications,
+  '2026-11-26-admin-username-keys': adminUsernameKeys,
 };
 
 /**
@@ -24,6 +26,8 @@ export async function migrateApi(db: Kysely<Database>): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-    throw new Error(`API migration ${failed ?? ''} failed`, { cause: error });
+    // The cause's own words: a migration that refuses (usernames that clash) says what a person must do.
+    const reason = error instanceof Error ? `: ${error.message}` : '';
+    throw new Error(`API migration ${failed ?? ''} failed${reason}`, { cause: error });
   }
 }
