@@ -45,7 +45,7 @@ export async function ensureFirstAdmin(
   const existing = await db.selectFrom('admin_users').select('id').limit(1).executeTakeFirst();
   if (existing) return { created: false };
 
-  const weakness = options.password && passwordWeakness(options.password, [options.username]);
+  const weakness = options.password && passwordWeakness(options.password);
   if (weakness) throw new ConfigError([`ADMIN_PASSWORD: ${weakness}`]);
   const password = options.password ?? generatePassword();
   const passwordHash = await hashPassword(password);

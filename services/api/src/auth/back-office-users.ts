@@ -20,22 +20,20 @@ const newPasswordSchema = storableText({
   min: MIN_PASSWORD_LENGTH,
   max: MAX_PASSWORD_LENGTH,
   trim: false,
-});
+}).pipe(
+  z.string().check((context) => {
+    const weakness = passwordWeakness(context.value);
+    if (weakness) context.issues.push({ code: 'custom', input: context.value, message: weakness });
+  }),
+);
 
-export const newUserSchema = z
-  .object({
-    username: storableText({ max: MAX_USERNAME_LENGTH }).pipe(
-      z.string().regex(/^[^\s\p{C}]*$/u, 'must not contain spaces or control characters'),
-    ),
-    password: newPasswordSchema,
-    role: z.enum(BACK_OFFICE_ROLES, { error: `must be one of ${BACK_OFFICE_ROLES.join(', ')}` }),
-  })
-  .check((context) => {
-    const { username, password } = context.value;
-    const weakness = passwordWeakness(password, [username]);
-    if (weakness)
-      context.issues.push({ code: 'custom', input: password, path: ['password'], message: weakness });
-  });
+export const newUserSchema = z.object({
+  username: storableText({ max: MAX_USERNAME_LENGTH }).pipe(
+    z.string().regex(/^[^\s\p{C}]*$/u, 'must not contain spaces or control characters'),
+  ),
+  password: newPasswordSchema,
+  role: z.enum(BACK_OFFICE_ROLES, { error: `must be one of ${BACK_OFFICE_ROLES.join(', ')}` }),
+});
 export type NewUser = z.output<typeof newUserSchema>;
 
 /** Postgres' unique_violation: here always the username_key index. */

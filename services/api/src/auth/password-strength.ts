@@ -18,10 +18,10 @@ const strength = () => {
 
 /**
  * Why `password` is too easy to guess (zxcvbn's warning and suggestions, as a sentence), or null when it is strong
- * enough. `userInputs` (the username) count as known to an attacker.
+ * enough.
  */
-export function passwordWeakness(password: string, userInputs: string[] = []): string | null {
-  const { score, feedback } = strength().check(password, userInputs);
+export function passwordWeakness(password: string): string | null {
+  const { score, feedback } = strength().check(password);
   if (score >= STRONG_ENOUGH) return null;
   const advice = [feedback.warning, ...feedback.suggestions].filter(Boolean).join(' ');
   return `is too easy to guess${advice ? `: ${advice}` : ''}`;
