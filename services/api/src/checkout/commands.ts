@@ -141,8 +141,11 @@ export async function startCheckout(
 // ---------------------------------------------------------------------------------------------------------------
 // Capture: one order per PayPal order, however often and however concurrently it is asked for.
 
-/** The buyer as the browser names them, or (webhook reconciliation) as PayPal's payer record does. */
-export type CustomerSource = Customer | ((order: PaypalOrder) => Customer);
+/**
+ * The buyer as the browser names them (checked before PayPal is asked), or (webhook reconciliation) as PayPal's payer
+ * record does: read from PayPal's answer once the money has moved, and made storable (payerAsBuyer), never refused.
+ */
+export type CustomerSource = Customer | ((order: PaypalOrder) => { name?: string; email?: string });
 
 export interface CaptureResult {
   order: PlacedOrder;
@@ -210,7 +213,7 @@ async function recordCapture(
     );
     throw new PaymentIssueError(502, 'PayPal did not report a capture; please try again.');
   }
-  const buyer = typeof customer === 'function' ? customer(paypalOrder) : customer;
+  const buyer = typeof customer === 'function' ? payerAsBuyer(customer(paypalOrder)) : customer;
   const command: CheckoutCommand = {
     type: 'CaptureCheckout',
     paypalOrderId,
@@ -409,9 +412,9 @@ export async function applyPaymentNews(
 }
 
 /** The buyer as PayPal's payer record names them, for orders the browser never finished. */
-export function customerFromPayer(order: PaypalOrder): Customer {
+export function customerFromPayer(order: PaypalOrder): { name: string; email?: string } {
   const name = [order.payer?.name?.given_name, order.payer?.name?.surname].filter(Boolean).join(' ');
-  return payerAsBuyer({ name, email: order.payer?.email_address });
+  return { name, email: order.payer?.email_address };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
