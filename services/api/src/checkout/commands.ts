@@ -190,6 +190,7 @@ export async function captureCheckout(
   return placeOrder(deps, checkout, context, { fresh: recorded });
 }
 
+/** The browser's buyer as the order will store it (NFC, trimmed), or a 400 saying what cannot be stored. */
 function checkedBuyer(customer: Customer): Customer {
   const parsed = buyerSchema.safeParse(customer);
   if (!parsed.success)

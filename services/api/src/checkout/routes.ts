@@ -58,9 +58,9 @@ const captureBody = z.object({
   items: z
     .array(
       z.object({
-        productId: storableText({ max: 100 }),
-        productName: storableText({ max: 500 }).optional(),
-        price: z.union([storableText({ max: 20 }), z.number()]).optional(),
+        productId: storableText({ min: 0, max: 100 }),
+        productName: storableText({ min: 0, max: 500 }).optional(),
+        price: z.union([storableText({ min: 0, max: 20 }), z.number()]).optional(),
         quantity: z.number().int().min(0).max(1000),
       }),
     )
