@@ -17,6 +17,7 @@ import { type RoleName, spawnRole } from '../../scripts/lib/roles.js';
 import { startEmbeddedPostgres } from '../../scripts/stack/embedded-postgres.js';
 import { freePort } from '../../scripts/stack/free-port.js';
 import { startRedisServer } from '../../scripts/stack/redis-server.js';
+import { nextShopperAddress } from '../../scripts/testing/shoppers.js';
 import type { Counted } from './cpu.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -101,6 +102,8 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
       LICENCE_KEY_SECRET: licenceKeySecret,
       PAYPAL_API_BASE_URL: `${paypalOrigin}/paypal-sandbox`,
       PUBLIC_URL: apiUrl,
+      // Each purchase comes from its own client address (X-Forwarded-For), as the shoppers of a real shop do.
+      TRUST_PROXY: 'loopback',
       ...(options.webDist ? { WEB_DIST: options.webDist } : {}),
       ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}),
     };
@@ -269,10 +272,10 @@ async function waitUntilProjected(database: DatabaseHandle, position: Position, 
   }
 }
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+async function post(url: string, body: unknown, address: string): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
     body: JSON.stringify(body),
   });
   const text = await response.text();
@@ -292,18 +295,24 @@ export interface Purchase {
 /** One shopper's purchase as the browser makes it: create the PayPal order, approve it, capture it. */
 export async function buy(store: BenchStore, product: BenchProduct, shopper: number): Promise<Purchase> {
   const startedAt = performance.now();
-  const { id } = await post(`${store.apiUrl}/paypal/order`, {
-    amount: product.price,
-    currency: 'USD',
-    intent: 'CAPTURE',
-    items: [{ productId: product.id, quantity: 1 }],
-  });
-  await post(`${store.paypalUrl}/buyer/orders/${id}/approve`, { choice: 'approve' });
+  const address = nextShopperAddress();
+  const { id } = await post(
+    `${store.apiUrl}/paypal/order`,
+    {
+      amount: product.price,
+      currency: 'USD',
+      intent: 'CAPTURE',
+      items: [{ productId: product.id, quantity: 1 }],
+    },
+    address,
+  );
+  await post(`${store.paypalUrl}/buyer/orders/${id}/approve`, { choice: 'approve' }, address);
   const captureStartedAt = performance.now();
-  const order = await post(`${store.apiUrl}/paypal/order/${id}/capture`, {
-    customerName: `Shopper ${shopper}`,
-    customerEmail: `shopper${shopper}@example.com`,
-  });
+  const order = await post(
+    `${store.apiUrl}/paypal/order/${id}/capture`,
+    { customerName: `Shopper ${shopper}`, customerEmail: `shopper${shopper}@example.com` },
+    address,
+  );
   // Paid: waiting for its keys, or already served when delivery outran the capture's read-your-writes answer.
   if (order.status !== 'processing' && order.status !== 'completed') {
     throw new Error(`order ${String(order.id)} is ${String(order.status)}`);

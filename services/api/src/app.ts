@@ -18,6 +18,7 @@ import { authRoutes } from './auth/routes.js';
 import { SessionStore } from './auth/sessions.js';
 import { backOfficeUserRoutes } from './auth/users-routes.js';
 import { catalogueRoutes } from './catalogue/routes.js';
+import { type OrderLimit, throttleOrderCreation } from './checkout/order-throttle.js';
 import { checkoutRoutes, paymentsConfigRoutes } from './checkout/routes.js';
 import { customerAuthRoutes } from './customer-auth/routes.js';
 import { customerRoutes } from './customers/routes.js';
@@ -55,6 +56,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Aborted when the server begins to shut down: long-lived responses (order event streams) end. */
   closing?: AbortSignal;
+  /** PayPal orders per client address and window; ORDER_LIMIT unless a test buys faster than any shopper. */
+  orderLimit?: OrderLimit;
 }
 
 /** PayPal wiring (ADR 007): real PayPal when PAYPAL_CLIENT_ID is set, otherwise the emulator. */
@@ -177,6 +180,7 @@ export function createApp(deps: AppDeps): Express {
   app.use('/api', catalogue.reads);
   if (web) app.use(web.home);
   if (deps.payments?.sandboxRouter) app.use(SANDBOX_MOUNT, deps.payments.sandboxRouter);
+  app.use(throttleOrderCreation(redis, deps.orderLimit));
   app.use(
     checkoutRoutes({
       database,

@@ -103,7 +103,7 @@ describe('Back-office users API', () => {
       expect(await answer(response)).toEqual({
         status: 409,
         body: {
-          error: `A user named "${taken.username.toUpperCase()}" already exists (usernames ignore case)`,
+          error: `A user named "${taken.username.toUpperCase()}" already exists (usernames ignore case and character width)`,
         },
       });
     });

@@ -14,16 +14,23 @@ const customer = {
   customerEmail: `ada-${randomUUID().slice(0, 8)}@example.com`,
 };
 
-const linesOf = (entries: LogEntry[], message: string, correlationId: string) =>
+const linesOf = (
+  entries: LogEntry[],
+  message: string,
+  correlationId: string,
+  field: 'correlationId' | 'clientCorrelationId' = 'correlationId',
+) =>
   entries.filter(
     (entry) =>
-      entry.message === message &&
-      (entry.fields as { correlationId?: string }).correlationId === correlationId,
+      entry.message === message && (entry.fields as Record<string, unknown>)[field] === correlationId,
   );
 
 describe('One purchase, followed by its correlation id', () => {
   let store: ObservedStore;
-  const correlationId = `purchase-${randomUUID()}`;
+  /** The browser's own id: kept on the access lines only, never on an event. */
+  const clientCorrelationId = `purchase-${randomUUID()}`;
+  /** The id the server gave the capture request: what links the order's events, jobs and e-mail. */
+  let correlationId: string;
   let orderId: string;
   let paypalOrderId: string;
 
@@ -31,7 +38,7 @@ describe('One purchase, followed by its correlation id', () => {
     store = await startObservedStore();
     const productId = await store.productWithKeys(2);
     ({ orderId, paypalOrderId } = await purchase(store.api.url, productId, customer, {
-      'X-Correlation-Id': correlationId,
+      'X-Correlation-Id': clientCorrelationId,
     }));
     // Bounded: the delivery e-mail is the last step of the chain.
     await vi.waitFor(
@@ -41,11 +48,15 @@ describe('One purchase, followed by its correlation id', () => {
       },
       { timeout: DELIVERED_WITHIN_MS, interval: 100 },
     );
+    const capture = store.api.logger.entries.find(
+      (entry) => (entry.fields as { path?: string }).path === `/paypal/order/${paypalOrderId}/capture`,
+    );
+    correlationId = (capture?.fields as { correlationId?: string } | undefined)?.correlationId ?? 'none';
   });
   afterAll(() => store?.stop());
 
-  it("is on the api's access line of each of its requests, with the request's own id", () => {
-    const lines = linesOf(store.api.logger.entries, 'request', correlationId);
+  it("keeps the client's id on the api's access line of each of its requests, each with its own ids", () => {
+    const lines = linesOf(store.api.logger.entries, 'request', clientCorrelationId, 'clientCorrelationId');
     expect(lines.map(({ level, fields }) => ({ level, ...fields }))).toEqual([
       expect.objectContaining({ level: 'info', method: 'POST', path: '/paypal/order', status: 201 }),
       // The buyer's approval in the (embedded) emulator's window.
@@ -67,9 +78,14 @@ describe('One purchase, followed by its correlation id', () => {
     }
     const requestIds = lines.map(({ fields }) => (fields as { requestId: string }).requestId);
     expect(new Set(requestIds).size).toBe(3);
+    // Made by the server: each request's correlation id is its own request id.
+    for (const { fields } of lines) {
+      const { requestId, correlationId: made } = fields as { requestId: string; correlationId: string };
+      expect(made).toBe(requestId);
+    }
   });
 
-  it("is on every event of the checkout's and the order's streams, and on the inventory's assignment", async () => {
+  it("is on the capture's event, every event of the order's stream and the inventory's assignment; the client's id on none", async () => {
     const order = await readEvents(store.eventStore, orderStream(orderId));
     expect(order.map((event) => event.type)).toEqual(
       expect.arrayContaining([
@@ -80,7 +96,10 @@ describe('One purchase, followed by its correlation id', () => {
       ]),
     );
     const checkout = await readEvents(store.eventStore, checkoutStream(paypalOrderId));
-    for (const event of [...checkout, ...order]) {
+    expect(checkout.map((event) => event.type)).toEqual(['CheckoutStarted', 'CheckoutCaptured']);
+    // The checkout began in another request (POST /paypal/order), under that request's own id.
+    expect(checkout[0]?.metadata.correlationId).not.toBe(correlationId);
+    for (const event of [...checkout.slice(1), ...order]) {
       expect({ type: event.type, correlationId: event.metadata.correlationId }).toEqual({
         type: event.type,
         correlationId,
@@ -94,6 +113,8 @@ describe('One purchase, followed by its correlation id', () => {
     );
     expect(assignment).toHaveLength(1);
     expect(assignment[0]?.metadata.correlationId).toBe(correlationId);
+    const recorded = [...checkout, ...order, ...inventory].map(({ data, metadata }) => ({ data, metadata }));
+    expect(JSON.stringify(recorded)).not.toContain(clientCorrelationId);
   });
 
   it("is on the workers' line for each job, with the job's and its event's ids", () => {

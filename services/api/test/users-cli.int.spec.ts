@@ -86,10 +86,24 @@ describe('npm run users:add', () => {
     expect(await signIn(api.url, 'jon', password)).toMatch(/^sid=/);
   });
 
-  it('refuses a username taken in another case with exit code 1', async () => {
-    const run = await addUser(['--username', 'IVY', '--role', 'auditor'], { databaseUrl });
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain('A user named "IVY" already exists');
+  it.each(['IVY', 'ｉｖｙ'])(
+    'refuses %s, a username taken in another case or width, with exit code 1',
+    async (name) => {
+      const run = await addUser(['--username', name, '--role', 'auditor'], { databaseUrl });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toContain(`A user named "${name}" already exists`);
+    },
+  );
+
+  it('refuses a password easy to guess with the advice, and exits with 2', async () => {
+    const run = await addUser(['--username', 'kim', '--role', 'auditor', '--password-stdin'], {
+      databaseUrl,
+      stdin: 'aaaaaaaaaaaa\n',
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'password: is too easy to guess: Repeated characters like "aaa" are easy to guess.',
+    );
   });
 
   it.each([

@@ -1,11 +1,15 @@
 import { z } from 'zod';
-import { productChangesObject, productFieldsSchema } from './product.js';
+import { recordedProductChangesSchema, recordedProductFieldsSchema } from './product.js';
 
 export const productEventSchemas = {
-  ProductCreated: z.object({ productId: z.uuid(), fields: productFieldsSchema, createdAt: z.iso.datetime() }),
+  ProductCreated: z.object({
+    productId: z.uuid(),
+    fields: recordedProductFieldsSchema,
+    createdAt: z.iso.datetime(),
+  }),
   ProductUpdated: z.object({
     productId: z.uuid(),
-    changes: productChangesObject,
+    changes: recordedProductChangesSchema,
     updatedAt: z.iso.datetime(),
   }),
   ProductDeleted: z.object({ productId: z.uuid(), deletedAt: z.iso.datetime() }),

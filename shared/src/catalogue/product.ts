@@ -1,46 +1,69 @@
 import { z } from 'zod';
 import { decimalAmount, normaliseAmount } from '../money/index.js';
+import { storableText } from '../text/index.js';
 
-const text = (max: number) =>
-  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
-
-/** A product's editable fields, as admins send them (spec section 3 and the product form rules). */
-export const productFieldsSchema = z.object({
-  name: text(200),
-  description: text(5000),
-  imageUrl: text(2000),
-  category: text(100),
-  platform: text(100),
+/** Fields every product has besides its texts, the same in a command and in a recorded event. */
+const otherFields = {
   regularPrice: decimalAmount.transform(normaliseAmount),
   salePrice: z
     .union([decimalAmount.transform(normaliseAmount), z.literal(''), z.null()])
     .optional()
-    .transform((value) => (value ? value : null)),
+    .transform((value: string | null | undefined) => (value ? value : null)),
   featured: z.boolean().default(false),
   inStock: z.boolean().default(true),
+};
+
+/**
+ * A product's editable fields, as admins send them (spec section 3 and the product form rules): every text storable.
+ * The image URL is a text here; the API also checks it is an image on this site.
+ */
+export const productFieldsSchema = z.object({
+  name: storableText({ max: 200 }),
+  description: storableText({ max: 5000, multiline: true }),
+  imageUrl: storableText({ max: 2000 }),
+  category: storableText({ max: 100 }),
+  platform: storableText({ max: 100 }),
+  ...otherFields,
 });
 export type ProductFields = z.infer<typeof productFieldsSchema>;
 
-/** Any subset of the fields, with no defaults applied to absent ones (PATCH bodies, ProductUpdated). */
-export const productChangesObject = z
-  .object({
-    name: productFieldsSchema.shape.name,
-    description: productFieldsSchema.shape.description,
-    imageUrl: productFieldsSchema.shape.imageUrl,
-    category: productFieldsSchema.shape.category,
-    platform: productFieldsSchema.shape.platform,
-    regularPrice: productFieldsSchema.shape.regularPrice,
-    salePrice: productFieldsSchema.shape.salePrice,
-    featured: z.boolean(),
-    inStock: z.boolean(),
-  })
-  .partial();
+/** Any subset of `shape`'s fields, with no defaults applied to absent ones (PATCH bodies, ProductUpdated). */
+const changesOf = (shape: typeof productFieldsSchema.shape | typeof recordedProductFieldsSchema.shape) =>
+  z
+    .object({
+      name: shape.name,
+      description: shape.description,
+      imageUrl: shape.imageUrl,
+      category: shape.category,
+      platform: shape.platform,
+      regularPrice: shape.regularPrice,
+      salePrice: shape.salePrice,
+      featured: z.boolean(),
+      inStock: z.boolean(),
+    })
+    .partial();
 
-export const productChangesSchema = productChangesObject.refine(
+export const productChangesSchema = changesOf(productFieldsSchema.shape).refine(
   (changes) => Object.keys(changes).length > 0,
   'at least one field must change',
 );
 export type ProductChanges = z.infer<typeof productChangesSchema>;
+
+/**
+ * The fields as events recorded them: texts checked only for presence and length, as commands checked them before
+ * the storable-text rule, so every event already stored still reads.
+ */
+const recordedText = (max: number) =>
+  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+export const recordedProductFieldsSchema = z.object({
+  name: recordedText(200),
+  description: recordedText(5000),
+  imageUrl: recordedText(2000),
+  category: recordedText(100),
+  platform: recordedText(100),
+  ...otherFields,
+});
+export const recordedProductChangesSchema = changesOf(recordedProductFieldsSchema.shape);
 
 /** The product as the API returns it (spec section 3). */
 export interface Product extends ProductFields {

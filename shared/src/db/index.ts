@@ -169,6 +169,8 @@ export interface ProjectionCheckpointsTable {
 export interface AdminUsersTable {
   id: string;
   username: string;
+  /** usernameKey(username): unique, what a sign-in looks up. */
+  username_key: string;
   password_hash: string;
   /** 'admin' or 'auditor' (BackOfficeRole); the column defaults to 'admin'. */
   role: ColumnType<BackOfficeRole, BackOfficeRole | undefined, never>;

@@ -5,6 +5,7 @@ import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
+import { storableText } from '@licensestore/shared/text';
 import { type Response, Router } from 'express';
 import { z } from 'zod';
 import { requireBackOffice } from '../auth/guards.js';
@@ -27,7 +28,7 @@ const moment = z.iso.datetime({
   message: 'must be an ISO 8601 date-time, e.g. 2026-11-24T09:00:00Z',
 });
 const asOfQuery = z.object({ at: moment.transform((at) => new Date(at)) });
-const text = z.string().trim().min(1).max(200);
+const text = storableText({ max: 200 });
 
 const eventLogQuery = z.object({
   type: z

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { BackOfficeRole } from '@licensestore/shared/back-office';
+import { type BackOfficeRole, usernameKey } from '@licensestore/shared/back-office';
+import { ConfigError } from '@licensestore/shared/config';
 import type { Database } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
+import { passwordWeakness } from './password-strength.js';
 import { generatePassword, hashPassword } from './passwords.js';
 
 export interface AdminCredentials {
@@ -12,7 +14,7 @@ export interface AdminCredentials {
   role: BackOfficeRole;
 }
 
-/** Usernames compare case-insensitively (a unique index on lower(username) backs this). */
+/** Usernames compare by their key, whatever their letter case or character width (a unique index backs this). */
 export async function findAdminByUsername(
   db: Kysely<Database>,
   username: string,
@@ -20,7 +22,7 @@ export async function findAdminByUsername(
   const row = await db
     .selectFrom('admin_users')
     .select(['id', 'username', 'password_hash', 'role'])
-    .where(sql<string>`lower(username)`, '=', username.toLowerCase())
+    .where('username_key', '=', usernameKey(username))
     .executeTakeFirst();
   return row ? { id: row.id, username: row.username, passwordHash: row.password_hash, role: row.role } : null;
 }
@@ -31,7 +33,8 @@ export type FirstAdminOutcome =
 
 /**
  * Seeds the first admin when there is none, from ADMIN_USERNAME / ADMIN_PASSWORD. Without a configured password a
- * random one is generated and logged once; it is never stored anywhere but as its hash. Safe to run from several
+ * random one is generated and logged once; it is never stored anywhere but as its hash. A configured password easy to
+ * guess is refused (a ConfigError) when it would create the admin, not once one exists. Safe to run from several
  * instances at once: only the one whose insert lands reports (and prints) anything.
  */
 export async function ensureFirstAdmin(
@@ -42,11 +45,13 @@ export async function ensureFirstAdmin(
   const existing = await db.selectFrom('admin_users').select('id').limit(1).executeTakeFirst();
   if (existing) return { created: false };
 
+  const weakness = options.password && passwordWeakness(options.password);
+  if (weakness) throw new ConfigError([`ADMIN_PASSWORD: ${weakness}`]);
   const password = options.password ?? generatePassword();
   const passwordHash = await hashPassword(password);
   const { rows } = await sql<{ id: string }>`
-    INSERT INTO admin_users (id, username, password_hash)
-    SELECT ${randomUUID()}::uuid, ${options.username}, ${passwordHash}
+    INSERT INTO admin_users (id, username, username_key, password_hash)
+    SELECT ${randomUUID()}::uuid, ${options.username}, ${usernameKey(options.username)}, ${passwordHash}
     WHERE NOT EXISTS (SELECT 1 FROM admin_users)
     ON CONFLICT DO NOTHING
     RETURNING id`.execute(db);

@@ -6,33 +6,42 @@ import {
   MAX_PASSWORD_LENGTH,
   MAX_USERNAME_LENGTH,
   MIN_PASSWORD_LENGTH,
+  usernameKey,
 } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
+import { storableText } from '@licensestore/shared/text';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { passwordWeakness } from './password-strength.js';
 import { hashPassword } from './passwords.js';
 
+/** A new user's password: at least MIN_PASSWORD_LENGTH characters, and not one an estimator finds easy to guess. */
+const newPasswordSchema = storableText({
+  min: MIN_PASSWORD_LENGTH,
+  max: MAX_PASSWORD_LENGTH,
+  trim: false,
+}).pipe(
+  z.string().check((context) => {
+    const weakness = passwordWeakness(context.value);
+    if (weakness) context.issues.push({ code: 'custom', input: context.value, message: weakness });
+  }),
+);
+
 export const newUserSchema = z.object({
-  username: z
-    .string()
-    .trim()
-    .min(1, 'is required')
-    .max(MAX_USERNAME_LENGTH, `must be at most ${MAX_USERNAME_LENGTH} characters`)
-    .regex(/^[^\s\p{C}]*$/u, 'must not contain spaces or control characters'),
-  password: z
-    .string()
-    .min(MIN_PASSWORD_LENGTH, `must be at least ${MIN_PASSWORD_LENGTH} characters`)
-    .max(MAX_PASSWORD_LENGTH, `must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  username: storableText({ max: MAX_USERNAME_LENGTH }).pipe(
+    z.string().regex(/^[^\s\p{C}]*$/u, 'must not contain spaces or control characters'),
+  ),
+  password: newPasswordSchema,
   role: z.enum(BACK_OFFICE_ROLES, { error: `must be one of ${BACK_OFFICE_ROLES.join(', ')}` }),
 });
 export type NewUser = z.output<typeof newUserSchema>;
 
-/** Postgres' unique_violation: here always the lower(username) index. */
+/** Postgres' unique_violation: here always the username_key index. */
 const UNIQUE_VIOLATION = '23505';
 
 export class UsernameTakenError extends AppError {
   constructor(username: string) {
-    super(409, `A user named "${username}" already exists (usernames ignore case)`);
+    super(409, `A user named "${username}" already exists (usernames ignore case and character width)`);
   }
 }
 
@@ -59,13 +68,19 @@ export async function listBackOfficeUsers(db: Kysely<Database>): Promise<BackOff
   return rows.map(toView);
 }
 
-/** Stores only the password's hash; a username taken in any letter case is a 409. */
+/** Stores only the password's hash; a username taken in any letter case or character width is a 409. */
 export async function createBackOfficeUser(db: Kysely<Database>, user: NewUser): Promise<BackOfficeUserView> {
   const passwordHash = await hashPassword(user.password);
   try {
     const row = await db
       .insertInto('admin_users')
-      .values({ id: randomUUID(), username: user.username, password_hash: passwordHash, role: user.role })
+      .values({
+        id: randomUUID(),
+        username: user.username,
+        username_key: usernameKey(user.username),
+        password_hash: passwordHash,
+        role: user.role,
+      })
       .returning(['id', 'username', 'role', 'created_at'])
       .executeTakeFirstOrThrow();
     return toView(row);

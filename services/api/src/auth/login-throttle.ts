@@ -1,5 +1,7 @@
 import { TooManyRequestsError } from '@licensestore/shared';
+import { usernameKey } from '@licensestore/shared/back-office';
 import type { Redis } from 'ioredis';
+import { countHits } from '../http/fixed-windows.js';
 
 const LIMITS = { perUsernameAndIp: 5, perIp: 20, windowSeconds: 15 * 60 };
 
@@ -11,33 +13,24 @@ return 1`;
 
 /**
  * Fixed-window counters of sign-in attempts. An attempt is counted before the password is checked, so
- * parallel guesses cannot slip past the limit; a successful sign-in gives its attempt back.
+ * parallel guesses cannot slip past the limit; a successful sign-in gives its attempt back. A username counts as
+ * its key: `ADMIN` and `ａｄｍｉｎ` are guesses at the same account.
  */
 export class LoginThrottle {
   constructor(private readonly redis: Redis) {}
 
   private keys(username: string, ip: string) {
-    return { pair: `login-attempts:${ip}:${username.toLowerCase()}`, ip: `login-attempts:${ip}` };
+    return { pair: `login-attempts:${ip}:${usernameKey(username)}`, ip: `login-attempts:${ip}` };
   }
 
   /** Counts an attempt; throws 429 with the time left in the window when either limit is exceeded. */
   async attempt(username: string, ip: string): Promise<void> {
     const keys = this.keys(username, ip);
-    const window = LIMITS.windowSeconds;
-    const results = await this.redis
-      .multi()
-      .set(keys.pair, 0, 'EX', window, 'NX')
-      .incr(keys.pair)
-      .ttl(keys.pair)
-      .set(keys.ip, 0, 'EX', window, 'NX')
-      .incr(keys.ip)
-      .ttl(keys.ip)
-      .exec();
-    const value = (index: number) => Number(results?.[index]?.[1] ?? 0);
-    const overPair = value(1) > LIMITS.perUsernameAndIp;
-    const overIp = value(4) > LIMITS.perIp;
+    const [pair, client] = await countHits(this.redis, LIMITS.windowSeconds, [keys.pair, keys.ip] as const);
+    const overPair = pair.count > LIMITS.perUsernameAndIp;
+    const overIp = client.count > LIMITS.perIp;
     if (!overPair && !overIp) return;
-    const retryAfter = Math.max(overPair ? value(2) : 0, overIp ? value(5) : 0, 1);
+    const retryAfter = Math.max(overPair ? pair.secondsLeft : 1, overIp ? client.secondsLeft : 1);
     const minutes = Math.ceil(retryAfter / 60);
     throw new TooManyRequestsError(
       `Too many failed login attempts. Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,

@@ -1,6 +1,11 @@
 import { UnauthenticatedError } from '@licensestore/shared';
-import type { AdminStatusView } from '@licensestore/shared/back-office';
+import {
+  type AdminStatusView,
+  MAX_PASSWORD_LENGTH,
+  MAX_USERNAME_LENGTH,
+} from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
+import { storableText } from '@licensestore/shared/text';
 import { type CookieOptions, Router } from 'express';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -12,8 +17,8 @@ import { unknownUserHash, verifyPassword } from './passwords.js';
 import { SESSION_COOKIE, type SessionStore } from './sessions.js';
 
 const loginSchema = z.object({
-  username: z.string().trim().min(1, 'is required').max(200, 'must be at most 200 characters'),
-  password: z.string().min(1, 'is required').max(1024, 'must be at most 1024 characters'),
+  username: storableText({ max: MAX_USERNAME_LENGTH }),
+  password: storableText({ max: MAX_PASSWORD_LENGTH, trim: false }),
 });
 
 export interface AuthRoutesDeps {

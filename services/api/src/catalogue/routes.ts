@@ -7,9 +7,9 @@ import {
   productDecider,
   productFieldsSchema,
   productStream,
-  ValidationError,
 } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
+import { type Config, publicUrl } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
@@ -20,6 +20,7 @@ import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
 import { CatalogueCache } from './cache.js';
+import { siteImagePath } from './image-url.js';
 import { findProduct, listFeaturedProducts, listProducts } from './queries.js';
 
 const productNotFound = () => new NotFoundError('Product not found');
@@ -31,6 +32,8 @@ const productId = (req: Request) => {
 };
 
 export interface CatalogueRoutesDeps {
+  /** Image URLs are resolved against the site's origin (PUBLIC_URL). */
+  config: Pick<Config, 'PUBLIC_URL' | 'PORT'>;
   database: DatabaseHandle;
   eventStore: EventStore;
   logger: Logger;
@@ -45,21 +48,10 @@ export interface CatalogueRoutesDeps {
 const CATALOGUE_CACHE_CONTROL = 'no-cache';
 
 /**
- * Product images are paths on this site (demo art, uploads) or https URLs: anything else (javascript:, data:,
- * protocol-relative //host) is refused at the door. Checked on commands only, so events already stored still read.
- */
-function checkImageUrl(imageUrl: string): void {
-  const onThisSite = imageUrl.startsWith('/') && !imageUrl.startsWith('//');
-  if (!onThisSite && !/^https:\/\/[^/\s]+/i.test(imageUrl)) {
-    throw new ValidationError('imageUrl: must be a path on this site (/…) or an https:// URL');
-  }
-}
-
-/**
  * `reads`: the storefront's public reads, which need no session, no body parser and nothing else the API router
  * runs first, so the app mounts them ahead of it. `writes`: the admin's commands, behind the session.
  */
-export function catalogueRoutes({ database, eventStore, logger, closing }: CatalogueRoutesDeps): {
+export function catalogueRoutes({ config, database, eventStore, logger, closing }: CatalogueRoutesDeps): {
   reads: Router;
   writes: Router;
 } {
@@ -67,6 +59,7 @@ export function catalogueRoutes({ database, eventStore, logger, closing }: Catal
   const writes = Router();
   const { db } = database;
   const cache = new CatalogueCache(database.pool, logger, closing);
+  const siteOrigin = new URL(publicUrl(config)).origin;
 
   /** Runs a product command as the signed-in admin and answers once the read model has caught up with it. */
   const execute = async (req: Request, command: ProductCommand): Promise<Product | null> => {
@@ -117,8 +110,8 @@ export function catalogueRoutes({ database, eventStore, logger, closing }: Catal
   );
 
   writes.post('/products', requireAdmin, async (req, res) => {
-    const fields = parseRequest(productFieldsSchema, req.body);
-    checkImageUrl(fields.imageUrl);
+    const parsed = parseRequest(productFieldsSchema, req.body);
+    const fields = { ...parsed, imageUrl: siteImagePath(parsed.imageUrl, siteOrigin) };
     const id = randomUUID();
     const product = await execute(req, {
       type: 'CreateProduct',
@@ -132,7 +125,7 @@ export function catalogueRoutes({ database, eventStore, logger, closing }: Catal
   writes.patch('/products/:id', requireAdmin, async (req, res) => {
     const id = productId(req);
     const changes = parseRequest(productChangesSchema, req.body);
-    if (changes.imageUrl !== undefined) checkImageUrl(changes.imageUrl);
+    if (changes.imageUrl !== undefined) changes.imageUrl = siteImagePath(changes.imageUrl, siteOrigin);
     const product = await execute(req, {
       type: 'UpdateProduct',
       productId: id,

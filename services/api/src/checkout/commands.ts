@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  buyerSchema,
   type CapturedCheckout,
   type CartItem,
   type CheckoutCommand,
@@ -15,6 +16,7 @@ import {
   PaymentNotAcceptedError,
   type PlacedOrder,
   type PricedCart,
+  payerAsBuyer,
   priceCart,
   toCents,
   ValidationError,
@@ -29,6 +31,7 @@ import {
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
+import { makeStorable } from '@licensestore/shared/text';
 import type pg from 'pg';
 import { firstCapture, PayPalError, type PaypalClient, type PaypalOrder } from '../payments/index.js';
 import { acquireCaptureLock } from './capture-lock.js';
@@ -65,6 +68,8 @@ const nowIso = (deps: CheckoutDeps) => (deps.now?.() ?? new Date()).toISOString(
 export const captureRequestId = (paypalOrderId: string) => `capture-${paypalOrderId}`;
 
 const PAYPAL_NAME_MAX = 127;
+/** PayPal's capture ids are 17 characters; a longer one is still stored, within reason. */
+const CAPTURE_ID_MAX = 200;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Start: price on the server, create the PayPal order from that price, record it.
@@ -136,8 +141,11 @@ export async function startCheckout(
 // ---------------------------------------------------------------------------------------------------------------
 // Capture: one order per PayPal order, however often and however concurrently it is asked for.
 
-/** The buyer as the browser names them, or (webhook reconciliation) as PayPal's payer record does. */
-export type CustomerSource = Customer | ((order: PaypalOrder) => Customer);
+/**
+ * The buyer as the browser names them (checked before PayPal is asked), or (webhook reconciliation) as PayPal's payer
+ * record does: read from PayPal's answer once the money has moved, and made storable (payerAsBuyer), never refused.
+ */
+export type CustomerSource = Customer | ((order: PaypalOrder) => { name?: string; email?: string });
 
 export interface CaptureResult {
   order: PlacedOrder;
@@ -145,13 +153,19 @@ export interface CaptureResult {
   position: Position | null;
 }
 
+/**
+ * Everything a capture stores is storable before PayPal is asked to move money: the browser's buyer is checked here
+ * (a 400, the PayPal order still capturable), and what PayPal's answer adds (the payer, the capture id) is made
+ * storable, never refused, once the money has moved.
+ */
 export async function captureCheckout(
   deps: CheckoutDeps,
   paypalOrderId: string,
-  customer: CustomerSource,
+  source: CustomerSource,
   context: CommandContext,
   options: { waitForLock?: boolean } = {},
 ): Promise<CaptureResult> {
+  const customer = typeof source === 'function' ? source : checkedBuyer(source);
   const stream = checkoutStream(paypalOrderId);
   let checkout = await loadStream(deps.eventStore, stream, checkoutDecider);
   if (checkout.state.status === 'absent') throw new NotFoundError('Unknown PayPal order');
@@ -176,6 +190,14 @@ export async function captureCheckout(
   return placeOrder(deps, checkout, context, { fresh: recorded });
 }
 
+/** The browser's buyer as the order will store it (NFC, trimmed), or a 400 saying what cannot be stored. */
+function checkedBuyer(customer: Customer): Customer {
+  const parsed = buyerSchema.safeParse(customer);
+  if (!parsed.success)
+    throw new ValidationError(parsed.error.issues.map((issue) => issue.message).join('; '));
+  return parsed.data;
+}
+
 async function recordCapture(
   deps: CheckoutDeps,
   paypalOrderId: string,
@@ -192,13 +214,13 @@ async function recordCapture(
     );
     throw new PaymentIssueError(502, 'PayPal did not report a capture; please try again.');
   }
-  const buyer = typeof customer === 'function' ? customer(paypalOrder) : customer;
+  const buyer = typeof customer === 'function' ? payerAsBuyer(customer(paypalOrder)) : customer;
   const command: CheckoutCommand = {
     type: 'CaptureCheckout',
     paypalOrderId,
     orderId: randomUUID(),
     capture: {
-      id: capture.id,
+      id: makeStorable(capture.id, { max: CAPTURE_ID_MAX }),
       status: capture.status,
       amount: capture.amount?.value ?? '',
       currency: capture.amount?.currency_code ?? '',
@@ -391,12 +413,9 @@ export async function applyPaymentNews(
 }
 
 /** The buyer as PayPal's payer record names them, for orders the browser never finished. */
-export function customerFromPayer(order: PaypalOrder): Customer {
-  const name = [order.payer?.name?.given_name, order.payer?.name?.surname].filter(Boolean).join(' ').trim();
-  return {
-    name: name.length >= 2 ? name : 'PayPal customer',
-    email: order.payer?.email_address ?? 'unknown@paypal.invalid',
-  };
+export function customerFromPayer(order: PaypalOrder): { name: string; email?: string } {
+  const name = [order.payer?.name?.given_name, order.payer?.name?.surname].filter(Boolean).join(' ');
+  return { name, email: order.payer?.email_address };
 }
 
 // ---------------------------------------------------------------------------------------------------------------

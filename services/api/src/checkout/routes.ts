@@ -1,4 +1,6 @@
 import {
+  customerEmailSchema,
+  customerNameSchema,
   decimalAmount,
   NotFoundError,
   type OrderView,
@@ -6,6 +8,7 @@ import {
   ValidationError,
 } from '@licensestore/shared';
 import type { Actor } from '@licensestore/shared/eventstore';
+import { storableText } from '@licensestore/shared/text';
 import express, { type ErrorRequestHandler, type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -49,19 +52,15 @@ const createOrderBody = z.object({
 });
 
 const captureBody = z.object({
-  customerName: z.string().trim().min(2, 'Name must be at least 2 characters').max(200, 'Name is too long'),
-  customerEmail: z
-    .string()
-    .trim()
-    .max(254, 'Please enter a valid email address')
-    .pipe(z.email('Please enter a valid email address')),
+  customerName: customerNameSchema,
+  customerEmail: customerEmailSchema,
   /** What the browser showed; informational only, never priced from. */
   items: z
     .array(
       z.object({
-        productId: z.string().max(100),
-        productName: z.string().max(500).optional(),
-        price: z.union([z.string().max(20), z.number()]).optional(),
+        productId: storableText({ min: 0, max: 100 }),
+        productName: storableText({ min: 0, max: 500 }).optional(),
+        price: z.union([storableText({ min: 0, max: 20 }), z.number()]).optional(),
         quantity: z.number().int().min(0).max(1000),
       }),
     )

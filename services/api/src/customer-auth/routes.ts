@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { customerEmailKey } from '@licensestore/shared';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Mailer } from '@licensestore/shared/mail';
+import { storableText } from '@licensestore/shared/text';
 import express, { type CookieOptions, type Request, type Response, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
@@ -21,11 +22,7 @@ import { SignInLinkThrottle } from './throttle.js';
 import { SignInTokens } from './tokens.js';
 
 const emailSchema = z.object({
-  email: z
-    .string()
-    .trim()
-    .max(254, 'must be at most 254 characters')
-    .pipe(z.email('must be an e-mail address')),
+  email: storableText({ min: 0, max: 254 }).pipe(z.email('must be an e-mail address')),
 });
 
 export interface CustomerAuthRoutesDeps {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { countHits } from '../http/fixed-windows.js';
 
 export const SIGN_IN_LINK_LIMITS = { perAddress: 5, perClient: 20, windowSeconds: 15 * 60 };
 
@@ -7,7 +8,7 @@ export type SignInLinkVerdict = { allowed: true } | { allowed: false; limit: 'ad
 
 /**
  * Fixed-window counters of sign-in link requests, per address (whoever asks) and per client IP. Both are counted
- * in one MULTI before anything is sent, so parallel requests cannot slip past the limit. Addresses appear in
+ * in one MULTI (countHits) before anything is sent, so parallel requests cannot slip past the limit. Addresses appear in
  * Redis only as hashes.
  */
 export class SignInLinkThrottle {
@@ -16,17 +17,12 @@ export class SignInLinkThrottle {
   async request(email: string, ip: string): Promise<SignInLinkVerdict> {
     const address = `sign-in-links:address:${createHash('sha256').update(email).digest('hex')}`;
     const client = `sign-in-links:client:${ip}`;
-    const window = SIGN_IN_LINK_LIMITS.windowSeconds;
-    const results = await this.redis
-      .multi()
-      .set(address, 0, 'EX', window, 'NX')
-      .incr(address)
-      .set(client, 0, 'EX', window, 'NX')
-      .incr(client)
-      .exec();
-    const value = (index: number) => Number(results?.[index]?.[1] ?? 0);
-    if (value(1) > SIGN_IN_LINK_LIMITS.perAddress) return { allowed: false, limit: 'address' };
-    if (value(3) > SIGN_IN_LINK_LIMITS.perClient) return { allowed: false, limit: 'client' };
+    const [perAddress, perClient] = await countHits(this.redis, SIGN_IN_LINK_LIMITS.windowSeconds, [
+      address,
+      client,
+    ] as const);
+    if (perAddress.count > SIGN_IN_LINK_LIMITS.perAddress) return { allowed: false, limit: 'address' };
+    if (perClient.count > SIGN_IN_LINK_LIMITS.perClient) return { allowed: false, limit: 'client' };
     return { allowed: true };
   }
 }

@@ -8,8 +8,13 @@ declare global {
     interface Request {
       /** Unique per request; the causation id of any command the request issues. */
       requestId: string;
-      /** The caller's correlation id (X-Correlation-Id or X-Request-Id), or the request id. */
+      /**
+       * Links the events, jobs and e-mails the request causes: made by the server (the request id), never taken
+       * from the caller, whose id could link its events into another order's history.
+       */
       correlationId: string;
+      /** The caller's own X-Correlation-Id (or X-Request-Id) when usable: untrusted, only ever logged. */
+      clientCorrelationId: string | undefined;
       /** Set by `loadSession` on API routes; null when signed out. */
       session: Session | null;
       /** `performance.now()` when the request reached the app: where its duration is measured from. */
@@ -28,8 +33,9 @@ export function giveRequestsContext(app: App): void {
     const req = incoming as Request;
     req.receivedAt = performance.now();
     req.requestId = randomUUID();
-    req.correlationId =
-      headerId(req.headers['x-correlation-id']) ?? headerId(req.headers['x-request-id']) ?? req.requestId;
+    req.correlationId = req.requestId;
+    req.clientCorrelationId =
+      headerId(req.headers['x-correlation-id']) ?? headerId(req.headers['x-request-id']);
     req.session = null;
     res.setHeader('X-Request-Id', req.requestId);
   });

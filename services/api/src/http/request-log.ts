@@ -25,6 +25,7 @@ export function logRequests(app: Express, logger: Logger): void {
         durationMs: Math.round((performance.now() - req.receivedAt) * 10) / 10,
         requestId: req.requestId,
         correlationId: req.correlationId,
+        ...(req.clientCorrelationId ? { clientCorrelationId: req.clientCorrelationId } : {}),
         ...(this.writableFinished ? {} : { aborted: true }),
       },
       'request',

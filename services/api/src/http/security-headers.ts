@@ -52,6 +52,8 @@ function documentHeaders(options: { https: boolean; scriptHashes: string[] }): H
     'form-action': ["'self'"],
     // No page of ours is meant to be framed, by other sites or by itself (clickjacking).
     'frame-ancestors': ["'none'"],
+    // Product images are files of this site: image URLs of other sites, https ones included, are refused when a
+    // product is saved, so no page needs `https:` here and no shopper's browser is sent to hosts the store does not run.
     'img-src': ["'self'", 'data:', 'blob:', ...PAYPAL],
     'object-src': ["'none'"],
     'script-src': ["'self'", ...options.scriptHashes, ...PAYPAL],

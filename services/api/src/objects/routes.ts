@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { NotFoundError, ValidationError } from '@licensestore/shared';
 import type { Config } from '@licensestore/shared/config';
+import { storableText } from '@licensestore/shared/text';
 import express, { type Request, Router } from 'express';
 import { z } from 'zod';
 import { requireAdmin } from '../auth/guards.js';
@@ -16,7 +17,7 @@ import type { ObjectStorage } from './storage.js';
 const UPLOAD_URL_TTL_MS = 15 * 60 * 1000;
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-const normalizeBody = z.object({ imageURL: z.string().trim().min(1, 'is required').max(4000) });
+const normalizeBody = z.object({ imageURL: storableText({ max: 4000 }) });
 
 const requestOrigin = (req: Request) => `${req.protocol}://${req.get('host') ?? ''}`;
 

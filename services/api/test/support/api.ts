@@ -26,7 +26,12 @@ export interface TestApiOptions {
   databaseUrl?: string;
   /** PayPal overrides, e.g. a standalone emulator's base URL; the app mounts its own emulator otherwise. */
   payments?: StartApiOptions['payments'];
+  /** PayPal orders per client address; TEST_ORDER_LIMIT by default (a test of the limit passes ORDER_LIMIT). */
+  orderLimit?: StartApiOptions['orderLimit'];
 }
+
+/** A test file buys from one address far faster than any shopper does: the real limit would refuse it. */
+const TEST_ORDER_LIMIT = { perClient: 100_000, windowSeconds: 60 };
 
 /** The api role as `startApi` runs it, on a fresh database and its own Redis key prefix. */
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -49,6 +54,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     logger,
     redisKeyPrefix,
     payments: options.payments,
+    orderLimit: options.orderLimit ?? TEST_ORDER_LIMIT,
   });
   const redis = new Redis(testRedisUrl(), { keyPrefix: redisKeyPrefix });
   const sessions = new SessionStore(redis, sessionSecret);

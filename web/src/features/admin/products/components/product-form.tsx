@@ -121,7 +121,7 @@ export function ProductForm({
             {...control}
             {...text('imageUrl')}
             required
-            placeholder="/objects/uploads/... or https://..."
+            placeholder="/objects/uploads/... (upload an image below)"
           />
         )}
       </FormField>
