@@ -94,6 +94,7 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
     databaseUrl,
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
     licenceKeySecret,
+    seedDemo: config.SEED_DEMO,
     log: stack.log,
   });
   await webBuild;
@@ -140,7 +141,7 @@ async function runCluster(
 ): Promise<Served> {
   // The emulator keeps its orders in memory: one process for the whole cluster, reached through the load balancer
   // at /paypal-sandbox so that the browser loads its SDK from the store's own origin (the CSP allows only 'self').
-  const emulated = !config.PAYPAL_CLIENT_ID && !config.PAYPAL_API_BASE_URL;
+  const emulated = config.PAYPAL_SIMULATED && !config.PAYPAL_API_BASE_URL;
   const sandboxUrl = emulated ? `http://127.0.0.1:${await freePort()}` : undefined;
   const roleEnv: NodeJS.ProcessEnv = {
     ...env,

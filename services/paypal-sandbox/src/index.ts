@@ -17,6 +17,7 @@ export type {
   SandboxState,
 } from './orders.js';
 export {
+  clientAuthorization,
   createPaypalSandbox,
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,

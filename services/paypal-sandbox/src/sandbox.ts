@@ -25,6 +25,12 @@ import {
 export const DEFAULT_CLIENT_ID = 'sb-emulator-client';
 export const DEFAULT_CLIENT_SECRET = 'sb-emulator-secret';
 export const DEFAULT_WEBHOOK_ID = '0SANDBOXEMULATOR';
+/**
+ * `Authorization: Basic …` for these credentials: what the OAuth endpoint takes, and what the emulator's own control
+ * routes (`/simulate/…`) take as well as a token.
+ */
+export const clientAuthorization = (clientId = DEFAULT_CLIENT_ID, clientSecret = DEFAULT_CLIENT_SECRET) =>
+  `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
 /** SDK client id whose card fields are not eligible (like an account without advanced card payments). */
 export const NO_CARDS_CLIENT_ID = 'sb-no-cards';
 
@@ -51,6 +57,9 @@ export interface PaypalSandbox {
   router: Router;
   /** Orders, captures and refunds, in memory; for assertions, not for mutation. */
   state: SandboxState;
+  /** The credentials its OAuth endpoint and control routes accept. */
+  clientId: string;
+  clientSecret: string;
   /** The webhook id events are signed for. */
   webhookId: string;
   /** Every webhook delivery so far, oldest first. */
@@ -190,6 +199,8 @@ export function createPaypalSandbox(options: PaypalSandboxOptions = {}): PaypalS
   return {
     router: sandboxRouter(emulator),
     state,
+    clientId: emulator.clientId,
+    clientSecret: emulator.clientSecret,
     webhookId,
     webhookDeliveries: sender.deliveries,
     sendWebhook: async (eventType, resourceId) =>
