@@ -2,12 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import {
-  createPaypalSandbox,
-  DEFAULT_CLIENT_ID,
-  DEFAULT_CLIENT_SECRET,
-  DEFAULT_WEBHOOK_ID,
-} from '@licensestore/paypal-sandbox';
+import { createPaypalSandbox, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '@licensestore/paypal-sandbox';
 import {
   type Config,
   ConfigError,
@@ -23,7 +18,7 @@ import { Redis } from 'ioredis';
 import { createApp, type PaymentsDeps } from './app.js';
 import { ensureFirstAdmin } from './auth/admins.js';
 import { migrateApi } from './migrations/index.js';
-import { paymentsSetup } from './payments/setup.js';
+import { mountsSandbox } from './payments/setup.js';
 
 /** Captures of different PayPal orders this instance runs at once (more wait for a connection). */
 const CAPTURE_LOCK_CONNECTIONS = 50;
@@ -103,9 +98,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
 
     // The embedded emulator and its webhooks are reached through this server's own URL, known once it listens.
     let selfUrl: string | undefined;
-    const embedded = paymentsSetup(config, EMULATOR_DEFAULTS, {
-      apiBaseUrl: options.payments?.apiBaseUrl,
-    }).embeddedSandbox;
+    const embedded = mountsSandbox(config, options.payments?.apiBaseUrl);
     const sandbox = embedded
       ? createPaypalSandbox({
           clientId: DEFAULT_CLIENT_ID,
@@ -190,12 +183,6 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     throw error;
   }
 }
-
-const EMULATOR_DEFAULTS = {
-  clientId: DEFAULT_CLIENT_ID,
-  clientSecret: DEFAULT_CLIENT_SECRET,
-  webhookId: DEFAULT_WEBHOOK_ID,
-};
 
 /**
  * In development and test the embedded emulator takes its documented secret, so tests and scripts can drive its

@@ -31,6 +31,10 @@ const PAYPAL_SDK = 'https://www.paypal.com/sdk/js';
 
 const isPaypalHost = (url: string) => /(^|\.)paypal\.com$/.test(new URL(url).hostname);
 
+/** Payments are simulated and no other emulator is named: the app mounts one at SANDBOX_MOUNT and pays through it. */
+export const mountsSandbox = (config: Config, apiBaseUrl?: string): boolean =>
+  config.PAYPAL_SIMULATED && (apiBaseUrl ?? config.PAYPAL_API_BASE_URL) === undefined;
+
 /**
  * Real PayPal unless the configuration says payments are simulated (PAYPAL_SIMULATED, resolved by the config: never
  * implicitly in production): the sandbox or live host, or PAYPAL_API_BASE_URL. Simulated: the emulator mounted in
@@ -70,7 +74,7 @@ export function paymentsSetup(
     });
   return {
     simulated: true,
-    embeddedSandbox: override === undefined,
+    embeddedSandbox: mountsSandbox(config, options.apiBaseUrl),
     clientId: sandbox.clientId,
     clientSecret: sandbox.clientSecret,
     apiBaseUrl,
