@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
+import type { PaypalSandbox } from '@licensestore/paypal-sandbox';
 import {
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,
   DEFAULT_WEBHOOK_ID,
-  type PaypalSandbox,
-} from '@licensestore/paypal-sandbox';
+} from '@licensestore/paypal-sandbox/credentials';
 import type { Config } from '@licensestore/shared/config';
 import { ConfigError, requireLicenceKeySecret } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';

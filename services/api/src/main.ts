@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { createPaypalSandbox, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '@licensestore/paypal-sandbox';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '@licensestore/paypal-sandbox/credentials';
 import {
   type Config,
   ConfigError,
@@ -99,8 +99,9 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     // The embedded emulator and its webhooks are reached through this server's own URL, known once it listens.
     let selfUrl: string | undefined;
     const embedded = mountsSandbox(config, options.payments?.apiBaseUrl);
+    // Loaded only when mounted: a store taking real payments never runs the emulator's code.
     const sandbox = embedded
-      ? createPaypalSandbox({
+      ? (await import('@licensestore/paypal-sandbox')).createPaypalSandbox({
           clientId: DEFAULT_CLIENT_ID,
           clientSecret: embeddedSandboxSecret(config),
           webhookUrl: () => (selfUrl ? `${selfUrl}/paypal/webhook` : undefined),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Logger, silentLogger } from '@licensestore/shared/logging';
 import type { Router } from 'express';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_WEBHOOK_ID } from './credentials.js';
 import { unprocessableIssue } from './errors.js';
 import {
   type CaptureRef,
@@ -20,19 +21,6 @@ import {
   type WebhookEventType,
   WebhookSender,
 } from './webhooks.js';
-
-/** The sandbox placeholder credentials the emulator accepts unless told otherwise. */
-export const DEFAULT_CLIENT_ID = 'sb-emulator-client';
-export const DEFAULT_CLIENT_SECRET = 'sb-emulator-secret';
-export const DEFAULT_WEBHOOK_ID = '0SANDBOXEMULATOR';
-/**
- * `Authorization: Basic …` for these credentials: what the OAuth endpoint takes, and what the emulator's own control
- * routes (`/simulate/…`) take as well as a token.
- */
-export const clientAuthorization = (clientId = DEFAULT_CLIENT_ID, clientSecret = DEFAULT_CLIENT_SECRET) =>
-  `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`;
-/** SDK client id whose card fields are not eligible (like an account without advanced card payments). */
-export const NO_CARDS_CLIENT_ID = 'sb-no-cards';
 
 export interface PaypalSandboxOptions {
   /** Accepted by POST /v1/oauth2/token; default DEFAULT_CLIENT_ID. */
