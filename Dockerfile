@@ -16,6 +16,8 @@ RUN (npm ci --include=dev || npm install --include=dev --no-audit --no-fund) && 
   && npm run build --workspace web --if-present \
   && mkdir -p /data && chown node:node /data
 
+# Production: a role refuses to start without PUBLIC_URL, and without PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET unless
+# PAYPAL_SIMULATED=1 says explicitly that it takes no money (docker-compose.yml's app profile does so).
 ENV NODE_ENV=production DATA_DIR=/data PORT=5000
 USER node
 EXPOSE 5000

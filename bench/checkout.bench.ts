@@ -13,6 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
+import { clientAuthorization } from '@licensestore/paypal-sandbox';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { cpuPerUnit, cpuSnapshot } from './support/cpu.js';
@@ -80,7 +81,11 @@ async function main() {
               count(DISTINCT data->>'paypalOrderId') FILTER (WHERE event_type = 'OrderCaptured') AS captured
          FROM event_store.events`,
     );
-    const deliveries = (await (await fetch(`${store.paypalUrl}/simulate/deliveries`)).json()) as Array<{
+    const deliveries = (await (
+      await fetch(`${store.paypalUrl}/simulate/deliveries`, {
+        headers: { authorization: clientAuthorization() },
+      })
+    ).json()) as Array<{
       delivered: boolean;
       attempts: number;
     }>;

@@ -84,7 +84,7 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
     const licenceKeySecret = randomBytes(32).toString('base64url');
     const adminPassword = randomBytes(16).toString('hex');
     const seeded = options.demoStore
-      ? await prepareStore({ databaseUrl, licenceKeySecret, log: () => {} })
+      ? await prepareStore({ databaseUrl, licenceKeySecret, seedDemo: true, log: () => {} })
       : { lastPosition: null };
     const [apiPort, paypalPort] = [await freePort(), await freePort()];
     const apiUrl = `http://127.0.0.1:${apiPort}`;
@@ -100,6 +100,8 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
       SESSION_SECRET: randomBytes(32).toString('hex'),
       ADMIN_PASSWORD: adminPassword,
       LICENCE_KEY_SECRET: licenceKeySecret,
+      // A production start that takes no money says so; the emulator stands in for PayPal.
+      PAYPAL_SIMULATED: '1',
       PAYPAL_API_BASE_URL: `${paypalOrigin}/paypal-sandbox`,
       PUBLIC_URL: apiUrl,
       // Each purchase comes from its own client address (X-Forwarded-For), as the shoppers of a real shop do.

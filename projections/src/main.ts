@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { loadConfig, requireUrl } from '@licensestore/shared/config';
+import { ConfigError, loadConfig, requireUrl, simulatedPaymentsWarning } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
@@ -143,6 +143,8 @@ async function acquire(lock: pg.Client, options: LeadOptions): Promise<boolean> 
 async function main() {
   const config = loadConfig();
   const logger = jsonLogger({ role: 'projections' }, config.LOG_LEVEL);
+  const warning = simulatedPaymentsWarning(config);
+  if (warning) logger.warn({}, warning);
   const maxBatch = process.env.PROJECTIONS_MAX_BATCH ? Number(process.env.PROJECTIONS_MAX_BATCH) : undefined;
   const stop = await startProjections({
     databaseUrl: requireUrl(config, 'DATABASE_URL'),
@@ -169,7 +171,8 @@ async function main() {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   main().catch((error: unknown) => {
-    console.error(error);
+    // An invalid configuration prints the list of bad keys, not a stack.
+    console.error(error instanceof ConfigError ? error.message : error);
     process.exit(1);
   });
 }

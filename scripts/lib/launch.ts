@@ -3,7 +3,7 @@
 // single:  projections, workers, api (on PORT): docs/decisions/003-local-stack.md
 // cluster: the PayPal emulator, two projections, two workers, two api instances on free loopback ports, and the load
 //          balancer on PORT in the supervisor's own process: docs/decisions/017-scale-out.md
-import { rm, writeFile } from 'node:fs/promises';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Config } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
@@ -85,7 +85,9 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
   const licenceKeySecret = await resolveLicenceKeySecret(dataDir, config.LICENCE_KEY_SECRET);
   // For tools run beside the stack (`env $(cat .data/stack.env) npm run rebuild -- all`); removed on stop.
   const stackEnv = join(dataDir, 'stack.env');
+  // The URLs carry the servers' passwords: the file is the owner's alone (also one left behind by a killed start).
   await writeFile(stackEnv, `DATABASE_URL=${databaseUrl}\nREDIS_URL=${redisUrl}\n`, { mode: 0o600 });
+  await chmod(stackEnv, 0o600);
   stack.cleanup.push(() => rm(stackEnv, { force: true }));
 
   stack.log(`database ${redact(databaseUrl)}, redis ${redact(redisUrl)} (URLs in ${stackEnv})`);
@@ -94,6 +96,7 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
     databaseUrl,
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
     licenceKeySecret,
+    seedDemo: config.SEED_DEMO,
     log: stack.log,
   });
   await webBuild;
@@ -140,7 +143,7 @@ async function runCluster(
 ): Promise<Served> {
   // The emulator keeps its orders in memory: one process for the whole cluster, reached through the load balancer
   // at /paypal-sandbox so that the browser loads its SDK from the store's own origin (the CSP allows only 'self').
-  const emulated = !config.PAYPAL_CLIENT_ID && !config.PAYPAL_API_BASE_URL;
+  const emulated = config.PAYPAL_SIMULATED && !config.PAYPAL_API_BASE_URL;
   const sandboxUrl = emulated ? `http://127.0.0.1:${await freePort()}` : undefined;
   const roleEnv: NodeJS.ProcessEnv = {
     ...env,

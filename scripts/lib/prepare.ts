@@ -11,18 +11,21 @@ export interface PrepareOptions {
   eventStoreConnectionString?: string | undefined;
   /** Seals the demo store's licence keys: the roles must be given the same secret. */
   licenceKeySecret: string;
+  /** Seed the demo catalogue (products and DEMO keys) into an empty store: config.SEED_DEMO. */
+  seedDemo: boolean;
   log: (line: string) => void;
 }
 
 /**
- * Every schema the roles need (event store, read model, api and workers tables), then the demo store when the store
- * is empty. Each step is idempotent and safe to run from several processes at once. Returns the position of the
+ * Every schema the roles need (event store, read model, api and workers tables), then the demo store when asked and
+ * the store is empty. Each step is idempotent and safe to run from several processes at once. Returns the position of the
  * last event the seed appended (null when it appended none), for the caller to wait on the projections.
  */
 export async function prepareStore({
   databaseUrl,
   eventStoreConnectionString,
   licenceKeySecret,
+  seedDemo,
   log,
 }: PrepareOptions): Promise<{ lastPosition: Position | null }> {
   const store = await openEventStore({ databaseUrl, eventStoreConnectionString });
@@ -31,6 +34,7 @@ export async function prepareStore({
     await migrateReadModel(database.db);
     await migrateApi(database.db);
     await migrateWorkers(database.db);
+    if (!seedDemo) return { lastPosition: null };
     const { lastPosition } = await seedDemoStore({
       store,
       db: database.db,

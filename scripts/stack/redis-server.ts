@@ -1,6 +1,9 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { mkdir } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { chmod, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { makeOwnerOnly } from './owner-only.js';
 
 export interface RunningRedis {
   url: string;
@@ -21,29 +24,48 @@ export class RedisNotInstalledError extends Error {
   }
 }
 
-/** Starts `redis-server` from PATH with its data (append-only file) in `dir`. */
+/**
+ * Starts `redis-server` from PATH on loopback, with its data (append-only file: sessions) in `dir`, readable by this
+ * user only, and `password` required of every client (give the one kept for `dir`; a fresh random one suits a
+ * directory used once). The URL carries the password.
+ */
 export async function startRedisServer(
   dir: string,
   log: (line: string) => void = () => {},
+  password: string = randomBytes(24).toString('base64url'),
 ): Promise<RunningRedis> {
   if (spawnSync('redis-server', ['--version']).error) throw new RedisNotInstalledError();
-  await mkdir(dir, { recursive: true });
+  await makeOwnerOnly(dir);
+  // In a file, not on the command line, where every user of the machine could read it (ps).
+  const configFile = join(dir, 'redis.conf');
+  await writeFile(configFile, `requirepass ${password}\n`, { mode: 0o600 });
+  await chmod(configFile, 0o600);
   const port = await freePort();
-  let child = await spawnRedis(dir, port, log);
+  let child = await spawnRedis(configFile, dir, port, log);
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}`,
     restart: async () => {
       await stopChild(child);
-      child = await spawnRedis(dir, port, log);
+      child = await spawnRedis(configFile, dir, port, log);
     },
     stop: () => stopChild(child),
   };
 }
 
-async function spawnRedis(dir: string, port: number, log: (line: string) => void): Promise<ChildProcess> {
+async function spawnRedis(
+  configFile: string,
+  dir: string,
+  port: number,
+  log: (line: string) => void,
+): Promise<ChildProcess> {
+  // umask 077: the append-only files it creates are 0600 in 0700 directories.
   const child = spawn(
-    'redis-server',
+    'sh',
     [
+      '-c',
+      'umask 077 && exec redis-server "$@"',
+      'redis-server',
+      configFile,
       '--port',
       String(port),
       '--bind',

@@ -18,6 +18,9 @@ export function freshEnv(overrides: Record<string, string>): NodeJS.ProcessEnv {
     'PUBLIC_URL',
     'PAYPAL_CLIENT_ID',
     'PAYPAL_CLIENT_SECRET',
+    'PAYPAL_SIMULATED',
+    'PAYPAL_API_BASE_URL',
+    'SEED_DEMO',
     'SMTP_URL',
   ]) {
     delete env[key];

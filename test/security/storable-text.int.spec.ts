@@ -243,7 +243,7 @@ describe('Text a route would store', () => {
         eventStore: store.eventStore,
         redis,
         logger: silentLogger,
-        payments: { sandboxRouter: sandbox.router },
+        payments: { sandbox },
       });
       const writes = [...new Set(registeredRoutes(app.router).filter(isWriteRoute))].filter(
         (route) => !isEmulatorRoute(route),

@@ -1,5 +1,11 @@
 import { pathToFileURL } from 'node:url';
-import { loadConfig, publicUrl, requireLicenceKeySecret, requireUrl } from '@licensestore/shared/config';
+import {
+  loadConfig,
+  publicUrl,
+  requireLicenceKeySecret,
+  requireUrl,
+  simulatedPaymentsWarning,
+} from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
@@ -93,6 +99,8 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
 async function main() {
   const config = loadConfig();
   const log = jsonLogger({ role: 'workers' }, config.LOG_LEVEL);
+  const warning = simulatedPaymentsWarning(config);
+  if (warning) log.warn({}, warning);
   let workers: RunningWorkers | null = null;
   let stopping = false;
   const stopAndExit = (running: RunningWorkers) =>

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,9 @@ type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
 
 const orderIdOf = (event: { data: unknown }) => (event.data as { orderId: string }).orderId;
 
+/** Both servers of a test take the same password, as the one kept in DATA_DIR/secrets. */
+const PASSWORD = randomBytes(24).toString('base64url');
+
 describe('Workers when Redis restarts mid-run', () => {
   let env: Environment;
   let smtp: TestSmtpServer;
@@ -35,7 +39,7 @@ describe('Workers when Redis restarts mid-run', () => {
     await smtp.open();
     log = watchLog(env.eventStore);
     dir = await mkdtemp(join(tmpdir(), 'workers-redis-'));
-    redis = await startRedisServer(join(dir, 'redis'));
+    redis = await startRedisServer(join(dir, 'redis'), undefined, PASSWORD);
     proxy = await startTcpProxy(portOf(redis.url));
   });
 
@@ -61,7 +65,7 @@ describe('Workers when Redis restarts mid-run', () => {
       const sideEffects = testSideEffects({ mail: { ...testSideEffects().mail, smtpUrl: smtp.url } });
       workers = await startWorkers({
         databaseUrl: env.databaseUrl,
-        redisUrl: `redis://127.0.0.1:${proxy.port}`,
+        redisUrl: `redis://:${PASSWORD}@127.0.0.1:${proxy.port}`,
         logger,
         sideEffects,
       });
@@ -77,7 +81,7 @@ describe('Workers when Redis restarts mid-run', () => {
       await smtp.until('a refused delivery attempt', () => smtp.attempts() > 0);
 
       await redis.stop();
-      redis = await startRedisServer(join(dir, dataDir));
+      redis = await startRedisServer(join(dir, dataDir), undefined, PASSWORD);
       proxy.retarget(portOf(redis.url));
       smtp.accept();
       const after = await Promise.all(

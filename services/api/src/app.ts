@@ -1,5 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_WEBHOOK_ID } from '@licensestore/paypal-sandbox';
+import type { PaypalSandbox } from '@licensestore/paypal-sandbox';
+import {
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_WEBHOOK_ID,
+} from '@licensestore/paypal-sandbox/credentials';
 import type { Config } from '@licensestore/shared/config';
 import { ConfigError, publicUrl, requireLicenceKeySecret } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
@@ -37,7 +42,7 @@ import { createMetrics } from './metrics/index.js';
 import { objectRoutes } from './objects/routes.js';
 import { orderRoutes } from './orders/routes.js';
 import { createPaypalClient } from './payments/client.js';
-import { paymentsSetup, SANDBOX_MOUNT, type SandboxDefaults } from './payments/setup.js';
+import { paymentsSetup, SANDBOX_MOUNT, type SandboxCredentials } from './payments/setup.js';
 import { testimonialRoutes } from './testimonials/routes.js';
 
 export interface AppDeps {
@@ -60,14 +65,17 @@ export interface AppDeps {
   orderLimit?: OrderLimit;
 }
 
-/** PayPal wiring (ADR 007): real PayPal when PAYPAL_CLIENT_ID is set, otherwise the emulator. */
+/** PayPal wiring (ADR 007): real PayPal, or the emulator when the config says payments are simulated. */
 export interface PaymentsDeps {
   /** The app's own URL once it listens: the embedded emulator, and its webhooks, are reached through it. */
   selfUrl?: () => string | undefined;
   /** Where REST calls go instead (a standalone emulator in tests); PAYPAL_API_BASE_URL does the same. */
   apiBaseUrl?: string;
-  /** The emulator's router, mounted at /paypal-sandbox (the role creates it when PAYPAL_CLIENT_ID is unset). */
-  sandboxRouter?: Router;
+  /**
+   * The emulator this app mounts at /paypal-sandbox and pays through with its credentials (the role creates it when
+   * payments are simulated and no other emulator is named); never mounted when payments are real.
+   */
+  sandbox?: Pick<PaypalSandbox, 'router' | 'clientId' | 'clientSecret' | 'webhookId'>;
   timeoutMs?: number;
   retries?: number;
   /** Projectors a capture's answer waits for; default ['orders']. */
@@ -79,7 +87,8 @@ export interface PaymentsDeps {
 const PUBLIC_DIR = fileURLToPath(new URL('../public', import.meta.url));
 const WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
 const JSON_LIMIT = '100kb';
-const SANDBOX_DEFAULTS: SandboxDefaults = {
+/** A standalone emulator's (PAYPAL_API_BASE_URL in simulated mode, tests): it accepts its defaults. */
+const SANDBOX_DEFAULTS: SandboxCredentials = {
   clientId: DEFAULT_CLIENT_ID,
   clientSecret: DEFAULT_CLIENT_SECRET,
   webhookId: DEFAULT_WEBHOOK_ID,
@@ -93,7 +102,7 @@ export function createApp(deps: AppDeps): Express {
   const keyVault = createKeyVault(requireLicenceKeySecret(config));
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const sessions = new SessionStore(redis, config.SESSION_SECRET);
-  const payments = paymentsSetup(config, SANDBOX_DEFAULTS, {
+  const payments = paymentsSetup(config, deps.payments?.sandbox ?? SANDBOX_DEFAULTS, {
     selfUrl: deps.payments?.selfUrl,
     apiBaseUrl: deps.payments?.apiBaseUrl,
   });
@@ -179,7 +188,8 @@ export function createApp(deps: AppDeps): Express {
   // checkout routes, static file lookups): under load these answer from memory.
   app.use('/api', catalogue.reads);
   if (web) app.use(web.home);
-  if (deps.payments?.sandboxRouter) app.use(SANDBOX_MOUNT, deps.payments.sandboxRouter);
+  if (payments.embeddedSandbox && deps.payments?.sandbox)
+    app.use(SANDBOX_MOUNT, deps.payments.sandbox.router);
   app.use(throttleOrderCreation(redis, deps.orderLimit));
   app.use(
     checkoutRoutes({

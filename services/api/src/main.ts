@@ -1,13 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '@licensestore/paypal-sandbox/credentials';
 import {
-  createPaypalSandbox,
-  DEFAULT_CLIENT_ID,
-  DEFAULT_CLIENT_SECRET,
-  DEFAULT_WEBHOOK_ID,
-} from '@licensestore/paypal-sandbox';
-import { type Config, ConfigError, loadConfig, requireUrl } from '@licensestore/shared/config';
+  type Config,
+  ConfigError,
+  loadConfig,
+  requireUrl,
+  simulatedPaymentsWarning,
+} from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
@@ -16,12 +18,24 @@ import { Redis } from 'ioredis';
 import { type AppDeps, createApp, type PaymentsDeps } from './app.js';
 import { ensureFirstAdmin } from './auth/admins.js';
 import { migrateApi } from './migrations/index.js';
-import { paymentsSetup } from './payments/setup.js';
+import { mountsSandbox } from './payments/setup.js';
 
 /** Captures of different PayPal orders this instance runs at once (more wait for a connection). */
 const CAPTURE_LOCK_CONNECTIONS = 50;
 /** How long a stop waits for requests in flight: under the 20 s the supervisor (and most orchestrators) allow. */
 const DRAIN_MS = 15_000;
+/**
+ * Each bounds what a client makes the server wait for, never what the server sends: a request's headers must arrive
+ * within HEADERS_TIMEOUT_MS of its first byte and its whole body (a 10 MB image upload at a slow 100 kB/s) within
+ * REQUEST_TIMEOUT_MS, while a response may run as long as it likes (event streams run for hours once their GET has
+ * arrived). An idle keep-alive connection is kept KEEP_ALIVE_MS: longer than a load balancer keeps its idle ones
+ * (60 s for most), so the balancer never sends a request down a connection this server is closing.
+ */
+const HEADERS_TIMEOUT_MS = 15_000;
+const REQUEST_TIMEOUT_MS = 120_000;
+const KEEP_ALIVE_MS = 65_000;
+/** How often the timeouts above are checked (Node's default, 30 s, would let a slow client hold on twice as long). */
+const TIMEOUT_CHECK_MS = 5_000;
 
 export interface StartApiOptions {
   /** DATABASE_URL, REDIS_URL and SESSION_SECRET must be filled in (npm start does so for embedded services). */
@@ -50,6 +64,8 @@ export interface RunningApi {
 export async function startApi(options: StartApiOptions): Promise<RunningApi> {
   const { config } = options;
   const logger = options.logger ?? jsonLogger({ role: 'api' }, config.LOG_LEVEL);
+  const warning = simulatedPaymentsWarning(config);
+  if (warning) logger.warn({}, warning);
   const databaseUrl = requireUrl(config, 'DATABASE_URL');
   const redisUrl = requireUrl(config, 'REDIS_URL');
 
@@ -84,20 +100,23 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
 
     // The embedded emulator and its webhooks are reached through this server's own URL, known once it listens.
     let selfUrl: string | undefined;
-    const embedded = paymentsSetup(
-      config,
-      { clientId: DEFAULT_CLIENT_ID, clientSecret: DEFAULT_CLIENT_SECRET, webhookId: DEFAULT_WEBHOOK_ID },
-      { apiBaseUrl: options.payments?.apiBaseUrl },
-    ).embeddedSandbox;
+    const embedded = mountsSandbox(config, options.payments?.apiBaseUrl);
+    // Loaded only when mounted: a store taking real payments never runs the emulator's code.
     const sandbox = embedded
-      ? createPaypalSandbox({
+      ? (await import('@licensestore/paypal-sandbox')).createPaypalSandbox({
+          clientId: DEFAULT_CLIENT_ID,
+          clientSecret: embeddedSandboxSecret(config),
           webhookUrl: () => (selfUrl ? `${selfUrl}/paypal/webhook` : undefined),
           webhookId: config.PAYPAL_WEBHOOK_ID,
           logger,
         })
       : undefined;
-    if (embedded)
-      logger.info({}, 'PAYPAL_CLIENT_ID is not set: payments are simulated by the PayPal emulator');
+    if (embedded && !warning) {
+      logger.info(
+        {},
+        'payments are simulated by the PayPal emulator at /paypal-sandbox (no PayPal credentials set)',
+      );
+    }
 
     const mailer = createMailer(
       { smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, dataDir: config.DATA_DIR },
@@ -119,11 +138,19 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       payments: {
         ...options.payments,
         selfUrl: () => selfUrl,
-        sandboxRouter: sandbox?.router,
+        sandbox,
         captureLocks: captureLocks.pool,
       },
     });
-    const server = createServer(app);
+    const server = createServer(
+      {
+        headersTimeout: HEADERS_TIMEOUT_MS,
+        requestTimeout: REQUEST_TIMEOUT_MS,
+        keepAliveTimeout: KEEP_ALIVE_MS,
+        connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+      },
+      app,
+    );
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       // No host: every interface, IPv6 and IPv4 where the machine has them.
@@ -160,6 +187,14 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     throw error;
   }
 }
+
+/**
+ * In development and test the embedded emulator takes its documented secret, so tests and scripts can drive its
+ * control routes; in production (PAYPAL_SIMULATED=1) a secret of this process's own, so that nobody but this app
+ * can call them (mark orders refunded, list PayPal order ids).
+ */
+const embeddedSandboxSecret = (config: Config) =>
+  config.NODE_ENV === 'production' ? randomBytes(32).toString('base64url') : DEFAULT_CLIENT_SECRET;
 
 async function main() {
   const config = loadConfig();

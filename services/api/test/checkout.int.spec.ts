@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type RunningPaypalSandbox, startPaypalSandbox } from '@licensestore/paypal-sandbox';
+import {
+  clientAuthorization,
+  type RunningPaypalSandbox,
+  startPaypalSandbox,
+} from '@licensestore/paypal-sandbox';
 import { checkoutStream, orderStream, productDecider, productStream } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
@@ -669,7 +673,9 @@ describe('Checkout with the emulator the app mounts itself', () => {
     await vi.waitFor(
       async () => {
         const deliveries = (await (
-          await fetch(`${api.url}/paypal-sandbox/simulate/deliveries`)
+          await fetch(`${api.url}/paypal-sandbox/simulate/deliveries`, {
+            headers: { authorization: clientAuthorization() },
+          })
         ).json()) as Array<{
           event_type: string;
           delivered: boolean;

@@ -138,12 +138,15 @@ describe('Hostile input to every write route', () => {
     'POST /paypal-sandbox/v1/notifications/webhooks-events/:id/resend': { as: ['paypal'] },
     'POST /paypal-sandbox/buyer/orders/:id/approve': { as: ['visitor'], ids: paypalOrderIds },
     'POST /paypal-sandbox/buyer/orders/:id/confirm-payment-source': { as: ['visitor'], ids: paypalOrderIds },
-    'POST /paypal-sandbox/simulate/captures/:id/complete': { as: ['visitor'] },
-    'POST /paypal-sandbox/simulate/captures/:id/deny': { as: ['visitor'] },
-    'POST /paypal-sandbox/simulate/orders/:id/complete': { as: ['visitor'], ids: paypalOrderIds },
-    'POST /paypal-sandbox/simulate/orders/:id/deny': { as: ['visitor'], ids: paypalOrderIds },
-    'POST /paypal-sandbox/simulate/orders/:id/resend-webhook': { as: ['visitor'], ids: paypalOrderIds },
-    'POST /paypal-sandbox/simulate/orders/:id/webhook': { as: ['visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/simulate/captures/:id/complete': { as: ['paypal', 'visitor'] },
+    'POST /paypal-sandbox/simulate/captures/:id/deny': { as: ['paypal', 'visitor'] },
+    'POST /paypal-sandbox/simulate/orders/:id/complete': { as: ['paypal', 'visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/simulate/orders/:id/deny': { as: ['paypal', 'visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/simulate/orders/:id/resend-webhook': {
+      as: ['paypal', 'visitor'],
+      ids: paypalOrderIds,
+    },
+    'POST /paypal-sandbox/simulate/orders/:id/webhook': { as: ['paypal', 'visitor'], ids: paypalOrderIds },
   };
 
   beforeAll(async () => {
@@ -189,7 +192,7 @@ describe('Hostile input to every write route', () => {
           eventStore,
           redis,
           logger: recordingLogger(),
-          payments: { sandboxRouter: sandbox.router },
+          payments: { sandbox },
         });
         const writes = registeredRoutes(app.router).filter(isWriteRoute);
         expect(

@@ -1,4 +1,11 @@
 export { type CaptureOutcome, TEST_CARDS } from './cards.js';
+export {
+  clientAuthorization,
+  DEFAULT_CLIENT_ID,
+  DEFAULT_CLIENT_SECRET,
+  DEFAULT_WEBHOOK_ID,
+  NO_CARDS_CLIENT_ID,
+} from './credentials.js';
 export type { ErrorDetail, PaypalErrorBody } from './errors.js';
 export {
   MOUNT_PATH,
@@ -16,15 +23,7 @@ export type {
   SandboxOrder,
   SandboxState,
 } from './orders.js';
-export {
-  createPaypalSandbox,
-  DEFAULT_CLIENT_ID,
-  DEFAULT_CLIENT_SECRET,
-  DEFAULT_WEBHOOK_ID,
-  NO_CARDS_CLIENT_ID,
-  type PaypalSandbox,
-  type PaypalSandboxOptions,
-} from './sandbox.js';
+export { createPaypalSandbox, type PaypalSandbox, type PaypalSandboxOptions } from './sandbox.js';
 export {
   AUTH_ALGO,
   CERT_URL,

@@ -106,18 +106,29 @@ export function sandboxRouter(emulator: Emulator): Router {
   const router = Router();
   const json = express.json({ limit: '1mb', type: () => true });
 
-  // --- OAuth ---------------------------------------------------------------------------------------
-  router.post('/v1/oauth2/token', express.urlencoded({ extended: false }), (req, res) => {
+  /** `Authorization: Basic base64(<client id>:<client secret>)` with this emulator's credentials, as PayPal's OAuth. */
+  const carriesClientCredentials = (req: Request) => {
     const [scheme, encoded] = (req.get('authorization') ?? '').split(' ');
     const [id = '', ...rest] = Buffer.from(encoded ?? '', 'base64')
       .toString('utf8')
       .split(':');
-    const secret = rest.join(':');
-    if (
-      scheme?.toLowerCase() !== 'basic' ||
-      !sameSecret(id, emulator.clientId) ||
-      !sameSecret(secret, emulator.clientSecret)
-    ) {
+    return (
+      scheme?.toLowerCase() === 'basic' &&
+      sameSecret(id, emulator.clientId) &&
+      sameSecret(rest.join(':'), emulator.clientSecret)
+    );
+  };
+
+  /** `Authorization: Bearer <token>` with an unexpired token from this emulator's OAuth endpoint. */
+  const carriesToken = (req: Request) => {
+    const [scheme, token] = (req.get('authorization') ?? '').split(' ');
+    const expiresAt = token ? tokens.get(token) : undefined;
+    return scheme?.toLowerCase() === 'bearer' && expiresAt !== undefined && expiresAt > Date.now();
+  };
+
+  // --- OAuth ---------------------------------------------------------------------------------------
+  router.post('/v1/oauth2/token', express.urlencoded({ extended: false }), (req, res) => {
+    if (!carriesClientCredentials(req)) {
       res.status(401).json({ error: 'invalid_client', error_description: 'Client Authentication failed' });
       return;
     }
@@ -144,13 +155,15 @@ export function sandboxRouter(emulator: Emulator): Router {
   });
 
   const requireToken = (req: Request, _res: Response, next: NextFunction) => {
-    const [scheme, token] = (req.get('authorization') ?? '').split(' ');
-    const expiresAt = token ? tokens.get(token) : undefined;
-    if (scheme?.toLowerCase() !== 'bearer' || expiresAt === undefined || expiresAt <= Date.now()) {
-      next(authenticationFailure());
-      return;
-    }
-    next();
+    next(carriesToken(req) ? undefined : authenticationFailure());
+  };
+
+  /**
+   * The emulator's own routes, which PayPal does not have (they settle captures, send webhooks on request and list
+   * deliveries): its client credentials or a token bought with them, never an anonymous caller.
+   */
+  const requireClient = (req: Request, _res: Response, next: NextFunction) => {
+    next(carriesClientCredentials(req) || carriesToken(req) ? undefined : authenticationFailure());
   };
 
   /** PayPal's negative testing: `PayPal-Mock-Response: {"mock_application_codes": "INSTRUMENT_DECLINED"}`. */
@@ -359,7 +372,7 @@ export function sandboxRouter(emulator: Emulator): Router {
   });
 
   // --- Control endpoints for tests -----------------------------------------------------------------
-  router.use('/simulate', json);
+  router.use('/simulate', requireClient, json);
 
   const deliveryView = async (delivery: Promise<WebhookDelivery>, wait: boolean) => {
     if (!wait) {

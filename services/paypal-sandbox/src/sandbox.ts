@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Logger, silentLogger } from '@licensestore/shared/logging';
 import type { Router } from 'express';
+import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_WEBHOOK_ID } from './credentials.js';
 import { unprocessableIssue } from './errors.js';
 import {
   type CaptureRef,
@@ -20,13 +21,6 @@ import {
   type WebhookEventType,
   WebhookSender,
 } from './webhooks.js';
-
-/** The sandbox placeholder credentials the emulator accepts unless told otherwise. */
-export const DEFAULT_CLIENT_ID = 'sb-emulator-client';
-export const DEFAULT_CLIENT_SECRET = 'sb-emulator-secret';
-export const DEFAULT_WEBHOOK_ID = '0SANDBOXEMULATOR';
-/** SDK client id whose card fields are not eligible (like an account without advanced card payments). */
-export const NO_CARDS_CLIENT_ID = 'sb-no-cards';
 
 export interface PaypalSandboxOptions {
   /** Accepted by POST /v1/oauth2/token; default DEFAULT_CLIENT_ID. */
@@ -51,6 +45,9 @@ export interface PaypalSandbox {
   router: Router;
   /** Orders, captures and refunds, in memory; for assertions, not for mutation. */
   state: SandboxState;
+  /** The credentials its OAuth endpoint and control routes accept. */
+  clientId: string;
+  clientSecret: string;
   /** The webhook id events are signed for. */
   webhookId: string;
   /** Every webhook delivery so far, oldest first. */
@@ -190,6 +187,8 @@ export function createPaypalSandbox(options: PaypalSandboxOptions = {}): PaypalS
   return {
     router: sandboxRouter(emulator),
     state,
+    clientId: emulator.clientId,
+    clientSecret: emulator.clientSecret,
     webhookId,
     webhookDeliveries: sender.deliveries,
     sendWebhook: async (eventType, resourceId) =>

@@ -156,7 +156,7 @@ describe('PayPal sandbox webhooks', () => {
         status_details: { reason: 'PENDING_REVIEW' },
       });
 
-      const reply = await fetch(`${running.baseUrl}/simulate/orders/${id}/complete`, { method: 'POST' });
+      const reply = await running.client.request('POST', `/simulate/orders/${id}/complete`);
       expect(reply.status).toBe(200);
       const completed = await receiver.next(ofType('PAYMENT.CAPTURE.COMPLETED', id));
       expect(completed.event.resource).toMatchObject({ id: captureId, status: 'COMPLETED' });
@@ -168,11 +168,9 @@ describe('PayPal sandbox webhooks', () => {
 
     it('sends DENIED and leaves the capture DECLINED when the control endpoint denies it', async () => {
       const { id, captureId } = await capture('4000000000000259');
-      const reply = await fetch(`${running.baseUrl}/simulate/captures/${captureId}/deny?wait=true`, {
-        method: 'POST',
-      });
+      const reply = await running.client.request('POST', `/simulate/captures/${captureId}/deny?wait=true`);
       expect(reply.status).toBe(200);
-      expect(await reply.json()).toMatchObject({
+      expect(reply.body).toMatchObject({
         capture: { id: captureId, status: 'DECLINED' },
         event: { event_type: 'PAYMENT.CAPTURE.DENIED' },
         delivery: { delivered: true, attempts: 1, status: 200 },
@@ -183,11 +181,9 @@ describe('PayPal sandbox webhooks', () => {
 
     it('refuses to settle a capture that is not pending', async () => {
       const { captureId } = await capture('4111111111111111');
-      const reply = await fetch(`${running.baseUrl}/simulate/captures/${captureId}/complete`, {
-        method: 'POST',
-      });
+      const reply = await running.client.request('POST', `/simulate/captures/${captureId}/complete`);
       expect(reply.status).toBe(422);
-      expect(await reply.json()).toMatchObject({ details: [{ issue: 'CAPTURE_NOT_PENDING' }] });
+      expect(reply.body).toMatchObject({ details: [{ issue: 'CAPTURE_NOT_PENDING' }] });
     });
   });
 
@@ -222,9 +218,7 @@ describe('PayPal sandbox webhooks', () => {
     it('resends the last webhook of an order with the same event id and a new transmission', async () => {
       const { id } = await capture('4111111111111111');
       const first = await receiver.next(ofType('PAYMENT.CAPTURE.COMPLETED', id));
-      const reply = await fetch(`${running.baseUrl}/simulate/orders/${id}/resend-webhook`, {
-        method: 'POST',
-      });
+      const reply = await running.client.request('POST', `/simulate/orders/${id}/resend-webhook`);
       expect(reply.status).toBe(200);
       const again = await receiver.next(
         (candidate) =>
@@ -258,10 +252,8 @@ describe('PayPal sandbox webhooks', () => {
       expect(delivery).toMatchObject({ delivered: true, attempts: 1 });
       await receiver.next(ofType('PAYMENT.CAPTURE.REVERSED', id));
 
-      const reply = await fetch(`${running.baseUrl}/simulate/orders/${id}/webhook`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ event_type: 'PAYMENT.CAPTURE.DECLINED' }),
+      const reply = await running.client.request('POST', `/simulate/orders/${id}/webhook`, {
+        event_type: 'PAYMENT.CAPTURE.DECLINED',
       });
       expect(reply.status).toBe(200);
       await receiver.next(ofType('PAYMENT.CAPTURE.DECLINED', id));

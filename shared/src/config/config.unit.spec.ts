@@ -114,4 +114,54 @@ describe('configuration', () => {
       );
     });
   });
+
+  describe('production gates', () => {
+    const issuesOf = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).issues;
+      }
+    };
+    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://store.example' };
+
+    it('refuses production without PayPal credentials or PUBLIC_URL, naming the variables', () => {
+      const issues = issuesOf({ NODE_ENV: 'production' });
+      expect(issues).toHaveLength(2);
+      expect(issues[0]).toMatch(/^PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: .*PAYPAL_SIMULATED=1/);
+      expect(issues[1]).toMatch(/^PUBLIC_URL: required in production/);
+    });
+
+    it('takes real credentials, or PAYPAL_SIMULATED=1, in production', () => {
+      const real = loadConfig({ ...production, PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 'secret' });
+      expect(real.PAYPAL_SIMULATED).toBe(false);
+      const simulated = loadConfig({ ...production, PAYPAL_SIMULATED: '1' });
+      expect(simulated.PAYPAL_SIMULATED).toBe(true);
+    });
+
+    it('simulates payments outside production only while no credentials are set', () => {
+      expect(loadConfig({}).PAYPAL_SIMULATED).toBe(true);
+      expect(loadConfig({ PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 'secret' }).PAYPAL_SIMULATED).toBe(
+        false,
+      );
+      expect(issuesOf({ PAYPAL_SIMULATED: 'false' })[0]).toMatch(/^PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET:/);
+    });
+
+    it('refuses half the credentials, credentials beside PAYPAL_SIMULATED=1, and flags that are not 1/0', () => {
+      expect(issuesOf({ PAYPAL_CLIENT_ID: 'id' })[0]).toMatch(/^PAYPAL_CLIENT_SECRET:/);
+      expect(
+        issuesOf({ PAYPAL_SIMULATED: 'true', PAYPAL_CLIENT_ID: 'id', PAYPAL_CLIENT_SECRET: 'secret' })[0],
+      ).toMatch(/^PAYPAL_SIMULATED:/);
+      expect(issuesOf({ SEED_DEMO: 'yes' })[0]).toMatch(/^SEED_DEMO:/);
+    });
+
+    it('seeds the demo store in development, or when SEED_DEMO says so', () => {
+      expect(loadConfig({}).SEED_DEMO).toBe(true);
+      expect(loadConfig({ NODE_ENV: 'test' }).SEED_DEMO).toBe(false);
+      expect(loadConfig({ ...production, PAYPAL_SIMULATED: '1' }).SEED_DEMO).toBe(false);
+      expect(loadConfig({ ...production, PAYPAL_SIMULATED: '1', SEED_DEMO: '1' }).SEED_DEMO).toBe(true);
+      expect(loadConfig({ SEED_DEMO: '0' }).SEED_DEMO).toBe(false);
+    });
+  });
 });

@@ -23,6 +23,15 @@ export function parseEd25519Key(text: string, kind: 'private' | 'public'): KeyOb
   return key;
 }
 
+/** '1'/'true' or '0'/'false' (any case); empty is unset, which leaves the choice to the environment's default. */
+const flag = optionalString.pipe(
+  z
+    .string()
+    .regex(/^(1|0|true|false)$/i, "'1', '0', 'true' or 'false'")
+    .transform((value) => value === '1' || value.toLowerCase() === 'true')
+    .optional(),
+);
+
 const ed25519Key = (kind: 'private' | 'public') =>
   optionalString.transform((text, context) => {
     if (text === undefined) return undefined;
@@ -47,11 +56,19 @@ export const configSchema = z
     EVENTSTORE_CONNECTION_STRING: optionalString.pipe(z.string().startsWith('esdb').optional()),
     PAYPAL_CLIENT_ID: optionalString,
     PAYPAL_CLIENT_SECRET: optionalString,
+    /**
+     * 1: payments go to the PayPal emulator (mounted at /paypal-sandbox, "payments are simulated" banner), never to
+     * PayPal. Unset: simulated in development and test when PAYPAL_CLIENT_ID is unset; in production never, so a
+     * production start without PayPal credentials refuses unless this says 1.
+     */
+    PAYPAL_SIMULATED: flag,
     PAYPAL_ENV: z.enum(['sandbox', 'live']).default('sandbox'),
     /** The webhook's id in the PayPal dashboard, needed to verify webhook signatures; the emulator has its own. */
     PAYPAL_WEBHOOK_ID: optionalString,
     /** Replaces the REST host PAYPAL_ENV picks, e.g. a PayPal emulator running on its own. */
     PAYPAL_API_BASE_URL: optionalString.pipe(z.url({ protocol: /^https?$/ }).optional()),
+    /** 1: the demo catalogue (products and DEMO keys) is seeded into an empty store. Unset: in development only. */
+    SEED_DEMO: flag,
     SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
     MAIL_FROM: z.string().default('LicenseStore <no-reply@licensestore.local>'),
     /** Uploaded images go to this S3 (or S3-compatible) bucket; unset keeps them under DATA_DIR/uploads. */
@@ -118,7 +135,62 @@ export const configSchema = z
         message: 'required when other S3_* variables are set',
       });
     }
-  });
+    for (const issue of paymentIssues(config)) context.addIssue({ code: 'custom', ...issue });
+    if (config.NODE_ENV === 'production' && !config.PUBLIC_URL) {
+      context.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message:
+          'required in production: the origin browsers reach the store at (links in e-mails are built from it)',
+      });
+    }
+  })
+  .transform(({ PAYPAL_SIMULATED, SEED_DEMO, ...config }) => ({
+    ...config,
+    PAYPAL_SIMULATED: PAYPAL_SIMULATED ?? (config.NODE_ENV !== 'production' && !config.PAYPAL_CLIENT_ID),
+    SEED_DEMO: SEED_DEMO ?? config.NODE_ENV === 'development',
+  }));
+
+/**
+ * Payments are real (both PayPal credentials) or simulated (the emulator), never a guess: production never falls back
+ * to the emulator, and PAYPAL_SIMULATED=1 beside credentials would leave unclear which one takes the money.
+ */
+function paymentIssues(config: {
+  NODE_ENV: string;
+  PAYPAL_CLIENT_ID?: string | undefined;
+  PAYPAL_CLIENT_SECRET?: string | undefined;
+  PAYPAL_SIMULATED?: boolean | undefined;
+}): Array<{ path: string[]; message: string }> {
+  const { PAYPAL_CLIENT_ID: id, PAYPAL_CLIENT_SECRET: secret, PAYPAL_SIMULATED: simulated } = config;
+  if ((id === undefined) !== (secret === undefined)) {
+    return [
+      {
+        path: [id === undefined ? 'PAYPAL_CLIENT_ID' : 'PAYPAL_CLIENT_SECRET'],
+        message: 'PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET go together: set both or neither',
+      },
+    ];
+  }
+  const credentials = id !== undefined;
+  if (simulated === true && credentials) {
+    return [
+      {
+        path: ['PAYPAL_SIMULATED'],
+        message:
+          '1 runs the PayPal emulator: unset it to take payments with PAYPAL_CLIENT_ID, or unset the credentials',
+      },
+    ];
+  }
+  const realRequired = simulated === false || (simulated === undefined && config.NODE_ENV === 'production');
+  if (realRequired && !credentials) {
+    return [
+      {
+        path: ['PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET'],
+        message: `required ${simulated === false ? 'with PAYPAL_SIMULATED=0' : 'in production'} (real PayPal); or PAYPAL_SIMULATED=1 to take no money and run the PayPal emulator`,
+      },
+    ];
+  }
+  return [];
+}
 
 export type Config = z.infer<typeof configSchema>;
 
@@ -158,4 +230,12 @@ export function requireLicenceKeySecret(config: Config): string {
     ]);
   }
   return value;
+}
+
+/** What every role logs at start when a production store takes no money, or undefined. */
+export function simulatedPaymentsWarning(
+  config: Pick<Config, 'NODE_ENV' | 'PAYPAL_SIMULATED'>,
+): string | undefined {
+  if (config.NODE_ENV !== 'production' || !config.PAYPAL_SIMULATED) return undefined;
+  return 'PAYPAL_SIMULATED=1 in production: payments are simulated by the PayPal emulator, no money is taken and anyone can pay with a test card';
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@licensestore/shared/logging';
 import nodemailer from 'nodemailer';
@@ -75,19 +75,21 @@ export function createMailer(settings: MailSettings, logger: Logger): Mailer {
 
   const directory = join(settings.dataDir, 'mail');
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, defaults);
-  // Made once per mailer, on the first message (a mkdir per message costs as much as writing it).
+  // Made once per mailer, on the first message (a mkdir per message costs as much as writing it). The messages hold
+  // licence keys and live sign-in links: the directory (also one made before this rule) and each file are the
+  // owner's alone.
   let made: Promise<unknown> | null = null;
   return {
     messageIdFor,
     async send(mail) {
       const info = await transport.sendMail(envelopeOf(mail));
-      made ??= mkdir(directory, { recursive: true });
+      made ??= mkdir(directory, { recursive: true, mode: 0o700 }).then(() => chmod(directory, 0o700));
       const file = join(directory, fileNameFor(mail.messageId));
       // Written whole, then renamed: a reader never sees half a message, and a re-send replaces the file.
       const partial = `${file}.${randomUUID()}.partial`;
       try {
         await made;
-        await writeFile(partial, info.message as Buffer);
+        await writeFile(partial, info.message as Buffer, { mode: 0o600 });
         await rename(partial, file);
       } catch (error) {
         // The directory may be what failed or went away: the retry makes it again.

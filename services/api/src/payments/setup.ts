@@ -5,8 +5,8 @@ import { PAYPAL_HOSTS } from './client.js';
 /** Where the in-process PayPal emulator is mounted on the app's own origin. */
 export const SANDBOX_MOUNT = '/paypal-sandbox';
 
-/** The emulator's placeholder credentials and webhook id (see services/paypal-sandbox). */
-export interface SandboxDefaults {
+/** The credentials and webhook id of the emulator simulated payments go to (see services/paypal-sandbox). */
+export interface SandboxCredentials {
   clientId: string;
   clientSecret: string;
   webhookId: string;
@@ -15,7 +15,7 @@ export interface SandboxDefaults {
 export interface PaymentsSetup {
   /** True when payments go to an emulator, not to PayPal (the web client shows a banner). */
   simulated: boolean;
-  /** True when this app mounts the emulator at SANDBOX_MOUNT itself (PAYPAL_CLIENT_ID unset). */
+  /** True when this app mounts the emulator at SANDBOX_MOUNT itself (simulated, and no other emulator named). */
   embeddedSandbox: boolean;
   clientId: string;
   clientSecret: string;
@@ -31,20 +31,25 @@ const PAYPAL_SDK = 'https://www.paypal.com/sdk/js';
 
 const isPaypalHost = (url: string) => /(^|\.)paypal\.com$/.test(new URL(url).hostname);
 
+/** Payments are simulated and no other emulator is named: the app mounts one at SANDBOX_MOUNT and pays through it. */
+export const mountsSandbox = (config: Config, apiBaseUrl?: string): boolean =>
+  config.PAYPAL_SIMULATED && (apiBaseUrl ?? config.PAYPAL_API_BASE_URL) === undefined;
+
 /**
- * Real PayPal when PAYPAL_CLIENT_ID is set (sandbox or live host, or PAYPAL_API_BASE_URL); otherwise the
- * emulator mounted in this app, reached through `selfUrl` (the app's own loopback address) unless
- * `apiBaseUrl` points elsewhere, e.g. a standalone emulator in tests.
+ * Real PayPal unless the configuration says payments are simulated (PAYPAL_SIMULATED, resolved by the config: never
+ * implicitly in production): the sandbox or live host, or PAYPAL_API_BASE_URL. Simulated: the emulator mounted in
+ * this app, reached through `selfUrl` (the app's own loopback address) unless `apiBaseUrl` points elsewhere, e.g. a
+ * standalone emulator in tests, with `sandbox`'s credentials.
  */
 export function paymentsSetup(
   config: Config,
-  sandbox: SandboxDefaults,
+  sandbox: SandboxCredentials,
   options: { selfUrl?: () => string | undefined; apiBaseUrl?: string } = {},
 ): PaymentsSetup {
   const override = options.apiBaseUrl ?? config.PAYPAL_API_BASE_URL;
-  if (config.PAYPAL_CLIENT_ID) {
-    if (!config.PAYPAL_CLIENT_SECRET) {
-      throw new ConfigError(['PAYPAL_CLIENT_SECRET: required when PAYPAL_CLIENT_ID is set']);
+  if (!config.PAYPAL_SIMULATED) {
+    if (!config.PAYPAL_CLIENT_ID || !config.PAYPAL_CLIENT_SECRET) {
+      throw new ConfigError(['PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: required unless PAYPAL_SIMULATED=1']);
     }
     const apiBaseUrl = override ?? PAYPAL_HOSTS[config.PAYPAL_ENV];
     const simulated = !isPaypalHost(apiBaseUrl);
@@ -69,7 +74,7 @@ export function paymentsSetup(
     });
   return {
     simulated: true,
-    embeddedSandbox: override === undefined,
+    embeddedSandbox: mountsSandbox(config, options.apiBaseUrl),
     clientId: sandbox.clientId,
     clientSecret: sandbox.clientSecret,
     apiBaseUrl,

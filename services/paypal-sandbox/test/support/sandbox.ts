@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
+  clientAuthorization,
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,
   type RunningPaypalSandbox,
@@ -24,7 +25,7 @@ export class PaypalClient {
     const response = await fetch(`${this.baseUrl}/v1/oauth2/token`, {
       method: 'POST',
       headers: {
-        authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+        authorization: clientAuthorization(clientId, secret),
         'content-type': 'application/x-www-form-urlencoded',
       },
       body: 'grant_type=client_credentials',
