@@ -13,7 +13,7 @@ import { openEventStore } from '@licensestore/shared/eventstore';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
 import { createMailer } from '@licensestore/shared/mail';
 import { Redis } from 'ioredis';
-import { createApp, type PaymentsDeps } from './app.js';
+import { type AppDeps, createApp, type PaymentsDeps } from './app.js';
 import { ensureFirstAdmin } from './auth/admins.js';
 import { migrateApi } from './migrations/index.js';
 import { paymentsSetup } from './payments/setup.js';
@@ -37,6 +37,8 @@ export interface StartApiOptions {
   payments?: Pick<PaymentsDeps, 'apiBaseUrl' | 'timeoutMs' | 'retries' | 'readModels'>;
   /** How long stop() lets requests in flight finish before cutting their connections; default 15 s. */
   drainMs?: number;
+  /** Bounds on open order event streams; the defaults suit production. */
+  orderStreams?: AppDeps['orderStreams'];
 }
 
 export interface RunningApi {
@@ -107,6 +109,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     const app = createApp({
       mailer,
       closing: closing.signal,
+      orderStreams: options.orderStreams,
       database,
       eventStore,
       redis,

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { loadConfig, requireLicenceKeySecret } from '@licensestore/shared/config';
 import { createKeyVault, type KeyVault } from '@licensestore/shared/key-vault';
 import { recordingLogger } from '@licensestore/shared/logging';
+import { createOrderAccess, type OrderAccess } from '@licensestore/shared/order-access';
 import { Redis } from 'ioredis';
 import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
 import { type Session, SessionStore } from '../../src/auth/sessions.js';
@@ -15,6 +16,8 @@ export interface TestApi extends RunningApi {
   sessionSecret: string;
   /** Opens and seals keys as this api does (its LICENCE_KEY_SECRET is random per instance). */
   keyVault: KeyVault;
+  /** Makes access tokens as this api checks them (the delivery e-mail's link, the order cookie). */
+  orderAccess: OrderAccess;
   logger: ReturnType<typeof recordingLogger>;
   /** Signs a session straight into Redis, as a later sign-in flow would; returns the Cookie header value. */
   sessionCookie: (session: Omit<Session, 'createdAt'>) => Promise<string>;
@@ -26,6 +29,7 @@ export interface TestApiOptions {
   databaseUrl?: string;
   /** PayPal overrides, e.g. a standalone emulator's base URL; the app mounts its own emulator otherwise. */
   payments?: StartApiOptions['payments'];
+  orderStreams?: StartApiOptions['orderStreams'];
 }
 
 /** The api role as `startApi` runs it, on a fresh database and its own Redis key prefix. */
@@ -49,6 +53,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     logger,
     redisKeyPrefix,
     payments: options.payments,
+    orderStreams: options.orderStreams,
   });
   const redis = new Redis(testRedisUrl(), { keyPrefix: redisKeyPrefix });
   const sessions = new SessionStore(redis, sessionSecret);
@@ -59,6 +64,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     redisKeyPrefix,
     sessionSecret,
     keyVault: createKeyVault(requireLicenceKeySecret(config)),
+    orderAccess: createOrderAccess(requireLicenceKeySecret(config)),
     logger,
     sessionCookie: async (session) =>
       `sid=${await sessions.create({ ...session, createdAt: new Date().toISOString() })}`,

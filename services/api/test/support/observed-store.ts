@@ -13,7 +13,7 @@ export async function startObservedStore(options: Pick<TestApiOptions, 'env'> = 
   const store = await startApiWithReadModel(options);
   try {
     const workersLog = recordingLogger();
-    const sideEffects = testSideEffects({ keyVault: store.api.keyVault });
+    const sideEffects = testSideEffects({ keyVault: store.api.keyVault, orderAccess: store.api.orderAccess });
     const workers = await startWorkers({
       databaseUrl: store.databaseUrl,
       redisUrl: testRedisUrl(),
