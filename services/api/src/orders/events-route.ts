@@ -13,16 +13,20 @@ export type SnapshotView = (req: Request, snapshot: OrderSnapshot) => OrderWithI
 
 /**
  * Server-sent events on `res`; the head goes out with the first snapshot, so an unknown order can still 404.
- * A write the client leaves unread for `drainTimeoutMs` cuts the connection: a client that stopped reading
- * does not keep a socket and its buffers.
+ * The stream ends after `maxAgeMs` (the page reconnects), and a write the client leaves unread for
+ * `drainTimeoutMs` cuts the connection: a client that stopped reading keeps neither a socket nor its buffers.
  */
 function eventStream(
   res: Response,
   show: (snapshot: OrderSnapshot) => OrderWithItemsView,
-  { drainTimeoutMs, logger }: { drainTimeoutMs: number; logger: Logger },
+  { limits, logger }: { limits: Pick<OrderStreamLimits, 'drainTimeoutMs' | 'maxAgeMs'>; logger: Logger },
 ): OrderSink {
   let stalled: NodeJS.Timeout | null = null;
+  const expiry = setTimeout(() => {
+    if (!res.writableEnded) res.end();
+  }, limits.maxAgeMs);
   res.on('close', () => {
+    clearTimeout(expiry);
     if (stalled) clearTimeout(stalled);
   });
   const write = (text: string) => {
@@ -31,7 +35,7 @@ function eventStream(
     stalled = setTimeout(() => {
       logger.warn({ requestId: res.req.requestId }, 'order events: the client stopped reading; stream cut');
       res.destroy();
-    }, drainTimeoutMs);
+    }, limits.drainTimeoutMs);
     res.once('drain', () => {
       if (stalled) clearTimeout(stalled);
       stalled = null;
@@ -64,7 +68,7 @@ export interface OrderEventsRouteDeps {
   watch: OrderWatch;
   view: SnapshotView;
   slots: StreamSlots;
-  limits: Pick<OrderStreamLimits, 'drainTimeoutMs'>;
+  limits: Pick<OrderStreamLimits, 'drainTimeoutMs' | 'maxAgeMs'>;
   logger: Logger;
 }
 
@@ -92,10 +96,7 @@ export function orderEventsRoute({
       unwatch?.();
     });
     try {
-      const sink = eventStream(res, (snapshot) => view(req, snapshot), {
-        drainTimeoutMs: limits.drainTimeoutMs,
-        logger,
-      });
+      const sink = eventStream(res, (snapshot) => view(req, snapshot), { limits, logger });
       unwatch = await watch.watch(orderId.toLowerCase(), sink);
     } catch (error) {
       release();

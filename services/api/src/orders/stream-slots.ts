@@ -8,6 +8,11 @@ export interface OrderStreamLimits {
   total: number;
   /** How long a write may wait for the client to read before the stream is cut (a client that stopped reading). */
   drainTimeoutMs: number;
+  /**
+   * How long one stream lasts; the page's EventSource then reconnects (and gets a fresh snapshot), so a client
+   * that stopped reading, or went away without closing, holds its socket no longer than this.
+   */
+  maxAgeMs: number;
   /** How often an idle stream gets a comment, so proxies and the browser keep it open. */
   heartbeatMs: number;
 }
@@ -16,6 +21,7 @@ export const ORDER_STREAM_LIMITS: OrderStreamLimits = {
   perClient: 10,
   total: 2000,
   drainTimeoutMs: 10_000,
+  maxAgeMs: 60_000,
   heartbeatMs: 15_000,
 };
 
