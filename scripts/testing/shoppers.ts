@@ -35,12 +35,18 @@ export async function productsInStock(url: string): Promise<Product[]> {
 
 class RetryableError extends Error {}
 
-async function post(url: string, body: unknown, expected: number): Promise<Record<string, unknown>> {
+interface Answer {
+  body: Record<string, unknown>;
+  /** The `name=value` of each cookie the answer sets. */
+  cookies: string[];
+}
+
+async function post(url: string, body: unknown, expected: number, cookie?: string): Promise<Answer> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
@@ -50,7 +56,8 @@ async function post(url: string, body: unknown, expected: number): Promise<Recor
   const text = await response.text();
   if (response.status >= 500) throw new RetryableError(`POST ${url}: ${response.status} ${text}`);
   if (response.status !== expected) throw new Error(`POST ${url}: ${response.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
+  const cookies = response.headers.getSetCookie().map((header) => header.split(';')[0] as string);
+  return { body: JSON.parse(text) as Record<string, unknown>, cookies };
 }
 
 /** One purchase of one unit of `product`; a 4xx fails it at once (the store refused something it should take). */
@@ -81,7 +88,9 @@ export async function purchase(url: string, product: Product, shopper: number): 
       201,
     ),
   );
-  const paypalOrderId = String(created.id);
+  const paypalOrderId = String(created.body.id);
+  // The browser keeps the cookie that marks it as this checkout's own: a retried capture gets the order again.
+  const checkoutCookie = created.cookies.find((cookie) => cookie.startsWith('checkout_access='));
   await step(() =>
     post(`${url}/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`, { choice: 'approve' }, 200),
   );
@@ -90,9 +99,10 @@ export async function purchase(url: string, product: Product, shopper: number): 
       `${url}/paypal/order/${paypalOrderId}/capture`,
       { customerName: `Shopper ${shopper}`, customerEmail: `shopper${shopper}@example.com` },
       200,
+      checkoutCookie,
     ),
   );
-  return { paypalOrderId, orderId: String(order.id), retries };
+  return { paypalOrderId, orderId: String(order.body.id), retries };
 }
 
 export interface Shopping {
