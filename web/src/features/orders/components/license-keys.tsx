@@ -94,7 +94,9 @@ export function LicenseKeys({
         </CardTitle>
       </CardHeader>
       <CardContent>
-        {withheld && <WithheldKeysNotice customerEmail={customerEmail} linkRefused={linkRefused} />}
+        {(withheld || linkRefused) && (
+          <WithheldKeysNotice customerEmail={customerEmail} linkRefused={linkRefused} />
+        )}
         <ul className="grid gap-4">
           {items.map((item) => (
             <li key={item.id} className="grid gap-3 rounded-lg border border-border p-4">
