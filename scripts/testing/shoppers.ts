@@ -47,17 +47,28 @@ export function nextShopperAddress(): string {
 
 class RetryableError extends Error {}
 
+interface Answer {
+  body: Record<string, unknown>;
+  /** The `name=value` of each cookie the answer sets. */
+  cookies: string[];
+}
+
+/** A shopper's POST from its own client address, carrying the cookie the store gave it, if any. */
 async function post(
   url: string,
   body: unknown,
   expected: number,
-  address: string,
-): Promise<Record<string, unknown>> {
+  from: { address: string; cookie?: string },
+): Promise<Answer> {
   let response: Response;
   try {
     response = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+      headers: {
+        'content-type': 'application/json',
+        'x-forwarded-for': from.address,
+        ...(from.cookie ? { cookie: from.cookie } : {}),
+      },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(30_000),
     });
@@ -67,7 +78,8 @@ async function post(
   const text = await response.text();
   if (response.status >= 500) throw new RetryableError(`POST ${url}: ${response.status} ${text}`);
   if (response.status !== expected) throw new Error(`POST ${url}: ${response.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
+  const cookies = response.headers.getSetCookie().map((header) => header.split(';')[0] as string);
+  return { body: JSON.parse(text) as Record<string, unknown>, cookies };
 }
 
 /** One purchase of one unit of `product`; a 4xx fails it at once (the store refused something it should take). */
@@ -97,22 +109,26 @@ export async function purchase(url: string, product: Product, shopper: number): 
         items: [{ productId: product.id, quantity: 1 }],
       },
       201,
-      address,
+      { address },
     ),
   );
-  const paypalOrderId = String(created.id);
+  const paypalOrderId = String(created.body.id);
+  // The browser keeps the cookie that marks it as this checkout's own: a retried capture gets the order again.
+  const checkoutCookie = created.cookies.find((cookie) => cookie.startsWith('checkout_access='));
   await step(() =>
-    post(`${url}/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`, { choice: 'approve' }, 200, address),
+    post(`${url}/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`, { choice: 'approve' }, 200, {
+      address,
+    }),
   );
   const order = await step(() =>
     post(
       `${url}/paypal/order/${paypalOrderId}/capture`,
       { customerName: `Shopper ${shopper}`, customerEmail: `shopper${shopper}@example.com` },
       200,
-      address,
+      { address, cookie: checkoutCookie },
     ),
   );
-  return { paypalOrderId, orderId: String(order.id), retries };
+  return { paypalOrderId, orderId: String(order.body.id), retries };
 }
 
 export interface Shopping {

@@ -43,7 +43,7 @@ export async function startInProcessStore(options: InProcessStoreOptions = {}) {
     });
     stops.push(store.stop);
     apiUrl = store.api.url;
-    const sideEffects = testSideEffects({ keyVault: store.api.keyVault });
+    const sideEffects = testSideEffects({ keyVault: store.api.keyVault, orderAccess: store.api.orderAccess });
     const workers = await startWorkers({
       databaseUrl: store.databaseUrl,
       redisUrl: testRedisUrl(),

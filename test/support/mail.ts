@@ -45,3 +45,12 @@ export function signInLinkIn(mail: ReadMail): { url: string; token: string } {
   if (!match) throw new Error(`no sign-in link in the e-mail "${mail.subject}" to ${mail.to.join(', ')}`);
   return { url: match[0], token: match[1] as string };
 }
+
+const ORDER_LINK = /https?:\/\/\S+\/order-confirmation\/([0-9a-f-]{36})#access=([\w-]{43})/;
+
+/** The delivery e-mail's link to the order's page, and the access token in its fragment; throws when it has none. */
+export function orderLinkIn(mail: ReadMail): { url: string; orderId: string; token: string } {
+  const match = ORDER_LINK.exec(mail.text);
+  if (!match) throw new Error(`no order link in the e-mail "${mail.subject}" to ${mail.to.join(', ')}`);
+  return { url: match[0], orderId: match[1] as string, token: match[2] as string };
+}

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { OrderItemView, OrderView } from '@licensestore/shared';
+import type { OrderView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
-import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type OpenedItem, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 let store: TestStore;
@@ -17,7 +17,7 @@ const ada = { name: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com` };
 const otherCustomer = { name: 'Grace Hopper', email: `grace-${randomUUID()}@example.com` };
 
 /** Ada's orders, oldest first, each as the API shows it once its keys are delivered. */
-const adasOrders: { order: OrderView; items: OrderItemView[] }[] = [];
+const adasOrders: { order: OrderView; items: OpenedItem[] }[] = [];
 let othersOrder: OrderView;
 
 /** Dates are asserted in UTC: the browser is told to live there. */
@@ -44,9 +44,11 @@ beforeAll(async () => {
     ],
   ]) {
     const placed = await purchase(store.url, buyer, lines);
-    const items = await waitForLicenceKeys(store.url, placed.id);
+    const items = await waitForLicenceKeys(store.url, placed);
     // The status once delivered, as the page will show it.
-    const order = (await (await fetch(`${store.url}/api/orders/${placed.id}`)).json()) as OrderView;
+    const order = (await (
+      await fetch(`${store.url}/api/orders/${placed.id}`, { headers: { cookie: placed.accessCookie } })
+    ).json()) as OrderView;
     adasOrders.push({ order, items });
   }
   othersOrder = await purchase(store.url, otherCustomer, [{ product: cheapest, quantity: 1 }]);

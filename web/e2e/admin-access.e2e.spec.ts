@@ -119,7 +119,7 @@ beforeAll(async () => {
   for (const customer of ['Ada Lovelace', 'Grace Hopper', 'Alan Turing']) {
     const email = `${customer.split(' ')[0]?.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
     const order = await purchase(store.url, { name: customer, email }, [{ product: cheapest, quantity: 1 }]);
-    await waitForLicenceKeys(store.url, order.id);
+    await waitForLicenceKeys(store.url, order);
     orders.push(order);
   }
   const { page, close } = await adminPage();

@@ -1,15 +1,14 @@
-import type { OrderView } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { seriousA11yViolations } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
-import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 let store: TestStore;
 let browser: Browser;
-let order: OrderView;
+let order: PlacedOrder;
 
 beforeAll(async () => {
   [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
@@ -18,7 +17,7 @@ beforeAll(async () => {
   order = await purchase(store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
     { product, quantity: 1 },
   ]);
-  await waitForLicenceKeys(store.url, order.id);
+  await waitForLicenceKeys(store.url, order);
 });
 
 afterAll(async () => {

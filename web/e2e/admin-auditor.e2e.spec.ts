@@ -1,11 +1,11 @@
-import type { OrderView, Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage, signInToBackOffice } from './support/admin.js';
 import { openPage, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
-import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 const AUDITOR = { username: 'ann-auditor', password: 'auditor password 1' };
@@ -15,7 +15,7 @@ const WRITE_CONTROL = /add|edit|delete|import|upload|resend|reveal|copy|status o
 
 let store: TestStore;
 let browser: Browser;
-let order: OrderView;
+let order: PlacedOrder;
 
 beforeAll(async () => {
   [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
@@ -23,7 +23,7 @@ beforeAll(async () => {
   order = await purchase(store.url, { name: 'Grace Hopper', email: 'grace@example.com' }, [
     { product: product as Product, quantity: 1 },
   ]);
-  await waitForLicenceKeys(store.url, order.id);
+  await waitForLicenceKeys(store.url, order);
 });
 
 afterAll(async () => {

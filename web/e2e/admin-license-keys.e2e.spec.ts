@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { OrderView, Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
-import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 /** What `npm start` seeds: 20 keys for each of the 17 demo products on sale (the out-of-stock one has none). */
@@ -171,14 +171,14 @@ describe('License Keys screen', () => {
   });
 
   describe('an assigned key', () => {
-    let order: OrderView;
+    let order: PlacedOrder;
     let assignedKey: string;
 
     beforeAll(async () => {
       order = await purchase(store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
         { product: products[2] as Product, quantity: 1 },
       ]);
-      const [item] = await waitForLicenceKeys(store.url, order.id);
+      const [item] = await waitForLicenceKeys(store.url, order);
       assignedKey = item?.licenseKeys[0] as string;
     });
 

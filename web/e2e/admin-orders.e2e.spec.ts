@@ -1,11 +1,16 @@
-import type { OrderItemView, OrderView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
-import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import {
+  type OpenedItem,
+  type PlacedOrder,
+  purchasableProducts,
+  purchase,
+  waitForLicenceKeys,
+} from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 let store: TestStore;
@@ -66,10 +71,10 @@ describe('before the first order', () => {
 });
 
 describe('with orders', () => {
-  let first: OrderView;
-  let second: OrderView;
-  let grace: OrderView;
-  let items: OrderItemView[];
+  let first: PlacedOrder;
+  let second: PlacedOrder;
+  let grace: PlacedOrder;
+  let items: OpenedItem[];
 
   beforeAll(async () => {
     const products = await purchasableProducts(store.url);
@@ -83,13 +88,13 @@ describe('with orders', () => {
       { product: cheapest, quantity: 2 },
       { product: next, quantity: 1 },
     ]);
-    items = await waitForLicenceKeys(store.url, first.id);
+    items = await waitForLicenceKeys(store.url, first);
     second = await purchase(store.url, ada, [{ product: third, quantity: 1 }]);
     grace = await purchase(store.url, { name: 'Grace Hopper', email: 'grace@example.org' }, [
       { product: next, quantity: 1 },
     ]);
-    await waitForLicenceKeys(store.url, second.id);
-    await waitForLicenceKeys(store.url, grace.id);
+    await waitForLicenceKeys(store.url, second);
+    await waitForLicenceKeys(store.url, grace);
   });
 
   it('lists every order with its number, customer, e-mail, total, status badge, date and status drop-down', async () => {
@@ -211,7 +216,7 @@ describe('with orders', () => {
       ).toBe('Completed');
 
       const lines = page.getByRole('region', { name: 'Items and license keys' });
-      const [line] = items as [OrderItemView];
+      const [line] = items as [OpenedItem];
       const key = line.licenseKeys[0] as string;
       const keyList = lines.getByRole('list', { name: `License keys of ${line.productName}` });
       await keyList.waitFor();

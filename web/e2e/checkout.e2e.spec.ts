@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { NO_CARDS_CLIENT_ID } from '@licensestore/paypal-sandbox';
 import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailFiles, orderLinkIn } from '../../test/support/mail.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
-import { purchasableProducts } from './support/purchases.js';
+import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
 
 let store: TestStore;
@@ -334,6 +337,78 @@ describe('order confirmation', () => {
     // Chromium logs the 404 answer itself; nothing else went wrong.
     expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
     await close();
+  });
+
+  describe('opened by someone other than the paying browser', () => {
+    const email = `ada-${randomUUID()}@example.com`;
+    // A product no other case here empties of keys.
+    const product = () => products[8] as Product;
+    let order: Awaited<ReturnType<typeof purchase>>;
+    let key: string;
+
+    beforeAll(async () => {
+      order = await purchase(store.url, { name: 'Ada Lovelace', email }, [
+        { product: product(), quantity: 1 },
+      ]);
+      key = (await waitForLicenceKeys(store.url, order))[0]?.licenseKeys[0] as string;
+    });
+
+    /** The delivery e-mail's link to the order, as the store wrote it into DATA_DIR/mail. */
+    const deliveryLink = async () => {
+      for (let tries = 0; tries < 300; tries += 1) {
+        const sent = [...(await mailFiles(store.dataDir)).values()].find((mail) => mail.to.includes(email));
+        if (sent) return new URL(orderLinkIn(sent).url);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`no delivery e-mail to ${email}`);
+    };
+
+    it('says where the keys went and how to open them, without showing them', async () => {
+      const { page, errors, close } = await open();
+      await page.goto(`/order-confirmation/${order.id}`);
+      await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+      const notice = page.getByRole('note');
+      await notice.waitFor();
+      expect(await notice.textContent()).toBe(
+        'Your license keys were sent to a•••@example.com. Open the link in that e-mail to see them here, or sign in with that address to see them under My Orders.',
+      );
+      expect(await notice.getByRole('link', { name: 'sign in with that address' }).getAttribute('href')).toBe(
+        '/api/login',
+      );
+      expect(await page.getByText('License key sent by e-mail.').isVisible()).toBe(true);
+      expect(await page.locator('main').textContent()).toContain(
+        'A confirmation email has been sent to a•••@example.com',
+      );
+      expect(await page.content()).not.toContain(key);
+      await page.screenshot({ path: join(tmpdir(), 'order-confirmation-keys-withheld.png'), fullPage: true });
+      expect(errors).toEqual([]);
+      await close();
+    });
+
+    it("opens them through the delivery e-mail's link, and drops its token from the address", async () => {
+      const link = await deliveryLink();
+      expect(link.hash).toMatch(/^#access=[\w-]{43}$/);
+      const { page, errors, close } = await open();
+      await page.goto(`${link.pathname}${link.hash}`);
+      await page.getByRole('button', { name: `Copy license key ${key} for ${product().name}` }).waitFor();
+      expect(new URL(page.url()).hash).toBe('');
+      expect(await page.getByRole('note').count()).toBe(0);
+      // The cookie it got opens them on a reload too.
+      await page.reload();
+      await page.getByText(key, { exact: true }).waitFor();
+      expect(errors).toEqual([]);
+      await close();
+    });
+
+    it('says so when the link does not open this order', async () => {
+      const { page, errors, close } = await open();
+      await page.goto(`/order-confirmation/${order.id}#access=${'x'.repeat(43)}`);
+      await page.getByText('This link does not open the keys of this order.').waitFor();
+      expect(new URL(page.url()).hash).toBe('');
+      // Chromium logs the 403 answer itself; nothing else went wrong.
+      expect(errors.filter((error) => !error.includes('403'))).toEqual([]);
+      await close();
+    });
   });
 });
 

@@ -1,4 +1,4 @@
-import type { OrderView, Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailFiles, type ReadMail } from '../../test/support/mail.js';
@@ -6,7 +6,7 @@ import { signInAsAdmin } from './support/admin.js';
 import { openPage, type TestPage } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
-import { purchase, waitForLicenceKeys } from './support/purchases.js';
+import { holdOrderAccess, type PlacedOrder, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 /**
@@ -40,7 +40,7 @@ let store: TestStore;
 let browser: Browser;
 let admin: WatchedPage;
 let product: Product;
-let order: OrderView;
+let order: PlacedOrder;
 /** The key the order was given (either may be, whichever the workers assigned). */
 let assignedKey: string;
 
@@ -62,7 +62,7 @@ beforeAll(async () => {
   await signInAsAdmin(admin.page);
   product = await createHostileCatalogue(admin.page);
   order = await purchase(store.url, CUSTOMER, [{ product, quantity: 1 }]);
-  const [line] = await waitForLicenceKeys(store.url, order.id);
+  const [line] = await waitForLicenceKeys(store.url, order);
   assignedKey = line?.licenseKeys[0] as string;
 });
 
@@ -126,6 +126,8 @@ describe('typed markup is shown as text', () => {
 
     beforeAll(async () => {
       shopper = await watchedPage();
+      // The shopper is the one who paid: the confirmation page shows them the key.
+      await holdOrderAccess(shopper.page, store.url, order);
     });
     afterAll(async () => {
       await shopper?.close();

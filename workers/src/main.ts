@@ -10,6 +10,7 @@ import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
+import { createOrderAccess } from '@licensestore/shared/order-access';
 import { verifyReadModelsProcessor } from './audit-verify/processor.js';
 import { startWorkerHost } from './jobs/host.js';
 import type { JobProcessor } from './jobs/processor.js';
@@ -129,6 +130,7 @@ async function main() {
     logger: log,
     sideEffects: {
       keyVault: createKeyVault(requireLicenceKeySecret(config)),
+      orderAccess: createOrderAccess(requireLicenceKeySecret(config)),
       lowStockThreshold: config.LOW_STOCK_THRESHOLD,
       adminEmail: config.ADMIN_EMAIL,
       publicUrl: publicUrl(config),

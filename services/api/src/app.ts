@@ -12,6 +12,7 @@ import type { EventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import { createMailer, type Mailer } from '@licensestore/shared/mail';
+import { createOrderAccess } from '@licensestore/shared/order-access';
 import express, { type Express, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { accountRoutes } from './account/routes.js';
@@ -41,6 +42,7 @@ import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.
 import { createMetrics } from './metrics/index.js';
 import { objectRoutes } from './objects/routes.js';
 import { orderRoutes } from './orders/routes.js';
+import type { OrderStreamLimits } from './orders/stream-slots.js';
 import { createPaypalClient } from './payments/client.js';
 import { paymentsSetup, SANDBOX_MOUNT, type SandboxCredentials } from './payments/setup.js';
 import { testimonialRoutes } from './testimonials/routes.js';
@@ -63,6 +65,8 @@ export interface AppDeps {
   closing?: AbortSignal;
   /** PayPal orders per client address and window; ORDER_LIMIT unless a test buys faster than any shopper. */
   orderLimit?: OrderLimit;
+  /** Bounds on open order event streams; the defaults suit production. */
+  orderStreams?: Partial<OrderStreamLimits>;
 }
 
 /** PayPal wiring (ADR 007): real PayPal, or the emulator when the config says payments are simulated. */
@@ -100,6 +104,7 @@ export function createApp(deps: AppDeps): Express {
     throw new ConfigError(['SESSION_SECRET: required (npm start generates one into DATA_DIR)']);
   }
   const keyVault = createKeyVault(requireLicenceKeySecret(config));
+  const orderAccess = createOrderAccess(requireLicenceKeySecret(config));
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const sessions = new SessionStore(redis, config.SESSION_SECRET);
   const payments = paymentsSetup(config, deps.payments?.sandbox ?? SANDBOX_DEFAULTS, {
@@ -148,7 +153,18 @@ export function createApp(deps: AppDeps): Express {
   const catalogue = catalogueRoutes(deps);
   api.use(catalogue.writes);
   api.use(testimonialRoutes(database.db));
-  api.use(orderRoutes({ database, eventStore, logger, keyVault, closing: deps.closing }));
+  api.use(
+    orderRoutes({
+      database,
+      eventStore,
+      logger,
+      keyVault,
+      orderAccess,
+      secureCookies: https,
+      streamLimits: deps.orderStreams,
+      closing: deps.closing,
+    }),
+  );
   api.use(accountRoutes({ db: database.db, keyVault, logger }));
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));
@@ -199,6 +215,8 @@ export function createApp(deps: AppDeps): Express {
       logger,
       paypal,
       webhookId: payments.webhookId,
+      orderAccess,
+      secureCookies: https,
       readModels: deps.payments?.readModels,
       captureLocks: deps.payments?.captureLocks,
     }),

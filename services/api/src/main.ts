@@ -53,6 +53,8 @@ export interface StartApiOptions {
   drainMs?: number;
   /** PayPal orders per client address (ORDER_LIMIT by default): only tests, which buy faster than shoppers, set it. */
   orderLimit?: AppDeps['orderLimit'];
+  /** Bounds on open order event streams; the defaults suit production. */
+  orderStreams?: AppDeps['orderStreams'];
 }
 
 export interface RunningApi {
@@ -128,6 +130,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
     const app = createApp({
       mailer,
       closing: closing.signal,
+      orderStreams: options.orderStreams,
       database,
       eventStore,
       redis,

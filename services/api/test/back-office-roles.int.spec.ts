@@ -85,9 +85,12 @@ const NOT_BACK_OFFICE: Record<string, string> = {
   'GET /api/products/featured': 'the storefront',
   'GET /api/products/:id': 'the storefront',
   'GET /api/testimonials': 'the storefront',
-  'GET /api/orders/:orderId': 'the confirmation page: the order id is the capability',
-  'GET /api/orders/:orderId/items': 'the confirmation page (an auditor gets the keys masked)',
-  'GET /api/orders/:orderId/events': 'the confirmation page, live',
+  'GET /api/orders/:orderId':
+    'the confirmation page: the order id names the order (the address masked without access to it)',
+  'GET /api/orders/:orderId/items':
+    'the confirmation page: keys only with access to the order (an auditor gets them masked)',
+  'GET /api/orders/:orderId/events': 'the confirmation page, live, keys as on its items',
+  'POST /api/orders/:id/access': "the delivery e-mail's link: its signed token is the permission",
   'GET /api/my-orders': "the signed-in customer's own orders",
   'GET /api/payments/config': 'the checkout page',
   'GET /healthz': 'health checks',
@@ -220,20 +223,21 @@ describe('Back-office roles', () => {
       expect(await keysSeenBy(auditor)).toEqual([maskedKey(key)]);
     });
 
-    it("are masked in an order's items for an auditor, in clear for an admin and the order's link", async () => {
-      const { orderId } = await purchase(api.url, productId);
+    it("are masked in an order's items for an auditor, in clear for an admin and the paying browser", async () => {
+      const { orderId, orderCookie } = await purchase(api.url, productId);
       await deliverKeys(eventStore, database, orderId);
       const keysSeenBy = async (cookie?: string) => {
         const items = (await (
           await call('GET', `/api/orders/${orderId}/items`, { cookie })
         ).json()) as Array<{
-          licenseKey: string | null;
-          licenseKeys: string[];
+          licenseKey?: string | null;
+          licenseKeys?: string[];
         }>;
         return items.map(({ licenseKey, licenseKeys }) => ({ licenseKey, licenseKeys }));
       };
       expect(await keysSeenBy(admin)).toEqual([{ licenseKey: key, licenseKeys: [key] }]);
-      expect(await keysSeenBy()).toEqual([{ licenseKey: key, licenseKeys: [key] }]);
+      expect(await keysSeenBy(orderCookie)).toEqual([{ licenseKey: key, licenseKeys: [key] }]);
+      expect(await keysSeenBy()).toEqual([{ licenseKey: undefined, licenseKeys: undefined }]);
       expect(await keysSeenBy(auditor)).toEqual([
         { licenseKey: maskedKey(key), licenseKeys: [maskedKey(key)] },
       ]);

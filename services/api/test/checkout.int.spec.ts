@@ -15,6 +15,7 @@ import { createTestDatabase } from '../../../test/support/database.js';
 import { createPaypalClient, type PaypalClient } from '../src/payments/index.js';
 import { startTestApi, type TestApi } from './support/api.js';
 import { eventsWhere, readEvents, seedProduct } from './support/checkout.js';
+import { cookieSet } from './support/purchase.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const customer = { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' };
@@ -48,9 +49,14 @@ describe('Checkout', () => {
       body: JSON.stringify(body),
     });
 
+  /** The cookie each PayPal order's starting browser got, sent with its captures as the browser would. */
+  const checkoutCookies = new Map<string, string>();
+
   const createOrder = async (items: Array<{ productId: string; quantity: number }>, amount: string) => {
     const response = await post('/paypal/order', { amount, currency: 'USD', intent: 'CAPTURE', items });
-    return { response, body: (await response.json()) as { id?: string; error?: string } };
+    const body = (await response.json()) as { id?: string; error?: string };
+    if (body.id) checkoutCookies.set(body.id, cookieSet(response, 'checkout_access'));
+    return { response, body };
   };
 
   /** A PayPal order the store created for one Office licence (199.50 on sale), not yet approved. */
@@ -70,8 +76,10 @@ describe('Checkout', () => {
     expect(response.status).toBe(200);
   };
 
-  const capture = (paypalOrderId: string, body: unknown = customer) =>
-    post(`/paypal/order/${paypalOrderId}/capture`, body);
+  const capture = (paypalOrderId: string, body: unknown = customer) => {
+    const cookie = checkoutCookies.get(paypalOrderId);
+    return post(`/paypal/order/${paypalOrderId}/capture`, body, cookie ? { cookie } : {});
+  };
 
   const approvedOrder = async (choice: 'approve' | 'decline' | 'pending' = 'approve') => {
     const id = await createdOrder();
@@ -253,8 +261,10 @@ describe('Checkout', () => {
         status: 'processing',
         createdAt: expect.any(String),
       });
-      // The answer is the stored order: the next read shows exactly it.
-      const stored = await fetch(`${(api as TestApi).url}/api/orders/${order.id}`);
+      // The answer is the stored order: the next read, with the access the answer gave, shows exactly it.
+      const stored = await fetch(`${(api as TestApi).url}/api/orders/${order.id}`, {
+        headers: { cookie: cookieSet(response, 'order_access') },
+      });
       expect(await stored.json()).toEqual(order);
       const checkout = await readEvents(eventStore, checkoutStream(id));
       expect(checkout.map((event) => event.type)).toEqual(['CheckoutStarted', 'CheckoutCaptured']);
@@ -661,10 +671,11 @@ describe('Checkout with the emulator the app mounts itself', () => {
     expect(approved.status).toBe(200);
     const captured = await fetch(`${api.url}/paypal/order/${id}/capture`, {
       method: 'POST',
-      headers: json,
+      headers: { ...json, cookie: cookieSet(created, 'checkout_access') },
       body: JSON.stringify(customer),
     });
     expect(captured.status).toBe(200);
+    expect(cookieSet(captured, 'order_access')).toMatch(/^order_access=[\w-]{43}$/);
     expect(await captured.json()).toMatchObject({
       total: '24.68',
       status: 'processing',

@@ -674,7 +674,9 @@ describe('Licence keys API', () => {
       );
       for (const line of order.lines) await requestKeys(order.orderId, line);
 
-      const response = await request('GET', `/api/orders/${order.orderId}/items`);
+      // The paying browser's cookie: the holder of the order's access.
+      const holder = `order_access=${api.orderAccess.token('order-cookie', order.orderId)}`;
+      const response = await request('GET', `/api/orders/${order.orderId}/items`, { cookie: holder });
       expect(response.headers.get('cache-control')).toBe('no-store');
       const items = await expectAnswer(response, 200);
       expect(items).toStrictEqual([

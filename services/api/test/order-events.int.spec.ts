@@ -13,60 +13,7 @@ import {
 } from '../../../projections/test/support/orders.js';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { startTestApi, type TestApi } from './support/api.js';
-
-interface Snapshot {
-  order: { id: string; status: string; customerName: string };
-  items: Array<{ productName: string; licenseKey: string | null; licenseKeys: string[] }>;
-}
-
-/** A page's EventSource, reduced to what the tests read: the snapshots in arrival order, and the stream's end. */
-interface Stream {
-  response: Response;
-  /** The next snapshot not yet taken (waits for it). */
-  next: () => Promise<Snapshot>;
-  /** Resolves when the server ends the stream. */
-  ended: Promise<void>;
-  leave: () => void;
-}
-
-async function openStream(url: string): Promise<Stream> {
-  const leaving = new AbortController();
-  const response = await fetch(url, { signal: leaving.signal, headers: { accept: 'text/event-stream' } });
-  const queued: Snapshot[] = [];
-  const waiting: Array<(snapshot: Snapshot) => void> = [];
-  const deliver = (snapshot: Snapshot) => {
-    const waiter = waiting.shift();
-    if (waiter) waiter(snapshot);
-    else queued.push(snapshot);
-  };
-  const read = async () => {
-    if (!response.body) return;
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for await (const chunk of response.body) {
-        buffer += decoder.decode(chunk, { stream: true });
-        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-          const message = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const data = message.split('\n').find((line) => line.startsWith('data: '));
-          if (message.includes('event: snapshot') && data) deliver(JSON.parse(data.slice(6)));
-        }
-      }
-    } catch (error) {
-      if (!leaving.signal.aborted) throw error;
-    }
-  };
-  return {
-    response,
-    next: () =>
-      queued.length > 0
-        ? Promise.resolve(queued.shift() as Snapshot)
-        : new Promise<Snapshot>((resolve) => waiting.push(resolve)),
-    ended: read(),
-    leave: () => leaving.abort(),
-  };
-}
+import { openStream } from './support/order-stream.js';
 
 /** Connections of this database whose last statement was our LISTEN (still listening, not UNLISTENed). */
 async function listeningConnections(database: DatabaseHandle): Promise<number> {
@@ -112,11 +59,15 @@ describe('GET /api/orders/:orderId/events', () => {
       }),
     }) as OrderEvent;
   const events = (orderId: string) => `${api.url}/api/orders/${orderId}/events`;
+  /** The paying browser's page: it holds the order's access cookie, so its snapshots carry the keys. */
+  const openOwnStream = (orderId: string, url = events(orderId)) =>
+    openStream(url, `order_access=${api.orderAccess.token('order-cookie', orderId)}`);
 
   beforeAll(async () => {
     const databaseUrl = await createTestDatabase();
     stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-    api = await startTestApi({ databaseUrl });
+    // More pages than one client may open in production: these tests watch many pages from one address.
+    api = await startTestApi({ databaseUrl, orderStreams: { perClient: 100 } });
     database = openDatabase(databaseUrl);
     eventStore = await openEventStore({ databaseUrl });
   });
@@ -129,7 +80,7 @@ describe('GET /api/orders/:orderId/events', () => {
 
   it('answers an event stream that nothing caches, starting with the order and its items', async () => {
     const order = await placeOrder();
-    const stream = await openStream(events(order.orderId));
+    const stream = await openOwnStream(order.orderId);
     expect(stream.response.status).toBe(200);
     expect(stream.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     expect(stream.response.headers.get('cache-control')).toBe('no-store');
@@ -142,7 +93,7 @@ describe('GET /api/orders/:orderId/events', () => {
 
   it('pushes the order again when its keys arrive and when its status changes', async () => {
     const order = await placeOrder();
-    const stream = await openStream(events(order.orderId));
+    const stream = await openOwnStream(order.orderId);
     await stream.next();
 
     await recorded(order.orderId, keysAssigned(order, 'AAAAA-11111', 'BBBBB-22222'));
@@ -160,8 +111,8 @@ describe('GET /api/orders/:orderId/events', () => {
 
   it('pushes only to the pages whose order changed, to every page of that order', async () => {
     const [first, second] = [await placeOrder('First'), await placeOrder('Second')];
-    const firstPages = [await openStream(events(first.orderId)), await openStream(events(first.orderId))];
-    const secondPage = await openStream(events(second.orderId));
+    const firstPages = [await openOwnStream(first.orderId), await openOwnStream(first.orderId)];
+    const secondPage = await openOwnStream(second.orderId);
     for (const page of [...firstPages, secondPage]) await page.next();
 
     await recorded(first.orderId, keysAssigned(first, 'FIRST-KEY'));
@@ -179,7 +130,7 @@ describe('GET /api/orders/:orderId/events', () => {
   it('listens on one connection however many pages watch, and gives it back when the last leaves', async () => {
     const orders = [await placeOrder(), await placeOrder()];
     const pages = await Promise.all(
-      Array.from({ length: 20 }, (_, index) => openStream(events(orders[index % 2]?.orderId as string))),
+      Array.from({ length: 20 }, (_, index) => openOwnStream(orders[index % 2]?.orderId as string)),
     );
     await Promise.all(pages.map((page) => page.next()));
     expect(await listeningConnections(database)).toBe(1);
@@ -202,7 +153,7 @@ describe('GET /api/orders/:orderId/events', () => {
   it('ends its streams when the server shuts down, so the server closes', async () => {
     const order = await placeOrder();
     const second = await startTestApi({ databaseUrl: api.databaseUrl });
-    const stream = await openStream(`${second.url}/api/orders/${order.orderId}/events`);
+    const stream = await openOwnStream(order.orderId, `${second.url}/api/orders/${order.orderId}/events`);
     await stream.next();
     await second.stop();
     await stream.ended;

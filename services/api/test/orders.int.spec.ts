@@ -92,7 +92,7 @@ describe('Orders, customers and dashboard API', () => {
   });
 
   describe('GET /api/orders/:orderId and its items (anyone holding the id)', () => {
-    it('answers the order and its lines in the order they were bought, without a session', async () => {
+    it('answers the order and its lines in the order they were bought, in full to the paying browser', async () => {
       const office = orderLine('Microsoft Office 2021 Professional Plus', 2, '149.50');
       const windows = orderLine('Windows 11 Pro', 1, '19.99');
       const order = await capture({
@@ -101,8 +101,9 @@ describe('Orders, customers and dashboard API', () => {
         lines: [office, windows],
         capturedAt: '2026-06-01T09:30:00.000Z',
       });
+      const payer = `order_access=${api.orderAccess.token('order-cookie', order.orderId)}`;
 
-      expect(await json(`/api/orders/${order.orderId}`)).toStrictEqual({
+      expect(await json(`/api/orders/${order.orderId}`, payer)).toStrictEqual({
         id: order.orderId,
         customerName: 'Ada Lovelace',
         customerEmail: 'Ada@Example.com',
@@ -111,7 +112,7 @@ describe('Orders, customers and dashboard API', () => {
         createdAt: '2026-06-01T09:30:00.000Z',
       });
       expect(await json(`/api/orders/${order.orderId.toUpperCase()}`)).toMatchObject({ id: order.orderId });
-      expect(await json(`/api/orders/${order.orderId}/items`)).toStrictEqual([
+      expect(await json(`/api/orders/${order.orderId}/items`, payer)).toStrictEqual([
         {
           id: `${order.orderId}:${office.lineId}`,
           productName: 'Microsoft Office 2021 Professional Plus',
@@ -127,6 +128,23 @@ describe('Orders, customers and dashboard API', () => {
           price: '19.99',
           licenseKey: null,
           licenseKeys: [],
+        },
+      ]);
+
+      // Whoever else knows the id: the address masked, no key fields on the lines.
+      expect(await json(`/api/orders/${order.orderId}`)).toMatchObject({ customerEmail: 'A•••@Example.com' });
+      expect(await json(`/api/orders/${order.orderId}/items`)).toStrictEqual([
+        {
+          id: `${order.orderId}:${office.lineId}`,
+          productName: 'Microsoft Office 2021 Professional Plus',
+          quantity: 2,
+          price: '149.50',
+        },
+        {
+          id: `${order.orderId}:${windows.lineId}`,
+          productName: 'Windows 11 Pro',
+          quantity: 1,
+          price: '19.99',
         },
       ]);
     });

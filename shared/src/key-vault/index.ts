@@ -15,7 +15,8 @@ export interface KeyVault {
 
 export class SealedKeyError extends Error {}
 
-const derive = (secret: string, purpose: string) =>
+/** A 256-bit key for one purpose, derived (HKDF-SHA256) from the licence-key secret: one secret, many keys. */
+export const deriveKey = (secret: string, purpose: string) =>
   Buffer.from(
     hkdfSync('sha256', Buffer.from(secret, 'utf8'), Buffer.alloc(0), `licensestore ${purpose}`, 32),
   );
@@ -25,8 +26,8 @@ export const canonicalLicenceKey = (licenceKey: string) => licenceKey.replace(/\
 
 export function createKeyVault(secret: string): KeyVault {
   if (secret.length < 32) throw new Error('the licence-key secret must be at least 32 characters');
-  const encryptionKey = derive(secret, 'licence key encryption');
-  const fingerprintKey = derive(secret, 'licence key fingerprint');
+  const encryptionKey = deriveKey(secret, 'licence key encryption');
+  const fingerprintKey = deriveKey(secret, 'licence key fingerprint');
   const kid = createHash('sha256').update(encryptionKey).digest('hex').slice(0, 8);
   return {
     seal(licenceKey) {

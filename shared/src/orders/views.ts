@@ -11,15 +11,22 @@ export interface OrderView {
   createdAt: string;
 }
 
-/** One line of an order; `price` is the unit price, `licenseKey` the first key (null until delivered). */
+/**
+ * One line of an order; `price` is the unit price. Its keys are answered only to a caller with access to the order
+ * (the paying browser, the e-mail link, the customer signed in with the order's address, the back office): for
+ * anyone else both key fields are absent and `keysWithheld` tells that the line has keys all the same.
+ */
 export interface OrderItemView {
   id: string;
   productName: string;
   quantity: number;
   price: string;
-  licenseKey: string | null;
-  /** One per unit delivered so far. */
-  licenseKeys: string[];
+  /** The first key (null until delivered); absent when withheld. */
+  licenseKey?: string | null;
+  /** One per unit delivered so far; absent when withheld. */
+  licenseKeys?: string[];
+  /** Keys were delivered, but this caller may not read them: they went to the order's e-mail address. */
+  keysWithheld?: true;
 }
 
 /** An order with its lines (GET /api/my-orders, the order page's pushed snapshots). */

@@ -5,6 +5,7 @@ import {
   type Product,
   unitPriceCents,
 } from '@licensestore/shared';
+import type { Page } from 'playwright-core';
 
 /**
  * Purchases made through the store's HTTP API, as the checkout page makes them against the PayPal emulator: no
@@ -21,17 +22,44 @@ export interface PurchaseLine {
   quantity: number;
 }
 
-async function call<T>(storeUrl: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+/** The order as its paying browser holds it: the capture's answer and the cookie that opens its keys. */
+export interface PlacedOrder extends OrderView {
+  /** `order_access=…`, as the capture set it. */
+  accessCookie: string;
+}
+
+/** An order line as a caller with access to the order reads it: its keys in clear. */
+export type OpenedItem = OrderItemView & { licenseKeys: string[] };
+
+async function answer(
+  storeUrl: string,
+  method: 'GET' | 'POST',
+  path: string,
+  { body, cookie }: { body?: unknown; cookie?: string } = {},
+): Promise<{ response: Response; text: string }> {
   const response = await fetch(new URL(path, storeUrl), {
     method,
-    // The store refuses mutations whose Origin is not its own (cross-site protection): say we are the storefront.
-    headers:
-      body === undefined ? {} : { 'content-type': 'application/json', origin: new URL(storeUrl).origin },
+    headers: {
+      ...(cookie ? { cookie } : {}),
+      // The store refuses mutations whose Origin is not its own (cross-site protection): say we are the storefront.
+      ...(body === undefined ? {} : { 'content-type': 'application/json', origin: new URL(storeUrl).origin }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
-  return JSON.parse(text) as T;
+  return { response, text };
+}
+
+async function call<T>(storeUrl: string, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  return JSON.parse((await answer(storeUrl, method, path, { body })).text) as T;
+}
+
+/** The `name=value` of a cookie the response sets. */
+function cookieSet(response: Response, name: string): string {
+  const cookie = response.headers.getSetCookie().find((header) => header.startsWith(`${name}=`));
+  if (!cookie) throw new Error(`no ${name} cookie in the answer to ${response.url}`);
+  return cookie.split(';')[0] as string;
 }
 
 export const listProducts = (storeUrl: string) => call<Product[]>(storeUrl, 'GET', '/api/products');
@@ -46,39 +74,68 @@ export async function purchasableProducts(storeUrl: string): Promise<Product[]> 
 
 /**
  * Buys the lines as the checkout does: create the PayPal order for the cart's total, have the emulated buyer approve
- * it, capture it with the customer's name and e-mail. Resolves with the placed order.
+ * it, capture it with the customer's name and e-mail, cookies kept as a browser keeps them. Resolves with the placed
+ * order and the cookie that opens its keys.
  */
 export async function purchase(
   storeUrl: string,
   customer: Customer,
   lines: PurchaseLine[],
-): Promise<OrderView> {
+): Promise<PlacedOrder> {
   const amount = formatCents(
     lines.reduce((sum, line) => sum + unitPriceCents(line.product) * line.quantity, 0),
   );
-  const { id: paypalOrderId } = await call<{ id: string }>(storeUrl, 'POST', '/paypal/order', {
-    amount,
-    currency: 'USD',
-    intent: 'CAPTURE',
-    items: lines.map((line) => ({ productId: line.product.id, quantity: line.quantity })),
+  const started = await answer(storeUrl, 'POST', '/paypal/order', {
+    body: {
+      amount,
+      currency: 'USD',
+      intent: 'CAPTURE',
+      items: lines.map((line) => ({ productId: line.product.id, quantity: line.quantity })),
+    },
   });
+  const { id: paypalOrderId } = JSON.parse(started.text) as { id: string };
   await call(storeUrl, 'POST', `/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`, {
     choice: 'approve',
   });
-  return call<OrderView>(storeUrl, 'POST', `/paypal/order/${paypalOrderId}/capture`, {
-    customerName: customer.name,
-    customerEmail: customer.email,
-    items: lines.map((line) => ({
-      productId: line.product.id,
-      productName: line.product.name,
-      price: formatCents(unitPriceCents(line.product)),
-      quantity: line.quantity,
-    })),
+  const captured = await answer(storeUrl, 'POST', `/paypal/order/${paypalOrderId}/capture`, {
+    cookie: cookieSet(started.response, 'checkout_access'),
+    body: {
+      customerName: customer.name,
+      customerEmail: customer.email,
+      items: lines.map((line) => ({
+        productId: line.product.id,
+        productName: line.product.name,
+        price: formatCents(unitPriceCents(line.product)),
+        quantity: line.quantity,
+      })),
+    },
   });
+  return {
+    ...(JSON.parse(captured.text) as OrderView),
+    accessCookie: cookieSet(captured.response, 'order_access'),
+  };
 }
 
-export const orderItems = (storeUrl: string, orderId: string) =>
-  call<OrderItemView[]>(storeUrl, 'GET', `/api/orders/${orderId}/items`);
+/** Makes `page`'s browser the order's paying browser: it gets the order's access cookie as the capture set it. */
+export async function holdOrderAccess(page: Page, storeUrl: string, order: PlacedOrder): Promise<void> {
+  const [name, value] = order.accessCookie.split('=') as [string, string];
+  await page.context().addCookies([
+    {
+      name,
+      value,
+      domain: new URL(storeUrl).hostname,
+      path: `/api/orders/${order.id}`,
+      httpOnly: true,
+      sameSite: 'Strict',
+    },
+  ]);
+}
+
+/** The order's lines as its paying browser reads them. */
+export const orderItems = async (storeUrl: string, order: PlacedOrder) =>
+  JSON.parse(
+    (await answer(storeUrl, 'GET', `/api/orders/${order.id}/items`, { cookie: order.accessCookie })).text,
+  ) as OpenedItem[];
 
 const POLL_MS = 100;
 
@@ -88,16 +145,16 @@ const POLL_MS = 100;
  */
 export async function waitForLicenceKeys(
   storeUrl: string,
-  orderId: string,
+  order: PlacedOrder,
   timeoutMs = 30_000,
-): Promise<OrderItemView[]> {
+): Promise<OpenedItem[]> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const items = await orderItems(storeUrl, orderId);
+    const items = await orderItems(storeUrl, order);
     if (items.every((item) => item.licenseKeys.length === item.quantity)) return items;
     if (Date.now() > deadline) {
       throw new Error(
-        `order ${orderId} has no keys for every unit after ${timeoutMs} ms: ${JSON.stringify(items)}`,
+        `order ${order.id} has no keys for every unit after ${timeoutMs} ms: ${JSON.stringify(items)}`,
       );
     }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));

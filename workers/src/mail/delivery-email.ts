@@ -16,6 +16,8 @@ export interface DeliveryEmailInput {
   lines: readonly DeliveredLine[];
   /** The store's origin, without a trailing slash. */
   publicUrl: string;
+  /** Opens the order's keys on its page for whoever holds this e-mail. */
+  accessToken: string;
 }
 
 export interface RenderedEmail {
@@ -34,8 +36,12 @@ const INSTALLATION_STEPS = [
 const downloadLabel = ({ vendor }: Download) =>
   vendor ? `Download from ${vendor}'s official page` : 'Download and installation details';
 
-const orderPage = ({ publicUrl, orderId }: DeliveryEmailInput) =>
-  `${publicUrl}/order-confirmation/${encodeURIComponent(orderId)}`;
+/**
+ * The order's page, its keys opened by the token. The token rides in the fragment: browsers never send a fragment
+ * to a server, so it stays out of access logs and Referer headers; the page hands it to the api itself.
+ */
+const orderPage = ({ publicUrl, orderId, accessToken }: DeliveryEmailInput) =>
+  `${publicUrl}/order-confirmation/${encodeURIComponent(orderId)}#access=${encodeURIComponent(accessToken)}`;
 
 /** The e-mail that delivers an order's licence keys, in plain text and HTML. */
 export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {

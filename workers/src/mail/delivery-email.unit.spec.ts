@@ -17,8 +17,9 @@ const game = {
   keys: ['<b>KEY</b>'],
   download: downloadFor('Games', 'b1c2d3e4-0000-4000-8000-000000000002', publicUrl),
 };
+const accessToken = 'k3Y_t0ken-of-43-characters-base64url-AbCdEfG';
 const render = (customerName = 'Ada Lovelace', lines = [office, game]) =>
-  renderDeliveryEmail({ orderId, customerName, lines, publicUrl });
+  renderDeliveryEmail({ orderId, customerName, lines, publicUrl, accessToken });
 
 describe('Delivery e-mail', () => {
   it("names the order by '#' and the first 8 characters of its id in upper case", () => {
@@ -51,9 +52,9 @@ describe('Delivery e-mail', () => {
     );
   });
 
-  it('links to the order confirmation page and gives installation steps and support contact', () => {
+  it('links to the order confirmation page, its keys opened by the token in the fragment, and gives installation steps and support contact', () => {
     const { text, html } = render();
-    const orderPage = `https://store.example/order-confirmation/${orderId}`;
+    const orderPage = `https://store.example/order-confirmation/${orderId}#access=${accessToken}`;
     expect(text).toContain(`Your order: ${orderPage}`);
     expect(html).toContain(`<a href="${orderPage}">View your order #3F2A9C1E</a>`);
     expect(text).toContain('How to install');

@@ -2,11 +2,14 @@ import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import { createMailer, type Mailer, type MailSettings } from '@licensestore/shared/mail';
+import type { OrderAccess } from '@licensestore/shared/order-access';
 
 /** What the side effects need from the deployment (configuration, secrets); tests pass their own. */
 export interface SideEffectSettings {
   /** Opens the sealed keys for the delivery e-mail (LICENCE_KEY_SECRET). */
   keyVault: KeyVault;
+  /** Signs the delivery e-mail's link to the order (LICENCE_KEY_SECRET, as the api that checks it). */
+  orderAccess: OrderAccess;
   /** LOW_STOCK_THRESHOLD: given to every inventory decision; 0 turns the alert off. */
   lowStockThreshold: number;
   /** ADMIN_EMAIL: where low-stock alerts go; unset sends none. */

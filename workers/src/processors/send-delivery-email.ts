@@ -61,7 +61,7 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
     schema,
     concurrency: 4,
     async process(data, job, token) {
-      const { eventStore, keyVault, mailer, publicUrl, logger } = context;
+      const { eventStore, keyVault, orderAccess, mailer, publicUrl, logger } = context;
       const { orderId, cause } = data;
       const trigger = cause.eventId;
       const { state: order } = await loadStream(eventStore, orderStream(orderId), orderDecider);
@@ -100,7 +100,13 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
           download: downloadFor(await categoryOf(eventStore, line.productId), line.productId, publicUrl),
         })),
       );
-      const email = renderDeliveryEmail({ orderId, customerName: order.customer.name, lines, publicUrl });
+      const email = renderDeliveryEmail({
+        orderId,
+        customerName: order.customer.name,
+        lines,
+        publicUrl,
+        accessToken: orderAccess.token('order-link', orderId),
+      });
       await stillOurs(job, token, STALLED_JOBS.lockDuration);
       await mailer.send({
         to: { name: order.customer.name, address: recipient },

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
+import { createOrderAccess } from '@licensestore/shared/order-access';
 import { Worker } from 'bullmq';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
@@ -66,8 +67,10 @@ export async function checkpointOf(pool: pg.Pool, name: string): Promise<string 
 
 /** Side-effect settings for a test: a fresh key vault, mail written into a fresh directory, no low-stock alerts. */
 export function testSideEffects(overrides: Partial<SideEffectSettings> = {}): SideEffectSettings {
+  const secret = randomBytes(32).toString('hex');
   return {
-    keyVault: createKeyVault(randomBytes(32).toString('hex')),
+    keyVault: createKeyVault(secret),
+    orderAccess: createOrderAccess(secret),
     lowStockThreshold: 0,
     publicUrl: 'https://store.test',
     mail: {

@@ -6,6 +6,7 @@
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
 import type { MailSettings } from '@licensestore/shared/mail';
+import { createOrderAccess } from '@licensestore/shared/order-access';
 import type { JobProcessor } from '../jobs/processor.js';
 import { registeredProcessors } from '../jobs/registry.js';
 import { startWorkers } from '../main.js';
@@ -53,6 +54,7 @@ await startWorkers({
   logger: silentLogger,
   sideEffects: {
     keyVault: createKeyVault(settings.keySecret),
+    orderAccess: createOrderAccess(settings.keySecret),
     lowStockThreshold: 0,
     publicUrl: settings.publicUrl,
     mail: settings.mail,

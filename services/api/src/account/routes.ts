@@ -32,7 +32,7 @@ export function accountRoutes({ db, keyVault, logger }: AccountRoutesDeps): Rout
     const orders = await listCustomerOrders(db, signedInCustomerEmail(req));
     const views: OrderWithItemsView[] = orders.map(({ items, ...order }) => ({
       ...order,
-      items: orderItemViews(order.id, items, reveal),
+      items: orderItemViews(order.id, items, 'clear', reveal),
     }));
     // Names, addresses and licence keys: no cache anywhere keeps them.
     res.set('Cache-Control', 'no-store').json(views);

@@ -1,19 +1,11 @@
 import { ForbiddenError, UnauthenticatedError } from '@licensestore/shared';
 import type { NewEventMetadata } from '@licensestore/shared/eventstore';
 import type { Request, RequestHandler } from 'express';
+import { cookieValues } from '../http/cookies.js';
 import { SESSION_COOKIE, type SessionStore } from './sessions.js';
 
-/** Reads one cookie from the header; the API needs no other, so no cookie-parser. */
-function readCookie(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const part of header.split(';')) {
-    const separator = part.indexOf('=');
-    if (separator !== -1 && part.slice(0, separator).trim() === name) return part.slice(separator + 1).trim();
-  }
-  return undefined;
-}
-
-export const sessionToken = (cookieHeader: string | undefined) => readCookie(cookieHeader, SESSION_COOKIE);
+export const sessionToken = (cookieHeader: string | undefined) =>
+  cookieValues(cookieHeader, SESSION_COOKIE)[0];
 
 /** Resolves the caller's session (renewing it) onto `req.session`. */
 export function loadSession(sessions: SessionStore): RequestHandler {

@@ -151,6 +151,8 @@ export interface CaptureResult {
   order: PlacedOrder;
   /** The order stream's latest position: what the read model must reach to show this order. */
   position: Position | null;
+  /** This very call recorded the capture (the order is new); false when an earlier capture had. */
+  recorded: boolean;
 }
 
 /**
@@ -169,7 +171,9 @@ export async function captureCheckout(
   const stream = checkoutStream(paypalOrderId);
   let checkout = await loadStream(deps.eventStore, stream, checkoutDecider);
   if (checkout.state.status === 'absent') throw new NotFoundError('Unknown PayPal order');
-  if (checkout.state.status === 'captured') return placeOrder(deps, checkout, context);
+  if (checkout.state.status === 'captured') {
+    return { ...(await placeOrder(deps, checkout, context)), recorded: false };
+  }
 
   const lock = await acquireCaptureLock(deps.captureLocks ?? deps.database.pool, paypalOrderId, {
     wait: options.waitForLock ?? true,
@@ -187,7 +191,7 @@ export async function captureCheckout(
   } finally {
     await lock.release();
   }
-  return placeOrder(deps, checkout, context, { fresh: recorded });
+  return { ...(await placeOrder(deps, checkout, context, { fresh: recorded })), recorded };
 }
 
 /** The browser's buyer as the order will store it (NFC, trimmed), or a 400 saying what cannot be stored. */
@@ -321,7 +325,7 @@ async function placeOrder(
   checkout: LoadedStream<CheckoutState>,
   context: CommandContext,
   options: { fresh?: boolean } = {},
-): Promise<CaptureResult> {
+): Promise<Omit<CaptureResult, 'recorded'>> {
   const captured = checkout.state as CapturedCheckout;
   const command: OrderCommand = {
     type: 'PlaceCapturedOrder',

@@ -8,14 +8,17 @@ import {
   ValidationError,
 } from '@licensestore/shared';
 import type { Actor } from '@licensestore/shared/eventstore';
+import type { OrderAccess } from '@licensestore/shared/order-access';
 import { storableText } from '@licensestore/shared/text';
 import express, { type ErrorRequestHandler, type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
+import { grantOrderAccess } from '../orders/access.js';
 import { findOrder } from '../orders/queries.js';
 import type { PaymentsSetup } from '../payments/setup.js';
+import { grantCheckoutAccess, holdsCheckoutAccess } from './checkout-access.js';
 import { type CheckoutDeps, type CommandContext, captureCheckout, startCheckout } from './commands.js';
 import { PaymentIssueError } from './errors.js';
 import { handleWebhook } from './webhook.js';
@@ -24,6 +27,10 @@ export interface CheckoutRoutesDeps extends CheckoutDeps {
   redis: Redis;
   /** PayPal's id for our webhook (PAYPAL_WEBHOOK_ID, or the emulator's); without it no webhook is accepted. */
   webhookId: string | undefined;
+  /** Makes and checks the checkout and order access cookies. */
+  orderAccess: OrderAccess;
+  /** Secure cookies when the site is served over https. */
+  secureCookies: boolean;
   /** Projectors a capture's answer waits for (read-your-writes). */
   readModels?: string[];
 }
@@ -125,6 +132,7 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
   const router = Router();
   const json = express.json({ limit: '100kb' });
   const readModels = deps.readModels ?? ['orders'];
+  const cookies = { access: deps.orderAccess, secureCookies: deps.secureCookies };
 
   router.post('/paypal/order', json, async (req, res) => {
     const body = parseRequest(createOrderBody, req.body);
@@ -133,6 +141,7 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
       { items: body.items, amount: body.amount, customId: req.correlationId },
       context(req, { type: 'customer', id: 'guest' }),
     );
+    grantCheckoutAccess(res, paypalOrderId, cookies);
     res.status(201).json({ id: paypalOrderId });
   });
 
@@ -149,12 +158,19 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
       customer,
       context(req, { type: 'customer', id: customer.email }),
     );
+    // The order is the paying browser's: the one that started this checkout, or whose capture made the order.
+    // Anyone else capturing an already captured PayPal order learns that it is paid, nothing of who paid.
+    if (!result.recorded && !holdsCheckoutAccess(req, paypalOrderId, deps.orderAccess)) {
+      res.set('Cache-Control', 'no-store').json({ status: 'COMPLETED' });
+      return;
+    }
     if (result.position && readModels.length > 0) {
       await awaitReadModel(deps.database.pool, result.position, readModels, deps.logger);
     }
-    // The stored order, as GET /api/orders/:id shows it next.
+    // The stored order, as GET /api/orders/:id shows it next, with the access to its keys.
     const stored = await findOrder(deps.database.db, result.order.orderId);
-    res.json(stored ?? fromDecider(result.order));
+    grantOrderAccess(res, result.order.orderId, cookies);
+    res.set('Cache-Control', 'no-store').json(stored ?? fromDecider(result.order));
   });
 
   router.post(

@@ -1,15 +1,45 @@
-import { NotFoundError } from '@licensestore/shared';
+import { NotFoundError, type OrderWithItemsView } from '@licensestore/shared';
+import type { Logger } from '@licensestore/shared/logging';
 import type { Request, RequestHandler, Response } from 'express';
 import { isUuid } from '../http/ids.js';
-import type { OrderSink, OrderWatch } from './order-watch.js';
+import type { OrderSink, OrderSnapshot, OrderWatch } from './order-watch.js';
+import type { OrderStreamLimits, StreamSlots } from './stream-slots.js';
 
 /** How long a browser waits before reconnecting a dropped stream. */
 const RECONNECT_MS = 2000;
 
-/** Server-sent events on `res`; the head goes out with the first snapshot, so an unknown order can still 404. */
-function eventStream(res: Response): OrderSink {
+/** What one page is shown of a snapshot: the order and its lines as its caller may see them. */
+export type SnapshotView = (req: Request, snapshot: OrderSnapshot) => OrderWithItemsView;
+
+/**
+ * Server-sent events on `res`; the head goes out with the first snapshot, so an unknown order can still 404.
+ * The stream ends after `maxAgeMs` (the page reconnects), and a write the client leaves unread for
+ * `drainTimeoutMs` cuts the connection: a client that stopped reading keeps neither a socket nor its buffers.
+ */
+function eventStream(
+  res: Response,
+  show: (snapshot: OrderSnapshot) => OrderWithItemsView,
+  { limits, logger }: { limits: Pick<OrderStreamLimits, 'drainTimeoutMs' | 'maxAgeMs'>; logger: Logger },
+): OrderSink {
+  let stalled: NodeJS.Timeout | null = null;
+  const expiry = setTimeout(() => {
+    if (!res.writableEnded) res.end();
+  }, limits.maxAgeMs);
+  res.on('close', () => {
+    clearTimeout(expiry);
+    if (stalled) clearTimeout(stalled);
+  });
   const write = (text: string) => {
-    if (!res.writableEnded) res.write(text);
+    if (res.writableEnded || res.destroyed) return;
+    if (res.write(text) || stalled) return;
+    stalled = setTimeout(() => {
+      logger.warn({ requestId: res.req.requestId }, 'order events: the client stopped reading; stream cut');
+      res.destroy();
+    }, limits.drainTimeoutMs);
+    res.once('drain', () => {
+      if (stalled) clearTimeout(stalled);
+      stalled = null;
+    });
   };
   return {
     send: (snapshot) => {
@@ -24,7 +54,8 @@ function eventStream(res: Response): OrderSink {
         });
         write(`retry: ${RECONNECT_MS}\n\n`);
       }
-      write(`event: snapshot\ndata: ${JSON.stringify(snapshot)}\n\n`);
+      const { items, ...order } = show(snapshot);
+      write(`event: snapshot\ndata: ${JSON.stringify({ order, items })}\n\n`);
     },
     heartbeat: () => write(': heartbeat\n\n'),
     end: () => {
@@ -33,22 +64,48 @@ function eventStream(res: Response): OrderSink {
   };
 }
 
+export interface OrderEventsRouteDeps {
+  watch: OrderWatch;
+  view: SnapshotView;
+  slots: StreamSlots;
+  limits: Pick<OrderStreamLimits, 'drainTimeoutMs' | 'maxAgeMs'>;
+  logger: Logger;
+}
+
 /**
  * GET /api/orders/:orderId/events: the order and its items at once, then again whenever they change (keys
- * delivered, status changed), as `snapshot` events. 404 for an unknown order, as GET /api/orders/:orderId.
+ * delivered, status changed), as `snapshot` events, each as this caller may see it. 404 for an unknown order,
+ * as GET /api/orders/:orderId; 429 for a client over its share of open streams.
  */
-export function orderEventsRoute(watch: OrderWatch): RequestHandler {
+export function orderEventsRoute({
+  watch,
+  view,
+  slots,
+  limits,
+  logger,
+}: OrderEventsRouteDeps): RequestHandler {
   return async (req: Request, res: Response) => {
     const orderId = req.params.orderId;
     if (!isUuid(orderId)) throw new NotFoundError('Order not found');
+    const release = slots.take(req.ip ?? 'unknown');
     let left = false;
     let unwatch: (() => void) | null = null;
     res.on('close', () => {
       left = true;
+      release();
       unwatch?.();
     });
-    unwatch = await watch.watch(orderId.toLowerCase(), eventStream(res));
-    if (!unwatch) throw new NotFoundError('Order not found');
+    try {
+      const sink = eventStream(res, (snapshot) => view(req, snapshot), { limits, logger });
+      unwatch = await watch.watch(orderId.toLowerCase(), sink);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (!unwatch) {
+      release();
+      throw new NotFoundError('Order not found');
+    }
     if (left) unwatch();
   };
 }

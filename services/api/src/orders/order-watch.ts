@@ -1,16 +1,17 @@
-import type { OrderItemView, OrderView } from '@licensestore/shared';
+import type { OrderView } from '@licensestore/shared';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
 import { ProjectionAdvances } from '../http/projection-advances.js';
 import { orderVersions } from './order-versions.js';
+import type { StoredOrderItem } from './queries.js';
 
-/** What a confirmation page shows: the order and its lines, keys in clear. */
+/** The order and its lines as the read model has them, keys still sealed: each page gets its own view of it. */
 export interface OrderSnapshot {
   order: OrderView;
-  items: OrderItemView[];
+  items: StoredOrderItem[];
 }
 
-/** Where one page's updates go (an SSE response). */
+/** Where one page's updates go (an SSE response, which shows the snapshot as its caller may see it). */
 export interface OrderSink {
   send: (snapshot: OrderSnapshot) => void;
   heartbeat: () => void;

@@ -1,20 +1,30 @@
-import { NotFoundError, type OrderCommand, orderDecider, orderStream } from '@licensestore/shared';
+import {
+  ForbiddenError,
+  NotFoundError,
+  type OrderCommand,
+  type OrderView,
+  orderDecider,
+  orderStream,
+} from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
+import type { OrderAccess } from '@licensestore/shared/order-access';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
-import { keyRevealer, revealFor } from '../licence-keys/reveal.js';
-import { orderEventsRoute } from './events-route.js';
+import { keyRevealer } from '../licence-keys/reveal.js';
+import { grantOrderAccess, keyAccess, orderViewFor } from './access.js';
+import { orderEventsRoute, type SnapshotView } from './events-route.js';
 import { orderItemViews } from './item-views.js';
 import { OrderWatch } from './order-watch.js';
 import { findOrder, listOrderItems, listOrders } from './queries.js';
+import { ORDER_STREAM_LIMITS, type OrderStreamLimits, StreamSlots } from './stream-slots.js';
 import { orderTimeline } from './timeline.js';
 
 /** What an admin may set; processing and refunded follow from payments and deliveries. */
@@ -23,6 +33,8 @@ const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
 const statusChangeSchema = z.object({
   status: z.enum(ADMIN_STATUSES, { error: `must be one of ${ADMIN_STATUSES.join(', ')}` }),
 });
+
+const accessBody = z.object({ token: z.string().max(200) });
 
 const orderNotFound = () => new NotFoundError('Order not found');
 
@@ -44,28 +56,44 @@ export interface OrderRoutesDeps {
   eventStore: EventStore;
   logger: Logger;
   keyVault: KeyVault;
+  /** Checks the order access cookie and the e-mail link's token. */
+  orderAccess: OrderAccess;
+  /** Secure cookies when the site is served over https. */
+  secureCookies: boolean;
+  /** Bounds on open event streams; the defaults suit production. */
+  streamLimits?: Partial<OrderStreamLimits>;
   /** Aborted when the server shuts down: open order event streams end, so the server can close. */
   closing?: AbortSignal;
 }
 
 /**
- * Orders. One order and its items, keys in clear, are open to whoever holds its id (a random UUID: the
- * confirmation link is a capability; an auditor's session gets them masked); the list of every order and the
- * timeline are for the back office, the commands for admins only.
+ * Orders. Anyone with an order's id may see the order and its lines (the id names the order, it is no secret), but
+ * its licence keys and full address only with access to it (see `keyAccess`); POST /orders/:id/access trades the
+ * delivery e-mail's token for that access. The list of every order and the timeline are for the back office, the
+ * commands for admins only.
  */
-export function orderRoutes({ database, eventStore, logger, keyVault, closing }: OrderRoutesDeps): Router {
+export function orderRoutes(deps: OrderRoutesDeps): Router {
+  const { database, eventStore, logger, keyVault, orderAccess, secureCookies, closing } = deps;
   const router = Router();
   const { db } = database;
   const reveal = keyRevealer(keyVault, logger);
+  const limits = { ...ORDER_STREAM_LIMITS, ...deps.streamLimits };
   const watch = new OrderWatch({
     database,
     logger,
+    heartbeatMs: limits.heartbeatMs,
     loadSnapshot: async (id) => {
       const order = await findOrder(db, id);
-      return order && { order, items: orderItemViews(order.id, await listOrderItems(db, order.id), reveal) };
+      return order && { order, items: await listOrderItems(db, order.id) };
     },
   });
   closing?.addEventListener('abort', () => void watch.close(), { once: true });
+
+  const accessTo = (req: Request, order: OrderView) => keyAccess(req, order, orderAccess);
+  const snapshotView: SnapshotView = (req, { order, items }) => {
+    const access = accessTo(req, order);
+    return { ...orderViewFor(order, access), items: orderItemViews(order.id, items, access, reveal) };
+  };
 
   const execute = (req: Request, command: OrderCommand) =>
     handleCommand(eventStore, orderStream(command.orderId), orderDecider, command, adminCommandMetadata(req));
@@ -77,16 +105,32 @@ export function orderRoutes({ database, eventStore, logger, keyVault, closing }:
   router.get('/orders/:orderId', async (req, res) => {
     const order = await findOrder(db, req.params.orderId);
     if (!order) throw orderNotFound();
-    privateJson(res, order);
+    privateJson(res, orderViewFor(order, accessTo(req, order)));
   });
 
   router.get('/orders/:orderId/items', async (req, res) => {
     const order = await findOrder(db, req.params.orderId);
     if (!order) throw orderNotFound();
-    privateJson(res, orderItemViews(order.id, await listOrderItems(db, order.id), revealFor(req, reveal)));
+    const items = await listOrderItems(db, order.id);
+    privateJson(res, orderItemViews(order.id, items, accessTo(req, order), reveal));
   });
 
-  router.get('/orders/:orderId/events', orderEventsRoute(watch));
+  router.get(
+    '/orders/:orderId/events',
+    orderEventsRoute({ watch, view: snapshotView, slots: new StreamSlots(limits), limits, logger }),
+  );
+
+  // The delivery e-mail's link carries its token in the URL's fragment (never sent to a server, never in a log or
+  // a Referer); the page hands it over here and gets the order's access cookie for it.
+  router.post('/orders/:id/access', (req, res) => {
+    const id = orderId(req);
+    const { token } = parseRequest(accessBody, req.body);
+    if (!orderAccess.verify('order-link', id, token)) {
+      throw new ForbiddenError('This link does not open that order; use the link in your delivery e-mail');
+    }
+    grantOrderAccess(res, id, { access: orderAccess, secureCookies });
+    res.set('Cache-Control', 'no-store').status(204).end();
+  });
 
   router.get('/orders/:id/timeline', requireBackOffice, async (req, res) => {
     const timeline = await orderTimeline({ eventStore, db }, orderId(req), reveal);

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { loadConfig, requireLicenceKeySecret } from '@licensestore/shared/config';
 import { createKeyVault, type KeyVault } from '@licensestore/shared/key-vault';
 import { recordingLogger } from '@licensestore/shared/logging';
+import { createOrderAccess, type OrderAccess } from '@licensestore/shared/order-access';
 import { Redis } from 'ioredis';
 import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
 import { type Session, SessionStore } from '../../src/auth/sessions.js';
@@ -15,6 +16,8 @@ export interface TestApi extends RunningApi {
   sessionSecret: string;
   /** Opens and seals keys as this api does (its LICENCE_KEY_SECRET is random per instance). */
   keyVault: KeyVault;
+  /** Makes access tokens as this api checks them (the delivery e-mail's link, the order cookie). */
+  orderAccess: OrderAccess;
   logger: ReturnType<typeof recordingLogger>;
   /** Signs a session straight into Redis, as a later sign-in flow would; returns the Cookie header value. */
   sessionCookie: (session: Omit<Session, 'createdAt'>) => Promise<string>;
@@ -28,6 +31,7 @@ export interface TestApiOptions {
   payments?: StartApiOptions['payments'];
   /** PayPal orders per client address; TEST_ORDER_LIMIT by default (a test of the limit passes ORDER_LIMIT). */
   orderLimit?: StartApiOptions['orderLimit'];
+  orderStreams?: StartApiOptions['orderStreams'];
 }
 
 /** A test file buys from one address far faster than any shopper does: the real limit would refuse it. */
@@ -55,6 +59,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     redisKeyPrefix,
     payments: options.payments,
     orderLimit: options.orderLimit ?? TEST_ORDER_LIMIT,
+    orderStreams: options.orderStreams,
   });
   const redis = new Redis(testRedisUrl(), { keyPrefix: redisKeyPrefix });
   const sessions = new SessionStore(redis, sessionSecret);
@@ -65,6 +70,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     redisKeyPrefix,
     sessionSecret,
     keyVault: createKeyVault(requireLicenceKeySecret(config)),
+    orderAccess: createOrderAccess(requireLicenceKeySecret(config)),
     logger,
     sessionCookie: async (session) =>
       `sid=${await sessions.create({ ...session, createdAt: new Date().toISOString() })}`,

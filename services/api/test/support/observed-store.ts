@@ -9,11 +9,11 @@ import { startApiWithReadModel } from './api-with-read-model.js';
  * The api (with its embedded PayPal emulator), the projections and the workers on one fresh database, the workers'
  * queues under the api's Redis prefix (so its /metrics sees them), and the api's and workers' log lines recorded.
  */
-export async function startObservedStore(options: Pick<TestApiOptions, 'env'> = {}) {
+export async function startObservedStore(options: Pick<TestApiOptions, 'env' | 'orderStreams'> = {}) {
   const store = await startApiWithReadModel(options);
   try {
     const workersLog = recordingLogger();
-    const sideEffects = testSideEffects({ keyVault: store.api.keyVault });
+    const sideEffects = testSideEffects({ keyVault: store.api.keyVault, orderAccess: store.api.orderAccess });
     const workers = await startWorkers({
       databaseUrl: store.databaseUrl,
       redisUrl: testRedisUrl(),

@@ -1,29 +1,54 @@
+/** A purchase as the paying browser holds it: the order, its PayPal order, and the cookies the browser got. */
+export interface Purchase {
+  orderId: string;
+  paypalOrderId: string;
+  /** `checkout_access=…`: the browser started this PayPal order. */
+  checkoutCookie: string;
+  /** `order_access=…`: the browser may read the order's licence keys. */
+  orderCookie: string;
+}
+
+/** The `name=value` of a cookie the response sets; throws when it sets none. */
+export function cookieSet(response: Response, name: string): string {
+  const cookie = response.headers.getSetCookie().find((header) => header.startsWith(`${name}=`));
+  if (!cookie) throw new Error(`no ${name} cookie in the response`);
+  return cookie.split(';')[0] as string;
+}
+
 /**
- * A checkout through the API and the store's PayPal emulator, as the checkout page makes it: the order's id.
- * `headers` go with each request (e.g. an X-Correlation-Id that the whole purchase shares).
+ * A checkout through the API and the store's PayPal emulator, as the checkout page makes it, cookies included: the
+ * capture carries the cookie that starting the PayPal order set. `headers` go with each request (e.g. an
+ * X-Correlation-Id that the whole purchase shares).
  */
 export async function purchase(
   url: string,
   productId: string,
   customer = { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' },
   headers: Record<string, string> = {},
-): Promise<{ orderId: string; paypalOrderId: string }> {
-  const post = async (path: string, body: unknown, status: number) => {
+): Promise<Purchase> {
+  const post = async (path: string, body: unknown, status: number, cookie?: string) => {
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...headers },
+      headers: { 'content-type': 'application/json', ...headers, ...(cookie ? { cookie } : {}) },
       body: JSON.stringify(body),
     });
     const text = await response.text();
     if (response.status !== status) throw new Error(`POST ${path}: ${response.status} ${text}`);
-    return JSON.parse(text) as { id: string };
+    return { response, body: JSON.parse(text) as { id: string } };
   };
-  const { id: paypalOrderId } = await post(
+  const started = await post(
     '/paypal/order',
     { amount: '100.00', currency: 'USD', intent: 'CAPTURE', items: [{ productId, quantity: 1 }] },
     201,
   );
+  const paypalOrderId = started.body.id;
+  const checkoutCookie = cookieSet(started.response, 'checkout_access');
   await post(`/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`, { choice: 'approve' }, 200);
-  const order = await post(`/paypal/order/${paypalOrderId}/capture`, customer, 200);
-  return { orderId: order.id, paypalOrderId };
+  const captured = await post(`/paypal/order/${paypalOrderId}/capture`, customer, 200, checkoutCookie);
+  return {
+    orderId: captured.body.id,
+    paypalOrderId,
+    checkoutCookie,
+    orderCookie: cookieSet(captured.response, 'order_access'),
+  };
 }

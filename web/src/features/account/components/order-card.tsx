@@ -33,7 +33,7 @@ function OrderItemRow({ item }: { item: OrderItemView }) {
         </div>
         <p className="shrink-0 font-medium">{formatPrice(item.price)}</p>
       </div>
-      {item.licenseKeys.length > 0 && <LicenceKeys keys={item.licenseKeys} />}
+      {item.licenseKeys && item.licenseKeys.length > 0 && <LicenceKeys keys={item.licenseKeys} />}
     </li>
   );
 }

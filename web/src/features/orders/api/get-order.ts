@@ -18,8 +18,10 @@ export const orderItemsQueryOptions = (orderId: string) =>
       getJson<OrderItemView[]>(`/api/orders/${encodeURIComponent(orderId)}/items`, { on401: 'throw' }),
   });
 
-export const useOrder = (orderId: string) => useQuery(orderQueryOptions(orderId));
-export const useOrderItems = (orderId: string) => useQuery(orderItemsQueryOptions(orderId));
+export const useOrder = (orderId: string, enabled = true) =>
+  useQuery({ ...orderQueryOptions(orderId), enabled });
+export const useOrderItems = (orderId: string, enabled = true) =>
+  useQuery({ ...orderItemsQueryOptions(orderId), enabled });
 
 /** getJson's errors read "<status>: <body>" (spec section 8). */
 export const isNotFound = (error: Error | null) => error?.message.startsWith('404:') ?? false;

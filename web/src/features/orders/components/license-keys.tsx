@@ -1,5 +1,5 @@
 import type { OrderItemView } from '@licensestore/shared';
-import { Copy, KeyRound } from 'lucide-react';
+import { Copy, KeyRound, LockKeyhole } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { copyLicenseKey } from '@/lib/copy-license-key';
@@ -21,8 +21,70 @@ function KeyLine({ licenseKey, productName }: { licenseKey: string; productName:
   );
 }
 
+const SIGN_IN_URL = '/api/login';
+
+/**
+ * Keys the server withholds from this visitor (it knows the order id, not more): where they went, and the two
+ * ways to open them here.
+ */
+function WithheldKeysNotice({ customerEmail, linkRefused }: { customerEmail: string; linkRefused: boolean }) {
+  return (
+    <div
+      role="note"
+      className="mb-4 flex items-start gap-3 rounded-lg border border-border bg-muted/50 p-4 text-sm"
+    >
+      <LockKeyhole aria-hidden="true" className="mt-0.5 size-5 shrink-0 text-primary" />
+      <div className="grid gap-1">
+        {linkRefused && (
+          <p className="font-medium text-destructive">This link does not open the keys of this order.</p>
+        )}
+        <p>
+          Your license keys were sent to <strong>{customerEmail}</strong>. Open the link in that e-mail to see
+          them here, or{' '}
+          <a href={SIGN_IN_URL} className="font-medium text-primary underline underline-offset-4">
+            sign in with that address
+          </a>{' '}
+          to see them under My Orders.
+        </p>
+      </div>
+    </div>
+  );
+}
+
+/** One line's keys: in clear, withheld (sent by e-mail), or still to come. */
+function LineKeys({ item }: { item: OrderItemView }) {
+  if (item.keysWithheld) {
+    return <p className="text-sm text-muted-foreground">License key sent by e-mail.</p>;
+  }
+  const keys = item.licenseKeys ?? [];
+  return (
+    <>
+      {keys.length > 0 && (
+        <ul className="grid gap-2" aria-label={`License keys for ${item.productName}`}>
+          {keys.map((key) => (
+            <KeyLine key={key} licenseKey={key} productName={item.productName} />
+          ))}
+        </ul>
+      )}
+      {keys.length < item.quantity && (
+        <p className="text-sm text-muted-foreground italic">License key will be emailed shortly...</p>
+      )}
+    </>
+  );
+}
+
 /** Your License Keys: each line's keys as they are delivered (pushed by the server while the page is open). */
-export function LicenseKeys({ items }: { items: OrderItemView[] }) {
+export function LicenseKeys({
+  items,
+  customerEmail,
+  linkRefused = false,
+}: {
+  items: OrderItemView[];
+  customerEmail: string;
+  /** The page was opened with an e-mail link that the server refused. */
+  linkRefused?: boolean;
+}) {
+  const withheld = items.some((item) => item.keysWithheld);
   return (
     <Card aria-labelledby="license-keys">
       <CardHeader>
@@ -32,6 +94,9 @@ export function LicenseKeys({ items }: { items: OrderItemView[] }) {
         </CardTitle>
       </CardHeader>
       <CardContent>
+        {(withheld || linkRefused) && (
+          <WithheldKeysNotice customerEmail={customerEmail} linkRefused={linkRefused} />
+        )}
         <ul className="grid gap-4">
           {items.map((item) => (
             <li key={item.id} className="grid gap-3 rounded-lg border border-border p-4">
@@ -44,18 +109,7 @@ export function LicenseKeys({ items }: { items: OrderItemView[] }) {
               </div>
               {/* Announced when keys arrive by themselves. */}
               <div aria-live="polite">
-                {item.licenseKeys.length > 0 && (
-                  <ul className="grid gap-2" aria-label={`License keys for ${item.productName}`}>
-                    {item.licenseKeys.map((key) => (
-                      <KeyLine key={key} licenseKey={key} productName={item.productName} />
-                    ))}
-                  </ul>
-                )}
-                {item.licenseKeys.length < item.quantity && (
-                  <p className="text-sm text-muted-foreground italic">
-                    License key will be emailed shortly...
-                  </p>
-                )}
+                <LineKeys item={item} />
               </div>
             </li>
           ))}

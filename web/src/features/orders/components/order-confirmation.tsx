@@ -6,6 +6,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { isNotFound, useOrder, useOrderItems } from '../api/get-order';
+import { useOrderLink } from '../api/open-order-link';
 import { useOrderUpdates } from '../api/use-order-updates';
 import { LicenseKeys } from './license-keys';
 import { NextSteps } from './next-steps';
@@ -18,10 +19,15 @@ const orderDate = (createdAt: string | null) =>
     ? new Date(createdAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' })
     : 'Today';
 
-/** Order confirmation (spec section 2); the keys fill in by themselves as the server delivers them. */
+/**
+ * Order confirmation (spec section 2); the keys fill in by themselves as the server delivers them, for a visitor
+ * with access to them (the paying browser, the e-mail's link, the customer signed in with the order's address).
+ */
 export function OrderConfirmation({ orderId }: { orderId: string }) {
-  const order = useOrder(orderId);
-  const items = useOrderItems(orderId);
+  const link = useOrderLink(orderId);
+  const settled = link !== 'opening';
+  const order = useOrder(orderId, settled);
+  const items = useOrderItems(orderId, settled);
   useOrderUpdates(orderId, order.isSuccess);
 
   if (order.isPending || (order.isSuccess && items.isPending)) return <OrderConfirmationSkeleton />;
@@ -79,7 +85,7 @@ export function OrderConfirmation({ orderId }: { orderId: string }) {
         </CardContent>
       </Card>
 
-      <LicenseKeys items={items.data} />
+      <LicenseKeys items={items.data} customerEmail={customerEmail} linkRefused={link === 'refused'} />
       <OrderSummary order={order.data} items={items.data} />
       <NextSteps />
 

@@ -66,7 +66,9 @@ function KeyLine({
 }
 
 function ItemRow({ item }: { item: OrderItemView }) {
-  const owed = item.quantity - item.licenseKeys.length;
+  // The back office always gets the keys (auditors masked); a line without the field has none.
+  const keys = item.licenseKeys ?? [];
+  const owed = item.quantity - keys.length;
   return (
     <li className="grid gap-3 rounded-lg border border-border p-4">
       <div className="flex items-start justify-between gap-4">
@@ -76,9 +78,9 @@ function ItemRow({ item }: { item: OrderItemView }) {
         </div>
         <p className="shrink-0 font-medium tabular-nums">{formatPrice(item.price)}</p>
       </div>
-      {item.licenseKeys.length > 0 && (
+      {keys.length > 0 && (
         <ul className="grid gap-2" aria-label={`License keys of ${item.productName}`}>
-          {item.licenseKeys.map((key, index) => (
+          {keys.map((key, index) => (
             <KeyLine key={key} licenseKey={key} unit={index + 1} productName={item.productName} />
           ))}
         </ul>

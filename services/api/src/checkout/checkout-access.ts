@@ -1,0 +1,29 @@
+import type { OrderAccess } from '@licensestore/shared/order-access';
+import type { Request, Response } from 'express';
+import { cookieValues } from '../http/cookies.js';
+
+/** The cookie of the browser that started a PayPal order; its path is that PayPal order's capture. */
+export const CHECKOUT_ACCESS_COOKIE = 'checkout_access';
+/** Long enough to approve a payment at leisure, short of keeping a stale checkout's cookie around. */
+const CHECKOUT_ACCESS_HOURS = 6;
+
+/** Marks this response's browser as the one that started the PayPal order: its capture gets the order. */
+export function grantCheckoutAccess(
+  res: Response,
+  paypalOrderId: string,
+  { access, secureCookies }: { access: OrderAccess; secureCookies: boolean },
+) {
+  res.cookie(CHECKOUT_ACCESS_COOKIE, access.token('checkout', paypalOrderId), {
+    httpOnly: true,
+    sameSite: 'strict',
+    secure: secureCookies,
+    path: `/paypal/order/${paypalOrderId}`,
+    maxAge: CHECKOUT_ACCESS_HOURS * 60 * 60 * 1000,
+  });
+}
+
+/** Whether the caller's browser started this PayPal order. */
+export const holdsCheckoutAccess = (req: Request, paypalOrderId: string, access: OrderAccess) =>
+  cookieValues(req.get('cookie'), CHECKOUT_ACCESS_COOKIE).some((token) =>
+    access.verify('checkout', paypalOrderId, token),
+  );
