@@ -55,6 +55,9 @@ const WITHOUT_TEXT: Record<string, string> = {
   'POST /api/admin/logout': 'no body',
   'POST /api/audit/verifications': 'no body',
   'POST /paypal/webhook': 'stored only once PayPal has verified its signature',
+  'POST /api/login/callback': 'a sign-in token, looked up and never stored',
+  'POST /api/logout': 'no body',
+  'POST /api/orders/:id/access': "an order's access token, checked and never stored",
 };
 
 /** Where the emulator stands in for PayPal: it stores nothing in the store's log. */

@@ -121,6 +121,9 @@ describe('Hostile input to every write route', () => {
     'POST /api/admin/logout': { as: ['visitor'] },
     'POST /api/admin/login': { as: ['visitor', 'customer'] },
     'POST /api/login': { as: ['visitor', 'customer'], answersHtml: true },
+    'POST /api/login/callback': { as: ['visitor', 'customer'], answersHtml: true },
+    // Signed out only, like the admin's: a customer's logout would end the session the other routes use.
+    'POST /api/logout': { as: ['visitor'] },
     'POST /api/audit/verifications': { as: ['auditor', 'visitor'] },
     'POST /paypal/order': { as: ['visitor', 'customer'] },
     'POST /paypal/order/:orderID/capture': { as: ['visitor'], ids: paypalOrderIds },
@@ -263,10 +266,13 @@ describe('Hostile input to every write route', () => {
   });
 });
 
-/** A 4xx the caller can act on: JSON with a message (`error`, or PayPal's `message`), or the sign-in form's page. */
+/**
+ * A 4xx the caller can act on: JSON with a message (`error`, or PayPal's `message`), or one of the sign-in pages,
+ * whose heading says what went wrong.
+ */
 function describedError(response: Response, text: string, answersHtml: boolean): boolean {
   const type = response.headers.get('content-type') ?? '';
-  if (answersHtml && type.startsWith('text/html')) return text.includes('<form');
+  if (answersHtml && type.startsWith('text/html')) return /<h1>[^<]+<\/h1>/.test(text);
   if (!type.startsWith('application/json')) return false;
   const body = JSON.parse(text) as { error?: unknown; message?: unknown };
   const message = typeof body.error === 'string' ? body.error : body.message;

@@ -219,6 +219,7 @@ describe('Security headers', () => {
       const { token } = signInLinkIn(mail as ReadMail);
       const signedIn = await fetch(`${api.url}/api/login/callback?token=${encodeURIComponent(token)}`, {
         redirect: 'manual',
+        headers: { 'sec-fetch-site': 'none' },
       });
       return signedIn.headers.getSetCookie();
     };
