@@ -1,6 +1,6 @@
 import type { OrderAccess } from '@licensestore/shared/order-access';
 import type { Request, Response } from 'express';
-import { cookieValues } from '../http/cookies.js';
+import { cookieValues, setCapabilityCookie } from '../http/cookies.js';
 
 /** The cookie of the browser that started a PayPal order; its path is that PayPal order's capture. */
 export const CHECKOUT_ACCESS_COOKIE = 'checkout_access';
@@ -13,13 +13,16 @@ export function grantCheckoutAccess(
   paypalOrderId: string,
   { access, secureCookies }: { access: OrderAccess; secureCookies: boolean },
 ) {
-  res.cookie(CHECKOUT_ACCESS_COOKIE, access.token('checkout', paypalOrderId), {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: secureCookies,
-    path: `/paypal/order/${paypalOrderId}`,
-    maxAge: CHECKOUT_ACCESS_HOURS * 60 * 60 * 1000,
-  });
+  setCapabilityCookie(
+    res,
+    {
+      name: CHECKOUT_ACCESS_COOKIE,
+      token: access.token('checkout', paypalOrderId),
+      path: `/paypal/order/${paypalOrderId}`,
+      maxAgeMs: CHECKOUT_ACCESS_HOURS * 60 * 60 * 1000,
+    },
+    secureCookies,
+  );
 }
 
 /** Whether the caller's browser started this PayPal order. */

@@ -1,7 +1,7 @@
 import { customerEmailKey, type OrderView } from '@licensestore/shared';
 import type { OrderAccess } from '@licensestore/shared/order-access';
 import type { Request, Response } from 'express';
-import { cookieValues } from '../http/cookies.js';
+import { cookieValues, setCapabilityCookie } from '../http/cookies.js';
 
 /** The cookie of a browser that may read one order's keys; its path is that order's routes. */
 export const ORDER_ACCESS_COOKIE = 'order_access';
@@ -39,13 +39,16 @@ export function grantOrderAccess(
   orderId: string,
   { access, secureCookies }: { access: OrderAccess; secureCookies: boolean },
 ) {
-  res.cookie(ORDER_ACCESS_COOKIE, access.token('order-cookie', orderId), {
-    httpOnly: true,
-    sameSite: 'strict',
-    secure: secureCookies,
-    path: `/api/orders/${orderId}`,
-    maxAge: ORDER_ACCESS_DAYS * 24 * 60 * 60 * 1000,
-  });
+  setCapabilityCookie(
+    res,
+    {
+      name: ORDER_ACCESS_COOKIE,
+      token: access.token('order-cookie', orderId),
+      path: `/api/orders/${orderId}`,
+      maxAgeMs: ORDER_ACCESS_DAYS * 24 * 60 * 60 * 1000,
+    },
+    secureCookies,
+  );
 }
 
 /**
