@@ -201,9 +201,25 @@ export interface DatabaseHandle {
   close: () => Promise<void>;
 }
 
+const dropLostConnection = () => {};
+
+/**
+ * A pool that outlives its server closing connections (a restart, a failover, an administrator's terminate): pg
+ * reports a connection that dies while idle as an 'error' on the pool, and one that dies while checked out between
+ * two queries (a transaction, a held lock or LISTEN session) as an 'error' on that connection; an 'error' nobody
+ * listens to ends the process, mid-job. With a listener on both, the query on a dead connection fails and is retried
+ * like any failed query, the pool drops the connection, and the next query opens a new one.
+ */
+export function createPool(url: string, max = 10): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max });
+  pool.on('error', dropLostConnection);
+  pool.on('connect', (client) => client.on('error', dropLostConnection));
+  return pool;
+}
+
 /** One pool per process role; kysely for queries, the raw pool for LISTEN/NOTIFY and bulk SQL. */
 export function openDatabase(url: string, options: { max?: number } = {}): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10 });
+  const pool = createPool(url, options.max);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   // Kysely ends the pool only once it has used it; end it here when it never did.
   const close = async () => {

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import { createPool } from '../db/index.js';
 import { EventStoreDbEventStore } from './esdb.js';
 import { eventVersions } from './event-versions.js';
 import type { EventStore } from './port.js';
@@ -30,7 +30,7 @@ export async function openEventStore(options: EventStoreOptions): Promise<EventS
 async function openAdapter(options: EventStoreOptions): Promise<EventStore> {
   if (options.eventStoreConnectionString)
     return new EventStoreDbEventStore(options.eventStoreConnectionString);
-  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+  const pool = createPool(options.databaseUrl);
   await migrateEventStore(pool);
   return new PostgresEventStore(pool);
 }
