@@ -107,6 +107,38 @@ describe('Signing in with an e-mailed link', () => {
     await close();
   });
 
+  it('acts on a link from another site (a webmail page) only once the visitor presses the button', async () => {
+    const { page, close } = await openPage(browser, store.url);
+    await page.goto('/api/login');
+    const { url } = signInLinkIn(await askForLink(page, `webmail-${randomUUID()}@example.com`));
+    // The mail as a webmail site shows it: Chromium then says the navigation came from another site.
+    await page.route('http://webmail.test/', (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<a href="${url}">Sign in</a> <a href="${store.url}/api/logout">Sign out</a>`,
+      }),
+    );
+    const sessionCookies = async () =>
+      (await page.context().cookies(store.url)).filter(({ name }) => name === 'sid');
+
+    await page.goto('http://webmail.test/');
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Sign in to LicenseStore', level: 1 }).waitFor();
+    expect(await sessionCookies()).toEqual([]);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL('**/account');
+    expect(await sessionCookies()).toHaveLength(1);
+
+    await page.goto('http://webmail.test/');
+    await page.getByRole('link', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign out of LicenseStore?', level: 1 }).waitFor();
+    expect(await sessionCookies()).toHaveLength(1);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${store.url}/`);
+    expect(await sessionCookies()).toEqual([]);
+    await close();
+  });
+
   it('refuses a link a second time, and offers a new one', async () => {
     const { page, close } = await openPage(browser, store.url);
     await page.goto('/api/login');
