@@ -4,6 +4,7 @@
 import { clientAuthorization } from '@licensestore/paypal-sandbox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApi, type TestApi } from '../../services/api/test/support/api.js';
+import { emulatorAccessToken } from '../../services/paypal-sandbox/test/support/sandbox.js';
 
 const CARD = { name: 'Ada Buyer', number: '4111111111111111', security_code: '123' };
 const PENDING_CARD = { ...CARD, number: '4000000000000259' };
@@ -48,12 +49,7 @@ describe('The PayPal emulator mounted by the store', () => {
   beforeAll(async () => {
     api = await startTestApi();
     emulator = `${api.url}/paypal-sandbox`;
-    const oauth = await fetch(`${emulator}/v1/oauth2/token`, {
-      method: 'POST',
-      headers: { authorization: clientAuthorization(), 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials',
-    });
-    token = ((await oauth.json()) as { access_token: string }).access_token;
+    token = await emulatorAccessToken(emulator);
     const first = await capture(CARD);
     const deliveries = await fetch(`${emulator}/simulate/deliveries`, {
       headers: { authorization: clientAuthorization() },

@@ -15,6 +15,7 @@ import {
 } from '../../services/api/test/support/api-with-read-model.js';
 import { readEvents } from '../../services/api/test/support/checkout.js';
 import { isWriteRoute, registeredRoutes } from '../../services/api/test/support/routes.js';
+import { emulatorAccessToken } from '../../services/paypal-sandbox/test/support/sandbox.js';
 import { testRedisUrl } from '../support/database.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
@@ -215,15 +216,7 @@ describe('Text a route would store', () => {
     url = store.api.url;
     admin = await signIn(url, ADMIN.username, ADMIN.password);
     productId = await store.productWithKeys(20, { regularPrice: '100.00' });
-    const token = await fetch(`${url}/paypal-sandbox/v1/oauth2/token`, {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    });
-    emulatorToken = ((await token.json()) as { access_token: string }).access_token;
+    emulatorToken = await emulatorAccessToken(`${url}/paypal-sandbox`);
     const paid = await capture(await approvedPaypalOrder(), 'Grace Hopper');
     expect(paid.status).toBe(200);
     orderId = ((await paid.json()) as { id: string }).id;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPaypalSandbox, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '@licensestore/paypal-sandbox';
+import { createPaypalSandbox } from '@licensestore/paypal-sandbox';
 import {
   parseCheckoutEvent,
   parseLicenceKeyEvent,
@@ -17,6 +17,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger } from '../../../projections/src/index.js';
 import { testRedisUrl } from '../../../test/support/database.js';
+import { emulatorAccessToken } from '../../paypal-sandbox/test/support/sandbox.js';
 import { createApp } from '../src/app.js';
 import { callApi, recordingLogger, signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
@@ -169,7 +170,7 @@ describe('Hostile input to every write route', () => {
     headersOf.customer = {
       cookie: await api.sessionCookie({ kind: 'customer', subjectId: 'ada@example.com' }),
     };
-    headersOf.paypal = { authorization: `Bearer ${await emulatorToken(api.url)}` };
+    headersOf.paypal = { authorization: `Bearer ${await emulatorAccessToken(`${api.url}/paypal-sandbox`)}` };
     productId = await seedProduct(eventStore, database);
     ({ orderId, paypalOrderId } = await purchase(api.url, productId));
   });
@@ -291,19 +292,6 @@ function unreadableEvent(event: RecordedEvent): string | null {
     }
   }
   return 'no parser knows this type';
-}
-
-async function emulatorToken(url: string): Promise<string> {
-  const response = await fetch(`${url}/paypal-sandbox/v1/oauth2/token`, {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${DEFAULT_CLIENT_ID}:${DEFAULT_CLIENT_SECRET}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  });
-  expect(response.status).toBe(200);
-  return ((await response.json()) as { access_token: string }).access_token;
 }
 
 // --- Generators -------------------------------------------------------------------------------------------

@@ -15,6 +15,13 @@ export interface Reply<T = Record<string, unknown>> {
   headers: Headers;
 }
 
+/** An access token of the emulator at `baseUrl` (…/paypal-sandbox) for its default credentials, as PayPal's OAuth gives one. */
+export async function emulatorAccessToken(baseUrl: string): Promise<string> {
+  const reply = await new PaypalClient(baseUrl).authenticate();
+  if (reply.status !== 200) throw new Error(`the emulator refused its own credentials: ${reply.status}`);
+  return reply.body.access_token as string;
+}
+
 /** A REST client for the emulator, holding one access token. */
 export class PaypalClient {
   private token: string | null = null;
