@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
   buyerSchema,
-  type CapturedCheckout,
   type CartItem,
   type CheckoutCommand,
   type CheckoutState,
@@ -21,6 +20,7 @@ import {
   toCents,
   ValidationError,
 } from '@licensestore/shared';
+import { placeCheckoutOrder } from '@licensestore/shared/checkout-orders';
 import { handleCommand, type LoadedStream, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import {
@@ -56,10 +56,10 @@ export interface CommandContext {
   causationId: string;
 }
 
-const metadata = (context: CommandContext, causationId = context.causationId): NewEventMetadata => ({
+const metadata = (context: CommandContext): NewEventMetadata => ({
   actor: context.actor,
   correlationId: context.correlationId,
-  causationId,
+  causationId: context.causationId,
 });
 
 const nowIso = (deps: CheckoutDeps) => (deps.now?.() ?? new Date()).toISOString();
@@ -316,50 +316,20 @@ async function awaitCapture(deps: CheckoutDeps, paypalOrderId: string): Promise<
   throw new PaymentIssueError(503, 'PayPal is still completing this payment; please try again in a moment.');
 }
 
-/**
- * The order the checkout's capture became: appended if missing, which also repairs a crash between the two.
- * `fresh`: this very call recorded the capture, so the order stream cannot exist yet and is not read first.
- */
+/** The order the checkout's capture became (appended if missing); `fresh`: this very call recorded the capture. */
 async function placeOrder(
   deps: CheckoutDeps,
   checkout: LoadedStream<CheckoutState>,
   context: CommandContext,
   options: { fresh?: boolean } = {},
 ): Promise<Omit<CaptureResult, 'recorded'>> {
-  const captured = checkout.state as CapturedCheckout;
-  const command: OrderCommand = {
-    type: 'PlaceCapturedOrder',
-    orderId: captured.orderId,
-    paypalOrderId: captured.paypalOrderId,
-    captureId: captured.captureId,
-    captureStatus: captured.captureStatus,
-    customer: captured.customer,
-    lines: captured.lines.map((line) => ({ lineId: randomUUID(), ...line })),
-    total: captured.total,
-    currency: captured.currency,
-    now: captured.capturedAt,
-  };
-  const eventMetadata = metadata(
-    { ...context, actor: { type: 'customer', id: captured.customer.email } },
-    checkout.eventIds.get('CheckoutCaptured') ?? context.causationId,
+  const { order, position } = await placeCheckoutOrder(
+    deps.eventStore,
+    checkout,
+    context.correlationId,
+    options,
   );
-  const stream = orderStream(captured.orderId);
-  if (options.fresh) {
-    const events = orderDecider.decide(command, orderDecider.initialState);
-    try {
-      const appended = await deps.eventStore.append(
-        stream,
-        events.map((event) => ({ type: event.type, data: event.data, metadata: eventMetadata })),
-        'no_stream',
-      );
-      const order = events.reduce(orderDecider.evolve, orderDecider.initialState) as PlacedOrder;
-      return { order, position: appended.position };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-    }
-  }
-  const result = await handleCommand(deps.eventStore, stream, orderDecider, command, eventMetadata);
-  return { order: result.state as PlacedOrder, position: result.position };
+  return { order, position };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
