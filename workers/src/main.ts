@@ -22,7 +22,7 @@ import {
   type ProcessorContext,
   type SideEffectSettings,
 } from './processors/context.js';
-import { reactions as registeredReactions } from './reactor/reactions.js';
+import { workerReactions } from './reactor/reactions.js';
 import { type Reactions, startReactor } from './reactor/reactor.js';
 
 export interface WorkersOptions {
@@ -63,7 +63,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     name: 'workers',
     databaseUrl: options.databaseUrl,
     eventStore,
-    reactions: options.reactions ?? registeredReactions,
+    reactions: options.reactions ?? workerReactions(options.sideEffects),
     jobs,
     logger,
   });

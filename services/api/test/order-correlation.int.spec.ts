@@ -52,6 +52,16 @@ describe('One purchase, followed by its correlation id', () => {
       (entry) => (entry.fields as { path?: string }).path === `/paypal/order/${paypalOrderId}/capture`,
     );
     correlationId = (capture?.fields as { correlationId?: string } | undefined)?.correlationId ?? 'none';
+    // The workers look at the captured checkout once more, after a delay, in case the api left it without its order.
+    await vi.waitFor(
+      () => {
+        const done = linesOf(store.workersLog.entries, 'job done', correlationId);
+        if (!done.some(({ fields }) => (fields as { queue: string }).queue === 'place-captured-order')) {
+          throw new Error('the captured checkout not looked at yet');
+        }
+      },
+      { timeout: DELIVERED_WITHIN_MS, interval: 100 },
+    );
   });
   afterAll(() => store?.stop());
 
@@ -121,9 +131,16 @@ describe('One purchase, followed by its correlation id', () => {
     const jobs = linesOf(store.workersLog.entries, 'job done', correlationId).map(({ fields }) => fields);
     expect(jobs.map((fields) => (fields as { queue: string }).queue).sort()).toEqual([
       'assign-keys',
+      'place-captured-order',
       'record-order-keys',
       'send-delivery-email',
     ]);
+    // The api placed the order itself: the workers' look at the captured checkout found it and added nothing.
+    expect(
+      jobs.find((fields) => (fields as { queue: string }).queue === 'place-captured-order'),
+    ).toMatchObject({
+      result: 'already placed',
+    });
     for (const fields of jobs) {
       expect(fields).toMatchObject({ jobId: expect.any(String), eventId: expect.any(String), orderId });
     }

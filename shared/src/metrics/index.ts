@@ -6,6 +6,7 @@ import { AUDIT_VERIFY_QUEUE } from '../audit-verify/index.js';
  * services/api/test/metrics.int.spec.ts checks that list against this one.
  */
 export const JOB_QUEUES = [
+  'place-captured-order',
   'assign-keys',
   'record-order-keys',
   'send-delivery-email',

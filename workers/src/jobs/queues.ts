@@ -31,6 +31,8 @@ export interface JobRequest {
   queue: string;
   name: string;
   data: unknown;
+  /** How long the job waits in the queue before a worker may take it; unset: at once. */
+  delayMs?: number;
 }
 
 /** A job that was added, by queue and id. */
@@ -76,7 +78,7 @@ export class JobQueues {
 
   /** Adds the job unless one with this id exists already (BullMQ ignores a duplicate id). */
   async add(request: JobRequest, jobId: string): Promise<void> {
-    await this.queue(request.queue).add(request.name, request.data, { jobId });
+    await this.queue(request.queue).add(request.name, request.data, { jobId, delay: request.delayMs });
   }
 
   /** The position up to which Redis holds every job the reactor `name` added; null when it holds none. */

@@ -1,5 +1,6 @@
 import { assignKeys } from '../processors/assign-keys.js';
 import type { ProcessorContext } from '../processors/context.js';
+import { placeCapturedOrder } from '../processors/place-captured-order.js';
 import { recordOrderKeys } from '../processors/record-order-keys.js';
 import { sendDeliveryEmail } from '../processors/send-delivery-email.js';
 import { sendLowStockAlert } from '../processors/send-low-stock-alert.js';
@@ -7,6 +8,7 @@ import type { JobProcessor } from './processor.js';
 
 /** Every queue this role consumes. */
 export const registeredProcessors = (context: ProcessorContext): readonly JobProcessor[] => [
+  placeCapturedOrder(context),
   assignKeys(context),
   recordOrderKeys(context),
   sendDeliveryEmail(context),

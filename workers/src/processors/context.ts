@@ -17,6 +17,8 @@ export interface SideEffectSettings {
   /** PUBLIC_URL: the origin links in e-mails point at. */
   publicUrl: string;
   mail: MailSettings;
+  /** How long after a capture the workers look for its order, and place it if the api did not (default 30 s). */
+  orderRepairDelayMs?: number;
 }
 
 /** What every processor gets: the settings, and the connections of the running workers instance. */

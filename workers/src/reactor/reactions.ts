@@ -1,12 +1,16 @@
 import {
+  type CheckoutEvent,
   type LicenceKeyEvent,
   type OrderEvent,
+  parseCheckoutEvent,
   parseLicenceKeyEvent,
   parseOrderEvent,
 } from '@licensestore/shared';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { causeOf } from '../jobs/causation.js';
 import { assignKeysJob } from '../processors/assign-keys.js';
+import type { SideEffectSettings } from '../processors/context.js';
+import { ORDER_REPAIR_DELAY_MS, placeCapturedOrderJob } from '../processors/place-captured-order.js';
 import { recordOrderKeysJob } from '../processors/record-order-keys.js';
 import { sendDeliveryEmailJob } from '../processors/send-delivery-email.js';
 import { sendLowStockAlertJob } from '../processors/send-low-stock-alert.js';
@@ -23,13 +27,22 @@ function dataOf<Event extends { type: string; data: unknown }, Type extends Even
   return parsed.data as Extract<Event, { type: Type }>['data'];
 }
 
+const checkoutData = <Type extends CheckoutEvent['type']>(event: RecordedEvent, type: Type) =>
+  dataOf(parseCheckoutEvent, event, type);
 const orderData = <Type extends OrderEvent['type']>(event: RecordedEvent, type: Type) =>
   dataOf(parseOrderEvent, event, type);
 const inventoryData = <Type extends LicenceKeyEvent['type']>(event: RecordedEvent, type: Type) =>
   dataOf(parseLicenceKeyEvent, event, type);
 
 /** Which recorded events cause which jobs (ADR 008 draws the chain). */
-export const reactions: Reactions = {
+export const workerReactions = ({
+  orderRepairDelayMs = ORDER_REPAIR_DELAY_MS,
+}: Pick<SideEffectSettings, 'orderRepairDelayMs'> = {}): Reactions => ({
+  // The api places the order right after the capture; a crash in between leaves a paid checkout without one.
+  CheckoutCaptured: (event) => {
+    const { paypalOrderId, orderId } = checkoutData(event, 'CheckoutCaptured');
+    return placeCapturedOrderJob({ paypalOrderId, orderId }, causeOf(event), orderRepairDelayMs);
+  },
   // A PENDING capture is not paid yet: its keys wait for OrderPaymentCompleted.
   OrderCaptured: (event) => {
     const { orderId, captureStatus } = orderData(event, 'OrderCaptured');
@@ -48,4 +61,4 @@ export const reactions: Reactions = {
     const { productId, available, threshold } = inventoryData(event, 'LicenceKeyStockLow');
     return sendLowStockAlertJob({ productId, available, threshold }, causeOf(event));
   },
-};
+});

@@ -65,7 +65,11 @@ export async function checkpointOf(pool: pg.Pool, name: string): Promise<string 
   return rows[0]?.position ?? null;
 }
 
-/** Side-effect settings for a test: a fresh key vault, mail written into a fresh directory, no low-stock alerts. */
+/**
+ * Side-effect settings for a test: a fresh key vault, mail written into a fresh directory, no low-stock alerts, and
+ * a second for the api to place a captured checkout's order before the workers look (so a store drains its queues
+ * soon after its purchases).
+ */
 export function testSideEffects(overrides: Partial<SideEffectSettings> = {}): SideEffectSettings {
   const secret = randomBytes(32).toString('hex');
   return {
@@ -77,6 +81,7 @@ export function testSideEffects(overrides: Partial<SideEffectSettings> = {}): Si
       from: 'LicenseStore <no-reply@store.test>',
       dataDir: join(tmpdir(), `workers-test-${randomUUID()}`),
     },
+    orderRepairDelayMs: 1000,
     ...overrides,
   };
 }
