@@ -22,7 +22,7 @@ import type { SideEffectSettings } from './context.js';
 
 const QUEUE = 'place-captured-order';
 const REPAIR_DELAY_MS = 500;
-const FINISHED_WITHIN_MS = 30_000;
+const FINISHED_WITHIN_MS = 20_000;
 
 async function readStream(eventStore: EventStore, stream: string): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
