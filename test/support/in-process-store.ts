@@ -13,6 +13,8 @@ export interface InProcessStoreOptions {
   /** The api's PayPal client: how long it waits for an answer, and how often it tries again. */
   paypalTimeoutMs?: number;
   paypalRetries?: number;
+  /** False: the emulator sends no webhooks (as when PayPal's never arrive). */
+  webhooks?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export async function startInProcessStore(options: InProcessStoreOptions = {}) {
     let apiUrl: string | undefined;
     const emulator = await startPaypalSandbox({
       host: '127.0.0.1',
-      webhookUrl: () => (apiUrl ? `${apiUrl}/paypal/webhook` : undefined),
+      webhookUrl: () => (apiUrl && options.webhooks !== false ? `${apiUrl}/paypal/webhook` : undefined),
     });
     stops.push(() => emulator.stop());
     const paypal = await startFlakyHttpProxy(emulator.url);
