@@ -8,6 +8,10 @@ async function terminate(database: DatabaseHandle, pid: number) {
   await sql`SELECT pg_terminate_backend(${pid})`.execute(database.db);
 }
 
+/** The next `event` of `emitter` (events.once would reject on the 'error' these tests expect to be emitted first). */
+const next = (emitter: { once: (event: string, listener: () => void) => unknown }, event: string) =>
+  new Promise<void>((resolve) => emitter.once(event, () => resolve()));
+
 const pidOf = async (client: { query: DatabaseHandle['pool']['query'] }) =>
   ((await client.query('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
 
@@ -33,8 +37,10 @@ describe('A pool whose server closes its connections', () => {
     const idle = await database.pool.connect();
     const pid = await pidOf(idle);
     idle.release();
+    // The pool drops the connection once its error arrives.
+    const dropped = next(database.pool, 'remove');
     await terminate(admin, pid);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await dropped;
 
     expect(uncaught).toEqual([]);
     const { rows } = await sql<{ one: number }>`SELECT 1 AS one`.execute(database.db);
@@ -44,8 +50,9 @@ describe('A pool whose server closes its connections', () => {
   it('keeps the process up when a checked-out connection dies between two queries; its next query fails', async () => {
     const held = await database.pool.connect();
     const pid = await pidOf(held);
+    const ended = next(held, 'end');
     await terminate(admin, pid);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await ended;
 
     expect(uncaught).toEqual([]);
     await expect(held.query('SELECT 1')).rejects.toThrow();
