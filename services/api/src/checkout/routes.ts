@@ -104,6 +104,14 @@ const context = (req: Request, actor: Actor): CommandContext => ({
   causationId: req.requestId,
 });
 
+/** The payment as PayPal names a capture's status: all a repeat capture tells a caller without access. */
+const CAPTURE_STATUS: Record<PlacedOrder['payment'], string> = {
+  pending: 'PENDING',
+  completed: 'COMPLETED',
+  denied: 'DECLINED',
+  refunded: 'REFUNDED',
+};
+
 const renderPaymentIssue: ErrorRequestHandler = (error, _req, res, next) => {
   if (error instanceof PaymentIssueError && error.issue) {
     res.status(error.status).json({ error: error.message, issue: error.issue });
@@ -161,7 +169,7 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
     // The order is the paying browser's: the one that started this checkout, or whose capture made the order.
     // Anyone else capturing an already captured PayPal order learns that it is paid, nothing of who paid.
     if (!result.recorded && !holdsCheckoutAccess(req, paypalOrderId, deps.orderAccess)) {
-      res.set('Cache-Control', 'no-store').json({ status: 'COMPLETED' });
+      res.set('Cache-Control', 'no-store').json({ status: CAPTURE_STATUS[result.order.payment] });
       return;
     }
     if (result.position && readModels.length > 0) {
