@@ -104,6 +104,13 @@ describe('Placing the order of a captured checkout', () => {
       { timeout: FINISHED_WITHIN_MS, interval: 100 },
     );
   const orderEvents = (orderId: string) => readStream(env.eventStore, orderStream(orderId));
+  const deliveryRecorded = (orderId: string) =>
+    fixture.log.until(
+      `the delivery e-mail of order ${orderId}`,
+      ({ ofType }) =>
+        ofType('DeliveryEmailSent').some((event) => (event.data as { orderId: string }).orderId === orderId),
+      FINISHED_WITHIN_MS,
+    );
 
   beforeEach(async () => {
     fixture = await openWorkersFixture();
@@ -128,14 +135,7 @@ describe('Placing the order of a captured checkout', () => {
         2,
       );
 
-      await fixture.log.until(
-        'the delivery e-mail of the placed order',
-        ({ ofType }) =>
-          ofType('DeliveryEmailSent').some(
-            (event) => (event.data as { orderId: string }).orderId === orderId,
-          ),
-        FINISHED_WITHIN_MS,
-      );
+      await deliveryRecorded(orderId);
       const job = await finishedJob(capturedEventId);
       expect(job.returnvalue).toBe('placed');
       expect(job.failedReason).toBeUndefined();
@@ -182,14 +182,7 @@ describe('Placing the order of a captured checkout', () => {
       expect(job.returnvalue).toBe('already placed');
       expect(job.opts.delay).toBe(REPAIR_DELAY_MS);
       expect((job.processedOn ?? 0) - job.timestamp).toBeGreaterThanOrEqual(REPAIR_DELAY_MS);
-      await fixture.log.until(
-        'the delivery e-mail of the order',
-        ({ ofType }) =>
-          ofType('DeliveryEmailSent').some(
-            (event) => (event.data as { orderId: string }).orderId === orderId,
-          ),
-        FINISHED_WITHIN_MS,
-      );
+      await deliveryRecorded(orderId);
 
       const events = await orderEvents(orderId);
       const placed = events.filter((event) => event.type === 'OrderCaptured');
