@@ -53,6 +53,44 @@ describe('statusAfter', () => {
             sentAt: at,
           },
         },
+        {
+          type: 'OrderRefundRequested',
+          data: {
+            orderId,
+            refundId: randomUUID(),
+            captureId: 'CAPTURE',
+            units: [{ lineId: line.lineId, keyId }],
+            amount: '19.99',
+            reason: 'Bought by mistake',
+            requestedAt: at,
+          },
+        },
+        {
+          type: 'OrderRefundCompleted',
+          data: {
+            orderId,
+            refundId: null,
+            paypalRefundId: 'REFUND',
+            units: [{ lineId: line.lineId, keyId }],
+            amount: '19.99',
+            completedAt: at,
+          },
+        },
+        {
+          type: 'OrderRefundFailed',
+          data: { orderId, refundId: randomUUID(), code: 'REFUND_FAILED', message: 'no', failedAt: at },
+        },
+        {
+          type: 'LicenceKeysRevealed',
+          data: {
+            orderId,
+            keyIds: [keyId],
+            channel: 'confirmation-page',
+            viewer: { type: 'order-link', id: null },
+            clientHash: '0'.repeat(64),
+            revealedAt: at,
+          },
+        },
       ];
       expect(new Set(later.map((event) => event.type))).toEqual(
         new Set(Object.keys(orderEventSchemas).filter((type) => type !== 'OrderCaptured')),

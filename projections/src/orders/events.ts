@@ -49,6 +49,14 @@ export function orderEventTime(event: OrderEvent): string {
       return event.data.requestedAt;
     case 'DeliveryEmailSent':
       return event.data.sentAt;
+    case 'OrderRefundRequested':
+      return event.data.requestedAt;
+    case 'OrderRefundCompleted':
+      return event.data.completedAt;
+    case 'OrderRefundFailed':
+      return event.data.failedAt;
+    case 'LicenceKeysRevealed':
+      return event.data.revealedAt;
   }
 }
 
@@ -74,6 +82,10 @@ export function statusAfter(status: OrderStatus, event: LaterOrderEvent): OrderS
     case 'OrderLicenceKeysAssigned':
     case 'DeliveryEmailResendRequested':
     case 'DeliveryEmailSent':
+    case 'OrderRefundRequested':
+    case 'OrderRefundCompleted':
+    case 'OrderRefundFailed':
+    case 'LicenceKeysRevealed':
       return status;
   }
 }

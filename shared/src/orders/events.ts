@@ -24,6 +24,20 @@ export type Customer = z.infer<typeof customerSchema>;
 /** PayPal capture statuses the store acts on (fulfil on the capture status, not the order status). */
 export const captureStatusSchema = z.enum(['COMPLETED', 'PENDING']);
 
+/** Who saw a licence key in clear, and through which door (key custody). */
+export const revealChannelSchema = z.enum(['confirmation-page', 'my-orders', 'email-link', 'admin-reveal']);
+export type RevealChannel = z.infer<typeof revealChannelSchema>;
+export const revealViewerSchema = z.object({
+  /** `order-link`: a browser holding the order's access cookie (the one that paid, or that opened the e-mail). */
+  type: z.enum(['customer', 'admin', 'order-link']),
+  /** The customer's address or the admin's id; null for a browser known only by its access cookie. */
+  id: z.string().min(1).nullable(),
+});
+
+/** One unit of an order line, by the key it holds (null: the unit has no key yet). */
+export const orderUnitSchema = z.object({ lineId: z.string().min(1), keyId: z.uuid().nullable() });
+export type OrderUnit = z.infer<typeof orderUnitSchema>;
+
 export const orderStatusSchema = z.enum(['pending', 'processing', 'completed', 'cancelled', 'refunded']);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
@@ -75,7 +89,50 @@ export const orderEventSchemas = {
     captureId: z.string().min(1),
     deniedAt: z.iso.datetime(),
   }),
+  /** Kept for stored history: a whole-order refund reported by webhook before refunds had their own events. */
   OrderRefunded: z.object({ orderId: z.uuid(), captureId: z.string().min(1), refundedAt: z.iso.datetime() }),
+  /**
+   * An admin asked PayPal to refund these units (`refundId` is also the PayPal-Request-Id, so a retry never
+   * refunds twice). `amount` is what the store computed for the units.
+   */
+  OrderRefundRequested: z.object({
+    orderId: z.uuid(),
+    refundId: z.uuid(),
+    captureId: z.string().min(1),
+    units: z.array(orderUnitSchema).min(1),
+    amount: decimalAmount,
+    reason: z.string().min(1).max(500),
+    requestedAt: z.iso.datetime(),
+  }),
+  /**
+   * PayPal refunded money on the order's capture: one the store requested (`refundId` is ours), or one made in
+   * PayPal's own dashboard (`refundId` null; `units` are those the amount covers, or none for a money-only refund).
+   */
+  OrderRefundCompleted: z.object({
+    orderId: z.uuid(),
+    refundId: z.uuid().nullable(),
+    paypalRefundId: z.string().min(1),
+    units: z.array(orderUnitSchema),
+    amount: decimalAmount,
+    completedAt: z.iso.datetime(),
+  }),
+  /** PayPal refused a requested refund; the units stay sold. `code` is PayPal's issue code, for support. */
+  OrderRefundFailed: z.object({
+    orderId: z.uuid(),
+    refundId: z.uuid(),
+    code: z.string().min(1),
+    message: z.string().min(1),
+    failedAt: z.iso.datetime(),
+  }),
+  /** Licence keys were shown in clear: who, through which door, and a salted hash of the client's address. */
+  LicenceKeysRevealed: z.object({
+    orderId: z.uuid(),
+    keyIds: z.array(z.uuid()).min(1),
+    channel: revealChannelSchema,
+    viewer: revealViewerSchema,
+    clientHash: z.string().regex(/^[0-9a-f]{64}$/, 'an HMAC-SHA256 of the client address'),
+    revealedAt: z.iso.datetime(),
+  }),
   /** The inventory gave a line these keys (sealed); a line may get its keys over several events. */
   OrderLicenceKeysAssigned: z.object({
     orderId: z.uuid(),

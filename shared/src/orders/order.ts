@@ -51,6 +51,11 @@ export interface PlacedOrder {
   fulfilled: boolean;
   /** Ids of the events whose delivery e-mail has been sent (OrderFulfilled, resend requests). */
   emailsSent: readonly string[];
+  /**
+   * Keys that left the store: in a delivery e-mail the mail server accepted, or shown in clear. Such a key is
+   * revoked when its unit is refunded or cancelled; any other goes back to stock.
+   */
+  keysOutOfStore: readonly string[];
 }
 
 export type OrderState = { status: 'absent' } | PlacedOrder;
@@ -74,6 +79,7 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       keys: {},
       fulfilled: false,
       emailsSent: [],
+      keysOutOfStore: [],
     };
   }
   if (state.status === 'absent') return state;
@@ -103,9 +109,26 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
     case 'DeliveryEmailResendRequested':
       return state;
     case 'DeliveryEmailSent':
-      return { ...state, emailsSent: [...state.emailsSent, event.data.trigger] };
+      return {
+        ...state,
+        emailsSent: [...state.emailsSent, event.data.trigger],
+        keysOutOfStore: withKeys(
+          state.keysOutOfStore,
+          Object.values(state.keys)
+            .flat()
+            .map((key) => key.keyId),
+        ),
+      };
+    case 'LicenceKeysRevealed':
+      return { ...state, keysOutOfStore: withKeys(state.keysOutOfStore, event.data.keyIds) };
+    case 'OrderRefundRequested':
+    case 'OrderRefundCompleted':
+    case 'OrderRefundFailed':
+      return state;
   }
 }
+
+const withKeys = (held: readonly string[], keyIds: readonly string[]) => [...new Set([...held, ...keyIds])];
 
 /** Units of the order still without a key. */
 export const unitsAwaitingKeys = (order: PlacedOrder) =>
