@@ -91,6 +91,11 @@ describe('statusAfter', () => {
             revealedAt: at,
           },
         },
+        {
+          type: 'OrderReceiptRequested',
+          data: { orderId, year: 2026, receiptsAfterRevision: null, requestedAt: at },
+        },
+        { type: 'OrderReceiptIssued', data: { orderId, receiptNumber: '2026-000001', issuedAt: at } },
       ];
       expect(new Set(later.map((event) => event.type))).toEqual(
         new Set(Object.keys(orderEventSchemas).filter((type) => type !== 'OrderCaptured')),

@@ -4,7 +4,6 @@ import {
   type LowStockView,
   type OrderEvent,
   type OrderStatus,
-  type OrderView,
   type ProductEvent,
 } from '@licensestore/shared';
 import type { DashboardAsOfView } from '@licensestore/shared/audit';
@@ -171,16 +170,14 @@ export class DashboardFold {
       completedOrders: delta.completed,
       totalCustomers: this.customers.size,
       totalRevenue: formatCents(delta.revenueCents),
-      recentOrders: this.recent.map(
-        ({ data }): OrderView => ({
-          id: data.orderId,
-          customerName: data.customer.name,
-          customerEmail: data.customer.email,
-          total: data.total,
-          status: this.orders.get(data.orderId)?.status ?? data.status,
-          createdAt: data.capturedAt,
-        }),
-      ),
+      recentOrders: this.recent.map(({ data }): DashboardAsOfView['recentOrders'][number] => ({
+        id: data.orderId,
+        customerName: data.customer.name,
+        customerEmail: data.customer.email,
+        total: data.total,
+        status: this.orders.get(data.orderId)?.status ?? data.status,
+        createdAt: data.capturedAt,
+      })),
       availableKeys: delta.availableKeys,
       assignedKeys: delta.assignedKeys,
       ordersAwaitingKeys: delta.awaitingKeys,

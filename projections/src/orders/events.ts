@@ -57,6 +57,10 @@ export function orderEventTime(event: OrderEvent): string {
       return event.data.failedAt;
     case 'LicenceKeysRevealed':
       return event.data.revealedAt;
+    case 'OrderReceiptRequested':
+      return event.data.requestedAt;
+    case 'OrderReceiptIssued':
+      return event.data.issuedAt;
   }
 }
 
@@ -86,6 +90,8 @@ export function statusAfter(status: OrderStatus, event: LaterOrderEvent): OrderS
     case 'OrderRefundCompleted':
     case 'OrderRefundFailed':
     case 'LicenceKeysRevealed':
+    case 'OrderReceiptRequested':
+    case 'OrderReceiptIssued':
       return status;
   }
 }

@@ -34,6 +34,7 @@ const capturedRow = (order: OrderCaptured): OrderRow => ({
   updated_at: order.capturedAt,
   fulfilled_at: null,
   delivery_email_sent_at: null,
+  receipt_number: null,
 });
 
 const itemId = (orderId: string, lineId: string) => `${orderId}:${storableText(lineId)}`;
@@ -100,8 +101,8 @@ export function foldOrderEvents(
       folded.set(orderId, { row: capturedRow(event.data), captured: true, items: itemRows(event.data) });
       continue;
     }
-    // It changes nothing the read model shows.
-    if (event.type === 'DeliveryEmailResendRequested') continue;
+    // They change nothing the read model shows.
+    if (event.type === 'DeliveryEmailResendRequested' || event.type === 'OrderReceiptRequested') continue;
     let order = folded.get(orderId);
     if (!order) {
       const row = stored.get(orderId);
@@ -114,6 +115,7 @@ export function foldOrderEvents(
     row.updated_at = orderEventTime(event);
     if (event.type === 'OrderFulfilled') row.fulfilled_at = event.data.fulfilledAt;
     else if (event.type === 'DeliveryEmailSent') row.delivery_email_sent_at = event.data.sentAt;
+    else if (event.type === 'OrderReceiptIssued') row.receipt_number = storableText(event.data.receiptNumber);
     else if (event.type === 'OrderLicenceKeysAssigned') {
       const id = itemId(orderId, event.data.lineId);
       let item = order.items.get(id);
@@ -145,7 +147,8 @@ async function loadRows(
   const { rows } = await sql<OrderRow>`
     SELECT id, paypal_order_id, customer_name, customer_email, customer_email_key, total::text AS total,
            currency, status, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at,
-           ${isoText('fulfilled_at')} AS fulfilled_at, ${isoText('delivery_email_sent_at')} AS delivery_email_sent_at
+           ${isoText('fulfilled_at')} AS fulfilled_at, ${isoText('delivery_email_sent_at')} AS delivery_email_sent_at,
+           receipt_number
       FROM ${tableIn(schema, 'orders')}
      WHERE id = ANY(${[...ids]}::uuid[]) OR paypal_order_id = ANY(${[...paypalIds]}::text[])`.execute(trx);
   return new Map(rows.map((row) => [row.id, row]));
@@ -176,7 +179,8 @@ async function loadItems(
 export const ordersProjector: Projector = {
   name: NAME,
   // 2: lines carry their keys, orders their fulfilment and delivery e-mail; statuses exactly as evolveOrder.
-  version: 2,
+  // 3: orders carry their receipt number.
+  version: 3,
   tables: ['orders', 'order_items'],
   sources: {
     orders: (row) => [{ stream: orderStream(String(row.id)) }],
@@ -197,7 +201,8 @@ export const ordersProjector: Projector = {
         created_at             timestamptz NOT NULL,
         updated_at             timestamptz NOT NULL,
         fulfilled_at           timestamptz,
-        delivery_email_sent_at timestamptz
+        delivery_email_sent_at timestamptz,
+        receipt_number         text UNIQUE
       )`.execute(db);
     await sql`CREATE INDEX orders_created_at_idx ON ${tableIn(schema, 'orders')} (created_at DESC, id DESC)`.execute(
       db,

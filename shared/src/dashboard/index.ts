@@ -20,8 +20,8 @@ export interface DashboardView {
   totalCustomers: number;
   /** Totals of the orders neither cancelled nor refunded, a decimal string ("1234.50"). */
   totalRevenue: string;
-  /** The newest orders (5), newest first. */
-  recentOrders: OrderView[];
+  /** The newest orders (5), newest first; the dashboard shows no receipts. */
+  recentOrders: Omit<OrderView, 'receiptNumber'>[];
   availableKeys: number;
   assignedKeys: number;
   /** Paid orders still owed at least one key. */

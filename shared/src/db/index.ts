@@ -46,6 +46,8 @@ export interface OrdersTable {
   fulfilled_at: Date | null;
   /** When the latest delivery e-mail was sent (first or resent); null before. */
   delivery_email_sent_at: Date | null;
+  /** The receipt's number (`2026-000001`), null until the order is paid and numbered. */
+  receipt_number: string | null;
 }
 
 /** One row per order line (`orders` projector); `id` is `<orderId>:<lineId>`. */

@@ -9,6 +9,8 @@ export interface OrderView {
   total: string;
   status: string;
   createdAt: string;
+  /** The receipt's number (`2026-000001`): null until the order is paid and numbered. */
+  receiptNumber: string | null;
 }
 
 /**

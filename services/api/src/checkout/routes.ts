@@ -96,6 +96,7 @@ const fromDecider = (order: PlacedOrder): OrderView => ({
   total: order.total,
   status: order.status,
   createdAt: order.createdAt,
+  receiptNumber: order.receipt?.number ?? null,
 });
 
 const context = (req: Request, actor: Actor): CommandContext => ({
