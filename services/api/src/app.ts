@@ -6,7 +6,7 @@ import {
   DEFAULT_WEBHOOK_ID,
 } from '@licensestore/paypal-sandbox/credentials';
 import type { Config } from '@licensestore/shared/config';
-import { ConfigError, publicUrl, requireLicenceKeySecret } from '@licensestore/shared/config';
+import { ConfigError, publicUrl, requireLicenceKeySecret, sellerDetails } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
@@ -45,6 +45,7 @@ import { orderRoutes } from './orders/routes.js';
 import type { OrderStreamLimits } from './orders/stream-slots.js';
 import { createPaypalClient } from './payments/client.js';
 import { paymentsSetup, SANDBOX_MOUNT, type SandboxCredentials } from './payments/setup.js';
+import { receiptRoutes } from './receipts/routes.js';
 import { testimonialRoutes } from './testimonials/routes.js';
 
 export interface AppDeps {
@@ -165,6 +166,7 @@ export function createApp(deps: AppDeps): Express {
       closing: deps.closing,
     }),
   );
+  api.use(receiptRoutes({ eventStore, orderAccess, seller: sellerDetails(config) }));
   api.use(accountRoutes({ db: database.db, keyVault, logger }));
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));
