@@ -1,6 +1,7 @@
 import type { OrderItemView, OrderWithItemsView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { OrderStatusBadge } from '@/components/order-status-badge';
+import { ReceiptLink } from '@/components/receipt-link';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatPrice } from '@/lib/format';
 import { orderDate } from '../utils/order-date';
@@ -70,6 +71,7 @@ export function OrderCard({ order }: { order: OrderWithItemsView }) {
             ))}
           </ul>
         )}
+        <ReceiptLink order={order} className="mt-4" />
       </div>
     </article>
   );
