@@ -70,6 +70,12 @@ export function describeEvent({ type, data }: TimelineEntry, lines: Map<string, 
       return `Delivery email sent to ${text(data.recipient)}`;
     case 'OrderStatusChanged':
       return `Status changed from ${text(data.from)} to ${text(data.to)}`;
+    case 'OrderReceiptRequested':
+      return `Paid: asked for the next receipt number of ${Number(data.year)}`;
+    case 'ReceiptNumberAssigned':
+      return `Receipt number ${text(data.receiptNumber)} taken from the year's receipts`;
+    case 'OrderReceiptIssued':
+      return `Receipt ${text(data.receiptNumber)} issued`;
     default:
       return null;
   }
