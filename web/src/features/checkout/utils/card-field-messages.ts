@@ -49,11 +49,11 @@ export function cardFieldMessages(
   const messages: CardFieldMessages = {};
   for (const key of mark) {
     const field = FIELDS[key];
-    if (key === 'number' && state.errors.includes('INELIGIBLE_CARD_VENDOR')) {
-      messages.number = INELIGIBLE;
-    } else if (state.errors.includes(field.error)) {
-      messages[key] = state.fields[CARD_FIELD_DATA[key]]?.isEmpty ? field.empty : field.wrong;
-    }
+    // A number PayPal does not take is reported as an ineligible vendor instead of an invalid number.
+    const ineligible = key === 'number' && state.errors.includes('INELIGIBLE_CARD_VENDOR');
+    if (!ineligible && !state.errors.includes(field.error)) continue;
+    if (state.fields[CARD_FIELD_DATA[key]]?.isEmpty) messages[key] = field.empty;
+    else messages[key] = ineligible ? INELIGIBLE : field.wrong;
   }
   return messages;
 }

@@ -49,6 +49,12 @@ describe('cardFieldMessages', () => {
     expect(cardFieldMessages(state([]), ALL)).toStrictEqual({});
   });
 
+  it('asks for an empty number whichever error PayPal gives it', () => {
+    expect(cardFieldMessages(state(['INELIGIBLE_CARD_VENDOR'], ['number']), ALL)).toStrictEqual({
+      number: 'Enter the card number',
+    });
+  });
+
   it('names the accepted card types for a card PayPal does not take', () => {
     expect(cardFieldMessages(state(['INELIGIBLE_CARD_VENDOR']), ALL)).toStrictEqual({
       number: 'This card type is not accepted: use Visa, Mastercard, American Express or Discover',
