@@ -18,7 +18,7 @@ export function CopyKeyButton({ licenseKey, productName }: { licenseKey: string;
   return (
     <Button
       variant="outline"
-      className="h-8 shrink-0 px-2.5 text-xs"
+      className="h-8 min-w-21 shrink-0 px-2.5 text-xs"
       aria-label={`Copy license key ${licenseKey} for ${productName}`}
       onClick={async () => {
         if (await copyLicenseKey(licenseKey)) setCopied(true);
