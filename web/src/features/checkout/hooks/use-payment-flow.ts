@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { toast } from '@/lib/toast';
 import { capturePaypalOrder, createPaypalOrder, OrderProcessingError } from '../api/paypal-orders';
 import type { CheckoutCart, Customer } from '../types';
-import { type PaymentProblem, paymentProblem } from '../utils/payment-problems';
+import { type PaymentProblem, PaymentRequestError, paymentProblem } from '../utils/payment-problems';
 
 /** Spec section 9: the confirmation page follows the success toast after 1.5 s. */
 export const REDIRECT_DELAY_MS = 1500;
@@ -51,9 +51,18 @@ export function usePaymentFlow(input: FlowInput) {
   useEffect(() => () => clearTimeout(redirect.current), []);
 
   const handlers = useMemo<PaymentHandlers>(() => {
+    /**
+     * The store's own refusal of this attempt, kept as thrown: PayPal's SDK hands errors thrown in its callbacks
+     * back to onError across its iframe, where they may arrive as a plain Error without status or issue.
+     */
+    let refusal: PaymentRequestError | null = null;
+    const refused = (error: unknown) => {
+      if (error instanceof PaymentRequestError) refusal = error;
+      return error;
+    };
     const fail = (error: unknown) => {
       setPhase('idle');
-      setFailure(paymentProblem(error));
+      setFailure(paymentProblem(refusal ?? error));
       toast({
         title: 'Payment failed',
         description: 'There was an error processing your payment. Please try again.',
@@ -65,7 +74,10 @@ export function usePaymentFlow(input: FlowInput) {
       createOrder: async () => {
         setPhase('processing');
         setFailure(null);
-        return createPaypalOrder(latest.current.cart);
+        refusal = null;
+        return createPaypalOrder(latest.current.cart).catch((error: unknown) => {
+          throw refused(error);
+        });
       },
       approve: async (orderID, restart) => {
         const { customer, cart } = latest.current;
@@ -73,7 +85,7 @@ export function usePaymentFlow(input: FlowInput) {
         try {
           outcome = await capturePaypalOrder(orderID, customer, cart);
         } catch (error) {
-          if (!(error instanceof OrderProcessingError)) throw error;
+          if (!(error instanceof OrderProcessingError)) throw refused(error);
           setPhase('idle');
           toast({
             title: 'Order processing error',
@@ -84,7 +96,7 @@ export function usePaymentFlow(input: FlowInput) {
         }
         if (outcome.status === 'declined') {
           if (restart) return restart();
-          throw outcome.error;
+          throw refused(outcome.error);
         }
         setPhase('paid');
         setPaidCart(cart);
