@@ -143,10 +143,10 @@ describe('a refused payment', () => {
   }
 
   it.each([
-    ['declined when PayPal checks the card', '4000000000009995'],
-    ['declined at capture', '4000000000000002'],
+    ['when PayPal checks the card', '4000000000009995'],
+    ['at capture', '4000000000000002'],
   ])(
-    'says a %s card was declined and what to do, PayPal code small, its own words never',
+    'names what to do when a card is declined %s, PayPal code small, its own words never',
     async (_case, number) => {
       const { page, close } = await open();
       await payByCard(page, number);
