@@ -4,6 +4,7 @@ import {
   type LowStockView,
   type OrderEvent,
   type OrderStatus,
+  type OrderSummaryView,
   type ProductEvent,
 } from '@licensestore/shared';
 import type { DashboardAsOfView } from '@licensestore/shared/audit';
@@ -170,14 +171,16 @@ export class DashboardFold {
       completedOrders: delta.completed,
       totalCustomers: this.customers.size,
       totalRevenue: formatCents(delta.revenueCents),
-      recentOrders: this.recent.map(({ data }): DashboardAsOfView['recentOrders'][number] => ({
-        id: data.orderId,
-        customerName: data.customer.name,
-        customerEmail: data.customer.email,
-        total: data.total,
-        status: this.orders.get(data.orderId)?.status ?? data.status,
-        createdAt: data.capturedAt,
-      })),
+      recentOrders: this.recent.map(
+        ({ data }): OrderSummaryView => ({
+          id: data.orderId,
+          customerName: data.customer.name,
+          customerEmail: data.customer.email,
+          total: data.total,
+          status: this.orders.get(data.orderId)?.status ?? data.status,
+          createdAt: data.capturedAt,
+        }),
+      ),
       availableKeys: delta.availableKeys,
       assignedKeys: delta.assignedKeys,
       ordersAwaitingKeys: delta.awaitingKeys,

@@ -1,4 +1,10 @@
-import { customerEmailKey, type OrderEvent, type OrderStatus, parseOrderEvent } from '@licensestore/shared';
+import {
+  customerEmailKey,
+  type OrderEvent,
+  type OrderStatus,
+  type PaymentState,
+  parseOrderEvent,
+} from '@licensestore/shared';
 import { batchParser } from '../batch-parser.js';
 
 /** The order-stream events of a batch, their order ids in lower case (the folds key maps by the id text). */
@@ -93,5 +99,22 @@ export function statusAfter(status: OrderStatus, event: LaterOrderEvent): OrderS
     case 'OrderReceiptRequested':
     case 'OrderReceiptIssued':
       return status;
+  }
+}
+
+/**
+ * Where an order's money stands after a later event, exactly as `evolveOrder` has it: PayPal's news about a pending
+ * capture moves it once (completed or denied), a refund ends it; nothing an admin does changes it.
+ */
+export function paymentAfter(payment: PaymentState, event: LaterOrderEvent): PaymentState {
+  switch (event.type) {
+    case 'OrderPaymentCompleted':
+      return 'completed';
+    case 'OrderPaymentDenied':
+      return 'denied';
+    case 'OrderRefunded':
+      return 'refunded';
+    default:
+      return payment;
   }
 }

@@ -1,10 +1,17 @@
-import { type OrderEvent, type OrderStatus, orderStream } from '@licensestore/shared';
+import { type OrderEvent, type OrderStatus, orderStream, type PaymentState } from '@licensestore/shared';
 import type { Database, OrderItemsTable, OrdersTable } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
-import { emailKey, orderEventTime, parseOrderBatch, statusAfter, storableText } from './events.js';
+import {
+  emailKey,
+  orderEventTime,
+  parseOrderBatch,
+  paymentAfter,
+  statusAfter,
+  storableText,
+} from './events.js';
 
 const NAME = 'orders';
 
@@ -30,6 +37,7 @@ const capturedRow = (order: OrderCaptured): OrderRow => ({
   total: order.total,
   currency: order.currency,
   status: order.status,
+  payment_status: order.captureStatus === 'PENDING' ? 'pending' : 'completed',
   created_at: order.capturedAt,
   updated_at: order.capturedAt,
   fulfilled_at: null,
@@ -112,6 +120,7 @@ export function foldOrderEvents(
     }
     const { row } = order;
     row.status = statusAfter(row.status as OrderStatus, event);
+    row.payment_status = paymentAfter(row.payment_status as PaymentState, event);
     row.updated_at = orderEventTime(event);
     if (event.type === 'OrderFulfilled') row.fulfilled_at = event.data.fulfilledAt;
     else if (event.type === 'DeliveryEmailSent') row.delivery_email_sent_at = event.data.sentAt;
@@ -146,7 +155,7 @@ async function loadRows(
   }
   const { rows } = await sql<OrderRow>`
     SELECT id, paypal_order_id, customer_name, customer_email, customer_email_key, total::text AS total,
-           currency, status, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at,
+           currency, status, payment_status, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at,
            ${isoText('fulfilled_at')} AS fulfilled_at, ${isoText('delivery_email_sent_at')} AS delivery_email_sent_at,
            receipt_number
       FROM ${tableIn(schema, 'orders')}
@@ -179,8 +188,9 @@ async function loadItems(
 export const ordersProjector: Projector = {
   name: NAME,
   // 2: lines carry their keys, orders their fulfilment and delivery e-mail; statuses exactly as evolveOrder.
-  // 3: orders carry their receipt number.
-  version: 3,
+  // 3: orders carry their payment status (pending review, completed, denied, refunded).
+  // 4: orders carry their receipt number.
+  version: 4,
   tables: ['orders', 'order_items'],
   sources: {
     orders: (row) => [{ stream: orderStream(String(row.id)) }],
@@ -198,6 +208,7 @@ export const ordersProjector: Projector = {
         total                  numeric(12, 2) NOT NULL,
         currency               text NOT NULL,
         status                 text NOT NULL,
+        payment_status         text NOT NULL,
         created_at             timestamptz NOT NULL,
         updated_at             timestamptz NOT NULL,
         fulfilled_at           timestamptz,

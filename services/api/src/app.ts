@@ -15,6 +15,7 @@ import { createMailer, type Mailer } from '@licensestore/shared/mail';
 import { createOrderAccess } from '@licensestore/shared/order-access';
 import express, { type Express, Router } from 'express';
 import type { Redis } from 'ioredis';
+import type { ResendLimit } from './account/resend-throttle.js';
 import { accountRoutes } from './account/routes.js';
 import { auditRoutes } from './audit/routes.js';
 import { auditVerifyRoutes } from './audit-verify/routes.js';
@@ -68,6 +69,8 @@ export interface AppDeps {
   orderLimit?: OrderLimit;
   /** Bounds on open order event streams; the defaults suit production. */
   orderStreams?: Partial<OrderStreamLimits>;
+  /** Customers' resends of a delivery e-mail per order and per customer; RESEND_LIMIT unless a test says otherwise. */
+  resendLimit?: ResendLimit;
 }
 
 /** PayPal wiring (ADR 007): real PayPal, or the emulator when the config says payments are simulated. */
@@ -167,7 +170,9 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   api.use(receiptRoutes({ eventStore, orderAccess, seller: sellerDetails(config) }));
-  api.use(accountRoutes({ db: database.db, keyVault, logger }));
+  api.use(
+    accountRoutes({ db: database.db, eventStore, redis, keyVault, logger, resendLimit: deps.resendLimit }),
+  );
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));

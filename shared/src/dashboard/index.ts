@@ -1,4 +1,4 @@
-import type { OrderView } from '../orders/views.js';
+import type { OrderSummaryView } from '../orders/views.js';
 
 /** A product with fewer keys available than LOW_STOCK_THRESHOLD. */
 export interface LowStockView {
@@ -20,8 +20,8 @@ export interface DashboardView {
   totalCustomers: number;
   /** Totals of the orders neither cancelled nor refunded, a decimal string ("1234.50"). */
   totalRevenue: string;
-  /** The newest orders (5), newest first; the dashboard shows no receipts. */
-  recentOrders: Omit<OrderView, 'receiptNumber'>[];
+  /** The newest orders (5), newest first. */
+  recentOrders: OrderSummaryView[];
   availableKeys: number;
   assignedKeys: number;
   /** Paid orders still owed at least one key. */

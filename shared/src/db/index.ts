@@ -39,6 +39,8 @@ export interface OrdersTable {
   total: string;
   currency: string;
   status: string;
+  /** Where the money stands, whatever status an admin sets: pending (PayPal reviews it), completed, denied, refunded. */
+  payment_status: string;
   /** The capture time. */
   created_at: Date;
   updated_at: Date;

@@ -20,6 +20,8 @@ const ORDER_COLUMNS = [
   'total',
   'status',
   'created_at',
+  'payment_status',
+  'delivery_email_sent_at',
   'receipt_number',
 ] as const;
 
@@ -30,6 +32,8 @@ const toOrder = (row: Pick<Selectable<Database['orders']>, (typeof ORDER_COLUMNS
   total: row.total,
   status: row.status,
   createdAt: row.created_at.toISOString(),
+  paymentStatus: row.payment_status,
+  deliveryEmailSentAt: row.delivery_email_sent_at?.toISOString() ?? null,
   receiptNumber: row.receipt_number,
 });
 
