@@ -339,6 +339,8 @@ export class ProductOracle {
       image_url: f.imageUrl,
       category: f.category,
       platform: f.platform,
+      download_url: f.downloadUrl ?? null,
+      installation_notes: f.installationNotes ?? null,
       regular_price: f.regularPrice,
       sale_price: f.salePrice ?? null,
       featured: f.featured,
