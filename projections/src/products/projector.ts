@@ -146,14 +146,15 @@ export const productsProjector: Projector = {
         image_url     text NOT NULL,
         category      text NOT NULL,
         platform      text NOT NULL,
-        download_url  text,
-        installation_notes text,
         regular_price numeric(12, 2) NOT NULL,
         sale_price    numeric(12, 2),
         featured      boolean NOT NULL DEFAULT false,
         in_stock      boolean NOT NULL DEFAULT true,
         created_at    timestamptz NOT NULL,
-        updated_at    timestamptz NOT NULL
+        updated_at    timestamptz NOT NULL,
+        -- Added by a later migration, so last here too: a rebuilt table has the columns of a migrated one.
+        download_url  text,
+        installation_notes text
       )`.execute(db);
     await sql`CREATE INDEX products_featured_idx ON ${table(schema)} (featured) WHERE featured = true`.execute(
       db,
