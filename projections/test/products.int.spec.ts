@@ -23,6 +23,8 @@ const fields = {
   imageUrl: '/uploads/products/office-2021.webp',
   category: 'Office',
   platform: 'Windows',
+  downloadUrl: 'https://setup.office.com/',
+  installationNotes: 'Sign in at setup.office.com.\nEnter your key.',
   regularPrice: '249.99',
   salePrice: '199.00',
   featured: true,
@@ -70,6 +72,8 @@ describe('products projector', () => {
         image_url: fields.imageUrl,
         category: 'Office',
         platform: 'Windows',
+        download_url: 'https://setup.office.com/',
+        installation_notes: 'Sign in at setup.office.com.\nEnter your key.',
         regular_price: '249.99',
         sale_price: '199.00',
         featured: true,
@@ -85,7 +89,7 @@ describe('products projector', () => {
             type: 'ProductUpdated',
             data: {
               productId: id,
-              changes: { salePrice: null, inStock: false },
+              changes: { salePrice: null, inStock: false, downloadUrl: null },
               updatedAt: '2026-03-02T09:00:00.000Z',
             },
             metadata,
@@ -97,6 +101,8 @@ describe('products projector', () => {
       expect(await product(id)).toMatchObject({
         sale_price: null,
         in_stock: false,
+        download_url: null,
+        installation_notes: 'Sign in at setup.office.com.\nEnter your key.',
         regular_price: '249.99',
         updated_at: new Date('2026-03-02T09:00:00.000Z'),
       });

@@ -70,6 +70,12 @@ describe('The PayPal emulator mounted by the store', () => {
     { method: 'POST', path: `/simulate/orders/${captured.orderId}/resend-webhook` },
     { method: 'POST', path: `/simulate/orders/${pending.orderId}/complete` },
     { method: 'POST', path: `/simulate/captures/${pending.captureId}/deny` },
+    { method: 'POST', path: `/simulate/orders/${captured.orderId}/refund` },
+    {
+      method: 'POST',
+      path: `/simulate/orders/${captured.orderId}/refund-failure`,
+      body: { issue: 'REFUND_FAILED_INSUFFICIENT_FUNDS' },
+    },
     { method: 'GET', path: `/v1/notifications/webhooks-events/${captured.eventId}` },
     { method: 'POST', path: `/v1/notifications/webhooks-events/${captured.eventId}/resend` },
   ];

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
+import { holdOrderAccess, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 /** A real 2×2 blue PNG (valid CRCs), so the browser has something to decode in the previews. */
@@ -280,6 +281,81 @@ describe('Admin Products', () => {
       await productRow(name).waitFor({ state: 'detached' });
       expect((await fetch(new URL(`/api/products/${created.id}`, store.url))).status).toBe(404);
       expect(await page.getByRole('button', { name: /^Edit / }).count()).toBe(18);
+    });
+  });
+
+  describe("a product's official download", () => {
+    const url = 'https://www.norton.com/setup?lang=en';
+    const notes =
+      'Sign in at norton.com/setup with your Norton account.\nEnter the product key, then download Norton.';
+    let norton: Product;
+
+    beforeAll(() => {
+      norton = demo.find((product) => product.name === 'Norton 360 Deluxe') as Product;
+    });
+
+    it('is edited in the product form: https only, with multi-line notes', async () => {
+      expect(norton.downloadUrl).toBe('https://www.norton.com/setup');
+      await productRow(norton.name)
+        .getByRole('button', { name: `Edit ${norton.name}` })
+        .click();
+      await page.getByRole('dialog', { name: 'Edit Product' }).waitFor();
+      const downloadUrl = page.getByLabel('Download URL (optional)');
+      expect(await downloadUrl.inputValue()).toBe('https://www.norton.com/setup');
+      expect(await page.getByLabel('Installation Notes (optional)').inputValue()).toBe(
+        norton.installationNotes,
+      );
+
+      await downloadUrl.fill('http://www.norton.com/setup');
+      await page.getByRole('button', { name: 'Update Product' }).click();
+      await page.getByText('Download URL must start with https:// (not http:)').waitFor();
+      expect(await downloadUrl.getAttribute('aria-invalid')).toBe('true');
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('product-downloadUrl');
+
+      await downloadUrl.fill(url);
+      await page.getByLabel('Installation Notes (optional)').fill(notes);
+      const patch = page.waitForRequest((request) => request.method() === 'PATCH');
+      await page.getByRole('button', { name: 'Update Product' }).click();
+      expect((await patch).postDataJSON()).toMatchObject({ downloadUrl: url, installationNotes: notes });
+      await toastSaying(page, 'Product updated successfully');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      expect(await getJson<Product>(`/api/products/${norton.id}`)).toMatchObject({
+        downloadUrl: url,
+        installationNotes: notes,
+      });
+    });
+
+    it("is linked, with its notes, from the order's confirmation page", async () => {
+      const order = await purchase(store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
+        { product: { ...norton, downloadUrl: url, installationNotes: notes }, quantity: 1 },
+      ]);
+      await waitForLicenceKeys(store.url, order);
+      const shopper = await openPage(browser, store.url);
+      try {
+        await holdOrderAccess(shopper.page, store.url, order);
+        await shopper.page.goto(`/order-confirmation/${order.id}`);
+        const link = shopper.page.getByRole('link', { name: /Download the official installer/ });
+        await link.waitFor();
+        expect(await link.getAttribute('href')).toBe(url);
+        expect(await link.getAttribute('target')).toBe('_blank');
+        expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+        await shopper.page
+          .getByText('Sign in at norton.com/setup with your Norton account.', { exact: false })
+          .waitFor();
+        // innerText, not textContent: the notes' line breaks must show as line breaks on the page.
+        const shown = await shopper.page
+          .getByText(/Enter the product key, then download Norton\./)
+          // biome-ignore lint/performance/useDomNodeTextContent: the rendered lines are what is checked
+          .innerText();
+        expect(shown.split('\n')).toEqual(notes.split('\n'));
+        await shopper.page
+          .getByText('Follow the links in the e-mail to download the official installer.')
+          .waitFor();
+        expect(await seriousA11yViolations(shopper.page)).toEqual([]);
+        expect(shopper.errors).toEqual([]);
+      } finally {
+        await shopper.close();
+      }
     });
   });
 

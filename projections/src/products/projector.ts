@@ -21,6 +21,8 @@ const COLUMNS = {
   imageUrl: 'image_url',
   category: 'category',
   platform: 'platform',
+  downloadUrl: 'download_url',
+  installationNotes: 'installation_notes',
   regularPrice: 'regular_price',
   salePrice: 'sale_price',
   featured: 'featured',
@@ -45,6 +47,8 @@ const createdRow = (id: string, fields: ProductFields, createdAt: string): Produ
   image_url: fields.imageUrl,
   category: fields.category,
   platform: fields.platform,
+  download_url: fields.downloadUrl ?? null,
+  installation_notes: fields.installationNotes ?? null,
   regular_price: fields.regularPrice,
   sale_price: fields.salePrice ?? null,
   featured: fields.featured,
@@ -100,7 +104,8 @@ async function loadRows(
   if (ids.length === 0) return new Map();
   // Prices and timestamps as text: exact, and written back as they are.
   const { rows } = await sql<ProductRow>`
-    SELECT id, name, description, image_url, category, platform, regular_price::text AS regular_price,
+    SELECT id, name, description, image_url, category, platform, download_url, installation_notes,
+           regular_price::text AS regular_price,
            sale_price::text AS sale_price, featured, in_stock, created_at::text AS created_at,
            updated_at::text AS updated_at
       FROM ${table(schema)} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
@@ -118,7 +123,8 @@ async function writeRows(trx: Transaction<Database>, schema: string, rows: Produ
     SELECT * FROM json_populate_recordset(NULL::${table(schema)}, ${JSON.stringify(rows)}::json)
     ON CONFLICT (id) DO UPDATE SET
       name = excluded.name, description = excluded.description, image_url = excluded.image_url,
-      category = excluded.category, platform = excluded.platform, regular_price = excluded.regular_price,
+      category = excluded.category, platform = excluded.platform, download_url = excluded.download_url,
+      installation_notes = excluded.installation_notes, regular_price = excluded.regular_price,
       sale_price = excluded.sale_price, featured = excluded.featured, in_stock = excluded.in_stock,
       created_at = excluded.created_at, updated_at = excluded.updated_at`.execute(trx);
 }
@@ -126,7 +132,8 @@ async function writeRows(trx: Transaction<Database>, schema: string, rows: Produ
 /** The storefront catalogue: one row per live product; a deleted product has no row (so GET by id is 404). */
 export const productsProjector: Projector = {
   name: 'products',
-  version: 1,
+  // 2: the official download URL and installation notes.
+  version: 2,
   tables: ['products'],
   sources: { products: (row) => [{ stream: productStream(String(row.id)) }] },
 
@@ -144,7 +151,10 @@ export const productsProjector: Projector = {
         featured      boolean NOT NULL DEFAULT false,
         in_stock      boolean NOT NULL DEFAULT true,
         created_at    timestamptz NOT NULL,
-        updated_at    timestamptz NOT NULL
+        updated_at    timestamptz NOT NULL,
+        -- Added by a later migration, so last here too: a rebuilt table has the columns of a migrated one.
+        download_url  text,
+        installation_notes text
       )`.execute(db);
     await sql`CREATE INDEX products_featured_idx ON ${table(schema)} (featured) WHERE featured = true`.execute(
       db,

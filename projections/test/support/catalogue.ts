@@ -339,6 +339,8 @@ export class ProductOracle {
       image_url: f.imageUrl,
       category: f.category,
       platform: f.platform,
+      download_url: f.downloadUrl ?? null,
+      installation_notes: f.installationNotes ?? null,
       regular_price: f.regularPrice,
       sale_price: f.salePrice ?? null,
       featured: f.featured,
@@ -367,8 +369,9 @@ export async function readProducts(db: Kysely<Database>, schema = 'public'): Pro
   const { rows } = await sql<
     Omit<ProductRow, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date }
   >`
-    SELECT id, name, description, image_url, category, platform, regular_price::text AS regular_price,
-           sale_price::text AS sale_price, featured, in_stock, created_at, updated_at
+    SELECT id, name, description, image_url, category, platform, download_url, installation_notes,
+           regular_price::text AS regular_price, sale_price::text AS sale_price, featured, in_stock, created_at,
+           updated_at
       FROM ${sql.table(`${schema}.products`)} ORDER BY id`.execute(db);
   return rows.map((row) => ({
     ...row,

@@ -29,6 +29,8 @@ interface ProductBody {
   imageUrl: string;
   category: string;
   platform: string;
+  downloadUrl: string | null;
+  installationNotes: string | null;
   regularPrice: string;
   salePrice: string | null;
   featured: boolean;
@@ -109,6 +111,8 @@ describe('Catalogue API', () => {
         imageUrl: '/images/products/office.svg',
         category: 'Office',
         platform: 'Windows',
+        downloadUrl: null,
+        installationNotes: null,
         regularPrice: '199.90',
         salePrice: null,
         featured: false,
@@ -160,10 +164,12 @@ describe('Catalogue API', () => {
           [
             'category',
             'description',
+            'downloadUrl',
             'featured',
             'id',
             'imageUrl',
             'inStock',
+            'installationNotes',
             'name',
             'platform',
             'regularPrice',
@@ -362,6 +368,121 @@ describe('Catalogue API', () => {
         expect(await listIds('/api/products')).toEqual(before);
       },
     );
+  });
+
+  describe('downloads', () => {
+    const notes = 'Sign in to your Microsoft account.\r\nChoose Install Office, then run the installer.';
+
+    it('stores an official https download URL and multi-line installation notes, and clears them', async () => {
+      const created = await createProduct({
+        downloadUrl: 'https://setup.office.com/',
+        installationNotes: notes,
+      });
+      expect(created).toMatchObject({
+        downloadUrl: 'https://setup.office.com/',
+        installationNotes:
+          'Sign in to your Microsoft account.\nChoose Install Office, then run the installer.',
+      });
+      expect(await (await getProduct(created.id)).json()).toMatchObject({
+        downloadUrl: 'https://setup.office.com/',
+      });
+
+      const changed = await request('PATCH', `/api/products/${created.id}`, {
+        body: { downloadUrl: 'https://WWW.Microsoft.com/en-us/software-download/windows11' },
+        cookie: admin,
+      });
+      expect(changed.status).toBe(200);
+      expect(await (await getProduct(created.id)).json()).toMatchObject({
+        downloadUrl: 'https://www.microsoft.com/en-us/software-download/windows11',
+        installationNotes:
+          'Sign in to your Microsoft account.\nChoose Install Office, then run the installer.',
+      });
+
+      const cleared = await request('PATCH', `/api/products/${created.id}`, {
+        body: { downloadUrl: '', installationNotes: null },
+        cookie: admin,
+      });
+      expect(cleared.status).toBe(200);
+      expect(await (await getProduct(created.id)).json()).toMatchObject({
+        downloadUrl: null,
+        installationNotes: null,
+      });
+    });
+
+    it.each([
+      [
+        'http://',
+        'http://www.microsoft.com/software-download',
+        'downloadUrl: must start with https:// (not http:)',
+      ],
+      [
+        'javascript:',
+        'javascript:alert(document.cookie)',
+        'downloadUrl: must start with https:// (not javascript:)',
+      ],
+      [
+        'data:',
+        'data:text/html,<script>alert(1)</script>',
+        'downloadUrl: must start with https:// (not data:)',
+      ],
+      [
+        'a relative path',
+        '/downloads/office.exe',
+        'downloadUrl: must be an absolute URL starting with https://',
+      ],
+      [
+        'credentials',
+        'https://admin:s3cret@downloads.example.com/setup.exe',
+        'downloadUrl: must not contain a user name or password',
+      ],
+      [
+        'a host without a domain',
+        'https://intranet/setup.exe',
+        'downloadUrl: must name a host like www.vendor.com',
+      ],
+      [
+        'a line break',
+        'https://www.norton.com/setup\nhttps://evil.example',
+        'downloadUrl: contains a character that cannot be stored (U+000A)',
+      ],
+      [
+        '2001 characters',
+        `https://www.adobe.com/${'a'.repeat(1979)}`,
+        'downloadUrl: must be at most 2000 characters',
+      ],
+    ])(
+      'refuses %s as a download URL with a clear 400, on create and on change',
+      async (_what, url, message) => {
+        const before = await listIds('/api/products');
+        const create = await request('POST', '/api/products', {
+          body: productFields({ downloadUrl: url }),
+          cookie: admin,
+        });
+        expect(create.status).toBe(400);
+        expect(await create.json()).toEqual({ error: message });
+        expect(await listIds('/api/products')).toEqual(before);
+
+        const existing = await createProduct({ downloadUrl: 'https://www.norton.com/setup' });
+        const change = await request('PATCH', `/api/products/${existing.id}`, {
+          body: { downloadUrl: url },
+          cookie: admin,
+        });
+        expect(change.status).toBe(400);
+        expect(await change.json()).toEqual({ error: message });
+        expect(await (await getProduct(existing.id)).json()).toMatchObject({
+          downloadUrl: 'https://www.norton.com/setup',
+        });
+      },
+    );
+
+    it('refuses installation notes longer than 1000 characters', async () => {
+      const response = await request('POST', '/api/products', {
+        body: productFields({ installationNotes: 'x'.repeat(1001) }),
+        cookie: admin,
+      });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error: 'installationNotes: must be at most 1000 characters' });
+    });
   });
 
   describe('admin routes', () => {

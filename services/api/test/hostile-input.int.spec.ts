@@ -56,6 +56,8 @@ const FIELD_NAMES = [
   'platform',
   'regularPrice',
   'salePrice',
+  'downloadUrl',
+  'installationNotes',
   'featured',
   'inStock',
   'status',
@@ -153,6 +155,13 @@ describe('Hostile input to every write route', () => {
       ids: paypalOrderIds,
     },
     'POST /paypal-sandbox/simulate/orders/:id/webhook': { as: ['paypal', 'visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/simulate/captures/:id/refund': { as: ['paypal', 'visitor'] },
+    'POST /paypal-sandbox/simulate/orders/:id/refund': { as: ['paypal', 'visitor'], ids: paypalOrderIds },
+    'POST /paypal-sandbox/simulate/captures/:id/refund-failure': { as: ['paypal', 'visitor'] },
+    'POST /paypal-sandbox/simulate/orders/:id/refund-failure': {
+      as: ['paypal', 'visitor'],
+      ids: paypalOrderIds,
+    },
   };
 
   beforeAll(async () => {

@@ -95,6 +95,17 @@ describe('Orders, customers and dashboard API', () => {
   describe('GET /api/orders/:orderId and its items (anyone holding the id)', () => {
     it('answers the order and its lines in the order they were bought, in full to the paying browser', async () => {
       const office = orderLine('Microsoft Office 2021 Professional Plus', 2, '149.50');
+      const download = {
+        downloadUrl: 'https://setup.office.com/',
+        installationNotes: 'Sign in at setup.office.com.\nEnter your key, then install.',
+      };
+      await recorded(
+        appendProduct(
+          eventStore,
+          office.productId,
+          productCreated(office.productId, productFields(download), at(1)),
+        ),
+      );
       const windows = orderLine('Windows 11 Pro', 1, '19.99');
       const order = await capture({
         name: 'Ada Lovelace',
@@ -121,6 +132,7 @@ describe('Orders, customers and dashboard API', () => {
           productName: 'Microsoft Office 2021 Professional Plus',
           quantity: 2,
           price: '149.50',
+          ...download,
           licenseKey: null,
           licenseKeys: [],
         },
@@ -129,6 +141,8 @@ describe('Orders, customers and dashboard API', () => {
           productName: 'Windows 11 Pro',
           quantity: 1,
           price: '19.99',
+          downloadUrl: null,
+          installationNotes: null,
           licenseKey: null,
           licenseKeys: [],
         },
@@ -142,13 +156,23 @@ describe('Orders, customers and dashboard API', () => {
           productName: 'Microsoft Office 2021 Professional Plus',
           quantity: 2,
           price: '149.50',
+          ...download,
         },
         {
           id: `${order.orderId}:${windows.lineId}`,
           productName: 'Windows 11 Pro',
           quantity: 1,
           price: '19.99',
+          downloadUrl: null,
+          installationNotes: null,
         },
+      ]);
+
+      // A product no longer sold has no download to offer; the catalogue is again what the back-office lists count.
+      await recorded(appendProduct(eventStore, office.productId, productDeleted(office.productId, at(2))));
+      expect(await json(`/api/orders/${order.orderId}/items`)).toMatchObject([
+        { downloadUrl: null, installationNotes: null },
+        { downloadUrl: null },
       ]);
     });
 
@@ -208,6 +232,8 @@ describe('Orders, customers and dashboard API', () => {
           quantity: 3,
           price: '10.00',
           sealedKeys: [],
+          downloadUrl: null,
+          installationNotes: null,
         },
       ]);
       expect(await findOrder(database.db, randomUUID())).toBeNull();

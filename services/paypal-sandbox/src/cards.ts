@@ -1,4 +1,5 @@
 import { type ErrorDetail, ISSUES, invalidRequest, type Link, PaypalError, unprocessable } from './errors.js';
+import { CONFIRM_VALIDATION_TEXTS } from './validation.js';
 
 /** What the funding instrument does when the order is captured. */
 export type CaptureOutcome = 'complete' | 'decline' | 'pending' | 'error';
@@ -16,7 +17,7 @@ export const TEST_CARDS = {
   '4000000000009995': {
     outcome: 'decline',
     declineAtConfirm: true,
-    note: 'confirm-payment-source 422 INSTRUMENT_DECLINED',
+    note: 'confirm-payment-source 422 PAYMENT_SOURCE_DECLINED_BY_PROCESSOR',
   },
   '4000000000000259': { outcome: 'pending', note: 'approves; capture PENDING (PENDING_REVIEW)' },
   '4000000000000119': { outcome: 'error', note: 'approves; capture 500 INTERNAL_SERVER_ERROR' },
@@ -89,7 +90,7 @@ export function checkCard(
       field: field('number'),
       location: 'body',
       issue: 'INVALID_PARAMETER_SYNTAX',
-      description: 'The value of a field does not conform to the expected format.',
+      description: CONFIRM_VALIDATION_TEXTS.INVALID_PARAMETER_SYNTAX,
     });
   }
   const expiry = /^(20[0-9]{2})-(0[1-9]|1[0-2])$/.exec(card.expiry);
@@ -99,7 +100,7 @@ export function checkCard(
       value: card.expiry,
       location: 'body',
       issue: 'INVALID_PARAMETER_SYNTAX',
-      description: 'The value of a field does not conform to the expected format.',
+      description: CONFIRM_VALIDATION_TEXTS.INVALID_PARAMETER_SYNTAX,
     });
   }
   if (card.security_code !== undefined && !/^[0-9]{3,4}$/.test(card.security_code)) {
@@ -107,19 +108,19 @@ export function checkCard(
       field: field('security_code'),
       location: 'body',
       issue: 'INVALID_PARAMETER_SYNTAX',
-      description: 'The value of a field does not conform to the expected format.',
+      description: CONFIRM_VALIDATION_TEXTS.INVALID_PARAMETER_SYNTAX,
     });
   }
   if (syntax.length > 0 || !expiry) throw invalidRequest(syntax);
 
   const brand = brandOf(card.number);
   if (!luhnValid(card.number)) {
-    throw unprocessable([
+    throw invalidRequest([
       {
         field: field('number'),
         location: 'body',
         issue: 'INVALID_PARAMETER_VALUE',
-        description: 'The value of a field is invalid.',
+        description: CONFIRM_VALIDATION_TEXTS.INVALID_PARAMETER_VALUE,
       },
     ]);
   }
@@ -127,8 +128,8 @@ export function checkCard(
     throw unprocessable([
       {
         field: field('number'),
-        issue: 'CARD_BRAND_NOT_SUPPORTED',
-        description: ISSUES.CARD_BRAND_NOT_SUPPORTED,
+        issue: 'CARD_TYPE_NOT_SUPPORTED',
+        description: ISSUES.CARD_TYPE_NOT_SUPPORTED,
       },
     ]);
   }
@@ -173,3 +174,13 @@ export const instrumentDeclined = (extraLinks: Link[] = []) =>
     'orders',
     extraLinks,
   );
+
+/** A card the processor refuses when the buyer confirms it: the order stays unapproved. */
+export const paymentSourceDeclined = () =>
+  unprocessable([
+    {
+      field: field('number'),
+      issue: 'PAYMENT_SOURCE_DECLINED_BY_PROCESSOR',
+      description: ISSUES.PAYMENT_SOURCE_DECLINED_BY_PROCESSOR,
+    },
+  ]);

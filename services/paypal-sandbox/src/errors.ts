@@ -31,12 +31,12 @@ export const debugId = () => randomBytes(7).toString('hex').slice(0, 13);
 const MESSAGES = {
   INVALID_REQUEST: 'Request is not well-formed, syntactically incorrect, or violates schema.',
   AUTHENTICATION_FAILURE:
-    'Authentication failed due to invalid authentication credentials or a missing Authorization header.',
+    'Authentication failed due to missing authorization header, or invalid authentication credentials.',
   NOT_AUTHORIZED: 'Authorization failed due to insufficient permissions.',
   RESOURCE_NOT_FOUND: 'The specified resource does not exist.',
   UNPROCESSABLE_ENTITY:
     'The requested action could not be performed, semantically incorrect, or failed business validation.',
-  INTERNAL_SERVER_ERROR: 'An internal server error has occurred.',
+  INTERNAL_SERVER_ERROR: 'An internal server error occurred.',
 } as const;
 
 /** A failure rendered exactly as PayPal renders it; thrown by the domain code, rendered by the router. */
@@ -99,7 +99,10 @@ export const authenticationFailure = () => new PaypalError(401, 'AUTHENTICATION_
 
 export const internalServerError = () => new PaypalError(500, 'INTERNAL_SERVER_ERROR');
 
-/** Issue texts as PayPal words them, shared by the validation and the negative-testing header. */
+/**
+ * Issue texts word for word as PayPal's published specifications give them (a client may match on them), shared by
+ * the validation and the negative-testing header.
+ */
 export const ISSUES = {
   INSTRUMENT_DECLINED:
     "The instrument presented  was either declined by the processor or bank, or it can't be used for this payment.",
@@ -116,14 +119,33 @@ export const ISSUES = {
     'Transaction failed. Redirect the payer to select another funding source.',
   DUPLICATE_INVOICE_ID:
     'Duplicate Invoice ID detected. To avoid a potential duplicate transaction your account setting requires that Invoice Id be unique for each transaction.',
-  CARD_EXPIRED: 'The card is expired.',
-  CARD_BRAND_NOT_SUPPORTED:
-    'Processing of this card brand is not supported. Please use another card to continue with this transaction.',
+  CARD_EXPIRED: 'The card is expired',
+  CARD_TYPE_NOT_SUPPORTED: 'Processing of this card type is not supported. Use another card type.',
+  PAYMENT_SOURCE_DECLINED_BY_PROCESSOR:
+    'The provided payment source is declined by the processor. Please try again with a different payment source by creating a new order.',
+  PAYMENT_SOURCE_CANNOT_BE_USED:
+    'The provided payment source cannot be used to pay for the order. Please try again with a different payment source by creating a new order.',
   INVALID_SECURITY_CODE_LENGTH: 'The security_code length is invalid for the specified card brand.',
   CARD_NUMBER_REQUIRED: 'The card number is required when attempting to process payment with card.',
   CARD_EXPIRY_REQUIRED: 'The card expiry is required when attempting to process payment with card.',
-  CAPTURE_FULLY_REFUNDED: 'The capture has already been fully refunded.',
-  PENDING_CAPTURE: 'Cannot initiate a refund as the capture is pending.',
+  CAPTURE_FULLY_REFUNDED: 'The capture has already been fully refunded',
+  PENDING_CAPTURE:
+    'Cannot initiate a refund as the capture is pending. Capture is typically pending when the payer has funded the transaction using e-check/bank funded.',
   REFUND_AMOUNT_EXCEEDED:
     'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+  REFUND_CAPTURE_CURRENCY_MISMATCH: 'Refund must be in the same currency as the capture',
+  REFUND_NOT_ALLOWED: 'Capture cannot be refunded.',
+  REFUND_FAILED_INSUFFICIENT_FUNDS:
+    'Capture could not be refunded due to insufficient funds. Please check to see if you have sufficient funds in your PayPal account or if the bank account linked to your PayPal account is verified and has sufficient funds.',
+  REFUND_TIME_LIMIT_EXCEEDED: 'You are over the time limit to perform a refund on this capture',
+  MAX_NUMBER_OF_REFUNDS_EXCEEDED: 'You have exceeded the maximum number of refund attempts for this capture.',
+  INVALID_CURRENCY_CODE:
+    'Currency code is invalid or is not currently supported. Please refer https://developer.paypal.com/api/rest/reference/currency-codes/ for list of supported currency codes.',
+  MULTI_CURRENCY_ORDER:
+    'Multiple differing values of currency_code are not supported. Entire Order request must have the same currency_code.',
+  DECIMAL_PRECISION: 'If the currency supports decimals, only two decimal place precision is supported.',
+  UNSUPPORTED_INTENT:
+    '`intent=AUTHORIZE` is not supported for multiple purchase units. Only `intent=CAPTURE` is supported.',
+  REFERENCE_ID_REQUIRED:
+    "'reference_id' is required for each 'purchase_unit' if multiple 'purchase_unit' are provided.",
 } as const;

@@ -1,4 +1,10 @@
-import { type CaptureOutcome, type CardSource, checkCard, instrumentDeclined } from './cards.js';
+import {
+  type CaptureOutcome,
+  type CardSource,
+  checkCard,
+  instrumentDeclined,
+  paymentSourceDeclined,
+} from './cards.js';
 import {
   type ErrorDetail,
   ISSUES,
@@ -8,7 +14,7 @@ import {
   unprocessable,
   unprocessableIssue,
 } from './errors.js';
-import { payerId, resourceId, timestamp } from './ids.js';
+import { MERCHANT_ID, payerId, resourceId, timestamp } from './ids.js';
 import {
   decimalPlaces,
   decimalsOf,
@@ -26,6 +32,18 @@ import {
   parseBody,
   refundRequest,
 } from './validation.js';
+
+/** The refusals a control endpoint can make the next refund of a capture answer (422, PayPal's texts). */
+export const REFUND_FAILURE_ISSUES = [
+  'REFUND_FAILED_INSUFFICIENT_FUNDS',
+  'REFUND_NOT_ALLOWED',
+  'REFUND_TIME_LIMIT_EXCEEDED',
+  'MAX_NUMBER_OF_REFUNDS_EXCEEDED',
+  'CAPTURE_FULLY_REFUNDED',
+  'PENDING_CAPTURE',
+  'REFUND_AMOUNT_EXCEEDED',
+] as const;
+export type RefundFailureIssue = (typeof REFUND_FAILURE_ISSUES)[number];
 
 export type OrderStatus = 'CREATED' | 'APPROVED' | 'PAYER_ACTION_REQUIRED' | 'COMPLETED';
 export type CaptureStatus = 'COMPLETED' | 'DECLINED' | 'PENDING' | 'REFUNDED' | 'PARTIALLY_REFUNDED';
@@ -135,6 +153,8 @@ export interface SandboxState {
   createReplies: Map<string, string>;
   /** PayPal-Request-Id of a refund → the refund it created. */
   refundReplies: Map<string, string>;
+  /** Capture id → the issue its next refund request fails with (a control endpoint arms it). */
+  refundFailures: Map<string, RefundFailureIssue>;
 }
 
 export const emptyState = (): SandboxState => ({
@@ -143,9 +163,10 @@ export const emptyState = (): SandboxState => ({
   refunds: new Map(),
   createReplies: new Map(),
   refundReplies: new Map(),
+  refundFailures: new Map(),
 });
 
-export const MERCHANT = { email_address: 'sb-merchant@business.example.com', merchant_id: 'SBEMULATORMERCH' };
+export const MERCHANT = { email_address: 'sb-merchant@business.example.com', merchant_id: MERCHANT_ID };
 const BUYER = {
   name: { given_name: 'John', surname: 'Doe' },
   email_address: 'sb-buyer@personal.example.com',
@@ -249,28 +270,19 @@ function checkMoney(money: Money, field: string, allowZero: boolean): ErrorDetai
       field: field.replace(/value$/, 'currency_code'),
       value: money.currency_code,
       location: 'body',
-      issue: 'CURRENCY_NOT_SUPPORTED',
-      description:
-        'Currency code is not currently supported. Please refer https://developer.paypal.com/docs/api/reference/currency-codes/ for list of supported currency codes.',
+      issue: 'INVALID_CURRENCY_CODE',
+      description: ISSUES.INVALID_CURRENCY_CODE,
     };
   }
+  // Orders v2 has one issue for both (a currency without decimals given some, or more than two decimals).
   const places = decimalPlaces(money.value);
-  if (decimalsOf(money.currency_code) === 0 && places > 0) {
-    return {
-      field,
-      value: money.value,
-      location: 'body',
-      issue: 'DECIMALS_NOT_SUPPORTED',
-      description: 'Currency code does not support decimals.',
-    };
-  }
-  if (places > 2) {
+  if ((decimalsOf(money.currency_code) === 0 && places > 0) || places > 2) {
     return {
       field,
       value: money.value,
       location: 'body',
       issue: 'DECIMAL_PRECISION',
-      description: 'If the currency supports decimals, only two decimal place precision is supported.',
+      description: ISSUES.DECIMAL_PRECISION,
     };
   }
   const minor = toMinor(money);
@@ -300,8 +312,8 @@ function checkUnitMoney(unit: OrderRequest['purchase_units'][number], ref: strin
         field,
         value: money.currency_code,
         location: 'body',
-        issue: 'CURRENCY_MISMATCH',
-        description: 'Currency code should be the same across all amounts in a purchase unit.',
+        issue: 'MULTI_CURRENCY_ORDER',
+        description: ISSUES.MULTI_CURRENCY_ORDER,
       });
     }
   };
@@ -385,7 +397,7 @@ export function createOrder(
   baseUrl: string,
   now = new Date(),
 ): SandboxOrder {
-  const request = parseBody(orderRequest, body ?? {});
+  const request = parseBody(orderRequest, body ?? {}, 'create');
   if (request.intent !== 'CAPTURE') {
     throw unprocessable([
       {
@@ -393,16 +405,13 @@ export function createOrder(
         value: request.intent,
         location: 'body',
         issue: 'UNSUPPORTED_INTENT',
-        description: 'The sandbox emulator supports intent CAPTURE only.',
+        description: ISSUES.UNSUPPORTED_INTENT,
       },
     ]);
   }
   const units = request.purchase_units;
   if (units.length > 1 && units.some((unit) => !unit.reference_id)) {
-    throw unprocessableIssue(
-      'REFERENCE_ID_REQUIRED',
-      "'reference_id' is required for each 'purchase_unit' if multiple purchase_units are provided.",
-    );
+    throw unprocessableIssue('REFERENCE_ID_REQUIRED', ISSUES.REFERENCE_ID_REQUIRED);
   }
   const refs = units.map((unit) => unit.reference_id ?? 'default');
   const moneyProblems = units.flatMap((unit, index) => checkUnitMoney(unit, refs[index] ?? 'default'));
@@ -480,23 +489,20 @@ export function approveWithPaypal(
 
 /** POST …/confirm-payment-source: a card approves the order at once; a PayPal wallet needs the buyer. */
 export function confirmPaymentSource(order: SandboxOrder, body: unknown, now = new Date()): SandboxOrder {
-  const { payment_source } = parseBody(confirmRequest, body ?? {});
+  const { payment_source } = parseBody(confirmRequest, body ?? {}, 'confirm');
   if (order.status === 'COMPLETED') {
     throw unprocessableIssue('ORDER_CANNOT_BE_CONFIRMED', ISSUES.ORDER_CANNOT_BE_CONFIRMED);
   }
   if (payment_source.card) {
     const card = checkCard(payment_source.card, now);
-    if (card.declineAtConfirm) throw instrumentDeclined();
+    if (card.declineAtConfirm) throw paymentSourceDeclined();
     order.payment_source = { card: card.source };
     order.outcome = card.outcome;
     order.status = 'APPROVED';
   } else if (payment_source.paypal) {
     order.status = 'PAYER_ACTION_REQUIRED';
   } else {
-    throw unprocessableIssue(
-      'PAYMENT_SOURCE_NOT_SUPPORTED',
-      'The sandbox emulator confirms payment_source.card and payment_source.paypal only.',
-    );
+    throw unprocessableIssue('PAYMENT_SOURCE_CANNOT_BE_USED', ISSUES.PAYMENT_SOURCE_CANNOT_BE_USED);
   }
   order.update_time = timestamp(now);
   return order;
@@ -596,7 +602,7 @@ export function refundCapture(
   body: unknown,
   now = new Date(),
 ): RefundRef {
-  const request = parseBody(refundRequest, body ?? undefined, 'payments');
+  const request = parseBody(refundRequest, body ?? undefined, 'refund');
   const { capture, unit } = ref;
   if (capture.status === 'PENDING')
     throw unprocessableIssue('PENDING_CAPTURE', ISSUES.PENDING_CAPTURE, 'payments');
@@ -604,7 +610,7 @@ export function refundCapture(
     throw unprocessableIssue('CAPTURE_FULLY_REFUNDED', ISSUES.CAPTURE_FULLY_REFUNDED, 'payments');
   }
   if (capture.status === 'DECLINED') {
-    throw unprocessableIssue('TRANSACTION_REFUSED', ISSUES.TRANSACTION_REFUSED, 'payments');
+    throw unprocessableIssue('REFUND_NOT_ALLOWED', ISSUES.REFUND_NOT_ALLOWED, 'payments');
   }
   const currency = capture.amount.currency_code;
   const refunded = (unit.payments?.refunds ?? [])
@@ -621,7 +627,7 @@ export function refundCapture(
             value: request.amount.currency_code,
             location: 'body',
             issue: 'REFUND_CAPTURE_CURRENCY_MISMATCH',
-            description: 'Refund must be in the same currency as the capture.',
+            description: ISSUES.REFUND_CAPTURE_CURRENCY_MISMATCH,
           },
         ],
         'payments',

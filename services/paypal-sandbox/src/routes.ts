@@ -15,6 +15,7 @@ import { accessToken, timestamp } from './ids.js';
 import { SUPPORTED_CURRENCIES } from './money.js';
 import {
   approveWithPaypal,
+  type CaptureRef,
   captureOfOrder,
   captureOrder,
   confirmPaymentSource,
@@ -22,6 +23,8 @@ import {
   findCapture,
   findOrder,
   findRefund,
+  REFUND_FAILURE_ISSUES,
+  type RefundFailureIssue,
   refundCapture,
   renderCapture,
   renderMinimal,
@@ -87,13 +90,16 @@ const MOCK_RESPONSES: Record<string, () => PaypalError> = {
         'REDIRECT_PAYER_FOR_ALTERNATE_FUNDING',
         'DUPLICATE_INVOICE_ID',
         'CARD_EXPIRED',
-        'CAPTURE_FULLY_REFUNDED',
-        'PENDING_CAPTURE',
-        'REFUND_AMOUNT_EXCEEDED',
       ] as const
     ).map((issue) => [issue, () => unprocessableIssue(issue, ISSUES[issue])]),
   ),
+  ...Object.fromEntries(REFUND_FAILURE_ISSUES.map((issue) => [issue, () => refundRefused(issue)])),
 };
+
+/** A refund PayPal refuses: what the store's refund failure path is tested with. */
+const refundRefused = (issue: RefundFailureIssue) => unprocessableIssue(issue, ISSUES[issue], 'payments');
+
+const refundFailure = z.object({ issue: z.enum(REFUND_FAILURE_ISSUES) });
 
 const buyerApproval = z.object({
   choice: z.enum(['approve', 'decline', 'pending', 'error']).default('approve'),
@@ -237,15 +243,21 @@ export function sandboxRouter(emulator: Emulator): Router {
   router.post('/v2/payments/captures/:id/refund', async (req, res) => {
     const capture = findCapture(state, req.params.id as string);
     const requestId = requestIdOf(req);
-    const { status, body } = await emulator.withLock(capture.order.id, () => {
+    const refund = await emulator.withLock(capture.order.id, () => {
       const replayed = requestId ? state.refundReplies.get(requestId) : undefined;
-      if (replayed) return { status: 200, body: renderRefund(findRefund(state, replayed)) };
-      const refund = refundCapture(state, capture, req.body);
-      if (requestId) state.refundReplies.set(requestId, refund.refund.id);
-      void emulator.emit('PAYMENT.CAPTURE.REFUNDED', refund);
-      return { status: 201, body: renderRefund(refund) };
+      if (replayed) return findRefund(state, replayed);
+      const failure = state.refundFailures.get(capture.capture.id);
+      if (failure) {
+        state.refundFailures.delete(capture.capture.id);
+        throw refundRefused(failure);
+      }
+      const made = refundCapture(state, capture, req.body);
+      if (requestId) state.refundReplies.set(requestId, made.refund.id);
+      void emulator.emit('PAYMENT.CAPTURE.REFUNDED', made);
+      return made;
     });
-    send(res, status, body);
+    // Payments v2 answers a refund with 201 only, a replay included (Orders v2 has a 200 for its replays).
+    send(res, 201, renderRefund(refund));
   });
   router.get('/v2/payments/refunds/:id', (req, res) => {
     send(res, 200, renderRefund(findRefund(state, req.params.id as string)));
@@ -399,6 +411,51 @@ export function sandboxRouter(emulator: Emulator): Router {
       send(res, 200, { capture: renderCapture(ref), event: emulator.lastEventOf(ref.order.id), delivery });
     });
   }
+
+  /**
+   * A refund the merchant makes in PayPal's dashboard: the store did not ask for it and hears of it only through
+   * PAYMENT.CAPTURE.REFUNDED. Body as the refund API's (`{ amount?, note_to_payer? }`, none = the rest).
+   */
+  const dashboardRefund = async (req: Request, res: Response, ref: CaptureRef) => {
+    const { refund, delivery } = await emulator.withLock(ref.order.id, () => {
+      const made = refundCapture(state, ref, req.body);
+      return { refund: made, delivery: emulator.emit('PAYMENT.CAPTURE.REFUNDED', made) };
+    });
+    send(res, 201, {
+      refund: renderRefund(refund),
+      event: emulator.lastEventOf(ref.order.id),
+      delivery: await deliveryView(delivery, waitFor(req)),
+    });
+  };
+  /** Arms the capture's next refund request (one request, whoever sends it) to fail with a PayPal refusal. */
+  const armRefundFailure = (req: Request, res: Response, ref: CaptureRef) => {
+    const parsed = refundFailure.safeParse(req.body ?? {});
+    if (!parsed.success) {
+      throw invalidRequest([
+        {
+          field: '/issue',
+          location: 'body',
+          issue: 'INVALID_PARAMETER_VALUE',
+          description: `One of ${REFUND_FAILURE_ISSUES.join(', ')}.`,
+        },
+      ]);
+    }
+    state.refundFailures.set(ref.capture.id, parsed.data.issue);
+    send(res, 200, { capture_id: ref.capture.id, next_refund_fails_with: parsed.data.issue });
+  };
+  router.post('/simulate/captures/:id/refund-failure', (req, res) =>
+    armRefundFailure(req, res, findCapture(state, req.params.id as string)),
+  );
+  router.post('/simulate/orders/:id/refund-failure', (req, res) =>
+    armRefundFailure(req, res, captureOfOrder(state, req.params.id as string)),
+  );
+
+  router.post('/simulate/captures/:id/refund', (req, res) =>
+    dashboardRefund(req, res, findCapture(state, req.params.id as string)),
+  );
+  router.post('/simulate/orders/:id/refund', (req, res) =>
+    dashboardRefund(req, res, captureOfOrder(state, req.params.id as string)),
+  );
 
   router.post('/simulate/orders/:id/resend-webhook', async (req, res) => {
     const order = findOrder(state, req.params.id as string);

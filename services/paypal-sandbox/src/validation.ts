@@ -118,49 +118,73 @@ export function pointer(path: ReadonlyArray<PropertyKey>, body: unknown): string
   return `/${parts.join('/')}`;
 }
 
-const describe = (issue: z.core.$ZodIssue): Pick<ErrorDetail, 'issue' | 'description'> => {
+type ValidationIssue =
+  | 'MISSING_REQUIRED_PARAMETER'
+  | 'INVALID_PARAMETER_SYNTAX'
+  | 'INVALID_PARAMETER_VALUE'
+  | 'INVALID_STRING_LENGTH'
+  | 'INVALID_ARRAY_MAX_ITEMS'
+  | 'INVALID_ARRAY_MIN_ITEMS';
+
+/** The operation a body was sent to: PayPal words (and allows) its validation issues per operation. */
+export type Operation = 'create' | 'confirm' | 'refund';
+
+export const CONFIRM_VALIDATION_TEXTS = {
+  MISSING_REQUIRED_PARAMETER: 'A required field / parameter is missing',
+  INVALID_PARAMETER_SYNTAX: 'The value of the field does not conform to the expected format.',
+  INVALID_PARAMETER_VALUE: 'A parameter value is not valid.',
+  INVALID_STRING_LENGTH: 'The value of a field is either too short or too long',
+} as const;
+
+/** Each operation's validation issues with their published texts; an issue it lacks is reported as a syntax error. */
+const VALIDATION_TEXTS: Record<Operation, Partial<Record<ValidationIssue, string>>> = {
+  create: {
+    MISSING_REQUIRED_PARAMETER: 'A required parameter is missing.',
+    INVALID_PARAMETER_SYNTAX: 'The value of a field does not conform to the expected format.',
+    INVALID_PARAMETER_VALUE: 'A parameter value is not valid.',
+    INVALID_STRING_LENGTH: 'The value of a field is either too short or too long',
+    INVALID_ARRAY_MAX_ITEMS: 'The number of items in an array parameter is too large.',
+    INVALID_ARRAY_MIN_ITEMS: 'The number of items in an array parameter is too small.',
+  },
+  confirm: CONFIRM_VALIDATION_TEXTS,
+  refund: {
+    MISSING_REQUIRED_PARAMETER: 'A required field / parameter is missing.',
+    INVALID_PARAMETER_SYNTAX: 'The value of a field does not conform to the expected format.',
+    INVALID_STRING_LENGTH: 'The value of a field is either too short or too long.',
+  },
+};
+
+const issueOf = (issue: z.core.$ZodIssue): ValidationIssue => {
   if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) {
-    return { issue: 'MISSING_REQUIRED_PARAMETER', description: 'A required field / parameter is missing.' };
+    return 'MISSING_REQUIRED_PARAMETER';
   }
   switch (issue.code) {
-    case 'invalid_type':
-      return {
-        issue: 'INVALID_PARAMETER_SYNTAX',
-        description: 'The value of a field does not conform to the expected format.',
-      };
     case 'invalid_value':
-      return { issue: 'INVALID_PARAMETER_VALUE', description: 'The value of a field is invalid.' };
+      return 'INVALID_PARAMETER_VALUE';
     case 'too_big':
     case 'too_small':
       if (issue.origin === 'array') {
-        return issue.code === 'too_big'
-          ? {
-              issue: 'INVALID_ARRAY_MAX_ITEMS',
-              description: 'The number of items in an array parameter is too large.',
-            }
-          : {
-              issue: 'INVALID_ARRAY_MIN_ITEMS',
-              description: 'The number of items in an array parameter is too small.',
-            };
+        return issue.code === 'too_big' ? 'INVALID_ARRAY_MAX_ITEMS' : 'INVALID_ARRAY_MIN_ITEMS';
       }
-      return {
-        issue: 'INVALID_STRING_LENGTH',
-        description: 'The value of a field is either too short or too long.',
-      };
+      return 'INVALID_STRING_LENGTH';
     default:
-      return {
-        issue: 'INVALID_PARAMETER_SYNTAX',
-        description: 'The value of a field does not conform to the expected format.',
-      };
+      return 'INVALID_PARAMETER_SYNTAX';
   }
 };
 
+const describe = (
+  issue: z.core.$ZodIssue,
+  operation: Operation,
+): Pick<ErrorDetail, 'issue' | 'description'> => {
+  const texts = VALIDATION_TEXTS[operation];
+  const found = issueOf(issue);
+  const text = texts[found];
+  if (text !== undefined) return { issue: found, description: text };
+  return { issue: 'INVALID_PARAMETER_SYNTAX', description: texts.INVALID_PARAMETER_SYNTAX ?? '' };
+};
+
 /** Parses a request body, turning schema failures into PayPal's 400 INVALID_REQUEST with one detail per field. */
-export function parseBody<T extends z.ZodType>(
-  schema: T,
-  body: unknown,
-  api: 'orders' | 'payments' = 'orders',
-): z.infer<T> {
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown, operation: Operation): z.infer<T> {
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   throw invalidRequest(
@@ -171,9 +195,9 @@ export function parseBody<T extends z.ZodType>(
         field: pointer(issue.path, body),
         ...(value !== undefined ? { value } : {}),
         location: 'body',
-        ...describe(issue),
+        ...describe(issue, operation),
       };
     }),
-    api,
+    operation === 'refund' ? 'payments' : 'orders',
   );
 }

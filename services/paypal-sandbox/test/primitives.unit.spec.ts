@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { brandOf, checkCard, luhnValid } from '../src/cards.js';
 import { PaypalError } from '../src/errors.js';
+import { accountId, isAccountId, MERCHANT_ID } from '../src/ids.js';
 import { fromMinor, normalise, toMinor } from '../src/money.js';
 import { crc32, signTransmission, verifyTransmission } from '../src/webhooks.js';
 
@@ -85,5 +86,23 @@ describe('webhook signatures', () => {
     expect(verifyTransmission(Buffer.alloc(32, 8), 'HOOK', { ...input, transmission_sig: signature })).toBe(
       false,
     );
+  });
+});
+
+describe('PayPal account ids', () => {
+  it('are 13 of [2-9A-HJ-NP-Z] for the merchant and every payer', () => {
+    expect(isAccountId(MERCHANT_ID)).toBe(true);
+    const ids = Array.from({ length: 500 }, accountId);
+    expect(ids.filter((id) => !isAccountId(id))).toEqual([]);
+    expect(new Set(ids.join(''))).toEqual(new Set('23456789ABCDEFGHJKLMNPQRSTUVWXYZ'));
+  });
+
+  it('refuses the characters PayPal leaves out and other lengths', () => {
+    expect(['SBEMULATORMERCH', 'SBEMULAT0RMRC', 'SBEMULATIRMRC', 'SBEMULATRMRC'].map(isAccountId)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -200,7 +200,7 @@ describe('PayPal sandbox REST', () => {
         "/purchase_units/@reference_id=='default'/amount/value",
       ],
       [
-        'CURRENCY_NOT_SUPPORTED',
+        'INVALID_CURRENCY_CODE',
         withUnit({ amount: { currency_code: 'XXX', value: '1.00' } }),
         "/purchase_units/@reference_id=='default'/amount/currency_code",
       ],
@@ -275,11 +275,16 @@ describe('PayPal sandbox REST', () => {
 
     const lastYear = `${new Date().getUTCFullYear() - 1}-12`;
     it.each([
-      ['a number failing Luhn', { number: '4111111111111112' }, 422, 'INVALID_PARAMETER_VALUE'],
+      ['a number failing Luhn', { number: '4111111111111112' }, 400, 'INVALID_PARAMETER_VALUE'],
       ['an expired card', { expiry: lastYear }, 422, 'CARD_EXPIRED'],
       ['a 4-digit CVV on a Visa', { security_code: '1234' }, 422, 'INVALID_SECURITY_CODE_LENGTH'],
-      ['an unsupported brand', { number: '9999999999999995' }, 422, 'CARD_BRAND_NOT_SUPPORTED'],
-      ['the declined-at-confirm test card', { number: '4000000000009995' }, 422, 'INSTRUMENT_DECLINED'],
+      ['an unsupported brand', { number: '9999999999999995' }, 422, 'CARD_TYPE_NOT_SUPPORTED'],
+      [
+        'the declined-at-confirm test card',
+        { number: '4000000000009995' },
+        422,
+        'PAYMENT_SOURCE_DECLINED_BY_PROCESSOR',
+      ],
       ['an expiry not in YYYY-MM', { expiry: '12/30' }, 400, 'INVALID_PARAMETER_SYNTAX'],
       ['no number', { number: undefined }, 422, 'CARD_NUMBER_REQUIRED'],
     ])('refuses %s', async (_case, change, status, issue) => {
@@ -514,12 +519,12 @@ describe('PayPal sandbox REST', () => {
       expectPaypalError(tooMuch, 422, 'UNPROCESSABLE_ENTITY', 'REFUND_AMOUNT_EXCEEDED');
     });
 
-    it('replays a PayPal-Request-Id with 200 and the same refund', async () => {
+    it('replays a PayPal-Request-Id with the same refund', async () => {
       const { captureId } = await capturedOrder();
       const headers = { 'paypal-request-id': `refund-${captureId}` };
       const first = await paypal.request('POST', `/v2/payments/captures/${captureId}/refund`, {}, headers);
       const again = await paypal.request('POST', `/v2/payments/captures/${captureId}/refund`, {}, headers);
-      expect([first.status, again.status]).toEqual([201, 200]);
+      expect([first.status, again.status]).toEqual([201, 201]);
       expect(again.body.id).toBe(first.body.id);
     });
 

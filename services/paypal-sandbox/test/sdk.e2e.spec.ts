@@ -348,14 +348,14 @@ describe('PayPal sandbox browser SDK', () => {
       expect(state.fields.cardNumberField).toMatchObject({ isEmpty: true, isValid: false });
     });
 
-    it('calls onError with INSTRUMENT_DECLINED for the card declined at confirmation', async () => {
+    it('calls onError with PAYMENT_SOURCE_DECLINED_BY_PROCESSOR for the card declined at confirmation', async () => {
       await open();
       await page.getByLabel('Cardholder name').fill('Jane Buyer');
       await page.getByPlaceholder('Card number').fill('4000000000009995');
       await page.getByPlaceholder('MM/YY').fill(expiryNextYear());
       await page.getByPlaceholder('CVV').fill('123');
       await page.getByRole('button', { name: 'Pay by card' }).click();
-      expect((await nextEvent('card-error')).message).toContain('INSTRUMENT_DECLINED');
+      expect((await nextEvent('card-error')).message).toContain('PAYMENT_SOURCE_DECLINED_BY_PROCESSOR');
       expect((await events()).some((event) => event.type === 'card-approve')).toBe(false);
     });
   });

@@ -9,6 +9,7 @@ import {
 import { type ProductEvent, parseProductEvent } from './events.js';
 
 export * from './decider.js';
+export * from './download-url.js';
 export * from './events.js';
 export * from './product.js';
 

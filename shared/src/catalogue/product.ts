@@ -1,6 +1,30 @@
 import { z } from 'zod';
 import { decimalAmount, normaliseAmount } from '../money/index.js';
 import { storableText } from '../text/index.js';
+import {
+  DOWNLOAD_URL_MAX_LENGTH,
+  downloadUrlProblem,
+  INSTALLATION_NOTES_MAX_LENGTH,
+} from './download-url.js';
+
+/** An official download link as admins send it, stored as the URL's normal form; empty or null for none. */
+const downloadUrl = z
+  .union([
+    storableText({ max: DOWNLOAD_URL_MAX_LENGTH }).check((context) => {
+      const problem = downloadUrlProblem(context.value);
+      if (problem) context.issues.push({ code: 'custom', input: context.value, message: problem });
+    }),
+    z.literal(''),
+    z.null(),
+  ])
+  .transform((value) => (value ? new URL(value).href : null))
+  .optional();
+
+/** Short installation notes shown with the download link (several lines); empty or null for none. */
+const installationNotes = z
+  .union([storableText({ max: INSTALLATION_NOTES_MAX_LENGTH, multiline: true, min: 0 }), z.null()])
+  .transform((value) => (value ? value : null))
+  .optional();
 
 /** Fields every product has besides its texts, the same in a command and in a recorded event. */
 const otherFields = {
@@ -23,6 +47,8 @@ export const productFieldsSchema = z.object({
   imageUrl: storableText({ max: 2000 }),
   category: storableText({ max: 100 }),
   platform: storableText({ max: 100 }),
+  downloadUrl,
+  installationNotes,
   ...otherFields,
 });
 export type ProductFields = z.infer<typeof productFieldsSchema>;
@@ -36,6 +62,8 @@ const changesOf = (shape: typeof productFieldsSchema.shape | typeof recordedProd
       imageUrl: shape.imageUrl,
       category: shape.category,
       platform: shape.platform,
+      downloadUrl: shape.downloadUrl,
+      installationNotes: shape.installationNotes,
       regularPrice: shape.regularPrice,
       salePrice: shape.salePrice,
       featured: z.boolean(),
@@ -61,11 +89,16 @@ export const recordedProductFieldsSchema = z.object({
   imageUrl: recordedText(2000),
   category: recordedText(100),
   platform: recordedText(100),
+  // Absent from events recorded before products had downloads: none.
+  downloadUrl: z.string().max(DOWNLOAD_URL_MAX_LENGTH).nullable().optional(),
+  installationNotes: z.string().max(INSTALLATION_NOTES_MAX_LENGTH).nullable().optional(),
   ...otherFields,
 });
 export const recordedProductChangesSchema = changesOf(recordedProductFieldsSchema.shape);
 
-/** The product as the API returns it (spec section 3). */
+/** The product as the API returns it (spec section 3), with its download (null for none). */
 export interface Product extends ProductFields {
   id: string;
+  downloadUrl: string | null;
+  installationNotes: string | null;
 }

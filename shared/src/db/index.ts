@@ -11,6 +11,9 @@ export interface ProductsTable {
   image_url: string;
   category: string;
   platform: string;
+  /** The official installer's https URL; null when the product has none. */
+  download_url: string | null;
+  installation_notes: string | null;
   regular_price: string;
   sale_price: string | null;
   featured: boolean;

@@ -40,6 +40,9 @@ export interface OrderItemView {
   licenseKeys?: string[];
   /** Keys were delivered, but this caller may not read them: they went to the order's e-mail address. */
   keysWithheld?: true;
+  /** The product's official installer link as the catalogue gives it now; null when it has none (or is gone). */
+  downloadUrl: string | null;
+  installationNotes: string | null;
 }
 
 /** An order with its lines (GET /api/my-orders, the order page's pushed snapshots). */

@@ -29,14 +29,16 @@ export interface RenderedEmail {
 }
 
 const INSTALLATION_STEPS = [
-  'Download the software from the link given with each product above.',
+  'Download the official installer from the link given with each product above.',
   'Run the installer and follow the on-screen instructions.',
   'When asked, enter your license key to activate the software (one key per installation).',
   'Keep this e-mail: your keys also stay on your order page.',
 ];
 
-const downloadLabel = ({ vendor }: Download) =>
-  vendor ? `Download from ${vendor}'s official page` : 'Download and installation details';
+const downloadLabel = ({ official }: Download) =>
+  official ? 'Download the official installer' : 'Download and installation details';
+
+const notesLines = (notes: string) => notes.split('\n');
 
 /**
  * The order's page, its keys opened by the token. The token rides in the fragment: browsers never send a fragment
@@ -68,6 +70,9 @@ function renderText(input: DeliveryEmailInput, number: string): string {
     `  License ${line.keys.length === 1 ? 'key' : 'keys'}:`,
     ...line.keys.map((key) => `    ${key}`),
     `  ${downloadLabel(line.download)}: ${line.download.url}`,
+    ...(line.download.notes
+      ? ['  Installation notes:', ...notesLines(line.download.notes).map((text) => `    ${text}`)]
+      : []),
     '',
   ]);
   return [
@@ -101,7 +106,12 @@ function renderHtml(input: DeliveryEmailInput, number: string): string {
               `<p style="margin:0 0 4px;font-family:monospace;font-size:16px;background:#f3f4f6;padding:6px 8px">${escapeHtml(key)}</p>`,
           )
           .join('\n        ')}
-        <p style="margin:8px 0 0"><a href="${escapeHtml(line.download.url)}">${escapeHtml(downloadLabel(line.download))}</a></p>
+        <p style="margin:8px 0 0"><a href="${escapeHtml(line.download.url)}">${escapeHtml(downloadLabel(line.download))}</a></p>${
+          line.download.notes
+            ? `
+        <p style="margin:8px 0 0;color:#374151"><strong>Installation notes:</strong><br>${notesLines(line.download.notes).map(escapeHtml).join('<br>')}</p>`
+            : ''
+        }
       </td></tr>`,
     )
     .join('');

@@ -9,13 +9,24 @@ const office = {
   productName: 'Microsoft Office 2021 Professional Plus',
   quantity: 2,
   keys: ['AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', 'FFFFF-GGGGG-HHHHH-IIIII-JJJJJ'],
-  download: downloadFor('Office Suites', 'b1c2d3e4-0000-4000-8000-000000000001', publicUrl),
+  download: downloadFor(
+    {
+      downloadUrl: 'https://setup.office.com/',
+      installationNotes: 'Sign in at setup.office.com.\nChoose <Install Office> & run it.',
+    },
+    'b1c2d3e4-0000-4000-8000-000000000001',
+    publicUrl,
+  ),
 };
 const game = {
   productName: 'Tom & Jerry <Deluxe>',
   quantity: 1,
   keys: ['<b>KEY</b>'],
-  download: downloadFor('Games', 'b1c2d3e4-0000-4000-8000-000000000002', publicUrl),
+  download: downloadFor(
+    { downloadUrl: null, installationNotes: null },
+    'b1c2d3e4-0000-4000-8000-000000000002',
+    publicUrl,
+  ),
 };
 const accessToken = 'k3Y_t0ken-of-43-characters-base64url-AbCdEfG';
 const receiptToken = 'r3c_t0ken-of-43-characters-base64url-AbCdEfG';
@@ -42,15 +53,25 @@ describe('Delivery e-mail', () => {
     expect(text).toContain('License key:');
   });
 
-  it("links to the vendor's official download page, or to the product page in the store", () => {
+  it('links each product to its official installer with its installation notes, or to its page in the store when it has no download URL', () => {
     const { text, html } = render();
     expect(text).toContain(
-      "Download from Microsoft's official page: https://www.microsoft.com/software-download",
+      [
+        '  Download the official installer: https://setup.office.com/',
+        '  Installation notes:',
+        '    Sign in at setup.office.com.',
+        '    Choose <Install Office> & run it.',
+      ].join('\n'),
     );
-    expect(html).toContain('<a href="https://www.microsoft.com/software-download">');
-    expect(text).toContain(
-      'Download and installation details: https://store.example/product/b1c2d3e4-0000-4000-8000-000000000002',
+    expect(html).toContain('<a href="https://setup.office.com/">Download the official installer</a>');
+    expect(html).toContain(
+      '<strong>Installation notes:</strong><br>Sign in at setup.office.com.<br>Choose &lt;Install Office&gt; &amp; run it.</p>',
     );
+    const productPage = 'https://store.example/product/b1c2d3e4-0000-4000-8000-000000000002';
+    expect(text).toContain(`Download and installation details: ${productPage}`);
+    expect(html).toContain(`<a href="${productPage}">Download and installation details</a>`);
+    expect(text.match(/Installation notes:/g)).toHaveLength(1);
+    expect(text).not.toContain(`${publicUrl}/product/b1c2d3e4-0000-4000-8000-000000000001`);
   });
 
   it('links to the order confirmation page, its keys opened by the token in the fragment, and gives installation steps and support contact', () => {
@@ -59,8 +80,8 @@ describe('Delivery e-mail', () => {
     expect(text).toContain(`Your order: ${orderPage}`);
     expect(html).toContain(`<a href="${orderPage}">View your order #3F2A9C1E</a>`);
     expect(text).toContain('How to install');
-    expect(text).toMatch(/ {2}1\. Download the software/);
-    expect(html).toContain('<ol><li>Download the software');
+    expect(text).toMatch(/ {2}1\. Download the official installer/);
+    expect(html).toContain('<ol><li>Download the official installer');
     expect(text).toContain('Need help? Our support team is available 24/7 at https://store.example');
   });
 
@@ -86,19 +107,25 @@ describe('Delivery e-mail', () => {
 
 describe('Download links', () => {
   const productId = '0a0b0c0d-0000-4000-8000-000000000000';
-  it.each([
-    ['Office Suites', 'Microsoft', 'https://www.microsoft.com/software-download'],
-    ['windows 11', 'Microsoft', 'https://www.microsoft.com/software-download'],
-    ['Norton Antivirus', 'Norton', 'https://www.norton.com/setup'],
-    ['Adobe Creative', 'Adobe', 'https://www.adobe.com/downloads.html'],
-  ])('derives the vendor from the category %s', (category, vendor, url) => {
-    expect(downloadFor(category, productId, publicUrl)).toEqual({ vendor, url });
+  const page = `${publicUrl}/product/${productId}`;
+
+  it("uses the product's official https download URL and keeps its notes", () => {
+    expect(
+      downloadFor(
+        { downloadUrl: 'https://www.norton.com/setup', installationNotes: 'Sign in.' },
+        productId,
+        publicUrl,
+      ),
+    ).toEqual({ url: 'https://www.norton.com/setup', official: true, notes: 'Sign in.' });
   });
 
-  it("falls back to the product's page for other categories and for products no longer in the catalogue", () => {
-    const page = { vendor: null, url: `${publicUrl}/product/${productId}` };
-    expect(downloadFor('Operating Systems', productId, publicUrl)).toEqual(page);
-    expect(downloadFor(null, productId, publicUrl)).toEqual(page);
+  it.each([
+    ['no download URL', { downloadUrl: null, installationNotes: 'Run setup.exe.' }, 'Run setup.exe.'],
+    ['an http URL', { downloadUrl: 'http://www.norton.com/setup', installationNotes: null }, null],
+    ['a javascript: URL', { downloadUrl: 'javascript:alert(1)', installationNotes: null }, null],
+    ['a product no longer in the catalogue', null, null],
+  ])("falls back to the product's page in the store for %s", (_what, product, notes) => {
+    expect(downloadFor(product, productId, publicUrl)).toEqual({ url: page, official: false, notes });
   });
 });
 

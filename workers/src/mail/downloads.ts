@@ -1,19 +1,26 @@
+import { downloadUrlProblem } from '@licensestore/shared';
+
 export interface Download {
-  /** Whose official page the link goes to; null for the store's own product page. */
-  vendor: string | null;
   url: string;
+  /** True for the product's official installer link; false for the fallback, its page in the store. */
+  official: boolean;
+  /** The product's installation notes as the admin wrote them (several lines); null when it has none. */
+  notes: string | null;
 }
 
-/** Vendors by category text, as the spec derives a product's brand: Office or Windows, Norton, Adobe. */
-const VENDORS: readonly { pattern: RegExp; vendor: string; url: string }[] = [
-  { pattern: /office|windows/i, vendor: 'Microsoft', url: 'https://www.microsoft.com/software-download' },
-  { pattern: /norton/i, vendor: 'Norton', url: 'https://www.norton.com/setup' },
-  { pattern: /adobe/i, vendor: 'Adobe', url: 'https://www.adobe.com/downloads.html' },
-];
+/** What the delivery e-mail needs of a product; null once it is deleted (or never was in the catalogue). */
+export interface ProductDownload {
+  downloadUrl: string | null;
+  installationNotes: string | null;
+}
 
-/** The official download page for a product's category, or the product's page in the store (`publicUrl` has no trailing slash). */
-export function downloadFor(category: string | null, productId: string, publicUrl: string): Download {
-  const known = category === null ? undefined : VENDORS.find(({ pattern }) => pattern.test(category));
-  if (known) return { vendor: known.vendor, url: known.url };
-  return { vendor: null, url: `${publicUrl}/product/${encodeURIComponent(productId)}` };
+/**
+ * The product's official download link and notes, or its page in the store when it has no link (`publicUrl` has no
+ * trailing slash). The link is checked again: a buyer follows it from an e-mail, so only an https URL goes out.
+ */
+export function downloadFor(product: ProductDownload | null, productId: string, publicUrl: string): Download {
+  const notes = product?.installationNotes ?? null;
+  const url = product?.downloadUrl;
+  if (url && downloadUrlProblem(url) === null) return { url, official: true, notes };
+  return { url: `${publicUrl}/product/${encodeURIComponent(productId)}`, official: false, notes };
 }

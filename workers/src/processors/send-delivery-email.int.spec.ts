@@ -79,7 +79,10 @@ describe('Delivery e-mail', () => {
       const sideEffects = testSideEffects();
       onTestFinished(() => rm(sideEffects.mail.dataDir, { recursive: true, force: true }));
       await fixture.startWorkers(sideEffects);
-      const productId = await createProduct(env.eventStore, 'Norton 360', 'Norton Security');
+      const productId = await createProduct(env.eventStore, 'Norton 360', 'Norton Security', {
+        downloadUrl: 'https://www.norton.com/setup',
+        installationNotes: 'Sign in at norton.com/setup and enter your product key.',
+      });
       const [key] = await addKeys(env.eventStore, sideEffects.keyVault, productId, 1);
       const orderId = await placeOrder(env.eventStore, [{ productId, productName: 'Norton 360' }], {
         customer: { name: 'Grace Hopper', email: 'grace@example.com' },
@@ -94,7 +97,8 @@ describe('Delivery e-mail', () => {
       expect(message).toMatch(/^To: Grace Hopper <grace@example\.com>$/m);
       expect(message).toMatch(/^From: LicenseStore <no-reply@store\.test>$/m);
       expect(message).toContain(key);
-      expect(message).toContain('https://www.norton.com/setup');
+      expect(message).toContain('Download the official installer: https://www.norton.com/setup');
+      expect(message).toContain('Sign in at norton.com/setup and enter your product key.');
       expect(message).toContain('text/html');
 
       const [resend] = (

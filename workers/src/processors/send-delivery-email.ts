@@ -10,7 +10,7 @@ import { STALLED_JOBS } from '../jobs/host.js';
 import { defineProcessor, stillOurs } from '../jobs/processor.js';
 import type { JobRequest } from '../jobs/queues.js';
 import { renderDeliveryEmail } from '../mail/delivery-email.js';
-import { downloadFor } from '../mail/downloads.js';
+import { downloadFor, type ProductDownload } from '../mail/downloads.js';
 import type { ProcessorContext } from './context.js';
 
 const QUEUE = 'send-delivery-email';
@@ -30,10 +30,14 @@ export const sendDeliveryEmailJob = (orderId: string, cause: Cause): JobRequest 
   data: { orderId, cause } satisfies DeliveryEmailJob,
 });
 
-/** The product's category as it is now; null once the product is deleted (or never was in the catalogue). */
-async function categoryOf(eventStore: EventStore, productId: string): Promise<string | null> {
+/** The product's download as it is now; null once the product is deleted (or never was in the catalogue). */
+async function productDownloadOf(eventStore: EventStore, productId: string): Promise<ProductDownload | null> {
   const { state } = await loadStream(eventStore, productStream(productId), productDecider);
-  return state.status === 'active' ? state.fields.category : null;
+  if (state.status !== 'active') return null;
+  return {
+    downloadUrl: state.fields.downloadUrl ?? null,
+    installationNotes: state.fields.installationNotes ?? null,
+  };
 }
 
 /**
@@ -97,7 +101,11 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
           productName: line.productName,
           quantity: line.quantity,
           keys: (order.keys[line.lineId] ?? []).map((key) => keyVault.open(key.key)),
-          download: downloadFor(await categoryOf(eventStore, line.productId), line.productId, publicUrl),
+          download: downloadFor(
+            await productDownloadOf(eventStore, line.productId),
+            line.productId,
+            publicUrl,
+          ),
         })),
       );
       const email = renderDeliveryEmail({

@@ -18,9 +18,15 @@ const metadata = (actor: 'customer' | 'admin'): NewEventMetadata => ({
   causationId: 'test',
 });
 
-export async function createProduct(eventStore: EventStore, name: string, category: string): Promise<string> {
+export async function createProduct(
+  eventStore: EventStore,
+  name: string,
+  category: string,
+  download: { downloadUrl?: string; installationNotes?: string } = {},
+): Promise<string> {
   const productId = randomUUID();
   const fields = {
+    ...download,
     name,
     description: `${name}, for tests`,
     imageUrl: '/images/test.png',

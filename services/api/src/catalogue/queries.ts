@@ -10,6 +10,8 @@ type ProductRow = Pick<
   | 'image_url'
   | 'category'
   | 'platform'
+  | 'download_url'
+  | 'installation_notes'
   | 'regular_price'
   | 'sale_price'
   | 'featured'
@@ -23,6 +25,8 @@ const COLUMNS = [
   'image_url',
   'category',
   'platform',
+  'download_url',
+  'installation_notes',
   'regular_price',
   'sale_price',
   'featured',
@@ -36,6 +40,8 @@ const toProduct = (row: ProductRow): Product => ({
   imageUrl: row.image_url,
   category: row.category,
   platform: row.platform,
+  downloadUrl: row.download_url,
+  installationNotes: row.installation_notes,
   regularPrice: row.regular_price,
   salePrice: row.sale_price,
   featured: row.featured,

@@ -75,7 +75,14 @@ export function catalogueRoutes({ config, database, eventStore, logger, closing 
       // This instance's own notification may still be on its way: the caller's next read must see the change.
       cache.invalidate();
     }
-    return outcome.state.status === 'active' ? { id: command.productId, ...outcome.state.fields } : null;
+    if (outcome.state.status !== 'active') return null;
+    const { fields } = outcome.state;
+    return {
+      id: command.productId,
+      ...fields,
+      downloadUrl: fields.downloadUrl ?? null,
+      installationNotes: fields.installationNotes ?? null,
+    };
   };
 
   /**

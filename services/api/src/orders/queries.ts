@@ -11,6 +11,8 @@ export interface StoredOrderItem {
   price: string;
   /** Sealed (key-vault), one per unit delivered so far, in the order they were assigned. */
   sealedKeys: string[];
+  downloadUrl: string | null;
+  installationNotes: string | null;
 }
 
 const ORDER_COLUMNS = [
@@ -56,12 +58,23 @@ export async function listItemsOfOrders(
   const byOrder = new Map<string, StoredOrderItem[]>();
   const ids = orderIds.filter(isUuid).map((id) => id.toLowerCase());
   if (ids.length === 0) return byOrder;
+  // The download comes from the catalogue as it is now (a link the vendor moved is fixed for past orders too).
   const rows = await db
     .selectFrom('order_items')
-    .select(['id', 'order_id', 'product_name', 'quantity', 'price', 'license_keys'])
-    .where('order_id', 'in', ids)
-    .orderBy('order_id')
-    .orderBy('line_number')
+    .leftJoin('products', 'products.id', 'order_items.product_id')
+    .select([
+      'order_items.id',
+      'order_items.order_id',
+      'order_items.product_name',
+      'order_items.quantity',
+      'order_items.price',
+      'order_items.license_keys',
+      'products.download_url',
+      'products.installation_notes',
+    ])
+    .where('order_items.order_id', 'in', ids)
+    .orderBy('order_items.order_id')
+    .orderBy('order_items.line_number')
     .execute();
   for (const row of rows) {
     const item = {
@@ -70,6 +83,8 @@ export async function listItemsOfOrders(
       quantity: row.quantity,
       price: row.price,
       sealedKeys: row.license_keys,
+      downloadUrl: row.download_url,
+      installationNotes: row.installation_notes,
     };
     byOrder.set(row.order_id, [...(byOrder.get(row.order_id) ?? []), item]);
   }

@@ -37,6 +37,55 @@ const OS = 'Operating Systems';
 const ANTIVIRUS = 'Antivirus';
 const CREATIVE = 'Creative Tools';
 
+/** Where each vendor hands out its installers, and what to do there: the links and notes of the delivery e-mail. */
+const OFFICE_SETUP = {
+  downloadUrl: 'https://setup.office.com/',
+  installationNotes:
+    'Sign in at setup.office.com with your Microsoft account and enter your 25-character license key.\n' +
+    'Then choose Install Office in your account and run the installer it downloads.',
+};
+const windowsMedia = (version: '10' | '11') => ({
+  downloadUrl: `https://www.microsoft.com/software-download/windows${version}`,
+  installationNotes:
+    'Download the Media Creation Tool and create a USB drive or ISO, or use it to upgrade this PC.\n' +
+    'Enter your license key when Setup asks for it, or later under Settings > System > Activation.',
+});
+const WINDOWS_SERVER = {
+  downloadUrl: 'https://www.microsoft.com/evalcenter/download-windows-server-2022',
+  installationNotes:
+    'Download the ISO and install Windows Server 2022 Standard (Desktop Experience or Core).\n' +
+    'Activate with your key in Settings > Activation, or run: slmgr /ipk <your key>',
+};
+const NORTON_SETUP = {
+  downloadUrl: 'https://www.norton.com/setup',
+  installationNotes:
+    'Sign in at norton.com/setup (or create a Norton account) and enter your product key.\n' +
+    'Download Norton on each device you protect: one key covers the devices of your plan.',
+};
+const BITDEFENDER_CENTRAL = {
+  downloadUrl: 'https://central.bitdefender.com/',
+  installationNotes:
+    'Sign in to Bitdefender Central and choose My Subscriptions > Activate with code.\n' +
+    'Then go to My Devices > Install protection and run the installer on each device.',
+};
+const ESET_DOWNLOAD = {
+  downloadUrl: 'https://www.eset.com/us/home/antivirus/download/',
+  installationNotes:
+    'Download and run the ESET installer, then choose Use a purchased License Key and enter your key.',
+};
+const ADOBE_ELEMENTS = {
+  downloadUrl: 'https://helpx.adobe.com/download-install/kb/elements-downloads.html',
+  installationNotes:
+    'Download the installer for your system (Windows or macOS) and run it.\n' +
+    'When asked, choose I have a serial number and enter your license key, then sign in with your Adobe ID.',
+};
+const COREL_DOWNLOAD = {
+  downloadUrl: 'https://www.coreldraw.com/en/pages/download/',
+  installationNotes:
+    'Download the CorelDRAW Graphics Suite installer, run it and choose I have a serial number.\n' +
+    'Enter your license key, then sign in with (or create) your Corel account to finish activation.',
+};
+
 /**
  * The demo store: what a first start shows. Prices are what such a reseller asks; a sale price is always below
  * the regular one, and exactly one product is out of stock so the storefront shows that state too.
@@ -57,6 +106,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '129.99',
       featured: true,
       inStock: true,
+      ...OFFICE_SETUP,
     },
   },
   {
@@ -74,6 +124,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '199.99',
       featured: true,
       inStock: true,
+      ...OFFICE_SETUP,
     },
   },
   {
@@ -91,6 +142,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: null,
       featured: true,
       inStock: true,
+      ...OFFICE_SETUP,
     },
   },
   {
@@ -107,6 +159,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '49.99',
       featured: false,
       inStock: true,
+      ...OFFICE_SETUP,
     },
   },
   {
@@ -123,6 +176,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '119.99',
       featured: false,
       inStock: true,
+      ...OFFICE_SETUP,
     },
   },
   {
@@ -139,6 +193,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: null,
       featured: false,
       inStock: true,
+      ...OFFICE_SETUP,
     },
   },
   {
@@ -155,6 +210,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '99.99',
       featured: true,
       inStock: true,
+      ...windowsMedia('11'),
     },
   },
   {
@@ -171,6 +227,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: null,
       featured: true,
       inStock: true,
+      ...windowsMedia('11'),
     },
   },
   {
@@ -187,6 +244,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '69.99',
       featured: false,
       inStock: true,
+      ...windowsMedia('10'),
     },
   },
   {
@@ -203,6 +261,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: null,
       featured: false,
       inStock: false,
+      ...WINDOWS_SERVER,
     },
   },
   {
@@ -219,6 +278,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '44.99',
       featured: true,
       inStock: true,
+      ...NORTON_SETUP,
     },
   },
   {
@@ -235,6 +295,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '64.99',
       featured: false,
       inStock: true,
+      ...NORTON_SETUP,
     },
   },
   {
@@ -251,6 +312,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '49.99',
       featured: true,
       inStock: true,
+      ...BITDEFENDER_CENTRAL,
     },
   },
   {
@@ -267,6 +329,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: null,
       featured: false,
       inStock: true,
+      ...ESET_DOWNLOAD,
     },
   },
   {
@@ -283,6 +346,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '74.99',
       featured: true,
       inStock: true,
+      ...ADOBE_ELEMENTS,
     },
   },
   {
@@ -299,6 +363,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: null,
       featured: false,
       inStock: true,
+      ...ADOBE_ELEMENTS,
     },
   },
   {
@@ -315,6 +380,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '114.99',
       featured: true,
       inStock: true,
+      ...ADOBE_ELEMENTS,
     },
   },
   {
@@ -331,6 +397,7 @@ export const demoProducts: DemoProduct[] = [
       salePrice: '429.00',
       featured: false,
       inStock: true,
+      ...COREL_DOWNLOAD,
     },
   },
 ];

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { productFieldsSchema, toCents } from '@licensestore/shared';
+import { downloadUrlProblem, productFieldsSchema, toCents } from '@licensestore/shared';
 import { describe, expect, it } from 'vitest';
 import { renderBoxArt } from './box-art.js';
 import { demoProducts, productImageUrl } from './catalogue.js';
@@ -36,6 +36,14 @@ describe('demo catalogue', () => {
     for (const product of demoProducts) {
       const fields = { ...product.fields, imageUrl: productImageUrl(product.slug) };
       expect(productFieldsSchema.parse(fields)).toEqual(fields);
+    }
+  });
+
+  it("links every product to its vendor's official download page, with installation notes", () => {
+    for (const { fields } of demoProducts) {
+      expect(fields.downloadUrl, fields.name).toMatch(/^https:\/\/[a-z.]+\.(com)\//);
+      expect(downloadUrlProblem(fields.downloadUrl ?? ''), fields.name).toBeNull();
+      expect(fields.installationNotes?.length, fields.name).toBeGreaterThan(40);
     }
   });
 

@@ -9,24 +9,34 @@ export function FormField({
   id,
   label,
   problem,
+  hint,
   className,
   children,
 }: {
   id: string;
   label: string;
   problem?: string;
+  /** A short help text under the control, read out with it. */
+  hint?: string;
   className?: string;
   children: (control: { id: string; 'aria-invalid'?: true; 'aria-describedby'?: string }) => ReactElement;
 }) {
   const problemId = `${id}-problem`;
+  const hintId = `${id}-hint`;
+  const describedBy = [hint ? hintId : null, problem ? problemId : null].filter(Boolean).join(' ');
   return (
     <div className={`grid content-start gap-2 ${className ?? ''}`}>
       <Label htmlFor={id}>{label}</Label>
       {children({
         id,
         'aria-invalid': problem ? true : undefined,
-        'aria-describedby': problem ? problemId : undefined,
+        'aria-describedby': describedBy || undefined,
       })}
+      {hint && (
+        <p id={hintId} className="text-xs text-muted-foreground">
+          {hint}
+        </p>
+      )}
       {problem && (
         <p id={problemId} className="text-sm text-destructive">
           {problem}

@@ -18,6 +18,8 @@ const product = (overrides: Partial<Product> = {}): Product => ({
   imageUrl: '/images/products/office.svg',
   category: 'Office Suites',
   platform: 'Windows',
+  downloadUrl: null,
+  installationNotes: null,
   regularPrice: '249.99',
   salePrice: null,
   featured: false,

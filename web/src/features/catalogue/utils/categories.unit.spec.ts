@@ -9,6 +9,8 @@ const product = (id: string, category: string): Product => ({
   description: '',
   imageUrl: '',
   platform: 'Windows',
+  downloadUrl: null,
+  installationNotes: null,
   regularPrice: '10.00',
   salePrice: null,
   featured: false,

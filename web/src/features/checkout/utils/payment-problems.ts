@@ -25,6 +25,8 @@ const CHECK_CARD = 'Check the card number, expiry date and CVV, then try again.'
  */
 const ISSUE_MESSAGES: Record<string, string> = {
   INSTRUMENT_DECLINED: `Your card was declined. ${TRY_ANOTHER}`,
+  // What PayPal answers when the card is declined while it checks the card, before any capture.
+  PAYMENT_SOURCE_DECLINED_BY_PROCESSOR: `Your card was declined. ${TRY_ANOTHER}`,
   TRANSACTION_REFUSED: `The payment was refused. ${TRY_ANOTHER}`,
   CARD_EXPIRED: 'Your card has expired. Check the expiry date or use another card.',
   CARD_BRAND_NOT_SUPPORTED:

@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { copyLicenseKey } from '@/lib/copy-license-key';
 import { formatPrice } from '@/lib/format';
+import { ProductDownload } from './product-download';
 
 function KeyLine({ licenseKey, productName }: { licenseKey: string; productName: string }) {
   return (
@@ -118,6 +119,7 @@ export function LicenseKeys({
               <div aria-live="polite">
                 <LineKeys item={item} awaitingPayment={awaitingPayment} />
               </div>
+              <ProductDownload item={item} />
             </li>
           ))}
         </ul>

@@ -1,3 +1,4 @@
+import { INSTALLATION_NOTES_MAX_LENGTH } from '@licensestore/shared/catalogue/download-url';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
@@ -138,6 +139,43 @@ export function ProductForm({
           </figure>
         )}
       </div>
+      <FormField
+        id="product-downloadUrl"
+        label="Download URL (optional)"
+        problem={problems.downloadUrl}
+        hint="The vendor's official installer page, starting with https://. Linked in the delivery e-mail."
+        className="sm:col-span-2"
+      >
+        {(control) => (
+          <Input
+            {...control}
+            {...text('downloadUrl')}
+            type="url"
+            inputMode="url"
+            autoComplete="off"
+            spellCheck={false}
+            placeholder="https://www.vendor.com/download"
+          />
+        )}
+      </FormField>
+      <FormField
+        id="product-installationNotes"
+        label="Installation Notes (optional)"
+        problem={problems.installationNotes}
+        hint={`Shown with the download link; at most ${INSTALLATION_NOTES_MAX_LENGTH} characters.`}
+        className="sm:col-span-2"
+      >
+        {(control) => (
+          <textarea
+            {...control}
+            {...text('installationNotes')}
+            rows={3}
+            maxLength={INSTALLATION_NOTES_MAX_LENGTH}
+            placeholder="e.g. Sign in to your vendor account, enter the license key, then run the installer."
+            className={TEXTAREA}
+          />
+        )}
+      </FormField>
       <div className="flex flex-wrap gap-x-6 gap-y-3 sm:col-span-2">
         <label className="flex items-center gap-2 text-sm font-medium">
           <input

@@ -1,4 +1,8 @@
 import type { Product } from '@licensestore/shared';
+import {
+  downloadUrlProblem,
+  INSTALLATION_NOTES_MAX_LENGTH,
+} from '@licensestore/shared/catalogue/download-url';
 
 /** What the form's inputs hold: text as typed, prices included (number inputs report strings). */
 export interface ProductFormValues {
@@ -9,6 +13,8 @@ export interface ProductFormValues {
   salePrice: string;
   platform: string;
   imageUrl: string;
+  downloadUrl: string;
+  installationNotes: string;
   featured: boolean;
   inStock: boolean;
 }
@@ -26,6 +32,8 @@ export const EMPTY_PRODUCT_FORM: ProductFormValues = {
   salePrice: '',
   platform: '',
   imageUrl: '',
+  downloadUrl: '',
+  installationNotes: '',
   featured: false,
   inStock: true,
 };
@@ -38,6 +46,8 @@ export const formValuesOf = (product: Product): ProductFormValues => ({
   salePrice: product.salePrice ?? '',
   platform: product.platform,
   imageUrl: product.imageUrl,
+  downloadUrl: product.downloadUrl ?? '',
+  installationNotes: product.installationNotes ?? '',
   featured: product.featured,
   inStock: product.inStock,
 });
@@ -66,10 +76,16 @@ export function validateProductForm(values: ProductFormValues): ProductFormProbl
   if (values.salePrice.trim() !== '' && !AMOUNT.test(values.salePrice.trim())) {
     problems.salePrice = 'Enter a price like 19.99, or leave it empty';
   }
+  const downloadUrl = values.downloadUrl.trim();
+  const urlProblem = downloadUrl === '' ? null : downloadUrlProblem(downloadUrl);
+  if (urlProblem) problems.downloadUrl = `Download URL ${urlProblem}`;
+  if (values.installationNotes.trim().length > INSTALLATION_NOTES_MAX_LENGTH) {
+    problems.installationNotes = `Installation notes must be at most ${INSTALLATION_NOTES_MAX_LENGTH} characters`;
+  }
   return problems;
 }
 
-/** Prices travel as strings; an empty sale price is sent as null (spec section 5). */
+/** Prices travel as strings; an empty sale price, download URL or notes is sent as null (spec section 5). */
 export const productPayload = (values: ProductFormValues): ProductPayload => ({
   name: values.name.trim(),
   category: values.category.trim(),
@@ -78,6 +94,8 @@ export const productPayload = (values: ProductFormValues): ProductPayload => ({
   salePrice: values.salePrice.trim() === '' ? null : values.salePrice.trim(),
   platform: values.platform.trim(),
   imageUrl: values.imageUrl.trim(),
+  downloadUrl: values.downloadUrl.trim() === '' ? null : values.downloadUrl.trim(),
+  installationNotes: values.installationNotes.trim() === '' ? null : values.installationNotes.trim(),
   featured: values.featured,
   inStock: values.inStock,
 });

@@ -35,4 +35,28 @@ describe('the product form', () => {
     });
     expect(productPayload({ ...complete, salePrice: '199.5' }).salePrice).toBe('199.5');
   });
+
+  it('takes an optional official download URL (https only) and installation notes', () => {
+    expect(validateProductForm({ ...complete, downloadUrl: 'https://www.norton.com/setup' })).toEqual({});
+    expect(validateProductForm({ ...complete, downloadUrl: 'http://www.norton.com/setup' })).toEqual({
+      downloadUrl: 'Download URL must start with https:// (not http:)',
+    });
+    expect(validateProductForm({ ...complete, downloadUrl: 'javascript:alert(1)' }).downloadUrl).toBe(
+      'Download URL must start with https:// (not javascript:)',
+    );
+    expect(validateProductForm({ ...complete, installationNotes: 'x'.repeat(1001) })).toEqual({
+      installationNotes: 'Installation notes must be at most 1000 characters',
+    });
+    expect(productPayload(complete)).toMatchObject({ downloadUrl: null, installationNotes: null });
+    expect(
+      productPayload({
+        ...complete,
+        downloadUrl: ' https://www.norton.com/setup ',
+        installationNotes: ' Sign in.\nEnter the key. ',
+      }),
+    ).toMatchObject({
+      downloadUrl: 'https://www.norton.com/setup',
+      installationNotes: 'Sign in.\nEnter the key.',
+    });
+  });
 });
