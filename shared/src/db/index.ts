@@ -76,11 +76,15 @@ export interface LicenceKeysTable {
    * refuses duplicates per product stream, and the read model must take every recorded key).
    */
   fingerprint: string;
-  status: 'available' | 'assigned';
+  /** Revoked: sold, then taken back for good (its unit refunded or order cancelled after the key left the store). */
+  status: 'available' | 'assigned' | 'revoked';
+  /** The order line it is assigned to (or was, when revoked). */
   order_id: string | null;
   line_id: string | null;
   added_at: Date;
   assigned_at: Date | null;
+  /** The order it last came back from (its unit refunded before the key left the store); null if never. */
+  returned_from: string | null;
 }
 
 /** Per product: keys available and assigned, and units of paid orders waiting for one (`licence-keys` projector). */
@@ -88,6 +92,8 @@ export interface LicenceKeyStockTable {
   product_id: string;
   available: number;
   assigned: number;
+  /** Keys taken back for good from refunded or cancelled orders. */
+  revoked: number;
   waiting: number;
   updated_at: Date;
 }
