@@ -196,9 +196,9 @@ export const licenceKeysProjector: Projector = {
         product_id uuid PRIMARY KEY,
         available  integer NOT NULL,
         assigned   integer NOT NULL,
-        revoked    integer NOT NULL,
         waiting    integer NOT NULL,
-        updated_at timestamptz NOT NULL
+        updated_at timestamptz NOT NULL,
+        revoked    integer NOT NULL
       )`.execute(db);
   },
 

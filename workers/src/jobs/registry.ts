@@ -2,6 +2,7 @@ import { assignKeys } from '../processors/assign-keys.js';
 import type { ProcessorContext } from '../processors/context.js';
 import { placeCapturedOrder } from '../processors/place-captured-order.js';
 import { recordOrderKeys } from '../processors/record-order-keys.js';
+import { releaseKeys } from '../processors/release-keys.js';
 import { sendDeliveryEmail } from '../processors/send-delivery-email.js';
 import { sendLowStockAlert } from '../processors/send-low-stock-alert.js';
 import type { JobProcessor } from './processor.js';
@@ -11,6 +12,7 @@ export const registeredProcessors = (context: ProcessorContext): readonly JobPro
   placeCapturedOrder(context),
   assignKeys(context),
   recordOrderKeys(context),
+  releaseKeys(context),
   sendDeliveryEmail(context),
   sendLowStockAlert(context),
 ];

@@ -12,6 +12,7 @@ import { assignKeysJob } from '../processors/assign-keys.js';
 import type { SideEffectSettings } from '../processors/context.js';
 import { ORDER_REPAIR_DELAY_MS, placeCapturedOrderJob } from '../processors/place-captured-order.js';
 import { recordOrderKeysJob } from '../processors/record-order-keys.js';
+import { releaseKeysJob } from '../processors/release-keys.js';
 import { sendDeliveryEmailJob } from '../processors/send-delivery-email.js';
 import { sendLowStockAlertJob } from '../processors/send-low-stock-alert.js';
 import type { Reactions } from './reactor.js';
@@ -53,6 +54,16 @@ export const workerReactions = ({
   LicenceKeysAssigned: (event) => {
     const { orderId, lineId, keys } = inventoryData(event, 'LicenceKeysAssigned');
     return recordOrderKeysJob({ orderId, lineId, keys }, causeOf(event));
+  },
+  // An order that gave units up gives their keys back (revoked if they left the store) and leaves the queue.
+  OrderRefundCompleted: (event) =>
+    releaseKeysJob(orderData(event, 'OrderRefundCompleted').orderId, causeOf(event)),
+  OrderRefunded: (event) => releaseKeysJob(orderData(event, 'OrderRefunded').orderId, causeOf(event)),
+  OrderPaymentDenied: (event) =>
+    releaseKeysJob(orderData(event, 'OrderPaymentDenied').orderId, causeOf(event)),
+  OrderStatusChanged: (event) => {
+    const { orderId, to } = orderData(event, 'OrderStatusChanged');
+    return to === 'cancelled' ? releaseKeysJob(orderId, causeOf(event)) : null;
   },
   OrderFulfilled: (event) => sendDeliveryEmailJob(orderData(event, 'OrderFulfilled').orderId, causeOf(event)),
   DeliveryEmailResendRequested: (event) =>
