@@ -126,4 +126,5 @@ export const ISSUES = {
   PENDING_CAPTURE: 'Cannot initiate a refund as the capture is pending.',
   REFUND_AMOUNT_EXCEEDED:
     'The refund amount must be less than or equal to the capture amount that has not yet been refunded.',
+  REFUND_FAILED_INSUFFICIENT_FUNDS: 'Capture could not be refunded due to insufficient funds.',
 } as const;

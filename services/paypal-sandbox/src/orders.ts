@@ -135,6 +135,8 @@ export interface SandboxState {
   createReplies: Map<string, string>;
   /** PayPal-Request-Id of a refund → the refund it created. */
   refundReplies: Map<string, string>;
+  /** Captures whose refunds the merchant's balance cannot pay (a test's switch): refunds of them are refused. */
+  unfundedRefunds: Set<string>;
 }
 
 export const emptyState = (): SandboxState => ({
@@ -143,6 +145,7 @@ export const emptyState = (): SandboxState => ({
   refunds: new Map(),
   createReplies: new Map(),
   refundReplies: new Map(),
+  unfundedRefunds: new Set(),
 });
 
 export const MERCHANT = { email_address: 'sb-merchant@business.example.com', merchant_id: 'SBEMULATORMERCH' };
@@ -605,6 +608,13 @@ export function refundCapture(
   }
   if (capture.status === 'DECLINED') {
     throw unprocessableIssue('TRANSACTION_REFUSED', ISSUES.TRANSACTION_REFUSED, 'payments');
+  }
+  if (state.unfundedRefunds.has(capture.id)) {
+    throw unprocessableIssue(
+      'REFUND_FAILED_INSUFFICIENT_FUNDS',
+      ISSUES.REFUND_FAILED_INSUFFICIENT_FUNDS,
+      'payments',
+    );
   }
   const currency = capture.amount.currency_code;
   const refunded = (unit.payments?.refunds ?? [])

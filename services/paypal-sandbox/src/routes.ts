@@ -400,6 +400,14 @@ export function sandboxRouter(emulator: Emulator): Router {
     });
   }
 
+  // The merchant's balance cannot pay refunds of this capture (until `?funded=true`): PayPal refuses them.
+  router.post('/simulate/captures/:id/unfunded-refunds', (req, res) => {
+    const ref = findCapture(state, req.params.id as string);
+    if (req.query.funded === 'true') state.unfundedRefunds.delete(ref.capture.id);
+    else state.unfundedRefunds.add(ref.capture.id);
+    send(res, 200, { capture_id: ref.capture.id, refunds_funded: !state.unfundedRefunds.has(ref.capture.id) });
+  });
+
   router.post('/simulate/orders/:id/resend-webhook', async (req, res) => {
     const order = findOrder(state, req.params.id as string);
     const event = emulator.lastEventOf(order.id);
