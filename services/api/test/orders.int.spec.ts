@@ -203,6 +203,8 @@ describe('Orders, customers and dashboard API', () => {
           quantity: 3,
           price: '10.00',
           sealedKeys: [],
+          keyStatuses: [],
+          refundedUnits: 0,
         },
       ]);
       expect(await findOrder(database.db, randomUUID())).toBeNull();
