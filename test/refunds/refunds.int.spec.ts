@@ -87,7 +87,13 @@ describe('Refunds', () => {
     const keyIds = data('OrderLicenceKeysAssigned').flatMap((assigned) =>
       (assigned.keys as Array<{ keyId: string }>).map((key) => key.keyId),
     );
-    return { events, data, captureId: captured.captureId, lineId: captured.lines[0]?.lineId as string, keyIds };
+    return {
+      events,
+      data,
+      captureId: captured.captureId,
+      lineId: captured.lines[0]?.lineId as string,
+      keyIds,
+    };
   };
   const delivered = (orderId: string) =>
     vi.waitFor(async () => {
@@ -232,7 +238,11 @@ describe('Refunds', () => {
         async () => expect((await backOffice(orderId)).refunds[0]?.status).toBe('completed'),
         WAIT,
       );
-      const retried = await call('POST', `/api/orders/${orderId}/refunds/${requested?.refundId}/retry`, admin);
+      const retried = await call(
+        'POST',
+        `/api/orders/${orderId}/refunds/${requested?.refundId}/retry`,
+        admin,
+      );
       expect(retried.status).toBe(201);
       expect((await orderFacts(orderId)).data('OrderRefundCompleted')).toHaveLength(1);
       const atPaypalNow = [...store.emulator.sandbox.state.refunds.values()].filter(
@@ -256,7 +266,10 @@ describe('Refunds', () => {
       await vi.waitFor(async () => expect((await backOffice(orderId)).refundedTotal).toBe('100.00'), WAIT);
       const [unit] = (await backOffice(orderId)).refunds[0]?.units ?? [];
       expect(unit?.keyId).toBeTruthy();
-      await vi.waitFor(async () => expect((await keyRow(unit?.keyId as string))?.status).toBe('revoked'), WAIT);
+      await vi.waitFor(
+        async () => expect((await keyRow(unit?.keyId as string))?.status).toBe('revoked'),
+        WAIT,
+      );
 
       await atPaypal('POST', `/v2/payments/captures/${captureId}/refund`, {
         amount: { currency_code: 'USD', value: '5.00' },
@@ -284,7 +297,9 @@ describe('Refunds', () => {
       await vi.waitFor(async () => expect(await stock(productId)).toMatchObject({ waiting: 1 }), WAIT);
 
       for (const orderId of [deliveredOrder, waiting]) {
-        const cancelled = await call('PATCH', `/api/orders/${orderId}/status`, admin, { status: 'cancelled' });
+        const cancelled = await call('PATCH', `/api/orders/${orderId}/status`, admin, {
+          status: 'cancelled',
+        });
         expect(cancelled.status).toBe(200);
       }
       await vi.waitFor(async () => expect((await keyRow(keyId as string))?.status).toBe('revoked'), WAIT);

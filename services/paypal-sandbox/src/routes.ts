@@ -405,7 +405,10 @@ export function sandboxRouter(emulator: Emulator): Router {
     const ref = findCapture(state, req.params.id as string);
     if (req.query.funded === 'true') state.unfundedRefunds.delete(ref.capture.id);
     else state.unfundedRefunds.add(ref.capture.id);
-    send(res, 200, { capture_id: ref.capture.id, refunds_funded: !state.unfundedRefunds.has(ref.capture.id) });
+    send(res, 200, {
+      capture_id: ref.capture.id,
+      refunds_funded: !state.unfundedRefunds.has(ref.capture.id),
+    });
   });
 
   router.post('/simulate/orders/:id/resend-webhook', async (req, res) => {

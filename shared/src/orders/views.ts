@@ -40,6 +40,16 @@ export interface OrderItemView {
   keysWithheld?: true;
 }
 
+/** A unit an admin may refund: its key masked, and whether the key left the store (refunding it revokes it). */
+export interface RefundableUnitView {
+  lineId: string;
+  keyId: string | null;
+  productName: string;
+  unitPrice: string;
+  maskedKey: string | null;
+  leftStore: boolean;
+}
+
 /** A refund of an order as the back office sees it. */
 export interface OrderRefundView {
   id: string;

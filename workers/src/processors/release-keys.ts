@@ -2,9 +2,9 @@ import {
   inventoryDecider,
   keyReleases,
   licenceKeysStream,
-  type PlacedOrder,
   orderDecider,
   orderStream,
+  type PlacedOrder,
 } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import { z } from 'zod';

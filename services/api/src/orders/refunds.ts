@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   AppError,
   formatCents,
+  NotFoundError,
   type OrderCommand,
   type OrderUnit,
   orderDecider,
   orderStream,
-  NotFoundError,
   orderUnitSchema,
 } from '@licensestore/shared';
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
@@ -61,7 +61,14 @@ export async function requestRefund(
     deps.eventStore,
     orderStream(orderId),
     orderDecider,
-    { type: 'RefundOrderUnits', orderId, refundId, units, reason: body.reason, now: new Date().toISOString() },
+    {
+      type: 'RefundOrderUnits',
+      orderId,
+      refundId,
+      units,
+      reason: body.reason,
+      now: new Date().toISOString(),
+    },
     metadata,
   );
   return settleRefund(deps, orderId, refundId, metadata);
@@ -100,7 +107,10 @@ export async function settleRefund(
     );
   } catch (error) {
     if (!(error instanceof PayPalError) || error.unavailable) {
-      deps.logger.warn({ err: error, orderId, refundId }, 'PayPal did not answer a refund; it stays requested');
+      deps.logger.warn(
+        { err: error, orderId, refundId },
+        'PayPal did not answer a refund; it stays requested',
+      );
       throw new AppError(
         502,
         'PayPal did not answer. The refund stays requested: it completes when PayPal confirms it, or try again.',

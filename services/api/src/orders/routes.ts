@@ -1,31 +1,34 @@
 import {
   AppError,
   ForbiddenError,
+  liveUnits,
   NotFoundError,
   type OrderCommand,
   type OrderView,
   orderDecider,
   orderStream,
+  type RefundableUnitView,
+  takeUnits,
 } from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
+import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import type { OrderAccess } from '@licensestore/shared/order-access';
-import type { PaypalClient } from '../payments/index.js';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
-import { keyRevealer } from '../licence-keys/reveal.js';
+import { keyRevealer, masked } from '../licence-keys/reveal.js';
+import type { PaypalClient } from '../payments/index.js';
 import { grantOrderAccess, keyAccess, orderViewFor } from './access.js';
 import { orderEventsRoute, type SnapshotView } from './events-route.js';
 import { orderItemViews } from './item-views.js';
 import { OrderWatch } from './order-watch.js';
-import { findBackOfficeOrder, findOrder, listOrderItems, listOrders, listOrderRefunds } from './queries.js';
+import { findBackOfficeOrder, findOrder, listOrderItems, listOrderRefunds, listOrders } from './queries.js';
 import { type RefundOutcome, refundRequestSchema, requestRefund, settleRefund } from './refunds.js';
 import { ORDER_STREAM_LIMITS, type OrderStreamLimits, StreamSlots } from './stream-slots.js';
 import { orderTimeline } from './timeline.js';
@@ -167,6 +170,32 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     privateJson(res, order);
   });
 
+  // What the refund dialog offers: each unit still the customer's and not in a refund in flight, with its key masked
+  // and whether the key left the store (refunding it revokes the key; otherwise the key returns to stock).
+  router.get('/orders/:id/refundable-units', requireAdmin, async (req, res) => {
+    const { state: order } = await loadStream(eventStore, orderStream(orderId(req)), orderDecider);
+    if (order.status === 'absent') throw orderNotFound();
+    const inFlight = order.refunds.filter((refund) => refund.status === 'requested').flatMap((r) => r.units);
+    const units = takeUnits(inFlight, liveUnits(order)).rest;
+    const out = new Set(order.keysOutOfStore);
+    const hide = masked(reveal);
+    privateJson(
+      res,
+      units.map((unit) => {
+        const line = order.lines.find((candidate) => candidate.lineId === unit.lineId);
+        const sealed = order.keys[unit.lineId]?.find((key) => key.keyId === unit.keyId)?.key;
+        return {
+          lineId: unit.lineId,
+          keyId: unit.keyId,
+          productName: line?.productName ?? unit.lineId,
+          unitPrice: line?.unitPrice ?? '0.00',
+          maskedKey: sealed ? hide(sealed, { orderId: order.orderId }) : null,
+          leftStore: unit.keyId !== null && out.has(unit.keyId),
+        } satisfies RefundableUnitView;
+      }),
+    );
+  });
+
   router.get('/orders/:id/refunds', requireBackOffice, async (req, res) => {
     const id = orderId(req);
     if (!(await findOrder(db, id))) throw orderNotFound();
@@ -179,9 +208,15 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     const refund = (await listOrderRefunds(db, id)).find((row) => row.refundId === outcome.refundId);
     if (outcome.status === 'failed') {
       const message = refund?.failureMessage ?? 'PayPal refused the refund';
-      throw new AppError(422, `PayPal refused the refund: ${message} (${outcome.code ?? refund?.failureCode})`);
+      throw new AppError(
+        422,
+        `PayPal refused the refund: ${message} (${outcome.code ?? refund?.failureCode})`,
+      );
     }
-    res.set('Cache-Control', 'no-store').status(outcome.status === 'completed' ? 201 : 202).json(refund);
+    res
+      .set('Cache-Control', 'no-store')
+      .status(outcome.status === 'completed' ? 201 : 202)
+      .json(refund);
   };
 
   router.post('/orders/:id/refunds', requireAdmin, async (req, res) => {

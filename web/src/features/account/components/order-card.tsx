@@ -1,22 +1,32 @@
-import type { OrderItemView, OrderWithItemsView } from '@licensestore/shared';
+import type { OrderItemView, OrderKeyStatus, OrderWithItemsView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { KeyStatusBadge } from '@/components/key-status-badge';
 import { OrderStatusBadge } from '@/components/order-status-badge';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatPrice } from '@/lib/format';
 import { orderDate } from '../utils/order-date';
 
-function LicenceKeys({ keys }: { keys: string[] }) {
+function LicenceKeys({ keys, statuses }: { keys: string[]; statuses: OrderKeyStatus[] | undefined }) {
   return (
     <div className="mt-2 text-sm">
       <p className="font-medium">License Key:</p>
       <ul className="mt-1 flex flex-col gap-1">
         {/* Keys are unique across the inventory (it refuses duplicates), so a key's text names its row. */}
-        {keys.map((key) => (
-          <li key={key}>
-            {/* break-all: a 29-character key must wrap on a phone rather than widen the page. */}
-            <code className="inline-block rounded bg-background px-2 py-1 font-mono break-all">{key}</code>
-          </li>
-        ))}
+        {keys.map((key, index) => {
+          const status = statuses?.[index];
+          const gone = status !== undefined && status !== 'valid';
+          return (
+            <li key={key} className="flex flex-wrap items-center gap-2">
+              {/* break-all: a 29-character key must wrap on a phone rather than widen the page. */}
+              <code
+                className={`inline-block rounded bg-background px-2 py-1 font-mono break-all ${gone ? 'text-muted-foreground line-through' : ''}`}
+              >
+                {key}
+              </code>
+              <KeyStatusBadge status={status} audience="customer" />
+            </li>
+          );
+        })}
       </ul>
     </div>
   );
@@ -33,7 +43,9 @@ function OrderItemRow({ item }: { item: OrderItemView }) {
         </div>
         <p className="shrink-0 font-medium">{formatPrice(item.price)}</p>
       </div>
-      {item.licenseKeys && item.licenseKeys.length > 0 && <LicenceKeys keys={item.licenseKeys} />}
+      {item.licenseKeys && item.licenseKeys.length > 0 && (
+        <LicenceKeys keys={item.licenseKeys} statuses={item.keyStatuses} />
+      )}
     </li>
   );
 }
