@@ -53,7 +53,10 @@ function refundEventsOf(events: readonly RecordedEvent[]): Array<{ event: Refund
     // The orders projector logs an event that does not parse; here it is only skipped.
     const parsed = orderEventSchemas[type].safeParse(recorded.data);
     if (!parsed.success) continue;
-    found.push({ event: { type, data: parsed.data } as RefundEvent, actor: recorded.metadata.actor.id });
+    found.push({
+      event: { type, data: parsed.data } as RefundEvent,
+      actor: recorded.metadata?.actor?.id ?? 'unknown',
+    });
   }
   return found;
 }
