@@ -125,7 +125,11 @@ describe('paymentAfter', () => {
       const { placed, later } = placedAndLater();
       for (const payment of ['pending', 'completed', 'denied', 'refunded'] as const) {
         for (const event of later) {
-          expect({ payment, event: event.type, after: paymentAfter(payment, event) }).toEqual({
+          expect({
+            payment,
+            event: event.type,
+            after: paymentAfter(payment, event, { total: placed.total, refundedBefore: '0.00' }),
+          }).toEqual({
             payment,
             event: event.type,
             after: (evolveOrder({ ...placed, payment }, event) as PlacedOrder).payment,
@@ -137,7 +141,7 @@ describe('paymentAfter', () => {
 });
 
 describe('keyStatusAfter', () => {
-  describe('for a key absent, available or assigned, and every inventory event', () => {
+  describe('for a key absent, available, assigned or revoked, and every inventory event', () => {
     it('is the status evolveInventory leaves the key in (a removed key counts as absent)', () => {
       const productId = randomUUID();
       const { keyId, key: sealed, fingerprint } = newKey(testVault());
@@ -157,6 +161,12 @@ describe('keyStatusAfter', () => {
           data: { productId, orderId, lineId: 'line', keys: [{ keyId, key: sealed }], assignedAt: at },
         },
         { type: 'LicenceKeyStockLow', data: { productId, available: 0, threshold: 5, detectedAt: at } },
+        { type: 'LicenceKeyRevoked', data: { productId, keyId, orderId, lineId: 'line', revokedAt: at } },
+        { type: 'LicenceKeyReturned', data: { productId, keyId, orderId, lineId: 'line', returnedAt: at } },
+        {
+          type: 'LicenceKeysRequestWithdrawn',
+          data: { productId, orderId, lineId: 'line', quantity: 1, withdrawnAt: at },
+        },
       ];
       expect(new Set(events.map((event) => event.type))).toEqual(
         new Set(Object.keys(licenceKeyEventSchemas)),
@@ -167,10 +177,12 @@ describe('keyStatusAfter', () => {
         LicenceKeyEvent,
         LicenceKeyEvent,
       ];
+      const revoked = events.find((event) => event.type === 'LicenceKeyRevoked') as LicenceKeyEvent;
       const inventories: Array<[KeyStatus | undefined, InventoryState]> = [
         [undefined, initialInventoryState],
         ['available', [added].reduce(evolveInventory, initialInventoryState)],
         ['assigned', [added, requested, assigned].reduce(evolveInventory, initialInventoryState)],
+        ['revoked', [added, requested, assigned, revoked].reduce(evolveInventory, initialInventoryState)],
       ];
       const statusIn = (inventory: InventoryState) => {
         const status = inventory.keys.get(keyId)?.status;

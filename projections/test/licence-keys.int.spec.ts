@@ -67,6 +67,7 @@ describe('licence-keys projector', () => {
           line_id: null,
           added_at: new Date(at(0)),
           assigned_at: null,
+          returned_from: null,
         })),
       );
       expect(rows.map((row) => vault.open(row.key_sealed))).toEqual(keys.map((key) => key.text));

@@ -79,6 +79,7 @@ describe('orders projector', () => {
         updated_at: new Date('2026-03-01T09:30:00.000Z'),
         fulfilled_at: null,
         delivery_email_sent_at: null,
+        refunded_total: '0.00',
       });
       expect(await items(id)).toEqual([
         {
@@ -92,6 +93,9 @@ describe('orders projector', () => {
           price: '149.50',
           line_total: '299.00',
           license_keys: [],
+          license_key_ids: [],
+          refunded_units: 0,
+          refunded_key_ids: [],
         },
         {
           id: `${id}:${windows.lineId}`,
@@ -104,6 +108,9 @@ describe('orders projector', () => {
           price: '19.99',
           line_total: '19.99',
           license_keys: [],
+          license_key_ids: [],
+          refunded_units: 0,
+          refunded_key_ids: [],
         },
       ]);
     });

@@ -24,15 +24,18 @@ interface Customer {
 interface CustomerOrder {
   emailKey: string;
   totalCents: number;
+  /** Money PayPal refunded on it. */
+  refundedCents: number;
   status: OrderStatus;
 }
 
-const spentOn = (order: CustomerOrder) => (keepsMoney(order.status) ? order.totalCents : 0);
+const spentOn = (order: CustomerOrder) =>
+  keepsMoney(order.status) ? order.totalCents - order.refundedCents : 0;
 
 /**
  * Folds a batch in log order onto the stored state it touches (`customers` keyed by e-mail key and the private
  * `customer_orders`), changing both maps in place. Every order counts toward `orderCount`; only money the store
- * keeps (not cancelled, not refunded) counts toward `spentCents`. Name and e-mail come from the latest order by
+ * keeps (not cancelled, not refunded, less partial refunds) counts toward `spentCents`. Name and e-mail come from the latest order by
  * capture time (a tie goes to the later event).
  */
 export function foldCustomerEvents(
@@ -57,7 +60,12 @@ export function foldCustomerEvents(
           before.spentCents -= spentOn(previous);
         }
       }
-      const order: CustomerOrder = { emailKey: emailKey(who.email), totalCents: toCents(total), status };
+      const order: CustomerOrder = {
+        emailKey: emailKey(who.email),
+        totalCents: toCents(total),
+        refundedCents: 0,
+        status,
+      };
       orders.set(orderId, order);
       touched.orders.add(orderId);
       const capturedMs = Date.parse(capturedAt);
@@ -87,10 +95,12 @@ export function foldCustomerEvents(
     const order = orders.get(event.data.orderId);
     if (!order) continue;
     const status = statusAfter(order.status, event);
-    if (status === order.status) continue;
+    const refunded = event.type === 'OrderRefundCompleted' ? toCents(event.data.amount) : 0;
+    if (status === order.status && refunded === 0) continue;
+    const changed = { ...order, status, refundedCents: order.refundedCents + refunded };
     const current = customer(order.emailKey);
-    if (current) current.spentCents += (keepsMoney(status) ? order.totalCents : 0) - spentOn(order);
-    order.status = status;
+    if (current) current.spentCents += spentOn(changed) - spentOn(order);
+    orders.set(event.data.orderId, changed);
     touched.orders.add(event.data.orderId);
   }
   return touched;
@@ -102,12 +112,17 @@ async function loadOrders(
   ids: string[],
 ): Promise<Map<string, CustomerOrder>> {
   const { rows } = await sql<CustomerOrderRow>`
-    SELECT order_id, email_key, total::text AS total, status
+    SELECT order_id, email_key, total::text AS total, refunded::text AS refunded, status
       FROM ${tableIn(schema, 'customer_orders')} WHERE order_id = ANY(${ids}::uuid[])`.execute(trx);
   return new Map(
     rows.map((row) => [
       row.order_id,
-      { emailKey: row.email_key, totalCents: toCents(row.total), status: row.status as OrderStatus },
+      {
+        emailKey: row.email_key,
+        totalCents: toCents(row.total),
+        refundedCents: toCents(row.refunded),
+        status: row.status as OrderStatus,
+      },
     ]),
   );
 }
@@ -154,8 +169,8 @@ export async function customerOrderStreams(db: Kysely<Database>, emailKey: strin
  */
 export const customersProjector: Projector = {
   name: NAME,
-  // 2: a completed payment leaves an order an admin has already moved on from pending as it is (evolveOrder).
-  version: 2,
+  // 3: money spent net of refunds (each order's refunded money kept beside its total).
+  version: 3,
   tables: ['customers', 'customer_orders'],
   sources: {
     customers: (row, db) => customerOrderStreams(db, String(row.email_key)),
@@ -180,7 +195,8 @@ export const customersProjector: Projector = {
         order_id  uuid PRIMARY KEY,
         email_key text NOT NULL,
         total     numeric(12, 2) NOT NULL,
-        status    text NOT NULL
+        status    text NOT NULL,
+        refunded  numeric(12, 2) NOT NULL
       )`.execute(db);
   },
 
@@ -201,6 +217,7 @@ export const customersProjector: Projector = {
         order_id: id,
         email_key: order.emailKey,
         total: formatCents(order.totalCents),
+        refunded: formatCents(order.refundedCents),
         status: order.status,
       };
     });

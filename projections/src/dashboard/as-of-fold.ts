@@ -3,7 +3,6 @@ import {
   type LicenceKeyEvent,
   type LowStockView,
   type OrderEvent,
-  type OrderStatus,
   type OrderSummaryView,
   type ProductEvent,
 } from '@licensestore/shared';
@@ -15,6 +14,7 @@ import { parseLicenceKeyBatch } from '../licence-keys/events.js';
 import { emailKey, parseOrderBatch } from '../orders/events.js';
 import { parseProductBatch } from '../products/events.js';
 import {
+  type DashboardOrder,
   foldDashboardKeys,
   foldDashboardOrders,
   foldDashboardProducts,
@@ -39,9 +39,12 @@ const COUNTED = new Set([
   'OrderRefunded',
   'OrderStatusChanged',
   'OrderFulfilled',
+  'OrderRefundCompleted',
   'LicenceKeyAdded',
   'LicenceKeyRemoved',
   'LicenceKeysAssigned',
+  'LicenceKeyRevoked',
+  'LicenceKeyReturned',
 ]);
 
 type CapturedOrder = Extract<OrderEvent, { type: 'OrderCaptured' }>;
@@ -50,7 +53,7 @@ type CapturedOrder = Extract<OrderEvent, { type: 'OrderCaptured' }>;
 export interface DashboardFoldState {
   delta: StatsDelta;
   products: Array<[string, { featured: boolean }]>;
-  orders: Array<[string, { status: OrderStatus; totalCents: number; fulfilled: boolean }]>;
+  orders: Array<[string, DashboardOrder]>;
   keys: Array<[string, KeyStatus]>;
   customers: string[];
   productNames: Array<[string, string]>;
@@ -68,7 +71,7 @@ export interface DashboardFoldState {
 export class DashboardFold {
   delta: StatsDelta = noChange();
   products = new Map<string, { featured: boolean }>();
-  orders = new Map<string, { status: OrderStatus; totalCents: number; fulfilled: boolean }>();
+  orders = new Map<string, DashboardOrder>();
   keys = new Map<string, KeyStatus>();
   customers = new Set<string>();
   productNames = new Map<string, string>();

@@ -62,9 +62,11 @@ interface DashboardProduct {
   featured: boolean;
 }
 
-interface DashboardOrder {
+export interface DashboardOrder {
   status: OrderStatus;
   totalCents: number;
+  /** Money PayPal refunded on it (completed refunds). */
+  refundedCents: number;
   /** Every unit has its key (OrderFulfilled). */
   fulfilled: boolean;
 }
@@ -81,7 +83,7 @@ const productCounts = (product: DashboardProduct | undefined) => ({
 const orderCounts = (order: DashboardOrder | undefined) => ({
   orders: order ? 1 : 0,
   completed: order?.status === 'completed' ? 1 : 0,
-  revenueCents: order && keepsMoney(order.status) ? order.totalCents : 0,
+  revenueCents: order && keepsMoney(order.status) ? order.totalCents - order.refundedCents : 0,
   awaitingKeys: order?.status === 'processing' && !order.fulfilled ? 1 : 0,
 });
 
@@ -152,17 +154,24 @@ export function foldDashboardOrders(
     const id = event.data.orderId;
     if (event.type === 'OrderCaptured') {
       remember(id);
-      orders.set(id, { status: event.data.status, totalCents: toCents(event.data.total), fulfilled: false });
+      orders.set(id, {
+        status: event.data.status,
+        totalCents: toCents(event.data.total),
+        refundedCents: 0,
+        fulfilled: false,
+      });
       continue;
     }
     const order = orders.get(id);
     if (!order) continue;
     const status = statusAfter(order.status, event);
     const fulfilled = order.fulfilled || event.type === 'OrderFulfilled';
-    if (status === order.status && fulfilled === order.fulfilled) continue;
+    const refunded = event.type === 'OrderRefundCompleted' ? toCents(event.data.amount) : 0;
+    if (status === order.status && fulfilled === order.fulfilled && refunded === 0) continue;
     remember(id);
     order.status = status;
     order.fulfilled = fulfilled;
+    order.refundedCents += refunded;
   }
   for (const [id, counted] of before) {
     const now = orderCounts(orders.get(id));
@@ -236,12 +245,17 @@ async function loadOrders(trx: Transaction<Database>, schema: string, events: re
   const ids = [...new Set(events.map((event) => event.data.orderId))];
   if (ids.length === 0) return new Map<string, DashboardOrder>();
   const { rows } = await sql<DashboardOrdersTable>`
-    SELECT id, status, total::text AS total, fulfilled FROM ${tableIn(schema, 'dashboard_orders')}
-     WHERE id = ANY(${ids}::uuid[])`.execute(trx);
+    SELECT id, status, total::text AS total, refunded::text AS refunded, fulfilled
+      FROM ${tableIn(schema, 'dashboard_orders')} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
   return new Map<string, DashboardOrder>(
     rows.map((row) => [
       row.id,
-      { status: row.status as OrderStatus, totalCents: toCents(row.total), fulfilled: row.fulfilled },
+      {
+        status: row.status as OrderStatus,
+        totalCents: toCents(row.total),
+        refundedCents: toCents(row.refunded),
+        fulfilled: row.fulfilled,
+      },
     ]),
   );
 }
@@ -294,16 +308,16 @@ async function writeState<T>(
 /**
  * The back-office counters in one row, kept up to date event by event rather than counted on page load:
  * live products and how many are featured, orders and how many are completed, distinct customer e-mail keys,
- * revenue (totals of orders neither cancelled nor refunded), licence keys available and assigned over all
+ * revenue (totals less refunds of orders neither cancelled nor refunded), licence keys available and assigned over all
  * products, and orders awaiting keys. To move the counters it keeps a little state of its own: each live
- * product's featured flag, each order's status, total and whether it is fulfilled, every customer key, each
+ * product's featured flag, each order's status, total, refunded money and whether it is fulfilled, every customer key, each
  * key's status. The counters move by the difference between what the touched entities count for before and
  * after a batch, so they always equal aggregates over that state, and applying a batch twice moves them once.
  */
 export const dashboardProjector: Projector = {
   name: NAME,
-  // 2: key counters and orders awaiting keys; statuses exactly as evolveOrder (fulfilment completes an order).
-  version: 2,
+  // 3: revenue net of refunds (each order's refunded money kept beside its total); revoked keys count as neither.
+  version: 3,
   tables: [
     'dashboard_stats',
     'dashboard_products',
@@ -344,7 +358,8 @@ export const dashboardProjector: Projector = {
         id        uuid PRIMARY KEY,
         status    text NOT NULL,
         total     numeric(12, 2) NOT NULL,
-        fulfilled boolean NOT NULL
+        fulfilled boolean NOT NULL,
+        refunded  numeric(12, 2) NOT NULL
       )`.execute(db);
     await sql`CREATE TABLE ${tableIn(schema, 'dashboard_customers')} (email_key text PRIMARY KEY)`.execute(
       db,
@@ -383,6 +398,7 @@ export const dashboardProjector: Projector = {
       id,
       status: order.status,
       total: formatCents(order.totalCents),
+      refunded: formatCents(order.refundedCents),
       fulfilled: order.fulfilled,
     }));
     await writeState(trx, schema, 'dashboard_licence_keys', touchedKeys, keys, (id, status) => ({

@@ -30,15 +30,22 @@ export function inventoryEventTime(event: LicenceKeyEvent): string {
       return event.data.assignedAt;
     case 'LicenceKeyStockLow':
       return event.data.detectedAt;
+    case 'LicenceKeyRevoked':
+      return event.data.revokedAt;
+    case 'LicenceKeyReturned':
+      return event.data.returnedAt;
+    case 'LicenceKeysRequestWithdrawn':
+      return event.data.withdrawnAt;
   }
 }
 
 /** What a key counts for in a product's stock: removed (and never-added) keys are absent. */
-export type KeyStatus = 'available' | 'assigned';
+export type KeyStatus = 'available' | 'assigned' | 'revoked';
 
 /**
  * The status a key is left in by an event that names it, as `evolveInventory` has it: added makes it available
- * (whatever it was), removed takes it out, assigned assigns a key the inventory holds. Undefined when absent.
+ * (whatever it was), removed takes it out, assigned assigns a key the inventory holds, revoked and returned
+ * revoke it or make it available again. Undefined when absent.
  */
 export function keyStatusAfter(status: KeyStatus | undefined, event: LicenceKeyEvent): KeyStatus | undefined {
   switch (event.type) {
@@ -48,7 +55,12 @@ export function keyStatusAfter(status: KeyStatus | undefined, event: LicenceKeyE
       return undefined;
     case 'LicenceKeysAssigned':
       return status === undefined ? undefined : 'assigned';
+    case 'LicenceKeyRevoked':
+      return status === undefined ? undefined : 'revoked';
+    case 'LicenceKeyReturned':
+      return status === undefined ? undefined : 'available';
     case 'LicenceKeysRequested':
+    case 'LicenceKeysRequestWithdrawn':
     case 'LicenceKeyStockLow':
       return status;
   }
@@ -59,10 +71,13 @@ export function keyIdsOf(event: LicenceKeyEvent): string[] {
   switch (event.type) {
     case 'LicenceKeyAdded':
     case 'LicenceKeyRemoved':
+    case 'LicenceKeyRevoked':
+    case 'LicenceKeyReturned':
       return [event.data.keyId];
     case 'LicenceKeysAssigned':
       return event.data.keys.map((key) => key.keyId);
     case 'LicenceKeysRequested':
+    case 'LicenceKeysRequestWithdrawn':
     case 'LicenceKeyStockLow':
       return [];
   }

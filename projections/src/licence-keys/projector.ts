@@ -18,6 +18,7 @@ export type LicenceKeyRow = Omit<LicenceKeysTable, 'added_at' | 'assigned_at'> &
 export interface StockChange {
   available: number;
   assigned: number;
+  revoked: number;
   waiting: number;
   updatedAt: string;
 }
@@ -38,7 +39,7 @@ export function foldLicenceKeyEvents(
   const changeOf = (productId: string, at: string) => {
     const change = stock.get(productId);
     if (!change) {
-      const created = { available: 0, assigned: 0, waiting: 0, updatedAt: at };
+      const created = { available: 0, assigned: 0, revoked: 0, waiting: 0, updatedAt: at };
       stock.set(productId, created);
       return created;
     }
@@ -50,6 +51,7 @@ export function foldLicenceKeyEvents(
     const change = changeOf(event.data.productId, at);
     if (event.type === 'LicenceKeysRequested') change.waiting += event.data.quantity;
     else if (event.type === 'LicenceKeysAssigned') change.waiting -= event.data.keys.length;
+    else if (event.type === 'LicenceKeysRequestWithdrawn') change.waiting -= event.data.quantity;
     for (const keyId of keyIdsOf(event)) {
       const row = keys.get(keyId);
       const status = keyStatusAfter(row?.status, event);
@@ -71,6 +73,7 @@ export function foldLicenceKeyEvents(
           line_id: null,
           added_at: addedAt,
           assigned_at: null,
+          returned_from: null,
         });
       } else if (row && event.type === 'LicenceKeysAssigned') {
         keys.set(keyId, {
@@ -79,6 +82,17 @@ export function foldLicenceKeyEvents(
           order_id: event.data.orderId,
           line_id: storableText(event.data.lineId),
           assigned_at: event.data.assignedAt,
+        });
+      } else if (row && event.type === 'LicenceKeyRevoked') {
+        keys.set(keyId, { ...row, status });
+      } else if (row && event.type === 'LicenceKeyReturned') {
+        keys.set(keyId, {
+          ...row,
+          status,
+          order_id: null,
+          line_id: null,
+          assigned_at: null,
+          returned_from: event.data.orderId,
         });
       }
     }
@@ -100,7 +114,7 @@ async function loadKeys(
   if (ids.length === 0) return new Map();
   const { rows } = await sql<LicenceKeyRow>`
     SELECT id, product_id, key_sealed, fingerprint, status, order_id, line_id,
-           ${isoText('added_at')} AS added_at, ${isoText('assigned_at')} AS assigned_at
+           ${isoText('added_at')} AS added_at, ${isoText('assigned_at')} AS assigned_at, returned_from
       FROM ${tableIn(schema, 'licence_keys')} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -127,6 +141,7 @@ async function moveStock(trx: Transaction<Database>, schema: string, stock: Map<
     product_id: productId,
     available: change.available,
     assigned: change.assigned,
+    revoked: change.revoked,
     waiting: change.waiting,
     updated_at: change.updatedAt,
   }));
@@ -137,18 +152,20 @@ async function moveStock(trx: Transaction<Database>, schema: string, stock: Map<
     ON CONFLICT (product_id) DO UPDATE SET
       available = stock.available + excluded.available,
       assigned = stock.assigned + excluded.assigned,
+      revoked = stock.revoked + excluded.revoked,
       waiting = stock.waiting + excluded.waiting,
       updated_at = greatest(stock.updated_at, excluded.updated_at)`.execute(trx);
 }
 
 /**
  * The licence-key inventory from the products' key streams: one row per key in the inventory (sealed, with its
- * fingerprint for duplicate checks, and the order line it went to), and per product the keys available, assigned
- * and the units paid orders still wait for, kept up to date event by event rather than counted.
+ * fingerprint for duplicate checks, the order line it went to, revoked or the order it came back from), and per
+ * product the keys available, assigned, revoked and the units paid orders still wait for, kept up to date event by event rather than counted.
  */
 export const licenceKeysProjector: Projector = {
   name: NAME,
-  version: 1,
+  // 2: keys revoked or returned from refunded and cancelled orders; revoked keys counted per product.
+  version: 2,
   tables: ['licence_keys', 'licence_key_stock'],
   sources: {
     licence_keys: (row) => keySources(String(row.product_id), String(row.id), row.order_id),
@@ -167,8 +184,9 @@ export const licenceKeysProjector: Projector = {
         status      text NOT NULL,
         order_id    uuid,
         line_id     text,
-        added_at    timestamptz NOT NULL,
-        assigned_at timestamptz
+        added_at      timestamptz NOT NULL,
+        assigned_at   timestamptz,
+        returned_from uuid
       )`.execute(db);
     await sql`CREATE INDEX licence_keys_fingerprint_idx ON ${tableIn(schema, 'licence_keys')} (fingerprint)`.execute(
       db,
@@ -179,7 +197,8 @@ export const licenceKeysProjector: Projector = {
         available  integer NOT NULL,
         assigned   integer NOT NULL,
         waiting    integer NOT NULL,
-        updated_at timestamptz NOT NULL
+        updated_at timestamptz NOT NULL,
+        revoked    integer NOT NULL
       )`.execute(db);
   },
 

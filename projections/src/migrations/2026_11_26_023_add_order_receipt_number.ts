@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 // Frozen: a change to the read schema is a new migration.
-// The orders projector's version 4 rebuilds `orders` with this column; adding it to the live table first lets the
+// The orders projector's version 5 rebuilds `orders` with this column; adding it to the live table first lets the
 // api that reads it serve orders (without numbers) while the rebuild runs.
 
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema of their day, not today's types

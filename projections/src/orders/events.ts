@@ -4,6 +4,7 @@ import {
   type OrderStatus,
   type PaymentState,
   parseOrderEvent,
+  toCents,
 } from '@licensestore/shared';
 import { batchParser } from '../batch-parser.js';
 
@@ -104,9 +105,13 @@ export function statusAfter(status: OrderStatus, event: LaterOrderEvent): OrderS
 
 /**
  * Where an order's money stands after a later event, exactly as `evolveOrder` has it: PayPal's news about a pending
- * capture moves it once (completed or denied), a refund ends it; nothing an admin does changes it.
+ * capture moves it once (completed or denied), a refund of the whole total ends it; nothing an admin does changes it.
  */
-export function paymentAfter(payment: PaymentState, event: LaterOrderEvent): PaymentState {
+export function paymentAfter(
+  payment: PaymentState,
+  event: LaterOrderEvent,
+  money: { total: string; refundedBefore: string },
+): PaymentState {
   switch (event.type) {
     case 'OrderPaymentCompleted':
       return 'completed';
@@ -114,6 +119,11 @@ export function paymentAfter(payment: PaymentState, event: LaterOrderEvent): Pay
       return 'denied';
     case 'OrderRefunded':
       return 'refunded';
+    // Refunds of parts leave the payment completed; the one that makes up the whole total refunds it.
+    case 'OrderRefundCompleted':
+      return toCents(money.refundedBefore) + toCents(event.data.amount) >= toCents(money.total)
+        ? 'refunded'
+        : payment;
     default:
       return payment;
   }

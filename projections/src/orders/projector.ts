@@ -1,4 +1,11 @@
-import { type OrderEvent, type OrderStatus, orderStream, type PaymentState } from '@licensestore/shared';
+import {
+  formatCents,
+  type OrderEvent,
+  type OrderStatus,
+  orderStream,
+  type PaymentState,
+  toCents,
+} from '@licensestore/shared';
 import type { Database, OrderItemsTable, OrdersTable } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
@@ -12,6 +19,7 @@ import {
   statusAfter,
   storableText,
 } from './events.js';
+import { applyRefunds, createRefundsTable } from './refunds.js';
 
 const NAME = 'orders';
 
@@ -42,6 +50,7 @@ const capturedRow = (order: OrderCaptured): OrderRow => ({
   updated_at: order.capturedAt,
   fulfilled_at: null,
   delivery_email_sent_at: null,
+  refunded_total: '0.00',
   receipt_number: null,
 });
 
@@ -63,6 +72,9 @@ const itemRows = (order: OrderCaptured): Map<string, OrderItemRow> => {
       price: line.unitPrice,
       line_total: line.lineTotal,
       license_keys: [],
+      license_key_ids: [],
+      refunded_units: 0,
+      refunded_key_ids: [],
     });
   });
   return items;
@@ -120,25 +132,52 @@ export function foldOrderEvents(
     }
     const { row } = order;
     row.status = statusAfter(row.status as OrderStatus, event);
-    row.payment_status = paymentAfter(row.payment_status as PaymentState, event);
+    row.payment_status = paymentAfter(row.payment_status as PaymentState, event, {
+      total: row.total,
+      refundedBefore: row.refunded_total,
+    });
     row.updated_at = orderEventTime(event);
     if (event.type === 'OrderFulfilled') row.fulfilled_at = event.data.fulfilledAt;
     else if (event.type === 'DeliveryEmailSent') row.delivery_email_sent_at = event.data.sentAt;
     else if (event.type === 'OrderReceiptIssued') row.receipt_number = storableText(event.data.receiptNumber);
     else if (event.type === 'OrderLicenceKeysAssigned') {
-      const id = itemId(orderId, event.data.lineId);
-      let item = order.items.get(id);
-      if (!item) {
-        const storedItem = order.captured ? undefined : storedItems.get(id);
-        // A line the order does not have: evolveOrder files the keys under it, but there is no item to show.
-        if (!storedItem) continue;
-        item = { ...storedItem, license_keys: [...storedItem.license_keys] };
-        order.items.set(id, item);
-      }
+      // A line the order does not have: evolveOrder files the keys under it, but there is no item to show.
+      const item = itemOf(order, storedItems, event.data.lineId);
+      if (!item) continue;
       item.license_keys.push(...event.data.keys.map((key) => key.key));
+      item.license_key_ids.push(...event.data.keys.map((key) => key.keyId.toLowerCase()));
+    } else if (event.type === 'OrderRefundCompleted') {
+      row.refunded_total = formatCents(toCents(row.refunded_total) + toCents(event.data.amount));
+      for (const unit of event.data.units) {
+        const item = itemOf(order, storedItems, unit.lineId);
+        if (!item) continue;
+        item.refunded_units += 1;
+        if (unit.keyId !== null) item.refunded_key_ids.push(unit.keyId.toLowerCase());
+      }
     }
   }
   return folded;
+}
+
+/** The line of a folded order a later event changes (copied from the stored row once); none for a line it lacks. */
+function itemOf(
+  order: FoldedOrder,
+  storedItems: ReadonlyMap<string, OrderItemRow>,
+  lineId: string,
+): OrderItemRow | undefined {
+  const id = itemId(order.row.id, lineId);
+  const folded = order.items.get(id);
+  if (folded) return folded;
+  const stored = order.captured ? undefined : storedItems.get(id);
+  if (!stored) return undefined;
+  const item = {
+    ...stored,
+    license_keys: [...stored.license_keys],
+    license_key_ids: [...stored.license_key_ids],
+    refunded_key_ids: [...stored.refunded_key_ids],
+  };
+  order.items.set(id, item);
+  return item;
 }
 
 /** The stored orders a batch touches: by id, and by PayPal order (to see a capture that would take one twice). */
@@ -157,13 +196,13 @@ async function loadRows(
     SELECT id, paypal_order_id, customer_name, customer_email, customer_email_key, total::text AS total,
            currency, status, payment_status, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at,
            ${isoText('fulfilled_at')} AS fulfilled_at, ${isoText('delivery_email_sent_at')} AS delivery_email_sent_at,
-           receipt_number
+           refunded_total::text AS refunded_total, receipt_number
       FROM ${tableIn(schema, 'orders')}
      WHERE id = ANY(${[...ids]}::uuid[]) OR paypal_order_id = ANY(${[...paypalIds]}::text[])`.execute(trx);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-/** The stored lines a batch gives keys to. */
+/** The stored lines a batch gives keys to or refunds units of. */
 async function loadItems(
   trx: Transaction<Database>,
   schema: string,
@@ -172,11 +211,14 @@ async function loadItems(
   const ids = new Set<string>();
   for (const event of events) {
     if (event.type === 'OrderLicenceKeysAssigned') ids.add(itemId(event.data.orderId, event.data.lineId));
+    if (event.type === 'OrderRefundCompleted') {
+      for (const unit of event.data.units) ids.add(itemId(event.data.orderId, unit.lineId));
+    }
   }
   if (ids.size === 0) return new Map();
   const { rows } = await sql<OrderItemRow>`
     SELECT id, order_id, line_id, line_number, product_id, product_name, quantity, price::text AS price,
-           line_total::text AS line_total, license_keys
+           line_total::text AS line_total, license_keys, license_key_ids, refunded_units, refunded_key_ids
       FROM ${tableIn(schema, 'order_items')} WHERE id = ANY(${[...ids]}::text[])`.execute(trx);
   return new Map(rows.map((row) => [row.id, row]));
 }
@@ -189,12 +231,14 @@ export const ordersProjector: Projector = {
   name: NAME,
   // 2: lines carry their keys, orders their fulfilment and delivery e-mail; statuses exactly as evolveOrder.
   // 3: orders carry their payment status (pending review, completed, denied, refunded).
-  // 4: orders carry their receipt number.
-  version: 4,
-  tables: ['orders', 'order_items'],
+  // 4: refunds (their own rows, the refunded total, refunded units and key ids per line).
+  // 5: orders carry their receipt number.
+  version: 5,
+  tables: ['orders', 'order_items', 'order_refunds'],
   sources: {
     orders: (row) => [{ stream: orderStream(String(row.id)) }],
     order_items: (row) => [{ stream: orderStream(String(row.order_id)), mentioning: String(row.line_id) }],
+    order_refunds: (row) => [{ stream: orderStream(String(row.order_id)), mentioning: String(row.id) }],
   },
 
   async createTables(db: Kysely<Database>, schema: string) {
@@ -208,11 +252,12 @@ export const ordersProjector: Projector = {
         total                  numeric(12, 2) NOT NULL,
         currency               text NOT NULL,
         status                 text NOT NULL,
-        payment_status         text NOT NULL,
         created_at             timestamptz NOT NULL,
         updated_at             timestamptz NOT NULL,
         fulfilled_at           timestamptz,
         delivery_email_sent_at timestamptz,
+        payment_status         text NOT NULL,
+        refunded_total         numeric(12, 2) NOT NULL,
         receipt_number         text UNIQUE
       )`.execute(db);
     await sql`CREATE INDEX orders_created_at_idx ON ${tableIn(schema, 'orders')} (created_at DESC, id DESC)`.execute(
@@ -232,16 +277,21 @@ export const ordersProjector: Projector = {
         quantity     integer NOT NULL,
         price        numeric(12, 2) NOT NULL,
         line_total   numeric(12, 2) NOT NULL,
-        license_keys text[] NOT NULL
+        license_keys text[] NOT NULL,
+        license_key_ids  text[] NOT NULL,
+        refunded_units   integer NOT NULL,
+        refunded_key_ids text[] NOT NULL
       )`.execute(db);
     await sql`CREATE INDEX order_items_order_id_idx ON ${tableIn(schema, 'order_items')} (order_id, line_number)`.execute(
       db,
     );
+    await createRefundsTable(db, schema);
   },
 
   async apply(trx, events, { schema, log }) {
     const parsed = parseOrderBatch(events, log, NAME);
     if (parsed.length === 0) return;
+    await applyRefunds(trx, schema, events);
     const stored = await loadRows(trx, schema, parsed);
     const storedItems = await loadItems(trx, schema, parsed);
     const folded = foldOrderEvents(parsed, stored, storedItems, log);

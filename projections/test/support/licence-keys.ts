@@ -4,6 +4,7 @@ import {
   formatCents,
   type InventoryState,
   inventoryDecider,
+  keyReleases,
   type LicenceKeyCommand,
   type LicenceKeyEvent,
   licenceKeysStream,
@@ -192,11 +193,28 @@ export function* deliveryHistory(options: {
       });
     }
   };
+  const releaseKeys = function* (orderId: string) {
+    const state = streams.get(orderStream(orderId))?.state as PlacedOrder;
+    for (const release of keyReleases(state)) {
+      yield* inventory(release.productId, {
+        type: 'ReleaseLicenceKeys',
+        productId: release.productId,
+        orderId,
+        lineId: release.lineId,
+        keys: release.keys,
+        wanted: release.wanted,
+        lowStockThreshold: LOW_STOCK_THRESHOLD,
+        now: now(),
+      });
+    }
+  };
   const recordOwed = function* (index: number) {
     const [assignment] = owed.splice(index, 1);
     if (!assignment) return;
     const { orderId, lineId, keys } = assignment;
     const recorded = yield* order(orderId, { type: 'RecordLicenceKeys', orderId, lineId, keys, now: now() });
+    // Keys that reached a cancelled or refunded order go back at once, as the workers give them back.
+    yield* releaseKeys(orderId);
     if (recorded.events.some((event) => event.type === 'OrderFulfilled') && rnd.next() < 0.8) {
       yield* order(orderId, {
         type: 'RecordDeliveryEmailSent',
@@ -269,12 +287,35 @@ export function* deliveryHistory(options: {
       }
     } else if (roll < 0.65 && orders.length > 0) {
       const orderId = rnd.pick(orders);
+      const state = streams.get(orderStream(orderId))?.state as PlacedOrder;
+      if (state.status === 'cancelled' || state.status === 'refunded') continue;
       if (rnd.next() < 0.3) {
-        yield* order(orderId, { type: 'RefundOrder', orderId, captureId: `CAPTURE-${orderId}`, now: now() });
+        if (state.payment !== 'completed') continue;
+        const refundId = rnd.uuid();
+        const requested = yield* order(orderId, {
+          type: 'RefundOrderUnits',
+          orderId,
+          refundId,
+          units: 'all',
+          reason: 'Refunded',
+          now: now(),
+        });
+        const amount =
+          requested.events[0]?.type === 'OrderRefundRequested' ? requested.events[0].data.amount : '0';
+        yield* order(orderId, {
+          type: 'CompleteOrderRefund',
+          orderId,
+          captureId: `CAPTURE-${orderId}`,
+          refundId,
+          paypalRefundId: `REFUND-${refundId}`,
+          amount,
+          now: now(),
+        });
       } else {
         const to = rnd.pick(['pending', 'completed', 'cancelled'] as const);
         yield* order(orderId, { type: 'ChangeOrderStatus', orderId, to, now: now() });
       }
+      yield* releaseKeys(orderId);
     } else if (owed.length > 0) {
       yield* recordOwed(rnd.int(0, owed.length - 1));
     }

@@ -276,6 +276,7 @@ export async function appendHistory(
 export const ORDER_MODEL_TABLES = {
   orders: 'id',
   order_items: 'id',
+  order_refunds: 'id',
   customers: 'email_key',
   customer_orders: 'order_id',
   dashboard_stats: 'id',
@@ -319,7 +320,7 @@ export async function countedStats(db: Kysely<Database>) {
            (SELECT count(*)::int FROM orders) AS order_count,
            (SELECT count(*)::int FROM orders WHERE status = 'completed') AS completed_count,
            (SELECT count(DISTINCT customer_email_key)::int FROM orders) AS customer_count,
-           (SELECT coalesce(sum(total), 0)::numeric(12, 2)::text FROM orders
+           (SELECT coalesce(sum(total - refunded_total), 0)::numeric(12, 2)::text FROM orders
              WHERE status NOT IN ('cancelled', 'refunded')) AS revenue,
            (SELECT count(*)::int FROM licence_keys WHERE status = 'available') AS available_keys,
            (SELECT count(*)::int FROM licence_keys WHERE status = 'assigned') AS assigned_keys,

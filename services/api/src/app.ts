@@ -162,6 +162,7 @@ export function createApp(deps: AppDeps): Express {
       database,
       eventStore,
       logger,
+      paypal,
       keyVault,
       orderAccess,
       secureCookies: https,

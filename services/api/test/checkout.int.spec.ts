@@ -580,17 +580,21 @@ describe('Checkout', () => {
       ]);
     });
 
-    it('records a refund of a paid order', async () => {
+    it("records a refund made in PayPal's dashboard: every unit of the order, which becomes refunded", async () => {
       const id = await approvedOrder();
       const order = (await (await capture(id)).json()) as OrderBody;
       await emulator.sandbox.idle();
       const captureId = capturesAtPaypal(id)[0]?.id as string;
       await paypal.refund(captureId, {}, `refund-${captureId}`);
       await emulator.sandbox.idle();
-      expect((await readEvents(eventStore, orderStream(order.id))).map((event) => event.type)).toEqual([
+      const events = await readEvents(eventStore, orderStream(order.id));
+      expect(events.map((event) => event.type)).toEqual([
         'OrderCaptured',
-        'OrderRefunded',
+        'OrderRefundCompleted',
+        'OrderStatusChanged',
       ]);
+      expect(events[1]?.data).toMatchObject({ refundId: null, amount: order.total });
+      expect(events[2]?.data).toMatchObject({ to: 'refunded' });
     });
 
     it('refuses an event whose signature does not verify, and one without PayPal headers', async () => {

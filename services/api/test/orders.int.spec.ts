@@ -234,6 +234,8 @@ describe('Orders, customers and dashboard API', () => {
           sealedKeys: [],
           downloadUrl: null,
           installationNotes: null,
+          keyStatuses: [],
+          refundedUnits: 0,
         },
       ]);
       expect(await findOrder(database.db, randomUUID())).toBeNull();

@@ -53,6 +53,8 @@ export interface OrdersTable {
   delivery_email_sent_at: Date | null;
   /** The receipt's number (`2026-000001`), null until the order is paid and numbered. */
   receipt_number: string | null;
+  /** Money PayPal refunded on the order's capture (completed refunds, the store's and PayPal dashboard ones). */
+  refunded_total: string;
 }
 
 /** One row per order line (`orders` projector); `id` is `<orderId>:<lineId>`. */
@@ -70,6 +72,37 @@ export interface OrderItemsTable {
   line_total: string;
   /** The line's keys, sealed (key-vault), in the order they were assigned: at most `quantity`. */
   license_keys: string[];
+  /** The ids of those keys, in the same order. */
+  license_key_ids: string[];
+  /** Units of the line refunded (with a key or still without one). */
+  refunded_units: number;
+  /** Keys of the line whose unit was refunded. */
+  refunded_key_ids: string[];
+}
+
+/**
+ * One row per refund of an order (`orders` projector): the store's (`refund_id`, also its PayPal-Request-Id) and
+ * those made in PayPal's dashboard (`refund_id` null). `id` is the store's refund id, else PayPal's.
+ */
+export interface OrderRefundsTable {
+  id: string;
+  order_id: string;
+  refund_id: string | null;
+  paypal_refund_id: string | null;
+  amount: string;
+  /** The refunded units, `[{ lineId, keyId }]`; empty for a refund of money only. */
+  units: Array<{ lineId: string; keyId: string | null }>;
+  reason: string | null;
+  /** requested, completed or failed. */
+  status: string;
+  /** Who asked (the admin's id); null for a refund made in PayPal's dashboard. */
+  requested_by: string | null;
+  requested_at: Date;
+  completed_at: Date | null;
+  failed_at: Date | null;
+  /** PayPal's issue code and message when it refused. */
+  failure_code: string | null;
+  failure_message: string | null;
 }
 
 /** One row per key in the inventory (`licence-keys` projector); a removed key's row is deleted. */
@@ -83,11 +116,15 @@ export interface LicenceKeysTable {
    * refuses duplicates per product stream, and the read model must take every recorded key).
    */
   fingerprint: string;
-  status: 'available' | 'assigned';
+  /** Revoked: sold, then taken back for good (its unit refunded or order cancelled after the key left the store). */
+  status: 'available' | 'assigned' | 'revoked';
+  /** The order line it is assigned to (or was, when revoked). */
   order_id: string | null;
   line_id: string | null;
   added_at: Date;
   assigned_at: Date | null;
+  /** The order it last came back from (its unit refunded before the key left the store); null if never. */
+  returned_from: string | null;
 }
 
 /** Per product: keys available and assigned, and units of paid orders waiting for one (`licence-keys` projector). */
@@ -95,6 +132,8 @@ export interface LicenceKeyStockTable {
   product_id: string;
   available: number;
   assigned: number;
+  /** Keys taken back for good from refunded or cancelled orders. */
+  revoked: number;
   waiting: number;
   updated_at: Date;
 }
@@ -107,7 +146,7 @@ export interface CustomersTable {
   /** As given on the latest order. */
   name: string;
   order_count: number;
-  /** Totals of the customer's orders that are neither cancelled nor refunded. */
+  /** Totals less refunds of the customer's orders that are neither cancelled nor refunded. */
   total_spent: string;
   last_order_at: Date;
 }
@@ -117,6 +156,7 @@ export interface CustomerOrdersTable {
   order_id: string;
   email_key: string;
   total: string;
+  refunded: string;
   status: string;
 }
 
@@ -128,7 +168,7 @@ export interface DashboardStatsTable {
   order_count: number;
   completed_count: number;
   customer_count: number;
-  /** Totals of the orders that are neither cancelled nor refunded. */
+  /** Totals less refunds of the orders that are neither cancelled nor refunded. */
   revenue: string;
   /** Licence keys available over all products. */
   available_keys: number;
@@ -150,6 +190,7 @@ export interface DashboardOrdersTable {
   id: string;
   status: string;
   total: string;
+  refunded: string;
   fulfilled: boolean;
 }
 
@@ -161,7 +202,7 @@ export interface DashboardCustomersTable {
 /** Private state of the `dashboard` projector: each licence key in the inventory and its status. */
 export interface DashboardLicenceKeysTable {
   id: string;
-  status: 'available' | 'assigned';
+  status: 'available' | 'assigned' | 'revoked';
 }
 
 export interface ProjectionCheckpointsTable {
@@ -189,6 +230,7 @@ export interface Database {
   testimonials: TestimonialsTable;
   orders: OrdersTable;
   order_items: OrderItemsTable;
+  order_refunds: OrderRefundsTable;
   customers: CustomersTable;
   customer_orders: CustomerOrdersTable;
   dashboard_stats: DashboardStatsTable;

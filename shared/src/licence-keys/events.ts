@@ -40,6 +40,33 @@ export const licenceKeyEventSchemas = {
     keys: z.array(assignedKeySchema).min(1),
     assignedAt: z.iso.datetime(),
   }),
+  /**
+   * A sold key taken back for good (its unit refunded or its order cancelled after the key left the store: in a
+   * delivery e-mail the mail server accepted, or shown in clear). It is never handed out again.
+   */
+  LicenceKeyRevoked: z.object({
+    productId: z.uuid(),
+    keyId: z.uuid(),
+    orderId: z.uuid(),
+    lineId: z.string().min(1),
+    revokedAt: z.iso.datetime(),
+  }),
+  /** A sold key that never left the store came back (its unit refunded or its order cancelled): available again. */
+  LicenceKeyReturned: z.object({
+    productId: z.uuid(),
+    keyId: z.uuid(),
+    orderId: z.uuid(),
+    lineId: z.string().min(1),
+    returnedAt: z.iso.datetime(),
+  }),
+  /** A waiting line wants fewer keys (units refunded) or none (order refunded, denied or cancelled). */
+  LicenceKeysRequestWithdrawn: z.object({
+    productId: z.uuid(),
+    orderId: z.uuid(),
+    lineId: z.string().min(1),
+    quantity: z.number().int().positive(),
+    withdrawnAt: z.iso.datetime(),
+  }),
   /** Available keys fell below the threshold (once per fall; adding keys back above it re-arms it). */
   LicenceKeyStockLow: z.object({
     productId: z.uuid(),

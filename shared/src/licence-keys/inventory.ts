@@ -27,15 +27,29 @@ export type LicenceKeyCommand =
       quantity: number;
       lowStockThreshold: number;
       now: string;
+    }
+  | {
+      type: 'ReleaseLicenceKeys';
+      productId: string;
+      orderId: string;
+      lineId: string;
+      /** The line's keys to take back: revoked for good when they left the store, else returned to stock. */
+      keys: Array<{ keyId: string; leftStore: boolean }>;
+      /** How many keys the line still wants in all (its units not refunded; 0 for a cancelled order). */
+      wanted: number;
+      lowStockThreshold: number;
+      now: string;
     };
 
 export interface InventoryKey {
   keyId: string;
   key: string;
   fingerprint: string;
-  status: 'available' | 'assigned' | 'removed';
+  status: 'available' | 'assigned' | 'removed' | 'revoked';
   orderId?: string;
   lineId?: string;
+  /** The order it came back from: never handed to that order again (its unit was refunded). */
+  returnedFrom?: string;
 }
 
 export interface WaitingLine {
@@ -137,6 +151,32 @@ export function evolveInventory(state: InventoryState, event: LicenceKeyEvent): 
         .filter((line) => line.remaining > 0);
       return { ...state, keys: updated, available, waiting };
     }
+    case 'LicenceKeyRevoked': {
+      const key = state.keys.get(event.data.keyId);
+      if (!key) return state;
+      return { ...state, keys: state.keys.set(key.keyId, { ...key, status: 'revoked' }) };
+    }
+    case 'LicenceKeyReturned': {
+      const key = state.keys.get(event.data.keyId);
+      if (!key) return state;
+      const { orderId: _order, lineId: _line, ...rest } = key;
+      return rearm({
+        ...state,
+        keys: state.keys.set(key.keyId, { ...rest, status: 'available', returnedFrom: event.data.orderId }),
+        available: state.available.add(key.keyId),
+      });
+    }
+    case 'LicenceKeysRequestWithdrawn': {
+      const { orderId, lineId, quantity } = event.data;
+      const waiting = state.waiting
+        .map((line) =>
+          line.orderId === orderId && line.lineId === lineId
+            ? { ...line, remaining: line.remaining - quantity }
+            : line,
+        )
+        .filter((line) => line.remaining > 0);
+      return { ...state, waiting };
+    }
     case 'LicenceKeyStockLow':
       return { ...state, lowStockAlertedBelow: event.data.threshold };
   }
@@ -159,9 +199,12 @@ function serveAndWatch(
   for (const line of state.waiting) {
     if (state.available.size === 0) break;
     const keys: AssignedKey[] = state.available
+      .toSeq()
+      .filter((keyId) => state.keys.get(keyId)?.returnedFrom !== line.orderId)
       .take(line.remaining)
       .toArray()
       .map((keyId) => ({ keyId, key: (state.keys.get(keyId) as InventoryKey).key }));
+    if (keys.length === 0) continue;
     const assigned: LicenceKeyEvent = {
       type: 'LicenceKeysAssigned',
       data: { productId, orderId: line.orderId, lineId: line.lineId, keys, assignedAt: now },
@@ -206,6 +249,9 @@ const removeLicenceKey = (
 ): LicenceKeyEvent[] => {
   const key = state.keys.get(cmd.keyId);
   if (!key || key.status === 'removed') throw new NotFoundError('Licence key not found');
+  if (key.status === 'revoked') {
+    throw new IllegalStateError('This licence key was revoked; it stays on record and cannot be deleted.');
+  }
   if (key.status === 'assigned') {
     throw new IllegalStateError(
       `This licence key is assigned to order ${orderNumber(key.orderId ?? '')} and cannot be deleted.`,
@@ -237,6 +283,43 @@ const requestLicenceKeys = (
   return serveAndWatch([requested], state, cmd.productId, cmd.lowStockThreshold, cmd.now);
 };
 
+/**
+ * Takes back the keys of an order line's refunded units (or of a cancelled order): a key that left the store is
+ * revoked for good, any other goes back to stock and to the next waiting line; the line's place in the queue
+ * shrinks to what it still wants. Keys the line no longer holds and a want already met change nothing, so a
+ * repeated job is harmless.
+ */
+const releaseLicenceKeys = (
+  cmd: Extract<LicenceKeyCommand, { type: 'ReleaseLicenceKeys' }>,
+  state: InventoryState,
+): LicenceKeyEvent[] => {
+  const { productId, orderId, lineId, now } = cmd;
+  const released: LicenceKeyEvent[] = [];
+  for (const { keyId, leftStore } of cmd.keys) {
+    const key = state.keys.get(keyId);
+    if (key?.status !== 'assigned' || key.orderId !== orderId || key.lineId !== lineId) continue;
+    released.push(
+      leftStore
+        ? { type: 'LicenceKeyRevoked', data: { productId, keyId, orderId, lineId, revokedAt: now } }
+        : { type: 'LicenceKeyReturned', data: { productId, keyId, orderId, lineId, returnedAt: now } },
+    );
+  }
+  const after = released.reduce(evolveInventory, state);
+  const held = after.keys.count(
+    (key) => key.status === 'assigned' && key.orderId === orderId && key.lineId === lineId,
+  );
+  const waiting = after.waiting.find((line) => line.orderId === orderId && line.lineId === lineId);
+  const surplus = (waiting?.remaining ?? 0) - Math.max(0, cmd.wanted - held);
+  if (surplus > 0) {
+    released.push({
+      type: 'LicenceKeysRequestWithdrawn',
+      data: { productId, orderId, lineId, quantity: surplus, withdrawnAt: now },
+    });
+  }
+  if (released.length === 0) return [];
+  return serveAndWatch(released, state, productId, cmd.lowStockThreshold, now);
+};
+
 export function decideInventory(cmd: LicenceKeyCommand, state: InventoryState): LicenceKeyEvent[] {
   switch (cmd.type) {
     case 'AddLicenceKeys':
@@ -245,6 +328,8 @@ export function decideInventory(cmd: LicenceKeyCommand, state: InventoryState): 
       return removeLicenceKey(cmd, state);
     case 'RequestLicenceKeys':
       return requestLicenceKeys(cmd, state);
+    case 'ReleaseLicenceKeys':
+      return releaseLicenceKeys(cmd, state);
     default: {
       const exhaustive: never = cmd;
       return exhaustive;

@@ -166,6 +166,93 @@ describe('Licence-key inventory', () => {
     });
   });
 
+  describe('when an order gives keys back', () => {
+    const release = (
+      keys: Array<{ keyId: string; leftStore: boolean }>,
+      wanted: number,
+      orderId = order,
+    ): LicenceKeyCommand => ({
+      type: 'ReleaseLicenceKeys',
+      productId,
+      orderId,
+      lineId: 'L1',
+      keys,
+      wanted,
+      lowStockThreshold: 0,
+      now,
+    });
+    const revoked = (key: NewLicenceKey): LicenceKeyEvent => ({
+      type: 'LicenceKeyRevoked',
+      data: { productId, keyId: key.keyId, orderId: order, lineId: 'L1', revokedAt: now },
+    });
+    const returned = (key: NewLicenceKey): LicenceKeyEvent => ({
+      type: 'LicenceKeyReturned',
+      data: { productId, keyId: key.keyId, orderId: order, lineId: 'L1', returnedAt: now },
+    });
+    const withdrawn = (orderId: string, quantity: number): LicenceKeyEvent => ({
+      type: 'LicenceKeysRequestWithdrawn',
+      data: { productId, orderId, lineId: 'L1', quantity, withdrawnAt: now },
+    });
+    const sold = [added(k1), added(k2), requested(order, 'L1', 2), assigned(order, 'L1', k1, k2)];
+
+    it('revokes for good a key that left the store: never handed out, never added again', () => {
+      given(...sold)
+        .when(release([{ keyId: k1.keyId, leftStore: true }], 1))
+        .thenEmits(revoked(k1));
+      given(...sold, revoked(k1), requested(other, 'L1', 1))
+        .when(add(k3))
+        .thenEmits(added(k3), assigned(other, 'L1', k3), stockLow(0));
+      given(...sold, revoked(k1))
+        .when(add({ ...k4, fingerprint: k1.fingerprint }))
+        .thenFails(DuplicateLicenceKeyError, 'already in the inventory');
+    });
+
+    it('returns to stock a key that never left, handed to the next waiting line', () => {
+      given(...sold, requested(other, 'L1', 1))
+        .when(release([{ keyId: k2.keyId, leftStore: false }], 1))
+        .thenEmits(returned(k2), assigned(other, 'L1', k2));
+      given(...sold)
+        .when(release([{ keyId: k2.keyId, leftStore: false }], 1))
+        .thenEmits(returned(k2));
+    });
+
+    it('never hands a returned key back to the order it came from', () => {
+      given(added(k1), requested(order, 'L1', 2), assigned(order, 'L1', k1))
+        .when(release([{ keyId: k1.keyId, leftStore: false }], 1))
+        .thenEmits(returned(k1));
+    });
+
+    it('takes a cancelled order line out of the queue, so it stops taking new stock', () => {
+      given(added(k1), requested(order, 'L1', 3), assigned(order, 'L1', k1))
+        .when(release([{ keyId: k1.keyId, leftStore: false }], 0))
+        .thenEmits(returned(k1), withdrawn(order, 2));
+      given(requested(order, 'L1', 3), withdrawn(order, 3), requested(other, 'L1', 1))
+        .when(add(k1))
+        .thenEmits(added(k1), assigned(other, 'L1', k1), stockLow(0));
+    });
+
+    it('shrinks a waiting line by its refunded units', () => {
+      given(requested(order, 'L1', 3))
+        .when(release([], 1))
+        .thenEmits(withdrawn(order, 2));
+    });
+
+    it('changes nothing when given back again (a repeated job)', () => {
+      given(...sold, revoked(k1))
+        .when(release([{ keyId: k1.keyId, leftStore: true }], 1))
+        .thenEmitsNothing();
+      given(requested(order, 'L1', 3), withdrawn(order, 3))
+        .when(release([], 0))
+        .thenEmitsNothing();
+    });
+
+    it('keeps a revoked key on record', () => {
+      given(...sold, revoked(k1))
+        .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
+        .thenFails(IllegalStateError, 'was revoked');
+    });
+  });
+
   describe('removing a key', () => {
     it('removes an available key', () => {
       given(added(k1), added(k2), added(k3))

@@ -16,6 +16,8 @@ export * from './events.js';
 export * from './order.js';
 export * from './order-number.js';
 export * from './pricing.js';
+export type { RefundRecord } from './refunds.js';
+export * from './units.js';
 export type * from './views.js';
 
 /** `checkout-<paypalOrderId>`: the server-priced cart, and which order its capture became. */

@@ -1,8 +1,11 @@
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
 import type { AssignedKey } from '../licence-keys/events.js';
+import { toCents } from '../money/index.js';
 import { receiptYear } from '../receipts/numbering.js';
-import type { Customer, OrderEvent, OrderLine, OrderStatus } from './events.js';
+import type { Customer, OrderEvent, OrderLine, OrderStatus, OrderUnit } from './events.js';
 import { orderNumber } from './order-number.js';
+import { completeOrderRefund, failOrderRefund, type RefundRecord, refundOrderUnits } from './refunds.js';
+import { liveUnits } from './units.js';
 
 export type OrderCommand =
   | {
@@ -19,7 +22,28 @@ export type OrderCommand =
     }
   | { type: 'CompleteOrderPayment'; orderId: string; captureId: string; now: string }
   | { type: 'DenyOrderPayment'; orderId: string; captureId: string; now: string }
-  | { type: 'RefundOrder'; orderId: string; captureId: string; now: string }
+  | {
+      type: 'RefundOrderUnits';
+      orderId: string;
+      /** Also the PayPal-Request-Id of the refund. */
+      refundId: string;
+      /** The units to refund, or every unit still the customer's. */
+      units: OrderUnit[] | 'all';
+      reason: string;
+      now: string;
+    }
+  | {
+      type: 'CompleteOrderRefund';
+      orderId: string;
+      captureId: string;
+      /** The store's refund PayPal completed; null for one made in PayPal's own dashboard. */
+      refundId: string | null;
+      paypalRefundId: string;
+      /** What PayPal refunded. */
+      amount: string;
+      now: string;
+    }
+  | { type: 'FailOrderRefund'; orderId: string; refundId: string; code: string; message: string; now: string }
   | { type: 'ChangeOrderStatus'; orderId: string; to: OrderStatus; now: string }
   | { type: 'RecordLicenceKeys'; orderId: string; lineId: string; keys: AssignedKey[]; now: string }
   | { type: 'RequestDeliveryEmailResend'; orderId: string; now: string }
@@ -69,6 +93,14 @@ export interface PlacedOrder {
   paidAt: string | null;
   /** Its receipt: requested (number null) once paid, then its number from the year's receipts stream. */
   receipt: OrderReceipt | null;
+  /** Refunds the store asked PayPal for, oldest first. */
+  refunds: readonly RefundRecord[];
+  /** Units whose refund completed (ours or PayPal dashboard ones); they are no longer the customer's. */
+  refundedUnits: readonly OrderUnit[];
+  /** Money PayPal refunded on the capture, in cents. */
+  refundedCents: number;
+  /** PayPal's ids of the refunds recorded: news of one of them again changes nothing. */
+  paypalRefundIds: readonly string[];
 }
 
 export interface OrderReceipt {
@@ -101,6 +133,10 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       keysOutOfStore: [],
       paidAt: data.captureStatus === 'COMPLETED' ? data.capturedAt : null,
       receipt: null,
+      refunds: [],
+      refundedUnits: [],
+      refundedCents: 0,
+      paypalRefundIds: [],
     };
   }
   if (state.status === 'absent') return state;
@@ -143,10 +179,25 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       };
     case 'LicenceKeysRevealed':
       return { ...state, keysOutOfStore: withKeys(state.keysOutOfStore, event.data.keyIds) };
-    case 'OrderRefundRequested':
-    case 'OrderRefundCompleted':
+    case 'OrderRefundRequested': {
+      const { refundId, units, amount } = event.data;
+      const record: RefundRecord = { refundId, units, cents: toCents(amount), status: 'requested' };
+      return { ...state, refunds: [...state.refunds, record] };
+    }
+    case 'OrderRefundCompleted': {
+      const { refundId, units, amount, paypalRefundId } = event.data;
+      const refundedCents = state.refundedCents + toCents(amount);
+      return {
+        ...state,
+        refunds: withRefundStatus(state.refunds, refundId, 'completed'),
+        refundedUnits: [...state.refundedUnits, ...units],
+        refundedCents,
+        paypalRefundIds: [...state.paypalRefundIds, paypalRefundId],
+        payment: refundedCents >= toCents(state.total) ? 'refunded' : state.payment,
+      };
+    }
     case 'OrderRefundFailed':
-      return state;
+      return { ...state, refunds: withRefundStatus(state.refunds, event.data.refundId, 'failed') };
     case 'OrderReceiptRequested':
       return {
         ...state,
@@ -163,19 +214,25 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
   }
 }
 
+const withRefundStatus = (
+  refunds: readonly RefundRecord[],
+  refundId: string | null,
+  status: RefundRecord['status'],
+) => refunds.map((refund) => (refund.refundId === refundId ? { ...refund, status } : refund));
+
 const withKeys = (held: readonly string[], keyIds: readonly string[]) => [...new Set([...held, ...keyIds])];
 
-/** Units of the order still without a key. */
+/** Live units of the order (not refunded) still without a key. */
 export const unitsAwaitingKeys = (order: PlacedOrder) =>
-  order.lines.reduce((sum, line) => sum + line.quantity - (order.keys[line.lineId]?.length ?? 0), 0);
+  liveUnits(order).filter((unit) => unit.keyId === null).length;
 
-const placed = (state: OrderState): PlacedOrder => {
+export const placed = (state: OrderState): PlacedOrder => {
   if (state.status === 'absent') throw new NotFoundError('Order not found');
   return state;
 };
 
 /** A payment event about another capture than the order's own is not about this order. */
-const sameCapture = (state: PlacedOrder, captureId: string) => {
+export const sameCapture = (state: PlacedOrder, captureId: string) => {
   if (state.captureId !== captureId) {
     throw new IllegalStateError(
       `order ${state.orderId} was paid by capture ${state.captureId}, not ${captureId}`,
@@ -238,24 +295,18 @@ const denyOrderPayment = (
   ];
 };
 
-const refundOrder = (
-  cmd: Extract<OrderCommand, { type: 'RefundOrder' }>,
-  state: OrderState,
-): OrderEvent[] => {
-  const order = placed(state);
-  sameCapture(order, cmd.captureId);
-  if (order.payment === 'refunded' || order.payment === 'denied') return [];
-  return [
-    { type: 'OrderRefunded', data: { orderId: cmd.orderId, captureId: cmd.captureId, refundedAt: cmd.now } },
-  ];
-};
-
 const changeOrderStatus = (
   cmd: Extract<OrderCommand, { type: 'ChangeOrderStatus' }>,
   state: OrderState,
 ): OrderEvent[] => {
   const order = placed(state);
   if (order.status === cmd.to) return [];
+  // The keys of a cancelled or refunded order went back to stock or were revoked: it cannot be the customer's again.
+  if (order.status === 'cancelled' || order.status === 'refunded') {
+    throw new IllegalStateError(
+      `Order ${orderNumber(order.orderId)} is ${order.status}: its licence keys were released, so it cannot be reopened.`,
+    );
+  }
   return [
     {
       type: 'OrderStatusChanged',
@@ -388,8 +439,12 @@ export function decideOrder(cmd: OrderCommand, state: OrderState): OrderEvent[] 
       return completeOrderPayment(cmd, state);
     case 'DenyOrderPayment':
       return denyOrderPayment(cmd, state);
-    case 'RefundOrder':
-      return refundOrder(cmd, state);
+    case 'RefundOrderUnits':
+      return refundOrderUnits(cmd, placed(state));
+    case 'CompleteOrderRefund':
+      return completeOrderRefund(cmd, placed(state));
+    case 'FailOrderRefund':
+      return failOrderRefund(cmd, placed(state));
     case 'ChangeOrderStatus':
       return changeOrderStatus(cmd, state);
     case 'RecordLicenceKeys':

@@ -3,6 +3,7 @@ import type { ProcessorContext } from '../processors/context.js';
 import { issueReceipt } from '../processors/issue-receipt.js';
 import { placeCapturedOrder } from '../processors/place-captured-order.js';
 import { recordOrderKeys } from '../processors/record-order-keys.js';
+import { releaseKeys } from '../processors/release-keys.js';
 import { sendDeliveryEmail } from '../processors/send-delivery-email.js';
 import { sendLowStockAlert } from '../processors/send-low-stock-alert.js';
 import type { JobProcessor } from './processor.js';
@@ -12,6 +13,7 @@ export const registeredProcessors = (context: ProcessorContext): readonly JobPro
   placeCapturedOrder(context),
   assignKeys(context),
   recordOrderKeys(context),
+  releaseKeys(context),
   sendDeliveryEmail(context),
   sendLowStockAlert(context),
   issueReceipt(context),

@@ -5,6 +5,7 @@ import { decideOnStream } from '../jobs/conflicts.js';
 import { defineProcessor } from '../jobs/processor.js';
 import type { JobRequest } from '../jobs/queues.js';
 import type { ProcessorContext } from './context.js';
+import { releaseOrderKeys } from './release-keys.js';
 
 const QUEUE = 'record-order-keys';
 const schema = z.object({
@@ -25,21 +26,23 @@ export const recordOrderKeysJob = (assignment: Omit<RecordOrderKeys, 'cause'>, c
 /**
  * Writes on the order exactly the keys the inventory gave it: they come from the inventory's event, so a worker that
  * died after the inventory append leaves nothing to decide again, and the order decider ignores keys it already holds.
- * The last key makes the order fulfilled.
+ * The last key makes the order fulfilled. Keys that reach an order after it gave their units up (cancelled, refunded:
+ * the inventory's assignment crossed the release) go straight back.
  */
-export const recordOrderKeys = ({ eventStore }: ProcessorContext) =>
+export const recordOrderKeys = (context: ProcessorContext) =>
   defineProcessor({
     queue: QUEUE,
     schema,
     concurrency: 4,
     async process({ orderId, lineId, keys, cause }) {
-      const { events } = await decideOnStream(
-        eventStore,
+      const { events, state } = await decideOnStream(
+        context.eventStore,
         orderStream(orderId),
         orderDecider,
         { type: 'RecordLicenceKeys', orderId, lineId, keys, now: new Date().toISOString() },
         workersMetadata(cause),
       );
+      if (state.status !== 'absent') await releaseOrderKeys(context, state, cause);
       return events.map((event) => event.type);
     },
   });

@@ -1,4 +1,4 @@
-import { orderDecider, orderStream, productDecider, productStream } from '@licensestore/shared';
+import { liveUnits, orderDecider, orderStream, productDecider, productStream } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
@@ -96,17 +96,29 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
       if (order.status === 'cancelled' || order.status === 'refunded')
         return `not sending: order ${order.status}`;
 
+      // Only the units still the customer's: a refunded unit's key is not theirs to use.
+      const live = liveUnits(order);
       const lines = await Promise.all(
-        order.lines.map(async (line) => ({
-          productName: line.productName,
-          quantity: line.quantity,
-          keys: (order.keys[line.lineId] ?? []).map((key) => keyVault.open(key.key)),
-          download: downloadFor(
-            await productDownloadOf(eventStore, line.productId),
-            line.productId,
-            publicUrl,
-          ),
-        })),
+        order.lines.flatMap((line) => {
+          const units = live.filter((unit) => unit.lineId === line.lineId);
+          if (units.length === 0) return [];
+          const sealed = new Map((order.keys[line.lineId] ?? []).map((key) => [key.keyId, key.key]));
+          return [
+            (async () => ({
+              productName: line.productName,
+              quantity: units.length,
+              keys: units.flatMap((unit) => {
+                const key = unit.keyId === null ? undefined : sealed.get(unit.keyId);
+                return key === undefined ? [] : [keyVault.open(key)];
+              }),
+              download: downloadFor(
+                await productDownloadOf(eventStore, line.productId),
+                line.productId,
+                publicUrl,
+              ),
+            }))(),
+          ];
+        }),
       );
       const email = renderDeliveryEmail({
         orderId,

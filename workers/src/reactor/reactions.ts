@@ -13,6 +13,7 @@ import type { SideEffectSettings } from '../processors/context.js';
 import { issueReceiptJob } from '../processors/issue-receipt.js';
 import { ORDER_REPAIR_DELAY_MS, placeCapturedOrderJob } from '../processors/place-captured-order.js';
 import { recordOrderKeysJob } from '../processors/record-order-keys.js';
+import { releaseKeysJob } from '../processors/release-keys.js';
 import { sendDeliveryEmailJob } from '../processors/send-delivery-email.js';
 import { sendLowStockAlertJob } from '../processors/send-low-stock-alert.js';
 import type { Reactions } from './reactor.js';
@@ -59,6 +60,16 @@ export const workerReactions = ({
   LicenceKeysAssigned: (event) => {
     const { orderId, lineId, keys } = inventoryData(event, 'LicenceKeysAssigned');
     return recordOrderKeysJob({ orderId, lineId, keys }, causeOf(event));
+  },
+  // An order that gave units up gives their keys back (revoked if they left the store) and leaves the queue.
+  OrderRefundCompleted: (event) =>
+    releaseKeysJob(orderData(event, 'OrderRefundCompleted').orderId, causeOf(event)),
+  OrderRefunded: (event) => releaseKeysJob(orderData(event, 'OrderRefunded').orderId, causeOf(event)),
+  OrderPaymentDenied: (event) =>
+    releaseKeysJob(orderData(event, 'OrderPaymentDenied').orderId, causeOf(event)),
+  OrderStatusChanged: (event) => {
+    const { orderId, to } = orderData(event, 'OrderStatusChanged');
+    return to === 'cancelled' ? releaseKeysJob(orderId, causeOf(event)) : null;
   },
   OrderFulfilled: (event) => sendDeliveryEmailJob(orderData(event, 'OrderFulfilled').orderId, causeOf(event)),
   DeliveryEmailResendRequested: (event) =>

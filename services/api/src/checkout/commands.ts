@@ -335,7 +335,14 @@ async function placeOrder(
 // ---------------------------------------------------------------------------------------------------------------
 // What PayPal reports later (webhooks): the same idempotent commands.
 
-export type PaymentNews = 'CompleteOrderPayment' | 'DenyOrderPayment' | 'RefundOrder';
+export type PaymentNews = 'CompleteOrderPayment' | 'DenyOrderPayment' | 'CompleteOrderRefund';
+
+/** A refund PayPal reports: its id, the money, and the store's refund id when it is one of the store's. */
+export interface RefundNews {
+  paypalRefundId: string;
+  amount: string;
+  refundId: string | null;
+}
 
 export interface PaymentNewsResult {
   /** 'applied' (an event was appended), 'unchanged' (already so), or why nothing could be applied. */
@@ -352,7 +359,7 @@ export interface PaymentNewsResult {
 export async function applyPaymentNews(
   deps: CheckoutDeps,
   news: PaymentNews,
-  input: { paypalOrderId: string; captureId: string },
+  input: { paypalOrderId: string; captureId: string; refund?: RefundNews },
   context: CommandContext,
 ): Promise<PaymentNewsResult> {
   const checkout = await loadStream(deps.eventStore, checkoutStream(input.paypalOrderId), checkoutDecider);
@@ -371,7 +378,11 @@ export async function applyPaymentNews(
     // A denial or refund of a capture the store never took as an order: there is nothing to change.
     return { outcome: 'not-captured' };
   }
-  const command = { type: news, orderId, captureId: input.captureId, now: nowIso(deps) } as OrderCommand;
+  const { captureId, refund } = input;
+  const command: OrderCommand =
+    news === 'CompleteOrderRefund'
+      ? { type: news, orderId, captureId, ...(refund as RefundNews), now: nowIso(deps) }
+      : { type: news, orderId, captureId, now: nowIso(deps) };
   const run = () =>
     handleCommand(deps.eventStore, orderStream(orderId), orderDecider, command, metadata(context));
   let result: Awaited<ReturnType<typeof run>>;

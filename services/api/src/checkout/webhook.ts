@@ -1,9 +1,16 @@
-import { AppError, IllegalStateError, ValidationError } from '@licensestore/shared';
+import { AppError, decimalAmount, IllegalStateError, ValidationError } from '@licensestore/shared';
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { isUuid } from '../http/ids.js';
 import { PayPalError, type WebhookResource, webhookResourceSchema } from '../payments/index.js';
-import { applyPaymentNews, type CheckoutDeps, type CommandContext, type PaymentNews } from './commands.js';
+import {
+  applyPaymentNews,
+  type CheckoutDeps,
+  type CommandContext,
+  type PaymentNews,
+  type RefundNews,
+} from './commands.js';
 import { PaymentIssueError } from './errors.js';
 
 export interface WebhookDeps extends CheckoutDeps {
@@ -24,10 +31,25 @@ const envelopeSchema = z.looseObject({
 const NEWS: Record<string, PaymentNews> = {
   'PAYMENT.CAPTURE.COMPLETED': 'CompleteOrderPayment',
   'PAYMENT.CAPTURE.DENIED': 'DenyOrderPayment',
-  'PAYMENT.CAPTURE.REFUNDED': 'RefundOrder',
+  'PAYMENT.CAPTURE.REFUNDED': 'CompleteOrderRefund',
   // A reversal (chargeback) returns the money to the buyer as a refund does.
-  'PAYMENT.CAPTURE.REVERSED': 'RefundOrder',
+  'PAYMENT.CAPTURE.REVERSED': 'CompleteOrderRefund',
 };
+
+/**
+ * The refund a webhook reports: PayPal's refund (or, for a reversal, the capture) and its money; the store's own
+ * refunds carry their id as `custom_id`, one made in PayPal's dashboard carries none of the store's.
+ */
+function refundNews(resource: WebhookResource): RefundNews | null {
+  const amount = resource.amount?.value;
+  if (!amount || !decimalAmount.safeParse(amount).success) return null;
+  const customId = resource.custom_id;
+  return {
+    paypalRefundId: resource.id,
+    amount,
+    refundId: customId && isUuid(customId) ? customId.toLowerCase() : null,
+  };
+}
 
 const header = (req: Request, name: string) => {
   const value = req.get(name);
@@ -130,8 +152,13 @@ async function applyEvent(
     deps.logger.warn(log, 'webhook names no PayPal order the store can find');
     return 'ignored';
   }
+  const refund = news === 'CompleteOrderRefund' ? refundNews(parsed.data) : undefined;
+  if (refund === null) {
+    deps.logger.warn(log, 'refund webhook without an amount the store can read');
+    return 'ignored';
+  }
   try {
-    const result = await applyPaymentNews(deps, news, target, context);
+    const result = await applyPaymentNews(deps, news, { ...target, ...(refund ? { refund } : {}) }, context);
     deps.logger.info(
       { ...log, ...target, orderId: result.orderId, outcome: result.outcome },
       'webhook applied',

@@ -14,9 +14,24 @@ export function orderItemViews(
   reveal: RevealKey,
 ): OrderItemView[] {
   const open = access === 'masked' ? masked(reveal) : reveal;
-  return items.map(({ sealedKeys, ...item }) => {
+  const hide = masked(reveal);
+  return items.map(({ sealedKeys, keyStatuses, refundedUnits, ...line }) => {
+    const item: OrderItemView = refundedUnits > 0 ? { ...line, refundedUnits } : line;
     if (access === 'none') return sealedKeys.length > 0 ? { ...item, keysWithheld: true } : item;
-    const licenseKeys = sealedKeys.flatMap((sealed) => open(sealed, { orderId, itemId: item.id }) ?? []);
-    return { ...item, licenseKey: licenseKeys[0] ?? null, licenseKeys };
+    // A key no longer the customer's is never shown in clear, as if it were still valid.
+    const keys = sealedKeys.flatMap((sealed, index) => {
+      const status = keyStatuses[index] ?? 'valid';
+      const key = (status === 'valid' ? open : hide)(sealed, { orderId, itemId: item.id });
+      return key === null ? [] : [{ key, status }];
+    });
+    const licenseKeys = keys.map(({ key }) => key);
+    const valid = keys.find(({ status }) => status === 'valid');
+    const changed = keys.some(({ status }) => status !== 'valid');
+    return {
+      ...item,
+      licenseKey: valid?.key ?? null,
+      licenseKeys,
+      ...(changed ? { keyStatuses: keys.map(({ status }) => status) } : {}),
+    };
   });
 }

@@ -1,4 +1,12 @@
-import { customerEmailKey, type OrderView } from '@licensestore/shared';
+import {
+  type BackOfficeOrderView,
+  customerEmailKey,
+  formatCents,
+  type OrderKeyStatus,
+  type OrderRefundView,
+  type OrderView,
+  toCents,
+} from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
 import { isUuid } from '../http/ids.js';
@@ -13,6 +21,9 @@ export interface StoredOrderItem {
   sealedKeys: string[];
   downloadUrl: string | null;
   installationNotes: string | null;
+  /** What became of each of those keys. */
+  keyStatuses: OrderKeyStatus[];
+  refundedUnits: number;
 }
 
 const ORDER_COLUMNS = [
@@ -69,6 +80,9 @@ export async function listItemsOfOrders(
       'order_items.quantity',
       'order_items.price',
       'order_items.license_keys',
+      'order_items.license_key_ids',
+      'order_items.refunded_units',
+      'order_items.refunded_key_ids',
       'products.download_url',
       'products.installation_notes',
     ])
@@ -76,8 +90,13 @@ export async function listItemsOfOrders(
     .orderBy('order_items.order_id')
     .orderBy('order_items.line_number')
     .execute();
+  const inventory = await inventoryKeys(
+    db,
+    rows.flatMap((row) => row.license_key_ids),
+  );
   for (const row of rows) {
-    const item = {
+    const refunded = new Set(row.refunded_key_ids);
+    const item: StoredOrderItem = {
       id: row.id,
       productName: row.product_name,
       quantity: row.quantity,
@@ -85,10 +104,44 @@ export async function listItemsOfOrders(
       sealedKeys: row.license_keys,
       downloadUrl: row.download_url,
       installationNotes: row.installation_notes,
+      keyStatuses: row.license_keys.map((_, index) =>
+        keyStatus(row.order_id, row.license_key_ids[index], refunded, inventory),
+      ),
+      refundedUnits: row.refunded_units,
     };
     byOrder.set(row.order_id, [...(byOrder.get(row.order_id) ?? []), item]);
   }
   return byOrder;
+}
+
+type InventoryKeys = Map<string, { status: string; orderId: string | null }>;
+
+/** Where the inventory has these keys now (a key it no longer lists was returned, then deleted). */
+async function inventoryKeys(db: Kysely<Database>, keyIds: string[]): Promise<InventoryKeys> {
+  if (keyIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('licence_keys')
+    .select(['id', 'status', 'order_id'])
+    .where('id', 'in', [...new Set(keyIds)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { status: row.status, orderId: row.order_id }]));
+}
+
+/**
+ * What became of an order's key: revoked or returned as the inventory has it once it took the key back, refunded
+ * while the unit's refund is recorded but the inventory has not acted yet, else valid.
+ */
+function keyStatus(
+  orderId: string,
+  keyId: string | undefined,
+  refunded: ReadonlySet<string>,
+  inventory: InventoryKeys,
+): OrderKeyStatus {
+  if (keyId === undefined) return 'valid';
+  const held = inventory.get(keyId);
+  if (held?.status === 'revoked' && held.orderId === orderId) return 'revoked';
+  if ((held && held.orderId !== orderId) || (!held && refunded.has(keyId))) return 'returned';
+  return refunded.has(keyId) ? 'refunded' : 'valid';
 }
 
 /** The order's lines in the order they were bought; empty for an unknown order. */
@@ -129,4 +182,58 @@ export async function listOrders(
     .orderBy('id', 'desc');
   if (options.limit !== undefined) query = query.limit(options.limit);
   return (await query.execute()).map(toOrder);
+}
+
+/** The order's refunds, oldest first, each unit named by its product. */
+export async function listOrderRefunds(db: Kysely<Database>, orderId: string): Promise<OrderRefundView[]> {
+  if (!isUuid(orderId)) return [];
+  const id = orderId.toLowerCase();
+  const [rows, lines] = await Promise.all([
+    db
+      .selectFrom('order_refunds')
+      .selectAll()
+      .where('order_id', '=', id)
+      .orderBy('requested_at')
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('order_items').select(['line_id', 'product_name']).where('order_id', '=', id).execute(),
+  ]);
+  const names = new Map(lines.map((line) => [line.line_id, line.product_name]));
+  const iso = (date: Date | null) => (date === null ? null : date.toISOString());
+  return rows.map((row) => ({
+    id: row.id,
+    refundId: row.refund_id,
+    paypalRefundId: row.paypal_refund_id,
+    amount: row.amount,
+    units: row.units.map((unit) => ({ ...unit, productName: names.get(unit.lineId) ?? unit.lineId })),
+    reason: row.reason,
+    status: row.status as OrderRefundView['status'],
+    requestedBy: row.requested_by,
+    requestedAt: row.requested_at.toISOString(),
+    completedAt: iso(row.completed_at),
+    failedAt: iso(row.failed_at),
+    failureCode: row.failure_code,
+    failureMessage: row.failure_message,
+  }));
+}
+
+/** The order as the back office sees it: with its refunds, the money refunded and what the store keeps. */
+export async function findBackOfficeOrder(
+  db: Kysely<Database>,
+  id: string,
+): Promise<BackOfficeOrderView | null> {
+  const order = await findOrder(db, id);
+  if (!order) return null;
+  const row = await db
+    .selectFrom('orders')
+    .select('refunded_total')
+    .where('id', '=', order.id)
+    .executeTakeFirstOrThrow();
+  const refundedTotal = formatCents(toCents(row.refunded_total));
+  return {
+    ...order,
+    refundedTotal,
+    netTotal: formatCents(toCents(order.total) - toCents(refundedTotal)),
+    refunds: await listOrderRefunds(db, order.id),
+  };
 }

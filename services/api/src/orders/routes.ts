@@ -1,12 +1,16 @@
 import {
+  AppError,
   ForbiddenError,
+  liveUnits,
   NotFoundError,
   type OrderCommand,
   type OrderView,
   orderDecider,
   orderStream,
+  type RefundableUnitView,
+  takeUnits,
 } from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
+import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
@@ -18,12 +22,14 @@ import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/g
 import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
-import { keyRevealer } from '../licence-keys/reveal.js';
+import { keyRevealer, masked } from '../licence-keys/reveal.js';
+import type { PaypalClient } from '../payments/index.js';
 import { grantOrderAccess, keyAccess, orderViewFor } from './access.js';
 import { orderEventsRoute, type SnapshotView } from './events-route.js';
 import { orderItemViews } from './item-views.js';
 import { OrderWatch } from './order-watch.js';
-import { findOrder, listOrderItems, listOrders } from './queries.js';
+import { findBackOfficeOrder, findOrder, listOrderItems, listOrderRefunds, listOrders } from './queries.js';
+import { type RefundOutcome, refundRequestSchema, requestRefund, settleRefund } from './refunds.js';
 import { ORDER_STREAM_LIMITS, type OrderStreamLimits, StreamSlots } from './stream-slots.js';
 import { orderTimeline } from './timeline.js';
 
@@ -55,6 +61,8 @@ export interface OrderRoutesDeps {
   database: DatabaseHandle;
   eventStore: EventStore;
   logger: Logger;
+  /** Refunds go through PayPal's refund API. */
+  paypal: PaypalClient;
   keyVault: KeyVault;
   /** Checks the order access cookie and the e-mail link's token. */
   orderAccess: OrderAccess;
@@ -73,7 +81,7 @@ export interface OrderRoutesDeps {
  * commands for admins only.
  */
 export function orderRoutes(deps: OrderRoutesDeps): Router {
-  const { database, eventStore, logger, keyVault, orderAccess, secureCookies, closing } = deps;
+  const { database, eventStore, logger, keyVault, orderAccess, secureCookies, closing, paypal } = deps;
   const router = Router();
   const { db } = database;
   const reveal = keyRevealer(keyVault, logger);
@@ -95,6 +103,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     return { ...orderViewFor(order, access), items: orderItemViews(order.id, items, access, reveal) };
   };
 
+  const refunds = { eventStore, database, paypal, logger };
   const execute = (req: Request, command: OrderCommand) =>
     handleCommand(eventStore, orderStream(command.orderId), orderDecider, command, adminCommandMetadata(req));
 
@@ -103,6 +112,13 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   });
 
   router.get('/orders/:orderId', async (req, res) => {
+    const kind = req.session?.kind;
+    if (kind === 'admin' || kind === 'auditor') {
+      const order = await findBackOfficeOrder(db, req.params.orderId);
+      if (!order) throw orderNotFound();
+      privateJson(res, order);
+      return;
+    }
     const order = await findOrder(db, req.params.orderId);
     if (!order) throw orderNotFound();
     privateJson(res, orderViewFor(order, accessTo(req, order)));
@@ -152,6 +168,71 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     const order = await findOrder(db, id);
     if (!order) throw orderNotFound();
     privateJson(res, order);
+  });
+
+  // What the refund dialog offers: each unit still the customer's and not in a refund in flight, with its key masked
+  // and whether the key left the store (refunding it revokes the key; otherwise the key returns to stock).
+  router.get('/orders/:id/refundable-units', requireAdmin, async (req, res) => {
+    const { state: order } = await loadStream(eventStore, orderStream(orderId(req)), orderDecider);
+    if (order.status === 'absent') throw orderNotFound();
+    const inFlight = order.refunds.filter((refund) => refund.status === 'requested').flatMap((r) => r.units);
+    const units = takeUnits(inFlight, liveUnits(order)).rest;
+    const out = new Set(order.keysOutOfStore);
+    const hide = masked(reveal);
+    privateJson(
+      res,
+      units.map((unit) => {
+        const line = order.lines.find((candidate) => candidate.lineId === unit.lineId);
+        const sealed = order.keys[unit.lineId]?.find((key) => key.keyId === unit.keyId)?.key;
+        return {
+          lineId: unit.lineId,
+          keyId: unit.keyId,
+          productName: line?.productName ?? unit.lineId,
+          unitPrice: line?.unitPrice ?? '0.00',
+          maskedKey: sealed ? hide(sealed, { orderId: order.orderId }) : null,
+          leftStore: unit.keyId !== null && out.has(unit.keyId),
+        } satisfies RefundableUnitView;
+      }),
+    );
+  });
+
+  router.get('/orders/:id/refunds', requireBackOffice, async (req, res) => {
+    const id = orderId(req);
+    if (!(await findOrder(db, id))) throw orderNotFound();
+    privateJson(res, await listOrderRefunds(db, id));
+  });
+
+  /** Completed: 201; still with PayPal: 202; refused by PayPal: 422 naming its issue code. */
+  const answerRefund = async (res: Response, id: string, outcome: RefundOutcome) => {
+    if (outcome.position) await awaitReadModel(database.pool, outcome.position, ['orders'], logger);
+    const refund = (await listOrderRefunds(db, id)).find((row) => row.refundId === outcome.refundId);
+    if (outcome.status === 'failed') {
+      const message = refund?.failureMessage ?? 'PayPal refused the refund';
+      throw new AppError(
+        422,
+        `PayPal refused the refund: ${message} (${outcome.code ?? refund?.failureCode})`,
+      );
+    }
+    res
+      .set('Cache-Control', 'no-store')
+      .status(outcome.status === 'completed' ? 201 : 202)
+      .json(refund);
+  };
+
+  router.post('/orders/:id/refunds', requireAdmin, async (req, res) => {
+    const id = orderId(req);
+    const body = parseRequest(refundRequestSchema, req.body);
+    const outcome = await requestRefund(refunds, id, body, adminCommandMetadata(req));
+    await answerRefund(res, id, outcome);
+  });
+
+  // Asks PayPal again with the same PayPal-Request-Id: a refund whose answer was lost completes, never twice.
+  router.post('/orders/:id/refunds/:refundId/retry', requireAdmin, async (req, res) => {
+    const id = orderId(req);
+    const refundId = req.params.refundId;
+    if (!isUuid(refundId)) throw new NotFoundError('Refund not found');
+    const outcome = await settleRefund(refunds, id, refundId.toLowerCase(), adminCommandMetadata(req));
+    await answerRefund(res, id, outcome);
   });
 
   router.post('/orders/:id/delivery-email', requireAdmin, async (req, res) => {

@@ -41,6 +41,8 @@ export type PaymentSource = CardPaymentSource | Record<string, unknown>;
 
 export interface RefundRequest {
   amount?: Money;
+  /** The store's own reference; PayPal returns it on the refund and in its webhook (127 characters at most). */
+  custom_id?: string;
   note_to_payer?: string;
 }
 
@@ -91,6 +93,7 @@ export const webhookResourceSchema = z.looseObject({
   id: z.string(),
   status: z.string().optional(),
   amount: moneySchema.optional(),
+  custom_id: z.string().optional(),
   ...relatedIdsSchema.shape,
 });
 export type WebhookResource = z.infer<typeof webhookResourceSchema>;

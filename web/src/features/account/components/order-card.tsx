@@ -1,5 +1,6 @@
-import type { OrderItemView, OrderWithItemsView } from '@licensestore/shared';
+import type { OrderItemView, OrderKeyStatus, OrderWithItemsView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { KeyStatusBadge } from '@/components/key-status-badge';
 import { OrderStatusBadge } from '@/components/order-status-badge';
 import { ReceiptLink } from '@/components/receipt-link';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -8,19 +9,39 @@ import { orderDate } from '../utils/order-date';
 import { CopyKeyButton } from './copy-key-button';
 import { OrderActions } from './order-actions';
 
-function LicenceKeys({ keys, productName }: { keys: string[]; productName: string }) {
+function LicenceKeys({
+  keys,
+  statuses,
+  productName,
+}: {
+  keys: string[];
+  statuses: OrderKeyStatus[] | undefined;
+  productName: string;
+}) {
   return (
     <div className="mt-2 text-sm">
       <p className="font-medium">License Key:</p>
       <ul className="mt-1 flex flex-col gap-1">
         {/* Keys are unique across the inventory (it refuses duplicates), so a key's text names its row. */}
-        {keys.map((key) => (
-          <li key={key} className="flex items-center gap-2">
-            {/* break-all: a 29-character key must wrap on a phone rather than widen the page. */}
-            <code className="min-w-0 rounded bg-background px-2 py-1 font-mono break-all">{key}</code>
-            <CopyKeyButton licenseKey={key} productName={productName} />
-          </li>
-        ))}
+        {keys.map((key, index) => {
+          const status = statuses?.[index];
+          const gone = status !== undefined && status !== 'valid';
+          return (
+            <li key={key} className="flex flex-wrap items-center gap-2">
+              {/* break-all: a 29-character key must wrap on a phone rather than widen the page. */}
+              <code
+                className={`inline-block rounded bg-background px-2 py-1 font-mono break-all ${gone ? 'text-muted-foreground line-through' : ''}`}
+              >
+                {key}
+              </code>
+              {gone ? (
+                <KeyStatusBadge status={status} audience="customer" />
+              ) : (
+                <CopyKeyButton licenseKey={key} productName={productName} />
+              )}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );
@@ -38,7 +59,7 @@ function OrderItemRow({ item }: { item: OrderItemView }) {
         <p className="shrink-0 font-medium">{formatPrice(item.price)}</p>
       </div>
       {item.licenseKeys && item.licenseKeys.length > 0 && (
-        <LicenceKeys keys={item.licenseKeys} productName={item.productName} />
+        <LicenceKeys keys={item.licenseKeys} statuses={item.keyStatuses} productName={item.productName} />
       )}
     </li>
   );

@@ -1,12 +1,32 @@
-import type { OrderItemView } from '@licensestore/shared';
+import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
 import { Copy, KeyRound, LockKeyhole } from 'lucide-react';
+import { KeyStatusBadge } from '@/components/key-status-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { copyLicenseKey } from '@/lib/copy-license-key';
 import { formatPrice } from '@/lib/format';
 import { ProductDownload } from './product-download';
 
-function KeyLine({ licenseKey, productName }: { licenseKey: string; productName: string }) {
+function KeyLine({
+  licenseKey,
+  productName,
+  status,
+}: {
+  licenseKey: string;
+  productName: string;
+  status: OrderKeyStatus | undefined;
+}) {
+  // A key no longer the customer's comes masked, marked with what became of it, and is not offered for copying.
+  if (status && status !== 'valid') {
+    return (
+      <li className="flex items-center gap-2 rounded-md border border-border py-2 pr-2 pl-3">
+        <code className="min-w-0 flex-1 font-mono text-sm break-all text-muted-foreground line-through">
+          {licenseKey}
+        </code>
+        <KeyStatusBadge status={status} audience="customer" />
+      </li>
+    );
+  }
   return (
     <li className="flex items-center gap-2 rounded-md border border-border bg-muted/50 py-1 pr-1 pl-3">
       <code className="min-w-0 flex-1 font-mono text-sm break-all">{licenseKey}</code>
@@ -62,12 +82,17 @@ function LineKeys({ item, awaitingPayment }: { item: OrderItemView; awaitingPaym
     <>
       {keys.length > 0 && (
         <ul className="grid gap-2" aria-label={`License keys for ${item.productName}`}>
-          {keys.map((key) => (
-            <KeyLine key={key} licenseKey={key} productName={item.productName} />
+          {keys.map((key, index) => (
+            <KeyLine
+              key={key}
+              licenseKey={key}
+              productName={item.productName}
+              status={item.keyStatuses?.[index]}
+            />
           ))}
         </ul>
       )}
-      {keys.length < item.quantity && (
+      {keys.length < item.quantity - (item.refundedUnits ?? 0) && (
         <p className="text-sm text-muted-foreground italic">
           {awaitingPayment
             ? 'License key will be emailed once PayPal completes the payment.'

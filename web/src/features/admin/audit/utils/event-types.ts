@@ -9,6 +9,9 @@ export const EVENT_TYPES = [
   'OrderPaymentCompleted',
   'OrderPaymentDenied',
   'OrderRefunded',
+  'OrderRefundRequested',
+  'OrderRefundCompleted',
+  'OrderRefundFailed',
   'OrderLicenceKeysAssigned',
   'OrderFulfilled',
   'DeliveryEmailResendRequested',
@@ -19,4 +22,7 @@ export const EVENT_TYPES = [
   'LicenceKeysRequested',
   'LicenceKeysAssigned',
   'LicenceKeyStockLow',
+  'LicenceKeyRevoked',
+  'LicenceKeyReturned',
+  'LicenceKeysRequestWithdrawn',
 ] as const;

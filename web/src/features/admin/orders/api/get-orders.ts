@@ -1,4 +1,4 @@
-import type { OrderItemView, OrderView } from '@licensestore/shared';
+import type { BackOfficeOrderView, OrderItemView, OrderView } from '@licensestore/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 
@@ -15,10 +15,12 @@ export const ordersQueryOptions = () =>
     queryFn: () => getJson<OrderView[]>('/api/orders', { on401: 'throw' }),
   });
 
+/** The back office gets an order with its refunds, the money refunded and what the store keeps. */
 export const orderQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: [...ORDERS_KEY, orderId],
-    queryFn: () => getJson<OrderView>(`/api/orders/${encodeURIComponent(orderId)}`, { on401: 'throw' }),
+    queryFn: () =>
+      getJson<BackOfficeOrderView>(`/api/orders/${encodeURIComponent(orderId)}`, { on401: 'throw' }),
   });
 
 export const orderItemsQueryOptions = (orderId: string) =>

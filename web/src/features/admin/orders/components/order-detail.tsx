@@ -6,6 +6,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isNotFound, useOrder } from '../api/get-orders';
 import { OrderItemsCard } from './order-items-card';
+import { OrderRefundsCard } from './order-refunds-card';
 import { OrderSummaryCard } from './order-summary-card';
 import { OrderTimeline } from './order-timeline';
 
@@ -52,6 +53,7 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           <div className="grid gap-6">
             {isPending ? <Skeleton className="h-64" /> : <OrderSummaryCard order={order} />}
             <OrderItemsCard orderId={orderId} />
+            {order && <OrderRefundsCard order={order} />}
           </div>
           <OrderTimeline orderId={orderId} />
         </div>

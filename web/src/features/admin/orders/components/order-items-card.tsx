@@ -1,6 +1,7 @@
-import type { OrderItemView } from '@licensestore/shared';
+import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
 import { Copy, Eye, EyeOff } from 'lucide-react';
 import { useState } from 'react';
+import { KeyStatusBadge } from '@/components/key-status-badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
@@ -19,19 +20,22 @@ function KeyLine({
   licenseKey,
   unit,
   productName,
+  status,
 }: {
   licenseKey: string;
   unit: number;
   productName: string;
+  status: OrderKeyStatus | undefined;
 }) {
   const [revealed, setRevealed] = useState(false);
   const readOnly = useReadOnly();
   const name = `license key ${unit} of ${productName}`;
-  if (readOnly) {
-    // An auditor's keys come masked from the server: nothing to reveal, nothing worth copying.
+  if (readOnly || (status && status !== 'valid')) {
+    // An auditor's keys, and keys no longer the customer's, come masked from the server: nothing to reveal.
     return (
-      <li className="rounded-md border border-border bg-muted/50 px-3 py-2">
-        <code className="font-mono text-sm break-all">{licenseKey}</code>
+      <li className="flex items-center gap-2 rounded-md border border-border bg-muted/50 px-3 py-2">
+        <code className="min-w-0 flex-1 font-mono text-sm break-all">{licenseKey}</code>
+        <KeyStatusBadge status={status} audience="admin" />
       </li>
     );
   }
@@ -68,20 +72,31 @@ function KeyLine({
 function ItemRow({ item }: { item: OrderItemView }) {
   // The back office always gets the keys (auditors masked); a line without the field has none.
   const keys = item.licenseKeys ?? [];
-  const owed = item.quantity - keys.length;
+  const refunded = item.refundedUnits ?? 0;
+  // A refunded unit is owed nothing, whether its key went back or never came.
+  const owed = Math.max(0, item.quantity - refunded - keys.length);
   return (
     <li className="grid gap-3 rounded-lg border border-border p-4">
       <div className="flex items-start justify-between gap-4">
         <div className="min-w-0">
           <p className="font-medium">{item.productName}</p>
-          <p className="text-sm text-muted-foreground">Quantity: {item.quantity}</p>
+          <p className="text-sm text-muted-foreground">
+            Quantity: {item.quantity}
+            {refunded > 0 && ` · ${refunded} refunded`}
+          </p>
         </div>
         <p className="shrink-0 font-medium tabular-nums">{formatPrice(item.price)}</p>
       </div>
       {keys.length > 0 && (
         <ul className="grid gap-2" aria-label={`License keys of ${item.productName}`}>
           {keys.map((key, index) => (
-            <KeyLine key={key} licenseKey={key} unit={index + 1} productName={item.productName} />
+            <KeyLine
+              key={key}
+              licenseKey={key}
+              unit={index + 1}
+              productName={item.productName}
+              status={item.keyStatuses?.[index]}
+            />
           ))}
         </ul>
       )}

@@ -10,6 +10,7 @@ import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge
 import { useResendDeliveryEmail } from '../api/resend-delivery-email';
 import { localeDate } from '../utils/order-date';
 import { OrderStatusSelect } from './order-status-select';
+import { RefundDialog } from './refund-dialog';
 
 function Field({ term, children }: { term: string; children: ReactNode }) {
   return (
@@ -44,6 +45,7 @@ export function OrderSummaryCard({ order }: { order: OrderView }) {
         {!readOnly && (
           <div className="flex flex-wrap items-center gap-3">
             <OrderStatusSelect order={order} className="w-40" />
+            <RefundDialog orderId={order.id} />
             <Button variant="outline" onClick={() => resend.mutate()} disabled={resend.isPending}>
               <Mail aria-hidden="true" className="size-4" />
               {resend.isPending ? 'Requesting...' : 'Resend delivery email'}

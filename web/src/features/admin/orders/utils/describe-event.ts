@@ -56,6 +56,23 @@ export function describeEvent({ type, data }: TimelineEntry, lines: Map<string, 
       return 'PayPal denied the payment: the order is cancelled';
     case 'OrderRefunded':
       return 'The payment was refunded';
+    case 'OrderRefundRequested': {
+      const units = Array.isArray(data.units) ? data.units.length : 0;
+      return `Refund of ${plural(units, 'unit')} (${formatPrice(text(data.amount))}) asked of PayPal: ${text(data.reason)}`;
+    }
+    case 'OrderRefundCompleted': {
+      const units = Array.isArray(data.units) ? data.units.length : 0;
+      const whose = data.refundId === null ? " made in PayPal's dashboard" : '';
+      return `PayPal refunded ${formatPrice(text(data.amount))}${whose}: ${units > 0 ? plural(units, 'unit') : 'money only'}`;
+    }
+    case 'OrderRefundFailed':
+      return `PayPal refused the refund (${text(data.code)}): ${text(data.message)}`;
+    case 'LicenceKeyRevoked':
+      return `A license key of ${line} was revoked for good`;
+    case 'LicenceKeyReturned':
+      return `A license key of ${line} went back to stock`;
+    case 'LicenceKeysRequestWithdrawn':
+      return `${line} stopped waiting for ${plural(Number(data.quantity), 'license key')}`;
     case 'LicenceKeysRequested':
       return `Asked the inventory for ${plural(Number(data.quantity), 'license key')} of ${line}`;
     case 'LicenceKeysAssigned':

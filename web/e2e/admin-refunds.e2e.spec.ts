@@ -1,0 +1,127 @@
+import type { RefundableUnitView } from '@licensestore/shared';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAdminPage } from './support/admin.js';
+import { openPage, toastSaying } from './support/browser.js';
+import { launchBrowser } from './support/chromium.js';
+import {
+  holdOrderAccess,
+  type PlacedOrder,
+  purchasableProducts,
+  purchase,
+  waitForLicenceKeys,
+} from './support/purchases.js';
+import { startTestStore, type TestStore } from './support/store.js';
+
+let store: TestStore;
+let browser: Browser;
+
+beforeAll(async () => {
+  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+const ada = { name: 'Ada Lovelace', email: 'ada@example.com' };
+
+/** A JSON call from the signed-in admin page (same origin, its session cookie). */
+const adminCall = <T>(page: Page, method: string, path: string, body?: unknown) =>
+  page.evaluate(
+    async ({ method, path, body }) => {
+      const response = await fetch(path, {
+        method,
+        headers: body === undefined ? {} : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+      return response.json();
+    },
+    { method, path, body },
+  ) as Promise<T>;
+
+const availableKeys = async (page: Page) =>
+  (await adminCall<{ availableKeys: number }>(page, 'GET', '/api/admin/dashboard')).availableKeys;
+
+/** Waits until the dialog's units are what the order holds now (the delivery e-mail, a key assigned). */
+async function untilUnits(page: Page, order: PlacedOrder, holds: (units: RefundableUnitView[]) => boolean) {
+  for (let tries = 0; tries < 300; tries++) {
+    const units = await adminCall<RefundableUnitView[]>(
+      page,
+      'GET',
+      `/api/orders/${order.id}/refundable-units`,
+    );
+    if (holds(units)) return units;
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`order ${order.id}: its units never got there`);
+}
+
+async function refundFirstUnit(page: Page, order: PlacedOrder, consequence: string) {
+  await page.goto(`/admin/orders/${order.id}`);
+  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Refund' });
+  await dialog.getByRole('checkbox').nth(1).check();
+  await dialog.getByLabel('Reason *').fill('Bought by mistake');
+  await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+  await dialog.getByRole('alert').getByText(consequence).waitFor();
+  await dialog.getByRole('button', { name: 'Confirm refund' }).click();
+  await toastSaying(page, 'Refund completed');
+  await page.getByRole('list', { name: 'Refunds of this order' }).getByText('Completed').waitFor();
+}
+
+describe('an admin refund', () => {
+  it('of one delivered unit revokes its key, shows it revoked to the customer, and leaves the stock as it was', async () => {
+    const [product] = await purchasableProducts(store.url);
+    if (!product) throw new Error('no product in stock');
+    const order = await purchase(store.url, ada, [{ product, quantity: 2 }]);
+    await waitForLicenceKeys(store.url, order);
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await untilUnits(page, order, (units) => units.every((unit) => unit.leftStore));
+    const before = await availableKeys(page);
+
+    await refundFirstUnit(page, order, 'The key will be revoked');
+    await page.getByText('Revoked').first().waitFor();
+    expect(await availableKeys(page)).toBe(before);
+    expect(errors).toEqual([]);
+    await close();
+
+    const customer = await openPage(browser, store.url);
+    await holdOrderAccess(customer.page, store.url, order);
+    await customer.page.goto(`/order-confirmation/${order.id}`);
+    const keys = customer.page.getByRole('list', { name: `License keys for ${product.name}` });
+    await keys.getByText('Revoked').waitFor();
+    expect(await keys.getByRole('button', { name: /^Copy license key/ }).count()).toBe(1);
+    expect(customer.errors).toEqual([]);
+    await customer.close();
+  });
+
+  it('of a unit whose key was never delivered puts the key back in stock', async () => {
+    const products = await purchasableProducts(store.url);
+    const product = products[1];
+    if (!product) throw new Error('no second product in stock');
+    // Its 20 keys go to two orders of 10; the third order gets one key added later and waits for the other.
+    await purchase(store.url, ada, [{ product, quantity: 10 }]);
+    await purchase(store.url, ada, [{ product, quantity: 10 }]);
+    const order = await purchase(store.url, ada, [{ product, quantity: 2 }]);
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await untilUnits(page, order, (units) => units.length === 2);
+    await adminCall(page, 'POST', '/api/license-keys', { productId: product.id, key: 'E2E-REFUND-KEY-0001' });
+    await untilUnits(page, order, (units) => units.some((unit) => unit.keyId !== null));
+    const before = await availableKeys(page);
+
+    await refundFirstUnit(page, order, 'The key returns to stock');
+    // The workers give the key back a moment after the refund: the stock grows by it, and the page says so.
+    await page.waitForFunction(
+      async (expected) => (await (await fetch('/api/admin/dashboard')).json()).availableKeys === expected,
+      before + 1,
+      { polling: 100, timeout: 20_000 },
+    );
+    await page.reload();
+    await page.getByText('Returned to stock').waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+});

@@ -1,0 +1,47 @@
+import type { OrderRefundView, OrderUnit, RefundableUnitView } from '@licensestore/shared';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest, getJson } from '@/lib/api';
+import { toast } from '@/lib/toast';
+import { ORDERS_KEY } from './get-orders';
+
+/** The units the refund dialog offers (admins only). */
+export const refundableUnitsQueryOptions = (orderId: string) =>
+  queryOptions({
+    queryKey: [...ORDERS_KEY, orderId, 'refundable-units'],
+    queryFn: () =>
+      getJson<RefundableUnitView[]>(`/api/orders/${encodeURIComponent(orderId)}/refundable-units`, {
+        on401: 'throw',
+      }),
+  });
+
+export const useRefundableUnits = (orderId: string, enabled: boolean) =>
+  useQuery({ ...refundableUnitsQueryOptions(orderId), enabled });
+
+export type RefundRequest = { units: OrderUnit[]; reason: string } | { all: true; reason: string };
+
+/** Asks PayPal for the refund; the order, its lines, keys and timeline are read again whatever the answer. */
+export function useRefundOrder(orderId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (request: RefundRequest) => {
+      const response = await apiRequest(
+        'POST',
+        `/api/orders/${encodeURIComponent(orderId)}/refunds`,
+        request,
+      );
+      return { accepted: response.status === 202, refund: (await response.json()) as OrderRefundView };
+    },
+    onSuccess: ({ accepted, refund }) => {
+      toast({
+        title: accepted ? 'Refund requested' : 'Refund completed',
+        description: accepted
+          ? `PayPal is processing the refund of ${refund.amount} USD.`
+          : `${refund.amount} USD was refunded through PayPal.`,
+      });
+    },
+    onError: (error) => {
+      toast({ title: 'Refund failed', description: error.message, variant: 'destructive' });
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [...ORDERS_KEY, orderId] }),
+  });
+}
