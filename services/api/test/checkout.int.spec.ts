@@ -27,6 +27,7 @@ interface OrderBody {
   total: string;
   status: string;
   createdAt: string;
+  receiptNumber: string | null;
 }
 
 describe('Checkout', () => {
@@ -260,6 +261,7 @@ describe('Checkout', () => {
         total: '199.50',
         status: 'processing',
         createdAt: expect.any(String),
+        receiptNumber: null,
       });
       // The answer is the stored order: the next read, with the access the answer gave, shows exactly it.
       const stored = await fetch(`${(api as TestApi).url}/api/orders/${order.id}`, {

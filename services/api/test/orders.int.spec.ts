@@ -110,6 +110,7 @@ describe('Orders, customers and dashboard API', () => {
         total: '318.99',
         status: 'processing',
         createdAt: '2026-06-01T09:30:00.000Z',
+        receiptNumber: null,
       });
       expect(await json(`/api/orders/${order.orderId.toUpperCase()}`)).toMatchObject({ id: order.orderId });
       expect(await json(`/api/orders/${order.orderId}/items`, payer)).toStrictEqual([
@@ -195,6 +196,7 @@ describe('Orders, customers and dashboard API', () => {
         total: '30.00',
         status: 'processing',
         createdAt: at(4),
+        receiptNumber: null,
       });
       expect(await listOrderItems(database.db, order.orderId)).toStrictEqual([
         {
@@ -299,6 +301,7 @@ describe('Orders, customers and dashboard API', () => {
           total: '25.00',
           status: 'completed',
           createdAt: at(7),
+          receiptNumber: null,
         });
         expect(orders[1]).toMatchObject({ id: ids.refundedLater, status: 'refunded' });
       });
