@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
+import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { createOrderAccess } from '@licensestore/shared/order-access';
@@ -88,6 +88,57 @@ describe('Receipt numbers', () => {
       await fixture.startWorkers(sideEffects);
       const orderIds = await payOrders(ORDERS);
       await expectGaplessNumbers(orderIds);
+    });
+  });
+
+  describe('across the turn of the year', () => {
+    /** A COMPLETED capture at `paidAt`, placed as checkout places it. */
+    const paidAt = async (at: string) => {
+      const orderId = crypto.randomUUID();
+      await handleCommand(
+        fixture.env.eventStore,
+        orderStream(orderId),
+        orderDecider,
+        {
+          type: 'PlaceCapturedOrder',
+          orderId,
+          paypalOrderId: `PAYPAL-${orderId}`,
+          captureId: `CAPTURE-${orderId}`,
+          captureStatus: 'COMPLETED',
+          customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+          lines: [
+            {
+              lineId: 'line-1',
+              productId: crypto.randomUUID(),
+              productName: 'Office Suite',
+              quantity: 1,
+              unitPrice: '10.00',
+              lineTotal: '10.00',
+            },
+          ],
+          total: '10.00',
+          currency: 'USD',
+          now: at,
+        },
+        { actor: { type: 'customer', id: 'test' }, correlationId: orderId, causationId: 'test' },
+      );
+      return orderId;
+    };
+    const numberOf = async (orderId: string) =>
+      ((await loadStream(fixture.env.eventStore, orderStream(orderId), orderDecider)).state as PlacedOrder)
+        .receipt?.number;
+
+    it('numbers a payment at 23:59:59 on 31 December in its year, and one a second later in the next', async () => {
+      await fixture.startWorkers(sideEffects);
+      const lastOf2026 = await paidAt('2026-12-31T23:59:59.000Z');
+      const firstOf2027 = await paidAt('2027-01-01T00:00:00.000Z');
+      const secondOf2026 = await paidAt('2026-12-31T23:59:59.500Z');
+      await fixture.log.until('three receipts', ({ ofType }) => ofType('OrderReceiptIssued').length === 3);
+      expect(await numberOf(firstOf2027)).toBe('2027-000001');
+      // The two of 2026 run at once: which takes the first number is the race's, not the clock's.
+      expect(new Set([await numberOf(lastOf2026), await numberOf(secondOf2026)])).toEqual(
+        new Set(['2026-000001', '2026-000002']),
+      );
     });
   });
 
