@@ -1,18 +1,18 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/shared';
-import { handleCommand, loadStream } from '@licensestore/shared/commands';
+import { loadStream } from '@licensestore/shared/commands';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { createOrderAccess } from '@licensestore/shared/order-access';
 import { parseReceiptEvent, receiptsStream } from '@licensestore/shared/receipts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testRedisUrl } from '../../../test/support/database.js';
-import { openWorkersFixture, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
-import type { KillableWorkersSettings } from '../testing/killable-workers.js';
+import {
+  type KillableWorkers,
+  openWorkersFixture,
+  startKillableWorkers,
+  testSideEffects,
+  type WorkersFixture,
+} from '../testing/fixtures.js';
 import { placeOrder } from '../testing/store.js';
 import type { SideEffectSettings } from './context.js';
 
@@ -88,42 +88,13 @@ describe('Receipt numbers', () => {
       await fixture.startWorkers(sideEffects);
       const orderIds = await payOrders(ORDERS);
       await expectGaplessNumbers(orderIds);
-    });
+    }, 120_000);
   });
 
   describe('across the turn of the year', () => {
-    /** A COMPLETED capture at `paidAt`, placed as checkout places it. */
-    const paidAt = async (at: string) => {
-      const orderId = crypto.randomUUID();
-      await handleCommand(
-        fixture.env.eventStore,
-        orderStream(orderId),
-        orderDecider,
-        {
-          type: 'PlaceCapturedOrder',
-          orderId,
-          paypalOrderId: `PAYPAL-${orderId}`,
-          captureId: `CAPTURE-${orderId}`,
-          captureStatus: 'COMPLETED',
-          customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-          lines: [
-            {
-              lineId: 'line-1',
-              productId: crypto.randomUUID(),
-              productName: 'Office Suite',
-              quantity: 1,
-              unitPrice: '10.00',
-              lineTotal: '10.00',
-            },
-          ],
-          total: '10.00',
-          currency: 'USD',
-          now: at,
-        },
-        { actor: { type: 'customer', id: 'test' }, correlationId: orderId, causationId: 'test' },
-      );
-      return orderId;
-    };
+    /** A COMPLETED capture at `at`, placed as checkout places it. */
+    const paidAt = (at: string) =>
+      placeOrder(fixture.env.eventStore, [{ productId: crypto.randomUUID() }], { capturedAt: at });
     const numberOf = async (orderId: string) =>
       ((await loadStream(fixture.env.eventStore, orderStream(orderId), orderDecider)).state as PlacedOrder)
         .receipt?.number;
@@ -143,35 +114,22 @@ describe('Receipt numbers', () => {
   });
 
   describe('when a workers process is killed right after taking a number', () => {
-    const killableWorkers = fileURLToPath(new URL('../testing/killable-workers.ts', import.meta.url));
-    let child: ChildProcess | null = null;
+    let killable: KillableWorkers | null = null;
 
     afterEach(() => {
-      child?.kill('SIGKILL');
-      child = null;
+      killable?.kill();
+      killable = null;
     });
 
     it('its order gets that number when the job runs again, and the year stays gapless', async () => {
-      const settings: KillableWorkersSettings = {
-        killAt: 'after the receipt number append',
-        databaseUrl: fixture.env.databaseUrl,
-        redisUrl: testRedisUrl(),
-        queuePrefix: fixture.env.queues.prefix ?? '',
+      killable = await startKillableWorkers(
+        fixture.env,
+        'after the receipt number append',
         keySecret,
-        publicUrl: sideEffects.publicUrl,
-        mail: sideEffects.mail,
-      };
-      const worker = spawn(process.execPath, ['--import', 'tsx', killableWorkers], {
-        env: { ...process.env, KILLABLE_WORKERS: JSON.stringify(settings) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      child = worker;
-      const exited = once(worker, 'exit');
-      const [line] = await once(createInterface({ input: worker.stdout }), 'line');
-      expect(line).toBe('ready');
-
+        sideEffects,
+      );
       const orderIds = await payOrders(ORDERS);
-      const [, signal] = await exited;
+      const [, signal] = await killable.died;
       expect(signal).toBe('SIGKILL');
       const taken = await receiptsOfTheYear();
       expect(taken.length).toBeGreaterThan(0);

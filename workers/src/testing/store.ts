@@ -45,7 +45,12 @@ export async function createProduct(eventStore: EventStore, name: string, catego
 export async function placeOrder(
   eventStore: EventStore,
   items: readonly { productId: string; productName?: string; quantity?: number }[],
-  options: { captureStatus?: 'COMPLETED' | 'PENDING'; customer?: { name: string; email: string } } = {},
+  options: {
+    captureStatus?: 'COMPLETED' | 'PENDING';
+    customer?: { name: string; email: string };
+    /** When the capture happened; now by default. */
+    capturedAt?: string;
+  } = {},
 ): Promise<string> {
   const orderId = randomUUID();
   const lines = items.map(({ productId, productName = 'Test Product', quantity = 1 }) => ({
@@ -70,7 +75,7 @@ export async function placeOrder(
       lines,
       total: `${lines.reduce((sum, line) => sum + 10 * line.quantity, 0)}.00`,
       currency: 'USD',
-      now: new Date().toISOString(),
+      now: options.capturedAt ?? new Date().toISOString(),
     },
     metadata('customer'),
   );
