@@ -27,6 +27,7 @@ interface OrderBody {
   total: string;
   status: string;
   createdAt: string;
+  receiptNumber: string | null;
 }
 
 describe('Checkout', () => {
@@ -262,6 +263,7 @@ describe('Checkout', () => {
         createdAt: expect.any(String),
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
+        receiptNumber: null,
       });
       // The answer is the stored order: the next read, with the access the answer gave, shows exactly it.
       const stored = await fetch(`${(api as TestApi).url}/api/orders/${order.id}`, {

@@ -124,6 +124,7 @@ describe('Orders, customers and dashboard API', () => {
         createdAt: '2026-06-01T09:30:00.000Z',
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
+        receiptNumber: null,
       });
       expect(await json(`/api/orders/${order.orderId.toUpperCase()}`)).toMatchObject({ id: order.orderId });
       expect(await json(`/api/orders/${order.orderId}/items`, payer)).toStrictEqual([
@@ -224,6 +225,7 @@ describe('Orders, customers and dashboard API', () => {
         createdAt: at(4),
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
+        receiptNumber: null,
       });
       expect(await listOrderItems(database.db, order.orderId)).toStrictEqual([
         {
@@ -334,6 +336,7 @@ describe('Orders, customers and dashboard API', () => {
           createdAt: at(7),
           paymentStatus: 'completed',
           deliveryEmailSentAt: null,
+          receiptNumber: null,
         });
         expect(orders[1]).toMatchObject({ id: ids.refundedLater, status: 'refunded' });
       });

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
+import { givenHistory } from '../testing/given.js';
 import {
   type CheckoutCommand,
-  decideCheckout,
   evolveCheckout,
   initialCheckoutState,
   PaymentNotAcceptedError,
 } from './checkout.js';
 import type { CheckoutEvent, OrderEvent } from './events.js';
 import { checkoutDecider, orderDecider } from './index.js';
-import { decideOrder, evolveOrder, initialOrderState, type OrderCommand } from './order.js';
+import { evolveOrder, initialOrderState, type OrderCommand } from './order.js';
 
 const paypalOrderId = '5O190127TN364715T';
 const orderId = randomUUID();
@@ -41,33 +41,8 @@ const capture = (overrides: Partial<Extract<CheckoutCommand, { type: 'CaptureChe
     now,
   }) satisfies CheckoutCommand;
 
-const givenCheckout = (...history: CheckoutEvent[]) => ({
-  when: (command: CheckoutCommand) => {
-    const decide = () => decideCheckout(command, history.reduce(evolveCheckout, initialCheckoutState));
-    return {
-      thenEmits: (...expected: CheckoutEvent[]) => expect(decide()).toEqual(expected),
-      thenEmitsNothing: () => expect(decide()).toEqual([]),
-      thenFails: (error: abstract new (...args: never[]) => Error, message: string) => {
-        expect(decide).toThrow(error);
-        expect(decide).toThrow(message);
-      },
-    };
-  },
-});
-
-const givenOrder = (...history: OrderEvent[]) => ({
-  when: (command: OrderCommand) => {
-    const decide = () => decideOrder(command, history.reduce(evolveOrder, initialOrderState));
-    return {
-      thenEmits: (...expected: OrderEvent[]) => expect(decide()).toEqual(expected),
-      thenEmitsNothing: () => expect(decide()).toEqual([]),
-      thenFails: (error: abstract new (...args: never[]) => Error, message: string) => {
-        expect(decide).toThrow(error);
-        expect(decide).toThrow(message);
-      },
-    };
-  },
-});
+const givenCheckout = givenHistory(checkoutDecider);
+const givenOrder = givenHistory(orderDecider);
 
 describe('Checkout', () => {
   describe('when nothing was started', () => {

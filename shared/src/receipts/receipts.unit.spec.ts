@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../errors/index.js';
 import type { OrderEvent } from '../orders/events.js';
-import { decideOrder, evolveOrder, initialOrderState, type OrderCommand } from '../orders/order.js';
+import { orderDecider } from '../orders/index.js';
+import type { OrderCommand } from '../orders/order.js';
+import { givenHistory } from '../testing/given.js';
 import { formatReceiptNumber, nextReceiptNumber, receiptsStream, receiptYear } from './numbering.js';
 
 const orderId = randomUUID();
@@ -41,19 +43,7 @@ const issued = (receiptNumber: string): OrderEvent => ({
   data: { orderId, receiptNumber, issuedAt: now },
 });
 
-const givenOrder = (...history: OrderEvent[]) => ({
-  when: (command: OrderCommand) => {
-    const decide = () => decideOrder(command, history.reduce(evolveOrder, initialOrderState));
-    return {
-      thenEmits: (...expected: OrderEvent[]) => expect(decide()).toEqual(expected),
-      thenEmitsNothing: () => expect(decide()).toEqual([]),
-      thenFails: (message: string) => {
-        expect(decide).toThrow(IllegalStateError);
-        expect(decide).toThrow(message);
-      },
-    };
-  },
-});
+const givenOrder = givenHistory(orderDecider);
 
 const request = (year: number, receiptsAfterRevision: number | null = null): OrderCommand => ({
   type: 'RequestReceipt',
@@ -124,7 +114,7 @@ describe('Order receipt', () => {
     it('refuses a number of another year than the payment', () => {
       givenOrder(captured('COMPLETED', '2026-12-31T23:59:59.000Z'))
         .when(request(2027))
-        .thenFails('was paid in 2026: its receipt is not one of 2027');
+        .thenFails(IllegalStateError, 'was paid in 2026: its receipt is not one of 2027');
     });
 
     it('asks once: a second request keeps the first one', () => {
@@ -138,7 +128,7 @@ describe('Order receipt', () => {
     it('has no receipt while PayPal holds the money', () => {
       givenOrder(captured('PENDING', '2026-12-31T23:00:00.000Z'))
         .when(request(2026))
-        .thenFails('is not paid (payment pending)');
+        .thenFails(IllegalStateError, 'is not paid (payment pending)');
     });
 
     it('is numbered in the year the payment completed once it does', () => {
@@ -156,7 +146,7 @@ describe('Order receipt', () => {
         data: { orderId, captureId: 'CAP1', deniedAt: '2026-06-02T10:00:00.000Z' },
       })
         .when(request(2026))
-        .thenFails('is not paid (payment denied)');
+        .thenFails(IllegalStateError, 'is not paid (payment denied)');
     });
   });
 
@@ -178,13 +168,13 @@ describe('Order receipt', () => {
     it('never gives the order a second number', () => {
       givenOrder(...history, issued('2026-000005'))
         .when(issue('2026-000006'))
-        .thenFails('holds receipt 2026-000005; it cannot also be 2026-000006');
+        .thenFails(IllegalStateError, 'holds receipt 2026-000005; it cannot also be 2026-000006');
     });
   });
 
   it('takes no number before asking for one', () => {
     givenOrder(captured('COMPLETED', '2026-06-01T10:00:00.000Z'))
       .when(issue('2026-000001'))
-      .thenFails('has not asked for a receipt number');
+      .thenFails(IllegalStateError, 'has not asked for a receipt number');
   });
 });

@@ -1,8 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
@@ -10,9 +6,13 @@ import { createKeyVault } from '@licensestore/shared/key-vault';
 import { createOrderAccess } from '@licensestore/shared/order-access';
 import { parseReceiptEvent, receiptsStream } from '@licensestore/shared/receipts';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testRedisUrl } from '../../../test/support/database.js';
-import { openWorkersFixture, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
-import type { KillableWorkersSettings } from '../testing/killable-workers.js';
+import {
+  type KillableWorkers,
+  openWorkersFixture,
+  startKillableWorkers,
+  testSideEffects,
+  type WorkersFixture,
+} from '../testing/fixtures.js';
 import { placeOrder } from '../testing/store.js';
 import type { SideEffectSettings } from './context.js';
 
@@ -88,39 +88,48 @@ describe('Receipt numbers', () => {
       await fixture.startWorkers(sideEffects);
       const orderIds = await payOrders(ORDERS);
       await expectGaplessNumbers(orderIds);
+    }, 120_000);
+  });
+
+  describe('across the turn of the year', () => {
+    /** A COMPLETED capture at `at`, placed as checkout places it. */
+    const paidAt = (at: string) =>
+      placeOrder(fixture.env.eventStore, [{ productId: crypto.randomUUID() }], { capturedAt: at });
+    const numberOf = async (orderId: string) =>
+      ((await loadStream(fixture.env.eventStore, orderStream(orderId), orderDecider)).state as PlacedOrder)
+        .receipt?.number;
+
+    it('numbers a payment at 23:59:59 on 31 December in its year, and one a second later in the next', async () => {
+      await fixture.startWorkers(sideEffects);
+      const lastOf2026 = await paidAt('2026-12-31T23:59:59.000Z');
+      const firstOf2027 = await paidAt('2027-01-01T00:00:00.000Z');
+      const secondOf2026 = await paidAt('2026-12-31T23:59:59.500Z');
+      await fixture.log.until('three receipts', ({ ofType }) => ofType('OrderReceiptIssued').length === 3);
+      expect(await numberOf(firstOf2027)).toBe('2027-000001');
+      // The two of 2026 run at once: which takes the first number is the race's, not the clock's.
+      expect(new Set([await numberOf(lastOf2026), await numberOf(secondOf2026)])).toEqual(
+        new Set(['2026-000001', '2026-000002']),
+      );
     });
   });
 
   describe('when a workers process is killed right after taking a number', () => {
-    const killableWorkers = fileURLToPath(new URL('../testing/killable-workers.ts', import.meta.url));
-    let child: ChildProcess | null = null;
+    let killable: KillableWorkers | null = null;
 
     afterEach(() => {
-      child?.kill('SIGKILL');
-      child = null;
+      killable?.kill();
+      killable = null;
     });
 
     it('its order gets that number when the job runs again, and the year stays gapless', async () => {
-      const settings: KillableWorkersSettings = {
-        killAt: 'after the receipt number append',
-        databaseUrl: fixture.env.databaseUrl,
-        redisUrl: testRedisUrl(),
-        queuePrefix: fixture.env.queues.prefix ?? '',
+      killable = await startKillableWorkers(
+        fixture.env,
+        'after the receipt number append',
         keySecret,
-        publicUrl: sideEffects.publicUrl,
-        mail: sideEffects.mail,
-      };
-      const worker = spawn(process.execPath, ['--import', 'tsx', killableWorkers], {
-        env: { ...process.env, KILLABLE_WORKERS: JSON.stringify(settings) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      child = worker;
-      const exited = once(worker, 'exit');
-      const [line] = await once(createInterface({ input: worker.stdout }), 'line');
-      expect(line).toBe('ready');
-
+        sideEffects,
+      );
       const orderIds = await payOrders(ORDERS);
-      const [, signal] = await exited;
+      const [, signal] = await killable.died;
       expect(signal).toBe('SIGKILL');
       const taken = await receiptsOfTheYear();
       expect(taken.length).toBeGreaterThan(0);

@@ -20,6 +20,24 @@ export const issueReceiptJob = (orderId: string, cause: Cause): JobRequest => ({
 });
 
 /**
+ * Runs `take` after the previous one for the same key has settled: this process's jobs take a year's numbers one at a
+ * time, so they never conflict with each other on the year's stream, only with other processes.
+ */
+function oneAtATime() {
+  const last = new Map<string, Promise<unknown>>();
+  return <T>(key: string, take: () => Promise<T>): Promise<T> => {
+    const turn = (last.get(key) ?? Promise.resolve()).catch(() => {}).then(take);
+    last.set(key, turn);
+    void turn
+      .finally(() => {
+        if (last.get(key) === turn) last.delete(key);
+      })
+      .catch(() => {});
+    return turn;
+  };
+}
+
+/**
  * Gives a paid order the next receipt number of the year it was paid in, in three appends, each safe to repeat:
  * 1. `OrderReceiptRequested` on the order, naming the year stream's last revision (its last event, read alone);
  * 2. `ReceiptNumberAssigned` on `receipts-<year>`, unless the events since that revision hold the order's number
@@ -28,8 +46,9 @@ export const issueReceiptJob = (orderId: string, cause: Cause): JobRequest => ({
  * A job killed anywhere in between, run again, finds what it did and goes on from there: one number per order, and
  * no number left unused.
  */
-export const issueReceipt = ({ eventStore, logger }: ProcessorContext) =>
-  defineProcessor({
+export const issueReceipt = ({ eventStore, logger }: ProcessorContext) => {
+  const inTurn = oneAtATime();
+  return defineProcessor({
     queue: QUEUE,
     schema,
     concurrency: 4,
@@ -58,11 +77,13 @@ export const issueReceipt = ({ eventStore, logger }: ProcessorContext) =>
       const request = order.receipt;
       if (!request) throw new Error(`order ${orderId} has no receipt request after asking for one`);
       if (request.number) return 'already issued';
-      const assigned = await retryOnConflict(() =>
-        takeReceiptNumber(
-          eventStore,
-          { orderId, year: request.year, receiptsAfterRevision: request.receiptsAfterRevision, now },
-          metadata,
+      const assigned = await inTurn(String(request.year), () =>
+        retryOnConflict(() =>
+          takeReceiptNumber(
+            eventStore,
+            { orderId, year: request.year, receiptsAfterRevision: request.receiptsAfterRevision, now },
+            metadata,
+          ),
         ),
       );
       await decideOnStream(
@@ -79,3 +100,4 @@ export const issueReceipt = ({ eventStore, logger }: ProcessorContext) =>
       return assigned.receiptNumber;
     },
   });
+};

@@ -1,8 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import {
   type AssignedKey,
   inventoryDecider,
@@ -15,12 +11,17 @@ import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { testRedisUrl } from '../../../test/support/database.js';
 import { deliveriesByMessageId } from '../../../test/support/smtp-server.js';
 import type { WorkersOptions } from '../main.js';
 import { jobIdFor } from '../reactor/reactor.js';
-import { openWorkersFixture, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
-import type { KillableWorkersSettings, KillPoint } from '../testing/killable-workers.js';
+import {
+  type KillableWorkers,
+  openWorkersFixture,
+  startKillableWorkers,
+  testSideEffects,
+  type WorkersFixture,
+} from '../testing/fixtures.js';
+import type { KillPoint } from '../testing/killable-workers.js';
 import { addKeys, createProduct, placeOrder } from '../testing/store.js';
 import type { SideEffectSettings } from './context.js';
 
@@ -203,35 +204,17 @@ describe('Licence-key delivery', () => {
   });
 
   describe('when a worker process is killed between the inventory append and the order append', () => {
-    const killableWorkers = fileURLToPath(new URL('../testing/killable-workers.ts', import.meta.url));
-    let child: ChildProcess | null = null;
+    let killable: KillableWorkers | null = null;
 
     afterEach(() => {
-      child?.kill('SIGKILL');
-      child = null;
+      killable?.kill();
+      killable = null;
     });
 
     /** Starts a workers process that kills itself at `killAt`; resolves once it runs, with its death to come. */
-    const startKillableWorkers = async (killAt: KillPoint, keySecret: string) => {
-      const settings: KillableWorkersSettings = {
-        killAt,
-        databaseUrl: env.databaseUrl,
-        redisUrl: testRedisUrl(),
-        queuePrefix: env.queues.prefix ?? '',
-        keySecret,
-        publicUrl: sideEffects.publicUrl,
-        mail: sideEffects.mail,
-      };
-      const worker = spawn(process.execPath, ['--import', 'tsx', killableWorkers], {
-        env: { ...process.env, KILLABLE_WORKERS: JSON.stringify(settings) },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
-      child = worker;
-      const exited = once(worker, 'exit');
-      const [line] = await once(createInterface({ input: worker.stdout }), 'line');
-      expect(line).toBe('ready');
-      // Wrapped: an async function returning the promise itself would wait for it to settle.
-      return { died: exited };
+    const startKillable = async (killAt: KillPoint, keySecret: string) => {
+      killable = await startKillableWorkers(env, killAt, keySecret, sideEffects);
+      return killable;
     };
 
     it.each<KillPoint>(['after the inventory append', 'before the order append'])(
@@ -241,7 +224,7 @@ describe('Licence-key delivery', () => {
         sideEffects = { ...sideEffects, keyVault: createKeyVault(keySecret) };
         const productId = await createProduct(env.eventStore, 'Norton 360 Deluxe', 'Norton Antivirus');
         await addKeys(env.eventStore, sideEffects.keyVault, productId, 3);
-        const { died } = await startKillableWorkers(killAt, keySecret);
+        const { died } = await startKillable(killAt, keySecret);
 
         const orderId = await placeOrder(env.eventStore, [{ productId, quantity: 2 }]);
         const [, signal] = await died;

@@ -1,6 +1,10 @@
+import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
@@ -15,6 +19,7 @@ import { JobQueues, type JobRequest, type QueueConnection, redisConnection } fro
 import { type RunningWorkers, startWorkers, type WorkersOptions } from '../main.js';
 import { migrateWorkers } from '../migrations.js';
 import type { SideEffectSettings } from '../processors/context.js';
+import type { KillPoint } from './killable-workers.js';
 import { watchLog } from './store.js';
 
 /** A fresh database with the workers' tables and the Postgres event store, and a private Redis key prefix. */
@@ -157,3 +162,42 @@ export async function openWorkersFixture() {
 }
 
 export type WorkersFixture = Awaited<ReturnType<typeof openWorkersFixture>>;
+
+const KILLABLE_WORKERS = fileURLToPath(new URL('./killable-workers.ts', import.meta.url));
+
+/**
+ * A workers process on the environment's database and Redis prefix that kills itself with SIGKILL at `killAt`
+ * (testing/killable-workers.ts); resolves once it runs, with its exit (code, signal) to come. `kill` ends it if it
+ * is still alive, for a test's clean-up.
+ */
+export async function startKillableWorkers(
+  env: { databaseUrl: string; queues: QueueConnection },
+  killAt: KillPoint,
+  keySecret: string,
+  sideEffects: Pick<SideEffectSettings, 'publicUrl' | 'mail'>,
+) {
+  const worker = spawn(process.execPath, ['--import', 'tsx', KILLABLE_WORKERS], {
+    env: {
+      ...process.env,
+      KILLABLE_WORKERS: JSON.stringify({
+        killAt,
+        databaseUrl: env.databaseUrl,
+        redisUrl: testRedisUrl(),
+        queuePrefix: env.queues.prefix ?? '',
+        keySecret,
+        publicUrl: sideEffects.publicUrl,
+        mail: sideEffects.mail,
+      }),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const died = once(worker, 'exit');
+  const [line] = await once(createInterface({ input: worker.stdout }), 'line');
+  if (line !== 'ready') {
+    worker.kill('SIGKILL');
+    throw new Error(`the killable workers process said '${line}', not 'ready'`);
+  }
+  return { died, kill: () => worker.kill('SIGKILL') };
+}
+
+export type KillableWorkers = Awaited<ReturnType<typeof startKillableWorkers>>;

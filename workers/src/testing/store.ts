@@ -51,7 +51,12 @@ export async function createProduct(
 export async function placeOrder(
   eventStore: EventStore,
   items: readonly { productId: string; productName?: string; quantity?: number }[],
-  options: { captureStatus?: 'COMPLETED' | 'PENDING'; customer?: { name: string; email: string } } = {},
+  options: {
+    captureStatus?: 'COMPLETED' | 'PENDING';
+    customer?: { name: string; email: string };
+    /** When the capture happened; now by default. */
+    capturedAt?: string;
+  } = {},
 ): Promise<string> {
   const orderId = randomUUID();
   const lines = items.map(({ productId, productName = 'Test Product', quantity = 1 }) => ({
@@ -76,7 +81,7 @@ export async function placeOrder(
       lines,
       total: `${lines.reduce((sum, line) => sum + 10 * line.quantity, 0)}.00`,
       currency: 'USD',
-      now: new Date().toISOString(),
+      now: options.capturedAt ?? new Date().toISOString(),
     },
     metadata('customer'),
   );
