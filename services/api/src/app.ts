@@ -41,6 +41,7 @@ import { publicFiles, webClient } from './http/static-files.js';
 import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.js';
 import { createMetrics } from './metrics/index.js';
 import { objectRoutes } from './objects/routes.js';
+import { createKeyCustody } from './orders/custody.js';
 import { orderRoutes } from './orders/routes.js';
 import type { OrderStreamLimits } from './orders/stream-slots.js';
 import { createPaypalClient } from './payments/client.js';
@@ -105,6 +106,7 @@ export function createApp(deps: AppDeps): Express {
   }
   const keyVault = createKeyVault(requireLicenceKeySecret(config));
   const orderAccess = createOrderAccess(requireLicenceKeySecret(config));
+  const custody = createKeyCustody(requireLicenceKeySecret(config), eventStore, logger);
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const sessions = new SessionStore(redis, config.SESSION_SECRET);
   const payments = paymentsSetup(config, deps.payments?.sandbox ?? SANDBOX_DEFAULTS, {
@@ -160,12 +162,13 @@ export function createApp(deps: AppDeps): Express {
       logger,
       keyVault,
       orderAccess,
+      custody,
       secureCookies: https,
       streamLimits: deps.orderStreams,
       closing: deps.closing,
     }),
   );
-  api.use(accountRoutes({ db: database.db, keyVault, logger }));
+  api.use(accountRoutes({ db: database.db, eventStore, custody, keyVault, logger }));
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));

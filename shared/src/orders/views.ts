@@ -25,6 +25,8 @@ export interface OrderItemView {
   licenseKey?: string | null;
   /** One per unit delivered so far; absent when withheld. */
   licenseKeys?: string[];
+  /** The back office's masked view: the id of each key in `licenseKeys`, for its history and its reveal. */
+  licenseKeyIds?: string[];
   /** Keys were delivered, but this caller may not read them: they went to the order's e-mail address. */
   keysWithheld?: true;
 }

@@ -1,15 +1,19 @@
 import { type OrderWithItemsView, UnauthenticatedError } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Request, Router } from 'express';
 import type { Kysely } from 'kysely';
 import { keyRevealer } from '../licence-keys/reveal.js';
-import { orderItemViews } from '../orders/item-views.js';
+import type { KeyCustody } from '../orders/custody.js';
+import { showOrderItems } from '../orders/item-views.js';
 import { listCustomerOrders } from '../orders/queries.js';
 
 export interface AccountRoutesDeps {
   db: Kysely<Database>;
+  eventStore: EventStore;
+  custody: KeyCustody;
   keyVault: KeyVault;
   logger: Logger;
 }
@@ -23,17 +27,24 @@ function signedInCustomerEmail(req: Request): string {
   return req.session.subjectId;
 }
 
-/** GET /api/my-orders: the orders placed with the signed-in customer's address, keys in clear (spec section 7). */
-export function accountRoutes({ db, keyVault, logger }: AccountRoutesDeps): Router {
+/**
+ * GET /api/my-orders: the orders placed with the signed-in customer's address, keys in clear (spec section 7), each
+ * order's showing recorded (channel `my-orders`) before the answer leaves.
+ */
+export function accountRoutes({ db, eventStore, custody, keyVault, logger }: AccountRoutesDeps): Router {
   const router = Router();
-  const reveal = keyRevealer(keyVault, logger);
+  const showing = { eventStore, custody, reveal: keyRevealer(keyVault, logger) };
 
   router.get('/my-orders', async (req, res) => {
-    const orders = await listCustomerOrders(db, signedInCustomerEmail(req));
-    const views: OrderWithItemsView[] = orders.map(({ items, ...order }) => ({
-      ...order,
-      items: orderItemViews(order.id, items, 'clear', reveal),
-    }));
+    const email = signedInCustomerEmail(req);
+    const orders = await listCustomerOrders(db, email);
+    const access = { keys: 'clear', channel: 'my-orders', viewer: { type: 'customer', id: email } } as const;
+    const views: OrderWithItemsView[] = await Promise.all(
+      orders.map(async ({ items, ...order }) => ({
+        ...order,
+        items: (await showOrderItems(showing, req, order.id, items, access)).items,
+      })),
+    );
     // Names, addresses and licence keys: no cache anywhere keeps them.
     res.set('Cache-Control', 'no-store').json(views);
   });

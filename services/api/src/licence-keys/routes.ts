@@ -15,9 +15,13 @@ import {
   sameKeyAs,
 } from './key-text.js';
 import { findLicenceKeyProduct, listLicenceKeys, listStock } from './queries.js';
-import { keyRevealer, revealFor } from './reveal.js';
+import { keyRevealer, masked, revealFor } from './reveal.js';
 
-/** A key as admins see it: in clear (auditors: masked, see `revealFor`). */
+/**
+ * A key as the back office sees it: an available key in clear to admins (stock, nobody's yet); a key assigned to an
+ * order masked for everyone, as it opens only through the order's recorded reveal; auditors see every key masked
+ * (see `revealFor`).
+ */
 export interface LicenceKeyView {
   id: string;
   productId: string;
@@ -57,9 +61,10 @@ export function licenceKeyRoutes(deps: InventoryDeps): Router {
   router.get('/license-keys', requireBackOffice, async (req, res) => {
     const keys = await listLicenceKeys(database.db);
     const revealForCaller = revealFor(req, reveal);
+    const maskedKey = masked(reveal);
     const views: LicenceKeyView[] = keys.map(({ sealedKey, ...key }) => ({
       ...key,
-      key: revealForCaller(sealedKey, { keyId: key.id }),
+      key: (key.assigned ? maskedKey : revealForCaller)(sealedKey, { keyId: key.id }),
     }));
     privateJson(res, 200, views);
   });
