@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { parseRequest } from '../http/validation.js';
+import { keyHistory } from './history.js';
 import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
 import {
   KEY_ALREADY_STORED,
@@ -67,6 +68,16 @@ export function licenceKeyRoutes(deps: InventoryDeps): Router {
       key: (key.assigned ? maskedKey : revealForCaller)(sealedKey, { keyId: key.id }),
     }));
     privateJson(res, 200, views);
+  });
+
+  // A key's custody, for admins and auditors alike: the key is masked for both, as the page is evidence of where
+  // the key went, not a way to take it.
+  router.get('/license-keys/:keyId/history', requireBackOffice, async (req, res) => {
+    const keyId = req.params.keyId;
+    if (!isUuid(keyId)) throw licenceKeyNotFound();
+    const history = await keyHistory(database.db, keyId.toLowerCase(), reveal);
+    if (!history) throw licenceKeyNotFound();
+    privateJson(res, 200, history);
   });
 
   router.get('/license-keys/stock', requireBackOffice, async (_req, res) => {

@@ -49,7 +49,9 @@ export function keyAccess(
     customerEmailKey(session.subjectId) === customerEmailKey(order.customerEmail)
       ? session.subjectId
       : null;
-  const viewer: RevealViewer = customer ? { type: 'customer', id: customer } : { type: 'order-link', id: null };
+  const viewer: RevealViewer = customer
+    ? { type: 'customer', id: customer }
+    : { type: 'order-link', id: null };
   const cookies = cookieValues(req.get('cookie'), ORDER_ACCESS_COOKIE);
   const door = COOKIE_CHANNELS.find(({ purpose }) =>
     cookies.some((token) => access.verify(purpose, order.id, token)),

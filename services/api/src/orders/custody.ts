@@ -1,5 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError, type OrderEvent, orderStream, parseOrderEvent, type RevealChannel } from '@licensestore/shared';
+import {
+  AppError,
+  type OrderEvent,
+  orderStream,
+  parseOrderEvent,
+  type RevealChannel,
+} from '@licensestore/shared';
 import type { EventStore, NewEventMetadata } from '@licensestore/shared/eventstore';
 import { deriveKey } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
@@ -103,7 +109,12 @@ export function createKeyCustody(secret: string, eventStore: EventStore, logger:
         );
       } catch (error) {
         logger.error(
-          { err: error, orderId: showing.orderId, channel: showing.channel, alert: 'key-custody-not-recorded' },
+          {
+            err: error,
+            orderId: showing.orderId,
+            channel: showing.channel,
+            alert: 'key-custody-not-recorded',
+          },
           'licence keys withheld: their showing could not be recorded',
         );
         throw new CustodyNotRecordedError();

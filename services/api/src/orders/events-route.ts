@@ -60,7 +60,7 @@ function eventStream(
         // nginx and similar would otherwise hold the events back in their buffers.
         'X-Accel-Buffering': 'no',
       });
-        write(`retry: ${RECONNECT_MS}\n\n`);
+      write(`retry: ${RECONNECT_MS}\n\n`);
     }
     const { items, ...order } = view;
     const id = pageView ? `id: ${pageView}\n` : '';
