@@ -42,6 +42,7 @@ import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.
 import { createMetrics } from './metrics/index.js';
 import { objectRoutes } from './objects/routes.js';
 import { createKeyCustody } from './orders/custody.js';
+import { evidenceRoutes } from './orders/evidence/routes.js';
 import { orderRoutes } from './orders/routes.js';
 import type { OrderStreamLimits } from './orders/stream-slots.js';
 import { createPaypalClient } from './payments/client.js';
@@ -166,6 +167,15 @@ export function createApp(deps: AppDeps): Express {
       secureCookies: https,
       streamLimits: deps.orderStreams,
       closing: deps.closing,
+    }),
+  );
+  api.use(
+    evidenceRoutes({
+      db: database.db,
+      eventStore,
+      keyVault,
+      logger,
+      signingKey: config.AUDIT_SIGNING_KEY,
     }),
   );
   api.use(accountRoutes({ db: database.db, eventStore, custody, keyVault, logger }));
