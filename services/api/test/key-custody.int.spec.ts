@@ -59,7 +59,8 @@ describe('Key custody', () => {
     const assigned = (await readEvents(store.eventStore, orderStream(order.orderId))).find(
       (event) => event.type === 'OrderLicenceKeysAssigned',
     );
-    const [first] = (assigned?.data as { keys: Array<{ keyId: string; key: string }> }).keys;
+    if (!assigned) throw new Error('no key was recorded on the order');
+    const [first] = (assigned.data as { keys: Array<{ keyId: string; key: string }> }).keys;
     keyId = first?.keyId as string;
     key = store.api.keyVault.open(first?.key as string);
   });
