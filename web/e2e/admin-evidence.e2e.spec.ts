@@ -7,7 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkExport } from '../../projections/src/audit/check-export.js';
-import { openAdminPage, signInToBackOffice } from './support/admin.js';
+import { ADMIN_USERNAME, openAdminPage, signInToBackOffice } from './support/admin.js';
 import { openPage, seriousA11yViolations } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import {
@@ -17,7 +17,7 @@ import {
   purchase,
   waitForLicenceKeys,
 } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
 
 const AUDITOR = { username: 'eve-auditor', password: 'auditor password 1' };
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -40,7 +40,24 @@ beforeAll(async () => {
   // The paying browser's page shows the key: the first recorded reveal.
   [item] = (await waitForLicenceKeys(store.url, order)) as [OpenedItem];
   key = item.licenseKeys[0] as string;
+  await addAuditor();
 });
+
+/** The auditor, added by the admin as the Team screen does. */
+async function addAuditor() {
+  const login = await fetch(`${store.url}/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+  });
+  const session = login.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+  const added = await fetch(`${store.url}/api/admin/users`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: session },
+    body: JSON.stringify({ ...AUDITOR, role: 'auditor' }),
+  });
+  expect(added.status).toBe(201);
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -106,7 +123,7 @@ describe('Dispute evidence and key custody in the back office', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(errors).toEqual([]);
     await close();
-  });
+  }, 120_000);
 
   it("opens a key's history from the order page: imported, assigned, delivered, each reveal", async () => {
     const { page, errors, close } = await openAdminPage(browser, store.url);
@@ -126,8 +143,10 @@ describe('Dispute evidence and key custody in the back office', () => {
     expect(await page.getByText(`XXXXX-…-${key.slice(-4)}`).isVisible()).toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    // The inventory links to the same page.
+    // The inventory links to the same page (assigned keys, the newest first).
     await page.goto('/admin/license-keys');
+    await page.getByRole('combobox', { name: 'Status', exact: true }).click();
+    await page.getByRole('option', { name: 'Assigned', exact: true }).click();
     await page
       .getByRole('link', {
         name: `History of license key ending ${`XXXXX-…-${key.slice(-4)}`.slice(-5)} of ${item.productName}`,
@@ -140,13 +159,6 @@ describe('Dispute evidence and key custody in the back office', () => {
   });
 
   it('an auditor downloads the same pack, sees the key only masked, and cannot reveal it', async () => {
-    const admin = await openAdminPage(browser, store.url);
-    const added = await admin.page.request.post(`${store.url}/api/admin/users`, {
-      data: { ...AUDITOR, role: 'auditor' },
-    });
-    expect(added.status()).toBe(201);
-    await admin.close();
-
     const { page, errors, close } = await openPage(browser, store.url);
     await signInToBackOffice(page, AUDITOR.username, AUDITOR.password);
     await page.goto(`/admin/orders/${order.id}`);
@@ -157,5 +169,5 @@ describe('Dispute evidence and key custody in the back office', () => {
     await expectSoundPack(pack, ['back office (an admin revealed it)']);
     expect(errors).toEqual([]);
     await close();
-  });
+  }, 120_000);
 });
