@@ -4,7 +4,7 @@ import * as m20261122002 from './2026_11_22_002_create_order_read_models.js';
 import * as m20261122003 from './2026_11_22_003_create_licence_key_read_models.js';
 import * as m20261124015 from './2026_11_24_015_create_audit_log.js';
 import * as m20261124016 from './2026_11_24_016_create_dashboard_as_of_snapshots.js';
-import * as m20261126022 from './2026_11_26_022_create_key_history.js';
+import * as m20261126024 from './2026_11_26_024_create_key_history.js';
 
 /** Every read-schema migration, by frozen name; an explicit map (not a folder scan) so bundling cannot drop one. */
 const migrations: Record<string, Migration> = {
@@ -13,7 +13,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_003_create_licence_key_read_models': m20261122003,
   '2026_11_24_015_create_audit_log': m20261124015,
   '2026_11_24_016_create_dashboard_as_of_snapshots': m20261124016,
-  '2026_11_26_022_create_key_history': m20261126022,
+  '2026_11_26_024_create_key_history': m20261126024,
 };
 
 /**
