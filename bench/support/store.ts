@@ -100,6 +100,8 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
       SESSION_SECRET: randomBytes(32).toString('hex'),
       ADMIN_PASSWORD: adminPassword,
       LICENCE_KEY_SECRET: licenceKeySecret,
+      SELLER_NAME: 'LicenseStore Bench Ltd',
+      SELLER_ADDRESS: '1 Bench Street;Springfield',
       // A production start that takes no money says so; the emulator stands in for PayPal.
       PAYPAL_SIMULATED: '1',
       PAYPAL_API_BASE_URL: `${paypalOrigin}/paypal-sandbox`,

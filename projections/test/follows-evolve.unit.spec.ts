@@ -13,85 +13,96 @@ import {
 } from '@licensestore/shared';
 import { describe, expect, it } from 'vitest';
 import { type KeyStatus, keyStatusAfter } from '../src/licence-keys/events.js';
-import { type LaterOrderEvent, statusAfter } from '../src/orders/events.js';
+import { type LaterOrderEvent, paymentAfter, statusAfter } from '../src/orders/events.js';
 import { newKey, testVault } from './support/licence-keys.js';
 import { orderCaptured, orderLine } from './support/orders.js';
 
 const at = '2026-06-01T09:00:00.000Z';
 
+/** A placed order and one event of every type that can follow its capture. */
+function placedAndLater() {
+  const line = orderLine('Windows 11 Pro', 1, '19.99');
+  const captured = orderCaptured({
+    name: 'Ada',
+    email: 'ada@example.com',
+    lines: [line],
+    capturedAt: at,
+  });
+  const { orderId } = captured.data;
+  const placed = evolveOrder(initialOrderState, captured) as PlacedOrder;
+  const { keyId, key } = newKey(testVault());
+  const later: LaterOrderEvent[] = [
+    { type: 'OrderPaymentCompleted', data: { orderId, captureId: 'CAPTURE', completedAt: at } },
+    { type: 'OrderPaymentDenied', data: { orderId, captureId: 'CAPTURE', deniedAt: at } },
+    { type: 'OrderRefunded', data: { orderId, captureId: 'CAPTURE', refundedAt: at } },
+    { type: 'OrderStatusChanged', data: { orderId, from: 'pending', to: 'completed', changedAt: at } },
+    {
+      type: 'OrderLicenceKeysAssigned',
+      data: { orderId, lineId: line.lineId, keys: [{ keyId, key }], assignedAt: at },
+    },
+    { type: 'OrderFulfilled', data: { orderId, fulfilledAt: at } },
+    { type: 'DeliveryEmailResendRequested', data: { orderId, requestedAt: at } },
+    {
+      type: 'DeliveryEmailSent',
+      data: {
+        orderId,
+        trigger: randomUUID(),
+        recipient: 'ada@example.com',
+        messageId: '<m@x>',
+        sentAt: at,
+      },
+    },
+    {
+      type: 'OrderRefundRequested',
+      data: {
+        orderId,
+        refundId: randomUUID(),
+        captureId: 'CAPTURE',
+        units: [{ lineId: line.lineId, keyId }],
+        amount: '19.99',
+        reason: 'Bought by mistake',
+        requestedAt: at,
+      },
+    },
+    {
+      type: 'OrderRefundCompleted',
+      data: {
+        orderId,
+        refundId: null,
+        paypalRefundId: 'REFUND',
+        units: [{ lineId: line.lineId, keyId }],
+        amount: '19.99',
+        completedAt: at,
+      },
+    },
+    {
+      type: 'OrderRefundFailed',
+      data: { orderId, refundId: randomUUID(), code: 'REFUND_FAILED', message: 'no', failedAt: at },
+    },
+    {
+      type: 'LicenceKeysRevealed',
+      data: {
+        orderId,
+        keyIds: [keyId],
+        channel: 'confirmation-page',
+        viewer: { type: 'order-link', id: null },
+        clientHash: '0'.repeat(64),
+        revealedAt: at,
+      },
+    },
+    {
+      type: 'OrderReceiptRequested',
+      data: { orderId, year: 2026, receiptsAfterRevision: null, requestedAt: at },
+    },
+    { type: 'OrderReceiptIssued', data: { orderId, receiptNumber: '2026-000001', issuedAt: at } },
+  ];
+  return { placed, later };
+}
+
 describe('statusAfter', () => {
   describe('for every status and every order event after the capture', () => {
     it('is the status evolveOrder leaves the order in', () => {
-      const line = orderLine('Windows 11 Pro', 1, '19.99');
-      const captured = orderCaptured({
-        name: 'Ada',
-        email: 'ada@example.com',
-        lines: [line],
-        capturedAt: at,
-      });
-      const { orderId } = captured.data;
-      const placed = evolveOrder(initialOrderState, captured) as PlacedOrder;
-      const { keyId, key } = newKey(testVault());
-      const later: LaterOrderEvent[] = [
-        { type: 'OrderPaymentCompleted', data: { orderId, captureId: 'CAPTURE', completedAt: at } },
-        { type: 'OrderPaymentDenied', data: { orderId, captureId: 'CAPTURE', deniedAt: at } },
-        { type: 'OrderRefunded', data: { orderId, captureId: 'CAPTURE', refundedAt: at } },
-        { type: 'OrderStatusChanged', data: { orderId, from: 'pending', to: 'completed', changedAt: at } },
-        {
-          type: 'OrderLicenceKeysAssigned',
-          data: { orderId, lineId: line.lineId, keys: [{ keyId, key }], assignedAt: at },
-        },
-        { type: 'OrderFulfilled', data: { orderId, fulfilledAt: at } },
-        { type: 'DeliveryEmailResendRequested', data: { orderId, requestedAt: at } },
-        {
-          type: 'DeliveryEmailSent',
-          data: {
-            orderId,
-            trigger: randomUUID(),
-            recipient: 'ada@example.com',
-            messageId: '<m@x>',
-            sentAt: at,
-          },
-        },
-        {
-          type: 'OrderRefundRequested',
-          data: {
-            orderId,
-            refundId: randomUUID(),
-            captureId: 'CAPTURE',
-            units: [{ lineId: line.lineId, keyId }],
-            amount: '19.99',
-            reason: 'Bought by mistake',
-            requestedAt: at,
-          },
-        },
-        {
-          type: 'OrderRefundCompleted',
-          data: {
-            orderId,
-            refundId: null,
-            paypalRefundId: 'REFUND',
-            units: [{ lineId: line.lineId, keyId }],
-            amount: '19.99',
-            completedAt: at,
-          },
-        },
-        {
-          type: 'OrderRefundFailed',
-          data: { orderId, refundId: randomUUID(), code: 'REFUND_FAILED', message: 'no', failedAt: at },
-        },
-        {
-          type: 'LicenceKeysRevealed',
-          data: {
-            orderId,
-            keyIds: [keyId],
-            channel: 'confirmation-page',
-            viewer: { type: 'order-link', id: null },
-            clientHash: '0'.repeat(64),
-            revealedAt: at,
-          },
-        },
-      ];
+      const { placed, later } = placedAndLater();
       expect(new Set(later.map((event) => event.type))).toEqual(
         new Set(Object.keys(orderEventSchemas).filter((type) => type !== 'OrderCaptured')),
       );
@@ -101,6 +112,23 @@ describe('statusAfter', () => {
             status,
             event: event.type,
             after: evolveOrder({ ...placed, status }, event).status,
+          });
+        }
+      }
+    });
+  });
+});
+
+describe('paymentAfter', () => {
+  describe('for every payment state and every order event after the capture', () => {
+    it('is where evolveOrder leaves the money', () => {
+      const { placed, later } = placedAndLater();
+      for (const payment of ['pending', 'completed', 'denied', 'refunded'] as const) {
+        for (const event of later) {
+          expect({ payment, event: event.type, after: paymentAfter(payment, event) }).toEqual({
+            payment,
+            event: event.type,
+            after: (evolveOrder({ ...placed, payment }, event) as PlacedOrder).payment,
           });
         }
       }

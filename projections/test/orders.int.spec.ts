@@ -74,6 +74,7 @@ describe('orders projector', () => {
         total: '318.99',
         currency: 'USD',
         status: 'processing',
+        payment_status: 'completed',
         created_at: new Date('2026-03-01T09:30:00.000Z'),
         updated_at: new Date('2026-03-01T09:30:00.000Z'),
         fulfilled_at: null,
@@ -109,14 +110,15 @@ describe('orders projector', () => {
   });
 
   describe('when a pending capture completes', () => {
-    it('moves the order from pending to processing, as of the completion', async () => {
+    it('moves the order from pending to processing, its payment to completed, as of the completion', async () => {
       const id = await captured('pending');
-      expect(await order(id)).toMatchObject({ status: 'pending' });
+      expect(await order(id)).toMatchObject({ status: 'pending', payment_status: 'pending' });
       await visible(
         (await appendOrder(model.env.store, id, paymentCompleted(id, '2026-03-02T10:05:00.000Z'))).position,
       );
       expect(await order(id)).toMatchObject({
         status: 'processing',
+        payment_status: 'completed',
         created_at: new Date('2026-03-02T10:00:00.000Z'),
         updated_at: new Date('2026-03-02T10:05:00.000Z'),
       });
@@ -142,13 +144,14 @@ describe('orders projector', () => {
   });
 
   describe('when a pending capture is denied', () => {
-    it('cancels the order', async () => {
+    it('cancels the order, its payment denied', async () => {
       const id = await captured('pending');
       await visible(
         (await appendOrder(model.env.store, id, paymentDenied(id, '2026-03-02T10:06:00.000Z'))).position,
       );
       expect(await order(id)).toMatchObject({
         status: 'cancelled',
+        payment_status: 'denied',
         updated_at: new Date('2026-03-02T10:06:00.000Z'),
       });
     });

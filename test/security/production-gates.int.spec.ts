@@ -102,6 +102,8 @@ describe('A production start', () => {
       SESSION_SECRET: randomBytes(32).toString('hex'),
       LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
       ADMIN_PASSWORD: randomBytes(16).toString('hex'),
+      SELLER_NAME: 'Example Software Ltd',
+      SELLER_ADDRESS: '1 Example Street;Springfield',
       LOG_LEVEL: 'info',
       ...overrides,
     });

@@ -3,7 +3,8 @@ import type { OrderView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPage, PHONE, seriousA11yViolations, type TestPage } from './support/browser.js';
+import { mailFiles } from '../../test/support/mail.js';
+import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
 import { type OpenedItem, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
@@ -204,5 +205,66 @@ describe('My Orders when signed in', () => {
         await close();
       }
     }
+  });
+});
+
+describe('My Orders self-service', () => {
+  const newest = () => adasOrders[adasOrders.length - 1] as (typeof adasOrders)[number];
+
+  it('copies a key, saying Copied on the button itself', async () => {
+    const { page, errors, close } = await accountPage({ email: ada.email });
+    await page.goto('/account');
+    const { order, items } = newest();
+    const [item] = items;
+    const key = item?.licenseKeys[0] as string;
+    const copy = orderCard(page, order.id).getByRole('button', {
+      name: `Copy license key ${key} for ${item?.productName}`,
+    });
+    await copy.click();
+    await copy.getByText('Copied', { exact: true }).waitFor();
+    await toastSaying(page, 'Copied!', 'License key copied to clipboard.');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await copy.getByText('Copy', { exact: true }).waitFor({ timeout: 5000 });
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("links each order to its page, which opens its keys to the order's owner", async () => {
+    const { page, errors, close } = await accountPage({ email: ada.email });
+    await page.goto('/account');
+    const { order, items } = newest();
+    await orderCard(page, order.id).getByRole('link', { name: 'View order' }).click();
+    await page.waitForURL(`**/order-confirmation/${order.id}`);
+    await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+    for (const key of items.flatMap((item) => item.licenseKeys)) {
+      await page.getByText(key, { exact: true }).waitFor();
+    }
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('e-mails the keys again on request, three times an hour, then says why not', async () => {
+    const { page, errors, close } = await accountPage({ email: ada.email });
+    const mailsToAda = async () =>
+      [...(await mailFiles(store.dataDir)).values()].filter((mail) =>
+        mail.to.some((address) => address.toLowerCase() === ada.email),
+      ).length;
+    await page.goto('/account');
+    const card = orderCard(page, newest().order.id);
+    const resend = card.getByRole('button', { name: 'E-mail my keys again' });
+    const before = await mailsToAda();
+    for (let time = 1; time <= 3; time += 1) {
+      await resend.click();
+      await card.getByText(`Your keys are on their way to ${ada.email.toUpperCase()}.`).waitFor();
+      await expect.poll(mailsToAda, { timeout: 30_000 }).toBe(before + time);
+    }
+    await resend.click();
+    await card
+      .getByText('The keys of this order were e-mailed 3 times in the last hour.', { exact: false })
+      .waitFor();
+    expect(await card.getByText('Your keys are on their way').count()).toBe(0);
+    // Chromium logs the 429 answer itself; nothing else went wrong.
+    expect(errors.filter((error) => !error.includes('429'))).toEqual([]);
+    await close();
   });
 });

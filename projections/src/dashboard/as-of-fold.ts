@@ -4,7 +4,7 @@ import {
   type LowStockView,
   type OrderEvent,
   type OrderStatus,
-  type OrderView,
+  type OrderSummaryView,
   type ProductEvent,
 } from '@licensestore/shared';
 import type { DashboardAsOfView } from '@licensestore/shared/audit';
@@ -172,7 +172,7 @@ export class DashboardFold {
       totalCustomers: this.customers.size,
       totalRevenue: formatCents(delta.revenueCents),
       recentOrders: this.recent.map(
-        ({ data }): OrderView => ({
+        ({ data }): OrderSummaryView => ({
           id: data.orderId,
           customerName: data.customer.name,
           customerEmail: data.customer.email,

@@ -4,6 +4,8 @@ import * as m20261122002 from './2026_11_22_002_create_order_read_models.js';
 import * as m20261122003 from './2026_11_22_003_create_licence_key_read_models.js';
 import * as m20261124015 from './2026_11_24_015_create_audit_log.js';
 import * as m20261124016 from './2026_11_24_016_create_dashboard_as_of_snapshots.js';
+import * as m20261126020 from './2026_11_26_020_add_order_payment_status.js';
+import * as m20261126023 from './2026_11_26_023_add_order_receipt_number.js';
 import * as m20261126024 from './2026_11_26_024_create_key_history.js';
 
 /** Every read-schema migration, by frozen name; an explicit map (not a folder scan) so bundling cannot drop one. */
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_22_003_create_licence_key_read_models': m20261122003,
   '2026_11_24_015_create_audit_log': m20261124015,
   '2026_11_24_016_create_dashboard_as_of_snapshots': m20261124016,
+  '2026_11_26_020_add_order_payment_status': m20261126020,
+  '2026_11_26_023_add_order_receipt_number': m20261126023,
   '2026_11_26_024_create_key_history': m20261126024,
 };
 

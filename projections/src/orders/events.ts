@@ -1,4 +1,10 @@
-import { customerEmailKey, type OrderEvent, type OrderStatus, parseOrderEvent } from '@licensestore/shared';
+import {
+  customerEmailKey,
+  type OrderEvent,
+  type OrderStatus,
+  type PaymentState,
+  parseOrderEvent,
+} from '@licensestore/shared';
 import { batchParser } from '../batch-parser.js';
 
 /** The order-stream events of a batch, their order ids in lower case (the folds key maps by the id text). */
@@ -57,6 +63,10 @@ export function orderEventTime(event: OrderEvent): string {
       return event.data.failedAt;
     case 'LicenceKeysRevealed':
       return event.data.revealedAt;
+    case 'OrderReceiptRequested':
+      return event.data.requestedAt;
+    case 'OrderReceiptIssued':
+      return event.data.issuedAt;
   }
 }
 
@@ -86,6 +96,25 @@ export function statusAfter(status: OrderStatus, event: LaterOrderEvent): OrderS
     case 'OrderRefundCompleted':
     case 'OrderRefundFailed':
     case 'LicenceKeysRevealed':
+    case 'OrderReceiptRequested':
+    case 'OrderReceiptIssued':
       return status;
+  }
+}
+
+/**
+ * Where an order's money stands after a later event, exactly as `evolveOrder` has it: PayPal's news about a pending
+ * capture moves it once (completed or denied), a refund ends it; nothing an admin does changes it.
+ */
+export function paymentAfter(payment: PaymentState, event: LaterOrderEvent): PaymentState {
+  switch (event.type) {
+    case 'OrderPaymentCompleted':
+      return 'completed';
+    case 'OrderPaymentDenied':
+      return 'denied';
+    case 'OrderRefunded':
+      return 'refunded';
+    default:
+      return payment;
   }
 }

@@ -1,10 +1,17 @@
-import { type OrderEvent, type OrderStatus, orderStream } from '@licensestore/shared';
+import { type OrderEvent, type OrderStatus, orderStream, type PaymentState } from '@licensestore/shared';
 import type { Database, OrderItemsTable, OrdersTable } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
-import { emailKey, orderEventTime, parseOrderBatch, statusAfter, storableText } from './events.js';
+import {
+  emailKey,
+  orderEventTime,
+  parseOrderBatch,
+  paymentAfter,
+  statusAfter,
+  storableText,
+} from './events.js';
 
 const NAME = 'orders';
 
@@ -30,10 +37,12 @@ const capturedRow = (order: OrderCaptured): OrderRow => ({
   total: order.total,
   currency: order.currency,
   status: order.status,
+  payment_status: order.captureStatus === 'PENDING' ? 'pending' : 'completed',
   created_at: order.capturedAt,
   updated_at: order.capturedAt,
   fulfilled_at: null,
   delivery_email_sent_at: null,
+  receipt_number: null,
 });
 
 const itemId = (orderId: string, lineId: string) => `${orderId}:${storableText(lineId)}`;
@@ -101,7 +110,12 @@ export function foldOrderEvents(
       continue;
     }
     // They change nothing the read model shows (a showing of the keys is custody, not a change to the order).
-    if (event.type === 'DeliveryEmailResendRequested' || event.type === 'LicenceKeysRevealed') continue;
+    if (
+      event.type === 'DeliveryEmailResendRequested' ||
+      event.type === 'OrderReceiptRequested' ||
+      event.type === 'LicenceKeysRevealed'
+    )
+      continue;
     let order = folded.get(orderId);
     if (!order) {
       const row = stored.get(orderId);
@@ -111,9 +125,11 @@ export function foldOrderEvents(
     }
     const { row } = order;
     row.status = statusAfter(row.status as OrderStatus, event);
+    row.payment_status = paymentAfter(row.payment_status as PaymentState, event);
     row.updated_at = orderEventTime(event);
     if (event.type === 'OrderFulfilled') row.fulfilled_at = event.data.fulfilledAt;
     else if (event.type === 'DeliveryEmailSent') row.delivery_email_sent_at = event.data.sentAt;
+    else if (event.type === 'OrderReceiptIssued') row.receipt_number = storableText(event.data.receiptNumber);
     else if (event.type === 'OrderLicenceKeysAssigned') {
       const id = itemId(orderId, event.data.lineId);
       let item = order.items.get(id);
@@ -144,8 +160,9 @@ async function loadRows(
   }
   const { rows } = await sql<OrderRow>`
     SELECT id, paypal_order_id, customer_name, customer_email, customer_email_key, total::text AS total,
-           currency, status, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at,
-           ${isoText('fulfilled_at')} AS fulfilled_at, ${isoText('delivery_email_sent_at')} AS delivery_email_sent_at
+           currency, status, payment_status, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at,
+           ${isoText('fulfilled_at')} AS fulfilled_at, ${isoText('delivery_email_sent_at')} AS delivery_email_sent_at,
+           receipt_number
       FROM ${tableIn(schema, 'orders')}
      WHERE id = ANY(${[...ids]}::uuid[]) OR paypal_order_id = ANY(${[...paypalIds]}::text[])`.execute(trx);
   return new Map(rows.map((row) => [row.id, row]));
@@ -176,7 +193,9 @@ async function loadItems(
 export const ordersProjector: Projector = {
   name: NAME,
   // 2: lines carry their keys, orders their fulfilment and delivery e-mail; statuses exactly as evolveOrder.
-  version: 2,
+  // 3: orders carry their payment status (pending review, completed, denied, refunded).
+  // 4: orders carry their receipt number.
+  version: 4,
   tables: ['orders', 'order_items'],
   sources: {
     orders: (row) => [{ stream: orderStream(String(row.id)) }],
@@ -194,10 +213,12 @@ export const ordersProjector: Projector = {
         total                  numeric(12, 2) NOT NULL,
         currency               text NOT NULL,
         status                 text NOT NULL,
+        payment_status         text NOT NULL,
         created_at             timestamptz NOT NULL,
         updated_at             timestamptz NOT NULL,
         fulfilled_at           timestamptz,
-        delivery_email_sent_at timestamptz
+        delivery_email_sent_at timestamptz,
+        receipt_number         text UNIQUE
       )`.execute(db);
     await sql`CREATE INDEX orders_created_at_idx ON ${tableIn(schema, 'orders')} (created_at DESC, id DESC)`.execute(
       db,

@@ -6,7 +6,7 @@ import {
   DEFAULT_WEBHOOK_ID,
 } from '@licensestore/paypal-sandbox/credentials';
 import type { Config } from '@licensestore/shared/config';
-import { ConfigError, publicUrl, requireLicenceKeySecret } from '@licensestore/shared/config';
+import { ConfigError, publicUrl, requireLicenceKeySecret, sellerDetails } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
@@ -15,6 +15,7 @@ import { createMailer, type Mailer } from '@licensestore/shared/mail';
 import { createOrderAccess } from '@licensestore/shared/order-access';
 import express, { type Express, Router } from 'express';
 import type { Redis } from 'ioredis';
+import type { ResendLimit } from './account/resend-throttle.js';
 import { accountRoutes } from './account/routes.js';
 import { auditRoutes } from './audit/routes.js';
 import { auditVerifyRoutes } from './audit-verify/routes.js';
@@ -47,6 +48,7 @@ import { orderRoutes } from './orders/routes.js';
 import type { OrderStreamLimits } from './orders/stream-slots.js';
 import { createPaypalClient } from './payments/client.js';
 import { paymentsSetup, SANDBOX_MOUNT, type SandboxCredentials } from './payments/setup.js';
+import { receiptRoutes } from './receipts/routes.js';
 import { testimonialRoutes } from './testimonials/routes.js';
 
 export interface AppDeps {
@@ -69,6 +71,8 @@ export interface AppDeps {
   orderLimit?: OrderLimit;
   /** Bounds on open order event streams; the defaults suit production. */
   orderStreams?: Partial<OrderStreamLimits>;
+  /** Customers' resends of a delivery e-mail per order and per customer; RESEND_LIMIT unless a test says otherwise. */
+  resendLimit?: ResendLimit;
 }
 
 /** PayPal wiring (ADR 007): real PayPal, or the emulator when the config says payments are simulated. */
@@ -178,7 +182,18 @@ export function createApp(deps: AppDeps): Express {
       signingKey: config.AUDIT_SIGNING_KEY,
     }),
   );
-  api.use(accountRoutes({ db: database.db, eventStore, custody, keyVault, logger }));
+  api.use(receiptRoutes({ eventStore, orderAccess, seller: sellerDetails(config) }));
+  api.use(
+    accountRoutes({
+      db: database.db,
+      eventStore,
+      custody,
+      redis,
+      keyVault,
+      logger,
+      resendLimit: deps.resendLimit,
+    }),
+  );
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));

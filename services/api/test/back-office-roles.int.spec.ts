@@ -239,7 +239,9 @@ describe('Back-office roles', () => {
         return items.map(({ licenseKey, licenseKeys }) => ({ licenseKey, licenseKeys }));
       };
       // An admin opens a key on purpose, through its recorded reveal.
-      expect(await keysSeenBy(admin)).toEqual([{ licenseKey: maskedKey(key), licenseKeys: [maskedKey(key)] }]);
+      expect(await keysSeenBy(admin)).toEqual([
+        { licenseKey: maskedKey(key), licenseKeys: [maskedKey(key)] },
+      ]);
       expect(await keysSeenBy(orderCookie)).toEqual([{ licenseKey: key, licenseKeys: [key] }]);
       expect(await keysSeenBy()).toEqual([{ licenseKey: undefined, licenseKeys: undefined }]);
       expect(await keysSeenBy(auditor)).toEqual([

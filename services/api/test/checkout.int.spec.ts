@@ -260,6 +260,8 @@ describe('Checkout', () => {
         total: '199.50',
         status: 'processing',
         createdAt: expect.any(String),
+        paymentStatus: 'completed',
+        deliveryEmailSentAt: null,
       });
       // The answer is the stored order: the next read, with the access the answer gave, shows exactly it.
       const stored = await fetch(`${(api as TestApi).url}/api/orders/${order.id}`, {

@@ -9,6 +9,7 @@ import {
   appendProduct,
   orderCaptured,
   orderLine,
+  paymentCompleted,
   paymentDenied,
   productCreated,
   productDeleted,
@@ -110,6 +111,8 @@ describe('Orders, customers and dashboard API', () => {
         total: '318.99',
         status: 'processing',
         createdAt: '2026-06-01T09:30:00.000Z',
+        paymentStatus: 'completed',
+        deliveryEmailSentAt: null,
       });
       expect(await json(`/api/orders/${order.orderId.toUpperCase()}`)).toMatchObject({ id: order.orderId });
       expect(await json(`/api/orders/${order.orderId}/items`, payer)).toStrictEqual([
@@ -195,6 +198,8 @@ describe('Orders, customers and dashboard API', () => {
         total: '30.00',
         status: 'processing',
         createdAt: at(4),
+        paymentStatus: 'completed',
+        deliveryEmailSentAt: null,
       });
       expect(await listOrderItems(database.db, order.orderId)).toStrictEqual([
         {
@@ -299,6 +304,8 @@ describe('Orders, customers and dashboard API', () => {
           total: '25.00',
           status: 'completed',
           createdAt: at(7),
+          paymentStatus: 'completed',
+          deliveryEmailSentAt: null,
         });
         expect(orders[1]).toMatchObject({ id: ids.refundedLater, status: 'refunded' });
       });
@@ -356,6 +363,54 @@ describe('Orders, customers and dashboard API', () => {
             .map((productId) => ({ productId, productName: 'Windows 11 Pro', available: 0 })),
         });
       });
+    });
+  });
+
+  // Last: the lists above count every order of the database.
+  describe('payment and delivery e-mail', () => {
+    it("tells the payment's state apart from the status an admin sets, and when the delivery e-mail went out", async () => {
+      const paymentOf = async (orderId: string) => {
+        const order = await findOrder(database.db, orderId);
+        return [order?.status, order?.paymentStatus, order?.deliveryEmailSentAt];
+      };
+      const reviewed = await capture({
+        name: 'Ada',
+        email: 'ada@example.com',
+        lines: [orderLine('Visio', 1, '9.00')],
+        status: 'pending',
+        capturedAt: at(4),
+      });
+      expect(await paymentOf(reviewed.orderId)).toStrictEqual(['pending', 'pending', null]);
+      await recorded(appendOrder(eventStore, reviewed.orderId, paymentCompleted(reviewed.orderId, at(5))));
+      expect(await paymentOf(reviewed.orderId)).toStrictEqual(['processing', 'completed', null]);
+      await recorded(
+        appendOrder(
+          eventStore,
+          reviewed.orderId,
+          statusChanged(reviewed.orderId, 'processing', 'pending', at(6)),
+          {
+            type: 'DeliveryEmailSent',
+            data: {
+              orderId: reviewed.orderId,
+              trigger: randomUUID(),
+              recipient: 'ada@example.com',
+              messageId: '<m@x>',
+              sentAt: at(7),
+            },
+          },
+        ),
+      );
+      expect(await paymentOf(reviewed.orderId)).toStrictEqual(['pending', 'completed', at(7)]);
+
+      const denied = await capture({
+        name: 'Ada',
+        email: 'ada@example.com',
+        lines: [orderLine('Visio', 1, '9.00')],
+        status: 'pending',
+        capturedAt: at(4),
+      });
+      await recorded(appendOrder(eventStore, denied.orderId, paymentDenied(denied.orderId, at(5))));
+      expect(await paymentOf(denied.orderId)).toStrictEqual(['cancelled', 'denied', null]);
     });
   });
 });

@@ -313,7 +313,8 @@
           return {
             valid: ok,
             potential: /^\d{0,19}$/.test(clean),
-            ineligible: luhn(clean) && !brandOf(clean),
+            // Nothing typed is an invalid number, not a card of a brand PayPal does not take.
+            ineligible: clean !== '' && luhn(clean) && !brandOf(clean),
           };
         }
         case 'expiry': {

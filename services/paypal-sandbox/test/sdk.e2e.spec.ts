@@ -104,6 +104,7 @@ interface PageEvent {
 interface CardState {
   isFormValid: boolean;
   errors: string[];
+  fields: Record<string, { isEmpty: boolean; isValid: boolean }>;
 }
 
 /** The page's globals as seen from page.evaluate (the Node typings have no DOM). */
@@ -337,6 +338,14 @@ describe('PayPal sandbox browser SDK', () => {
       await page.getByRole('button', { name: 'Pay by card' }).click();
       expect((await nextEvent('submit-rejected')).message).toContain('INVALID_NUMBER');
       expect((await events()).some((event) => event.type === 'createOrder')).toBe(false);
+    });
+
+    it('reports an empty number as invalid, not as a card of a brand it does not take', async () => {
+      await open();
+      await page.getByLabel('Cardholder name').fill('Jane Buyer');
+      const state = await cardState();
+      expect(state.errors).toEqual(['INVALID_NUMBER', 'INVALID_EXPIRY', 'INVALID_CVV']);
+      expect(state.fields.cardNumberField).toMatchObject({ isEmpty: true, isValid: false });
     });
 
     it('calls onError with INSTRUMENT_DECLINED for the card declined at confirmation', async () => {

@@ -76,6 +76,7 @@ function withInterloper(interlope: (attempt: number) => Promise<void>) {
       return store.append(stream, events, expected);
     },
     readStream: (stream, from) => store.readStream(stream, from),
+    readLastEvent: (stream) => store.readLastEvent(stream),
     readAll: (after, limit) => store.readAll(after, limit),
     subscribeAll: (after, signal) => store.subscribeAll(after, signal),
     close: async () => {},

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, requireLicenceKeySecret } from './index.js';
+import { ConfigError, loadConfig, requireLicenceKeySecret, sellerDetails } from './index.js';
 
 describe('configuration', () => {
   it('runs on embedded defaults when nothing is set', () => {
@@ -124,13 +124,38 @@ describe('configuration', () => {
         return (error as ConfigError).issues;
       }
     };
-    const production = { NODE_ENV: 'production', PUBLIC_URL: 'https://store.example' };
+    const production = {
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'https://store.example',
+      SELLER_NAME: 'Example Software GmbH',
+      SELLER_ADDRESS: 'Hauptstraße 1;10115 Berlin;Germany',
+    };
 
-    it('refuses production without PayPal credentials or PUBLIC_URL, naming the variables', () => {
+    it('refuses production without PayPal credentials, PUBLIC_URL or the seller, naming the variables', () => {
       const issues = issuesOf({ NODE_ENV: 'production' });
-      expect(issues).toHaveLength(2);
+      expect(issues).toHaveLength(4);
       expect(issues[0]).toMatch(/^PAYPAL_CLIENT_ID, PAYPAL_CLIENT_SECRET: .*PAYPAL_SIMULATED=1/);
       expect(issues[1]).toMatch(/^PUBLIC_URL: required in production/);
+      expect(issues[2]).toMatch(/^SELLER_NAME: required in production: every receipt names the seller/);
+      expect(issues[3]).toMatch(/^SELLER_ADDRESS: required in production/);
+    });
+
+    it('names the configured seller on receipts, and a demo seller outside production', () => {
+      const configured = loadConfig({ ...production, PAYPAL_SIMULATED: '1', SELLER_TAX_ID: 'DE123456789' });
+      expect(sellerDetails(configured)).toEqual({
+        name: 'Example Software GmbH',
+        addressLines: ['Hauptstraße 1', '10115 Berlin', 'Germany'],
+        email: null,
+        taxId: 'DE123456789',
+      });
+      expect(sellerDetails(loadConfig({ SELLER_ADDRESS: 'Line 1\\nLine 2' })).addressLines).toEqual([
+        'Line 1',
+        'Line 2',
+      ]);
+      expect(sellerDetails(loadConfig({}))).toMatchObject({
+        name: 'LicenseStore Demo Ltd',
+        email: 'billing@licensestore.local',
+      });
     });
 
     it('takes real credentials, or PAYPAL_SIMULATED=1, in production', () => {

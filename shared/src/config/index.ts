@@ -106,6 +106,14 @@ export const configSchema = z
     AUDIT_SIGNING_KEY: ed25519Key('private'),
     /** The key `npm run audit:check-export` trusts; unset, the public half of AUDIT_SIGNING_KEY. */
     AUDIT_VERIFY_KEY: ed25519Key('public'),
+    /** The seller named on receipts; required in production, a demo name elsewhere. */
+    SELLER_NAME: optionalString.pipe(z.string().max(200).optional()),
+    /** The seller's postal address on receipts, its lines separated by `\n` or `;`; required in production. */
+    SELLER_ADDRESS: optionalString.pipe(z.string().max(500).optional()),
+    /** The address customers write to about a receipt; unset: none on the receipt (a demo address outside production). */
+    SELLER_EMAIL: optionalString.pipe(z.email().optional()),
+    /** The seller's tax or VAT number on receipts; unset: none (a demo number outside production). */
+    SELLER_TAX_ID: optionalString.pipe(z.string().max(100).optional()),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
     /**
      * GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`; unset, only callers on this machine's
@@ -143,6 +151,15 @@ export const configSchema = z
         message:
           'required in production: the origin browsers reach the store at (links in e-mails are built from it)',
       });
+    }
+    for (const key of ['SELLER_NAME', 'SELLER_ADDRESS'] as const) {
+      if (config.NODE_ENV === 'production' && !config[key]) {
+        context.addIssue({
+          code: 'custom',
+          path: [key],
+          message: 'required in production: every receipt names the seller and its address',
+        });
+      }
     }
   })
   .transform(({ PAYPAL_SIMULATED, SEED_DEMO, ...config }) => ({
@@ -197,6 +214,40 @@ export type Config = z.infer<typeof configSchema>;
 /** PUBLIC_URL without a trailing slash, or the local default; links are `${publicUrl(config)}/path`. */
 export const publicUrl = (config: Pick<Config, 'PUBLIC_URL' | 'PORT'>): string =>
   (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/+$/, '');
+
+/** Who sells, as every receipt says it. */
+export interface SellerDetails {
+  name: string;
+  addressLines: string[];
+  email: string | null;
+  taxId: string | null;
+}
+
+const DEMO_SELLER = {
+  SELLER_NAME: 'LicenseStore Demo Ltd',
+  SELLER_ADDRESS: '1 Example Street;Springfield, IL 62701;United States',
+  SELLER_EMAIL: 'billing@licensestore.local',
+  SELLER_TAX_ID: 'DEMO-TAX-0000',
+};
+
+/**
+ * The seller's details for receipts. Outside production whatever is unset takes a demo value, so a local store's
+ * receipts are complete; production requires the name and the address (the schema refuses a start without them).
+ */
+export function sellerDetails(
+  config: Pick<Config, 'NODE_ENV' | 'SELLER_NAME' | 'SELLER_ADDRESS' | 'SELLER_EMAIL' | 'SELLER_TAX_ID'>,
+): SellerDetails {
+  const demo = config.NODE_ENV === 'production' ? undefined : DEMO_SELLER;
+  return {
+    name: config.SELLER_NAME ?? demo?.SELLER_NAME ?? '',
+    addressLines: (config.SELLER_ADDRESS ?? demo?.SELLER_ADDRESS ?? '')
+      .split(/\\n|\n|;/)
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
+    email: config.SELLER_EMAIL ?? demo?.SELLER_EMAIL ?? null,
+    taxId: config.SELLER_TAX_ID ?? demo?.SELLER_TAX_ID ?? null,
+  };
+}
 
 export class ConfigError extends Error {
   constructor(readonly issues: string[]) {

@@ -1,4 +1,4 @@
-import type { OrderView } from '../orders/views.js';
+import type { OrderSummaryView } from '../orders/views.js';
 
 /** A product with fewer keys available than LOW_STOCK_THRESHOLD. */
 export interface LowStockView {
@@ -21,7 +21,7 @@ export interface DashboardView {
   /** Totals of the orders neither cancelled nor refunded, a decimal string ("1234.50"). */
   totalRevenue: string;
   /** The newest orders (5), newest first. */
-  recentOrders: OrderView[];
+  recentOrders: OrderSummaryView[];
   availableKeys: number;
   assignedKeys: number;
   /** Paid orders still owed at least one key. */

@@ -39,6 +39,8 @@ export interface OrdersTable {
   total: string;
   currency: string;
   status: string;
+  /** Where the money stands, whatever status an admin sets: pending (PayPal reviews it), completed, denied, refunded. */
+  payment_status: string;
   /** The capture time. */
   created_at: Date;
   updated_at: Date;
@@ -46,6 +48,8 @@ export interface OrdersTable {
   fulfilled_at: Date | null;
   /** When the latest delivery e-mail was sent (first or resent); null before. */
   delivery_email_sent_at: Date | null;
+  /** The receipt's number (`2026-000001`), null until the order is paid and numbered. */
+  receipt_number: string | null;
 }
 
 /** One row per order line (`orders` projector); `id` is `<orderId>:<lineId>`. */

@@ -267,6 +267,24 @@ export function eventStoreContract(harness: () => EventStoreHarness): void {
       expect(await readStream(store, stream, 1_003n)).toEqual([]);
     });
 
+    it('reads only the last event of a stream, null for a missing one', async () => {
+      const { store } = await open(harness());
+      const stream = newStream();
+      expect(await store.readLastEvent(stream)).toBeNull();
+      const events = Array.from({ length: 1_003 }, (_, n) => newEvent('Noted', { n }));
+      await store.append(stream, events, 'no_stream');
+      const appended = await store.append(stream, [newEvent('Closed', { n: 1_003 })], 1_002n);
+      const last = await store.readLastEvent(stream);
+      expect(last).toMatchObject({
+        streamId: stream,
+        revision: 1_003n,
+        type: 'Closed',
+        data: { n: 1_003 },
+        position: appended.position,
+      });
+      expect(await store.readLastEvent(newStream())).toBeNull();
+    });
+
     it('reads back what was appended, in revision order', async () => {
       const { store } = await open(harness());
       const stream = newStream();

@@ -1,5 +1,7 @@
 import {
   ANY,
+  BACKWARDS,
+  END,
   EventStoreDBClient,
   excludeSystemEvents,
   jsonEvent,
@@ -111,6 +113,22 @@ export class EventStoreDbEventStore implements EventStore {
       }
     } catch (error) {
       if (error instanceof StreamNotFoundError) return;
+      throw error;
+    }
+  }
+
+  async readLastEvent(stream: string): Promise<RecordedEvent | null> {
+    try {
+      for await (const resolved of this.client.readStream(stream, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
+        return toRecorded(resolved);
+      }
+      return null;
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
       throw error;
     }
   }

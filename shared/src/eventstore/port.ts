@@ -60,6 +60,8 @@ export interface EventStore {
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** The stream's events in revision order from `fromRevision` (inclusive, default 0); empty for a missing stream. */
   readStream(stream: string, fromRevision?: bigint): AsyncIterable<RecordedEvent>;
+  /** The stream's last event (highest revision), null for a missing stream: one read, however long the stream. */
+  readLastEvent(stream: string): Promise<RecordedEvent | null>;
   /** Up to `limit` events after `after` (exclusive) in global order, system events excluded. */
   readAll(after: Position | null, limit: number): Promise<RecordedEvent[]>;
   /** Catch-up from `after` (exclusive), then live, until `signal` aborts. */

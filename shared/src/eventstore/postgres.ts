@@ -81,6 +81,14 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
+  async readLastEvent(stream: string): Promise<RecordedEvent | null> {
+    const { rows } = await this.pool.query<EventRow>(
+      `SELECT ${COLUMNS} FROM event_store.events WHERE stream_id = $1 ORDER BY stream_revision DESC LIMIT 1`,
+      [stream],
+    );
+    return rows[0] ? toRecorded(rows[0]) : null;
+  }
+
   async readAll(after: Position | null, limit: number): Promise<RecordedEvent[]> {
     const [transactionId, position] = after ? decodePosition(after) : [0n, 0n];
     const { rows } = await this.pool.query<EventRow>(

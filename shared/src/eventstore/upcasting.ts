@@ -69,6 +69,10 @@ export function versionedEventStore(store: EventStore, versions: EventVersions):
         expected,
       ),
     readStream: (stream, fromRevision) => upcastAll(store.readStream(stream, fromRevision)),
+    readLastEvent: async (stream) => {
+      const last = await store.readLastEvent(stream);
+      return last && versions.upcast(last);
+    },
     readAll: async (after: Position | null, limit: number) =>
       (await store.readAll(after, limit)).map((event) => versions.upcast(event)),
     subscribeAll: (after, signal) => upcastAll(store.subscribeAll(after, signal)),

@@ -22,6 +22,15 @@ describe('Order access tokens', () => {
     expect(createOrderAccess(secret()).verify('order-link', orderId, token)).toBe(false);
   });
 
+  it("gives the receipt's link a token that opens nothing else, and takes no other purpose's token", () => {
+    const token = access.token('receipt', orderId);
+    expect(access.verify('receipt', orderId, token)).toBe(true);
+    for (const purpose of ['order-cookie', 'order-link', 'checkout'] as const) {
+      expect(access.verify(purpose, orderId, token)).toBe(false);
+      expect(access.verify('receipt', orderId, access.token(purpose, orderId))).toBe(false);
+    }
+  });
+
   it('refuses anything that is not a token', () => {
     for (const token of [undefined, null, 42, '', 'x'.repeat(43), `${access.token('checkout', 'A1')}=`]) {
       expect(access.verify('checkout', 'A1', token)).toBe(false);

@@ -152,6 +152,24 @@ export const orderEventSchemas = {
     messageId: z.string().min(1),
     sentAt: z.iso.datetime(),
   }),
+  /**
+   * The order is paid and is about to take the next receipt number of `year` (the UTC year it was paid in).
+   * `receiptsAfterRevision` is the last revision of that year's receipts stream before the order took part in it
+   * (null: the stream did not exist), so whether the order holds a number is read from the stream's newer events
+   * only, however long the year's stream is.
+   */
+  OrderReceiptRequested: z.object({
+    orderId: z.uuid(),
+    year: z.number().int().min(2000).max(9999),
+    receiptsAfterRevision: z.number().int().min(0).nullable(),
+    requestedAt: z.iso.datetime(),
+  }),
+  /** The order's receipt number, as the year's receipts stream assigned it (once per order). */
+  OrderReceiptIssued: z.object({
+    orderId: z.uuid(),
+    receiptNumber: z.string().regex(/^\d{4}-\d{6,}$/),
+    issuedAt: z.iso.datetime(),
+  }),
   /** An admin (or the system) set the status; `from` is the status before. */
   OrderStatusChanged: z.object({
     orderId: z.uuid(),

@@ -1,5 +1,6 @@
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
 import type { AssignedKey } from '../licence-keys/events.js';
+import { receiptYear } from '../receipts/numbering.js';
 import type { Customer, OrderEvent, OrderLine, OrderStatus } from './events.js';
 import { orderNumber } from './order-number.js';
 
@@ -29,7 +30,15 @@ export type OrderCommand =
       recipient: string;
       messageId: string;
       now: string;
-    };
+    }
+  | {
+      type: 'RequestReceipt';
+      orderId: string;
+      year: number;
+      receiptsAfterRevision: number | null;
+      now: string;
+    }
+  | { type: 'IssueReceipt'; orderId: string; receiptNumber: string; now: string };
 
 /** Where the money stands, apart from the status an admin may set: payment changes only move forward. */
 export type PaymentState = 'pending' | 'completed' | 'denied' | 'refunded';
@@ -56,6 +65,16 @@ export interface PlacedOrder {
    * revoked when its unit is refunded or cancelled; any other goes back to stock.
    */
   keysOutOfStore: readonly string[];
+  /** When the money was taken (a COMPLETED capture, or a PENDING one completing); null while it is not. */
+  paidAt: string | null;
+  /** Its receipt: requested (number null) once paid, then its number from the year's receipts stream. */
+  receipt: OrderReceipt | null;
+}
+
+export interface OrderReceipt {
+  year: number;
+  receiptsAfterRevision: number | null;
+  number: string | null;
 }
 
 export type OrderState = { status: 'absent' } | PlacedOrder;
@@ -80,6 +99,8 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       fulfilled: false,
       emailsSent: [],
       keysOutOfStore: [],
+      paidAt: data.captureStatus === 'COMPLETED' ? data.capturedAt : null,
+      receipt: null,
     };
   }
   if (state.status === 'absent') return state;
@@ -89,6 +110,7 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
         ...state,
         payment: 'completed',
         status: state.status === 'pending' ? 'processing' : state.status,
+        paidAt: event.data.completedAt,
       };
     case 'OrderPaymentDenied':
       return { ...state, payment: 'denied', status: 'cancelled' };
@@ -125,6 +147,19 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
     case 'OrderRefundCompleted':
     case 'OrderRefundFailed':
       return state;
+    case 'OrderReceiptRequested':
+      return {
+        ...state,
+        receipt: {
+          year: event.data.year,
+          receiptsAfterRevision: event.data.receiptsAfterRevision,
+          number: null,
+        },
+      };
+    case 'OrderReceiptIssued':
+      return state.receipt
+        ? { ...state, receipt: { ...state.receipt, number: event.data.receiptNumber } }
+        : state;
   }
 }
 
@@ -293,6 +328,58 @@ const recordDeliveryEmailSent = (
   ];
 };
 
+const requestReceipt = (
+  cmd: Extract<OrderCommand, { type: 'RequestReceipt' }>,
+  state: OrderState,
+): OrderEvent[] => {
+  const order = placed(state);
+  if (order.paidAt === null) {
+    throw new IllegalStateError(
+      `order ${order.orderId} is not paid (payment ${order.payment}): it has no receipt`,
+    );
+  }
+  // Asked already (a retried or concurrent job): the first request's place in the year's stream stands.
+  if (order.receipt) return [];
+  const year = receiptYear(order.paidAt);
+  if (cmd.year !== year) {
+    throw new IllegalStateError(
+      `order ${order.orderId} was paid in ${year}: its receipt is not one of ${cmd.year}`,
+    );
+  }
+  return [
+    {
+      type: 'OrderReceiptRequested',
+      data: {
+        orderId: order.orderId,
+        year,
+        receiptsAfterRevision: cmd.receiptsAfterRevision,
+        requestedAt: cmd.now,
+      },
+    },
+  ];
+};
+
+const issueReceipt = (
+  cmd: Extract<OrderCommand, { type: 'IssueReceipt' }>,
+  state: OrderState,
+): OrderEvent[] => {
+  const order = placed(state);
+  if (!order.receipt)
+    throw new IllegalStateError(`order ${order.orderId} has not asked for a receipt number`);
+  if (order.receipt.number === cmd.receiptNumber) return [];
+  if (order.receipt.number !== null) {
+    throw new IllegalStateError(
+      `order ${order.orderId} holds receipt ${order.receipt.number}; it cannot also be ${cmd.receiptNumber}`,
+    );
+  }
+  return [
+    {
+      type: 'OrderReceiptIssued',
+      data: { orderId: order.orderId, receiptNumber: cmd.receiptNumber, issuedAt: cmd.now },
+    },
+  ];
+};
+
 export function decideOrder(cmd: OrderCommand, state: OrderState): OrderEvent[] {
   switch (cmd.type) {
     case 'PlaceCapturedOrder':
@@ -311,6 +398,10 @@ export function decideOrder(cmd: OrderCommand, state: OrderState): OrderEvent[] 
       return requestDeliveryEmailResend(cmd, state);
     case 'RecordDeliveryEmailSent':
       return recordDeliveryEmailSent(cmd, state);
+    case 'RequestReceipt':
+      return requestReceipt(cmd, state);
+    case 'IssueReceipt':
+      return issueReceipt(cmd, state);
     default: {
       const exhaustive: never = cmd;
       return exhaustive;

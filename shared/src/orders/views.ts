@@ -2,13 +2,26 @@
  * Orders as the API answers with them (spec section 3) and the web client reads them: amounts are decimal strings,
  * times ISO 8601. Types only, so the storefront imports them without pulling the deciders into its bundle.
  */
-export interface OrderView {
+export interface OrderSummaryView {
   id: string;
   customerName: string;
   customerEmail: string;
   total: string;
   status: string;
   createdAt: string;
+}
+
+/** The order with where its payment and its delivery e-mail stand (the order routes, the capture's answer). */
+export interface OrderView extends OrderSummaryView {
+  /**
+   * Where the money stands, apart from the status an admin may set: `pending` while PayPal reviews the capture,
+   * then `completed` or `denied`; `refunded` after a refund.
+   */
+  paymentStatus: string;
+  /** When the latest delivery e-mail (keys and links) was sent; null until the first one is. */
+  deliveryEmailSentAt: string | null;
+  /** The receipt's number (`2026-000001`): null until the order is paid and numbered. */
+  receiptNumber: string | null;
 }
 
 /**

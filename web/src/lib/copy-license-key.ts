@@ -1,15 +1,20 @@
 import { toast } from '@/lib/toast';
 
-/** Copies a licence key with the spec's toast (storefront and back office) ('Copied!' / 'License key copied to clipboard.'). */
-export async function copyLicenseKey(key: string) {
+/**
+ * Copies a licence key with the spec's toast (storefront and back office) ('Copied!' / 'License key copied to
+ * clipboard.'); true when it was copied.
+ */
+export async function copyLicenseKey(key: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(key);
     toast({ title: 'Copied!', description: 'License key copied to clipboard.' });
+    return true;
   } catch {
     toast({
       title: 'Copy failed',
       description: 'Select the key and copy it by hand.',
       variant: 'destructive',
     });
+    return false;
   }
 }

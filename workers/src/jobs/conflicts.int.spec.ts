@@ -106,6 +106,7 @@ describe('Grouped decisions', () => {
         readFrom.push(from);
         return env.eventStore.readStream(name, from);
       },
+      readLastEvent: (name) => env.eventStore.readLastEvent(name),
       readAll: (after, limit) => env.eventStore.readAll(after, limit),
       subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
       close: () => env.eventStore.close(),
@@ -125,6 +126,7 @@ describe('Grouped decisions', () => {
   it('folds nothing twice from an event store that reads every stream from the start', async () => {
     const fromStart: EventStore = {
       readStream: (name) => env.eventStore.readStream(name),
+      readLastEvent: (name) => env.eventStore.readLastEvent(name),
       readAll: (after, limit) => env.eventStore.readAll(after, limit),
       subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
       close: () => env.eventStore.close(),
@@ -156,6 +158,7 @@ describe('Grouped decisions', () => {
     let conflicts = 0;
     const held: EventStore = {
       readStream: (name, from) => env.eventStore.readStream(name, from),
+      readLastEvent: (name) => env.eventStore.readLastEvent(name),
       readAll: (after, limit) => env.eventStore.readAll(after, limit),
       subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
       close: () => env.eventStore.close(),

@@ -1,5 +1,6 @@
 import { assignKeys } from '../processors/assign-keys.js';
 import type { ProcessorContext } from '../processors/context.js';
+import { issueReceipt } from '../processors/issue-receipt.js';
 import { placeCapturedOrder } from '../processors/place-captured-order.js';
 import { recordOrderKeys } from '../processors/record-order-keys.js';
 import { sendDeliveryEmail } from '../processors/send-delivery-email.js';
@@ -13,4 +14,5 @@ export const registeredProcessors = (context: ProcessorContext): readonly JobPro
   recordOrderKeys(context),
   sendDeliveryEmail(context),
   sendLowStockAlert(context),
+  issueReceipt(context),
 ];

@@ -18,6 +18,8 @@ export interface DeliveryEmailInput {
   publicUrl: string;
   /** Opens the order's keys on its page for whoever holds this e-mail. */
   accessToken: string;
+  /** Opens the order's receipt PDF (which holds no key) and nothing else. */
+  receiptToken: string;
 }
 
 export interface RenderedEmail {
@@ -42,6 +44,13 @@ const downloadLabel = ({ vendor }: Download) =>
  */
 const orderPage = ({ publicUrl, orderId, accessToken }: DeliveryEmailInput) =>
   `${publicUrl}/order-confirmation/${encodeURIComponent(orderId)}#access=${encodeURIComponent(accessToken)}`;
+
+/**
+ * The order's receipt PDF. Its token rides in the query string, since a download link has no page to hand a fragment
+ * over; it opens that one PDF, which tells no more than this e-mail does and no licence key.
+ */
+const receiptLink = ({ publicUrl, orderId, receiptToken }: DeliveryEmailInput) =>
+  `${publicUrl}/api/orders/${encodeURIComponent(orderId)}/receipt.pdf?token=${encodeURIComponent(receiptToken)}`;
 
 /** The e-mail that delivers an order's licence keys, in plain text and HTML. */
 export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
@@ -71,6 +80,7 @@ function renderText(input: DeliveryEmailInput, number: string): string {
     ...INSTALLATION_STEPS.map((step, index) => `  ${index + 1}. ${step}`),
     '',
     `Your order: ${orderPage(input)}`,
+    `Your receipt (PDF): ${receiptLink(input)}`,
     '',
     `Need help? Our support team is available 24/7 at ${input.publicUrl} - please quote order ${number}.`,
     '',
@@ -110,6 +120,7 @@ function renderHtml(input: DeliveryEmailInput, number: string): string {
       <h2 style="font-size:18px">How to install</h2>
       <ol>${steps}</ol>
       <p><a href="${escapeHtml(orderPage(input))}">View your order ${escapeHtml(number)}</a></p>
+      <p><a href="${escapeHtml(receiptLink(input))}">Download your receipt (PDF)</a></p>
       <p style="color:#6b7280">Need help? Our support team is available 24/7 at
         <a href="${escapeHtml(input.publicUrl)}">${escapeHtml(input.publicUrl)}</a> - please quote order ${escapeHtml(number)}.</p>
     </td></tr>

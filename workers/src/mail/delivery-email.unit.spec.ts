@@ -18,8 +18,9 @@ const game = {
   download: downloadFor('Games', 'b1c2d3e4-0000-4000-8000-000000000002', publicUrl),
 };
 const accessToken = 'k3Y_t0ken-of-43-characters-base64url-AbCdEfG';
+const receiptToken = 'r3c_t0ken-of-43-characters-base64url-AbCdEfG';
 const render = (customerName = 'Ada Lovelace', lines = [office, game]) =>
-  renderDeliveryEmail({ orderId, customerName, lines, publicUrl, accessToken });
+  renderDeliveryEmail({ orderId, customerName, lines, publicUrl, accessToken, receiptToken });
 
 describe('Delivery e-mail', () => {
   it("names the order by '#' and the first 8 characters of its id in upper case", () => {
@@ -61,6 +62,14 @@ describe('Delivery e-mail', () => {
     expect(text).toMatch(/ {2}1\. Download the software/);
     expect(html).toContain('<ol><li>Download the software');
     expect(text).toContain('Need help? Our support team is available 24/7 at https://store.example');
+  });
+
+  it('links to the receipt PDF with its own token, which opens only the receipt', () => {
+    const { text, html } = render();
+    const receipt = `https://store.example/api/orders/${orderId}/receipt.pdf?token=${receiptToken}`;
+    expect(text).toContain(`Your receipt (PDF): ${receipt}`);
+    expect(html).toContain(`<a href="${receipt}">Download your receipt (PDF)</a>`);
+    expect(text).not.toContain(`receipt.pdf?token=${accessToken}`);
   });
 
   it('escapes every customer- and admin-provided text in the HTML, and leaves the text version as typed', () => {

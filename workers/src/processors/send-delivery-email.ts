@@ -106,6 +106,7 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
         lines,
         publicUrl,
         accessToken: orderAccess.token('order-link', orderId),
+        receiptToken: orderAccess.token('receipt', orderId),
       });
       await stillOurs(job, token, STALLED_JOBS.lockDuration);
       await mailer.send({

@@ -10,6 +10,7 @@ import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { causeOf } from '../jobs/causation.js';
 import { assignKeysJob } from '../processors/assign-keys.js';
 import type { SideEffectSettings } from '../processors/context.js';
+import { issueReceiptJob } from '../processors/issue-receipt.js';
 import { ORDER_REPAIR_DELAY_MS, placeCapturedOrderJob } from '../processors/place-captured-order.js';
 import { recordOrderKeysJob } from '../processors/record-order-keys.js';
 import { sendDeliveryEmailJob } from '../processors/send-delivery-email.js';
@@ -43,13 +44,18 @@ export const workerReactions = ({
     const { paypalOrderId, orderId } = checkoutData(event, 'CheckoutCaptured');
     return placeCapturedOrderJob({ paypalOrderId, orderId }, causeOf(event), orderRepairDelayMs);
   },
-  // A PENDING capture is not paid yet: its keys wait for OrderPaymentCompleted.
+  // A PENDING capture is not paid yet: its keys and its receipt wait for OrderPaymentCompleted (a denied one never
+  // gets either).
   OrderCaptured: (event) => {
     const { orderId, captureStatus } = orderData(event, 'OrderCaptured');
-    return captureStatus === 'COMPLETED' ? assignKeysJob(orderId, causeOf(event)) : null;
+    return captureStatus === 'COMPLETED'
+      ? [assignKeysJob(orderId, causeOf(event)), issueReceiptJob(orderId, causeOf(event))]
+      : null;
   },
-  OrderPaymentCompleted: (event) =>
-    assignKeysJob(orderData(event, 'OrderPaymentCompleted').orderId, causeOf(event)),
+  OrderPaymentCompleted: (event) => {
+    const { orderId } = orderData(event, 'OrderPaymentCompleted');
+    return [assignKeysJob(orderId, causeOf(event)), issueReceiptJob(orderId, causeOf(event))];
+  },
   LicenceKeysAssigned: (event) => {
     const { orderId, lineId, keys } = inventoryData(event, 'LicenceKeysAssigned');
     return recordOrderKeysJob({ orderId, lineId, keys }, causeOf(event));

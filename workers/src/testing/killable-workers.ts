@@ -3,6 +3,8 @@
  * and Postgres session left behind) at a chosen point of a job, for tests of a worker dying mid-job. It reads its
  * settings as JSON from KILLABLE_WORKERS (see KillableWorkersSettings) and prints 'ready' once it runs.
  */
+
+import type { EventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
 import type { MailSettings } from '@licensestore/shared/mail';
@@ -11,8 +13,14 @@ import type { JobProcessor } from '../jobs/processor.js';
 import { registeredProcessors } from '../jobs/registry.js';
 import { startWorkers } from '../main.js';
 
-/** Where the process dies: the two sides of the gap between an inventory append and the order append. */
-export type KillPoint = 'after the inventory append' | 'before the order append';
+/**
+ * Where the process dies: the two sides of the gap between an inventory append and the order append, or right
+ * after a receipt number is taken from its year's stream, before the order records it.
+ */
+export type KillPoint =
+  | 'after the inventory append'
+  | 'before the order append'
+  | 'after the receipt number append';
 
 export interface KillableWorkersSettings {
   killAt: KillPoint;
@@ -46,6 +54,19 @@ const killing = (killAt: KillPoint, processor: JobProcessor): JobProcessor => {
   return processor;
 };
 
+/** The event store, but the process dies as soon as an append to a receipts stream has landed. */
+const dyingAfterReceiptAppend = (eventStore: EventStore): EventStore => ({
+  readStream: (stream, from) => eventStore.readStream(stream, from),
+  readLastEvent: (stream) => eventStore.readLastEvent(stream),
+  readAll: (after, limit) => eventStore.readAll(after, limit),
+  subscribeAll: (after, signal) => eventStore.subscribeAll(after, signal),
+  close: () => eventStore.close(),
+  append: async (stream, events, expected) => {
+    const appended = await eventStore.append(stream, events, expected);
+    return stream.startsWith('receipts-') ? die() : appended;
+  },
+});
+
 const settings = JSON.parse(process.env.KILLABLE_WORKERS ?? '') as KillableWorkersSettings;
 await startWorkers({
   databaseUrl: settings.databaseUrl,
@@ -60,6 +81,8 @@ await startWorkers({
     mail: settings.mail,
   },
   processors: (context) =>
-    registeredProcessors(context).map((processor) => killing(settings.killAt, processor)),
+    settings.killAt === 'after the receipt number append'
+      ? registeredProcessors({ ...context, eventStore: dyingAfterReceiptAppend(context.eventStore) })
+      : registeredProcessors(context).map((processor) => killing(settings.killAt, processor)),
 });
 console.log('ready');

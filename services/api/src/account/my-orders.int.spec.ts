@@ -107,6 +107,8 @@ describe('GET /api/my-orders', () => {
         total: '318.99',
         status: 'processing',
         createdAt: at(1),
+        paymentStatus: 'completed',
+        deliveryEmailSentAt: null,
         items: [
           {
             id: `${older.orderId}:${office.lineId}`,

@@ -1,21 +1,34 @@
-import { type OrderWithItemsView, UnauthenticatedError } from '@licensestore/shared';
+import {
+  customerEmailKey,
+  NotFoundError,
+  type OrderWithItemsView,
+  orderDecider,
+  orderStream,
+  UnauthenticatedError,
+} from '@licensestore/shared';
+import { handleCommand } from '@licensestore/shared/commands';
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Request, Router } from 'express';
+import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { keyRevealer } from '../licence-keys/reveal.js';
 import type { KeyCustody } from '../orders/custody.js';
 import { showOrderItems } from '../orders/item-views.js';
-import { listCustomerOrders } from '../orders/queries.js';
+import { findOrder, listCustomerOrders } from '../orders/queries.js';
+import { countResend, type ResendLimit } from './resend-throttle.js';
 
 export interface AccountRoutesDeps {
   db: Kysely<Database>;
   eventStore: EventStore;
   custody: KeyCustody;
+  redis: Redis;
   keyVault: KeyVault;
   logger: Logger;
+  /** Resends of the delivery e-mail per order and per customer; RESEND_LIMIT unless a test says otherwise. */
+  resendLimit?: ResendLimit;
 }
 
 /**
@@ -30,8 +43,17 @@ function signedInCustomerEmail(req: Request): string {
 /**
  * GET /api/my-orders: the orders placed with the signed-in customer's address, keys in clear (spec section 7), each
  * order's showing recorded (channel `my-orders`) before the answer leaves.
+ * POST /api/my-orders/:orderId/delivery-email: the delivery e-mail of one of them again, throttled.
  */
-export function accountRoutes({ db, eventStore, custody, keyVault, logger }: AccountRoutesDeps): Router {
+export function accountRoutes({
+  db,
+  eventStore,
+  custody,
+  redis,
+  keyVault,
+  logger,
+  resendLimit,
+}: AccountRoutesDeps): Router {
   const router = Router();
   const showing = { eventStore, custody, reveal: keyRevealer(keyVault, logger) };
 
@@ -47,6 +69,30 @@ export function accountRoutes({ db, eventStore, custody, keyVault, logger }: Acc
     );
     // Names, addresses and licence keys: no cache anywhere keeps them.
     res.set('Cache-Control', 'no-store').json(views);
+  });
+
+  router.post('/my-orders/:orderId/delivery-email', async (req, res) => {
+    const email = signedInCustomerEmail(req);
+    const order = await findOrder(db, req.params.orderId);
+    // Another customer's order is answered as no order at all: its id tells nothing about who bought it.
+    if (!order || customerEmailKey(order.customerEmail) !== customerEmailKey(email)) {
+      throw new NotFoundError('Order not found');
+    }
+    await countResend(redis, { orderId: order.id, customerKey: customerEmailKey(email) }, resendLimit);
+    const requestedAt = new Date().toISOString();
+    // The admin's resend command: cancelled, refunded and still unfulfilled orders refuse it with a sentence.
+    await handleCommand(
+      eventStore,
+      orderStream(order.id),
+      orderDecider,
+      { type: 'RequestDeliveryEmailResend', orderId: order.id, now: requestedAt },
+      {
+        actor: { type: 'customer', id: email },
+        correlationId: req.correlationId,
+        causationId: req.requestId,
+      },
+    );
+    res.set('Cache-Control', 'no-store').status(202).json({ requestedAt });
   });
 
   return router;

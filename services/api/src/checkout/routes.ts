@@ -96,6 +96,10 @@ const fromDecider = (order: PlacedOrder): OrderView => ({
   total: order.total,
   status: order.status,
   createdAt: order.createdAt,
+  paymentStatus: order.payment,
+  // The stream keeps no send time; the read model has it once it has caught up.
+  deliveryEmailSentAt: null,
+  receiptNumber: order.receipt?.number ?? null,
 });
 
 const context = (req: Request, actor: Actor): CommandContext => ({

@@ -13,7 +13,17 @@ export interface StoredOrderItem {
   sealedKeys: string[];
 }
 
-const ORDER_COLUMNS = ['id', 'customer_name', 'customer_email', 'total', 'status', 'created_at'] as const;
+const ORDER_COLUMNS = [
+  'id',
+  'customer_name',
+  'customer_email',
+  'total',
+  'status',
+  'created_at',
+  'payment_status',
+  'delivery_email_sent_at',
+  'receipt_number',
+] as const;
 
 const toOrder = (row: Pick<Selectable<Database['orders']>, (typeof ORDER_COLUMNS)[number]>): OrderView => ({
   id: row.id,
@@ -22,6 +32,9 @@ const toOrder = (row: Pick<Selectable<Database['orders']>, (typeof ORDER_COLUMNS
   total: row.total,
   status: row.status,
   createdAt: row.created_at.toISOString(),
+  paymentStatus: row.payment_status,
+  deliveryEmailSentAt: row.delivery_email_sent_at?.toISOString() ?? null,
+  receiptNumber: row.receipt_number,
 });
 
 /** The order, or null when there is none (a malformed id included). */

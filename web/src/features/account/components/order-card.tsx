@@ -1,20 +1,24 @@
 import type { OrderItemView, OrderWithItemsView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { OrderStatusBadge } from '@/components/order-status-badge';
+import { ReceiptLink } from '@/components/receipt-link';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatPrice } from '@/lib/format';
 import { orderDate } from '../utils/order-date';
+import { CopyKeyButton } from './copy-key-button';
+import { OrderActions } from './order-actions';
 
-function LicenceKeys({ keys }: { keys: string[] }) {
+function LicenceKeys({ keys, productName }: { keys: string[]; productName: string }) {
   return (
     <div className="mt-2 text-sm">
       <p className="font-medium">License Key:</p>
       <ul className="mt-1 flex flex-col gap-1">
         {/* Keys are unique across the inventory (it refuses duplicates), so a key's text names its row. */}
         {keys.map((key) => (
-          <li key={key}>
+          <li key={key} className="flex items-center gap-2">
             {/* break-all: a 29-character key must wrap on a phone rather than widen the page. */}
-            <code className="inline-block rounded bg-background px-2 py-1 font-mono break-all">{key}</code>
+            <code className="min-w-0 rounded bg-background px-2 py-1 font-mono break-all">{key}</code>
+            <CopyKeyButton licenseKey={key} productName={productName} />
           </li>
         ))}
       </ul>
@@ -33,7 +37,9 @@ function OrderItemRow({ item }: { item: OrderItemView }) {
         </div>
         <p className="shrink-0 font-medium">{formatPrice(item.price)}</p>
       </div>
-      {item.licenseKeys && item.licenseKeys.length > 0 && <LicenceKeys keys={item.licenseKeys} />}
+      {item.licenseKeys && item.licenseKeys.length > 0 && (
+        <LicenceKeys keys={item.licenseKeys} productName={item.productName} />
+      )}
     </li>
   );
 }
@@ -70,7 +76,9 @@ export function OrderCard({ order }: { order: OrderWithItemsView }) {
             ))}
           </ul>
         )}
+        <ReceiptLink order={order} className="mt-4" />
       </div>
+      <OrderActions order={order} />
     </article>
   );
 }

@@ -1,12 +1,14 @@
 import type { CheckoutCart, Customer } from '../types';
 import { paypalAmount } from '../utils/money';
+import { PaymentRequestError } from '../utils/payment-problems';
 
 /** The payment was taken, but its answer could not be used: the customer must not be told it failed. */
 export class OrderProcessingError extends Error {}
 
+/** `paymentStatus`: `pending` while PayPal reviews the payment, `completed` when it is taken. */
 export type CaptureOutcome =
-  | { status: 'captured'; orderId: string }
-  | { status: 'declined'; message: string };
+  | { status: 'captured'; orderId: string; paymentStatus: string }
+  | { status: 'declined'; error: PaymentRequestError };
 
 const postJson = (url: string, body: unknown) =>
   fetch(url, {
@@ -34,7 +36,10 @@ export async function createPaypalOrder(cart: CheckoutCart): Promise<string> {
     intent: 'CAPTURE',
     items: cart.lines.map(({ productId, quantity }) => ({ productId, quantity })),
   });
-  if (!response.ok) throw new Error((await errorBody(response)).error ?? `Server error: ${response.status}`);
+  if (!response.ok) {
+    const { error, issue } = await errorBody(response);
+    throw new PaymentRequestError(response.status, error ?? `Server error: ${response.status}`, issue);
+  }
   const { id } = (await response.json()) as { id?: unknown };
   if (typeof id !== 'string') throw new Error('Unknown error');
   return id;
@@ -61,14 +66,22 @@ export async function capturePaypalOrder(
   });
   if (!response.ok) {
     const { error, issue } = await errorBody(response);
-    const message = error ?? `Payment capture failed: ${response.status}`;
-    if (issue === 'INSTRUMENT_DECLINED') return { status: 'declined', message };
-    throw new Error(message);
+    const refusal = new PaymentRequestError(
+      response.status,
+      error ?? `Payment capture failed: ${response.status}`,
+      issue,
+    );
+    if (issue === 'INSTRUMENT_DECLINED') return { status: 'declined', error: refusal };
+    throw refusal;
   }
   try {
-    const order = (await response.json()) as { id?: unknown };
+    const order = (await response.json()) as { id?: unknown; paymentStatus?: unknown };
     if (typeof order.id !== 'string') throw new Error('the stored order has no id');
-    return { status: 'captured', orderId: order.id };
+    return {
+      status: 'captured',
+      orderId: order.id,
+      paymentStatus: typeof order.paymentStatus === 'string' ? order.paymentStatus : 'completed',
+    };
   } catch (error) {
     throw new OrderProcessingError('Payment captured, its answer unreadable', { cause: error });
   }

@@ -1,7 +1,13 @@
-import type { PayPalCardFieldsComponent, PayPalNamespace } from '@paypal/paypal-js';
+import type {
+  PayPalCardFieldsComponent,
+  PayPalCardFieldsStateObject,
+  PayPalNamespace,
+} from '@paypal/paypal-js';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
 import type { PaymentHandlers } from '../hooks/use-payment-flow';
+import { CARD_FIELD_DATA, type CardFieldKey, cardFieldMessages } from '../utils/card-field-messages';
 import { CardPaymentsUnavailable } from './card-payments-unavailable';
 
 /** Spec section 9: eligibility is asked 100 ms after the tab opens, once the containers are laid out. */
@@ -19,7 +25,9 @@ const FIELDS = [
   { key: 'cvv', label: 'CVV', make: (fields: PayPalCardFieldsComponent) => fields.CVVField },
 ] as const;
 
-type FieldKey = (typeof FIELDS)[number]['key'];
+type FieldKey = CardFieldKey;
+
+const EVERY_FIELD = new Set<FieldKey>(FIELDS.map((field) => field.key));
 
 interface CardPaymentFormProps {
   paypal: PayPalNamespace;
@@ -38,7 +46,10 @@ export function CardPaymentForm({ paypal, handlers, amount, currency }: CardPaym
   const cardFields = useRef<PayPalCardFieldsComponent | null>(null);
   const [status, setStatus] = useState<'checking' | 'ready' | 'unavailable'>('checking');
   const [submitting, setSubmitting] = useState(false);
-  const [incomplete, setIncomplete] = useState(false);
+  /** PayPal's latest word on the fields, and which of them to mark: those the buyer left, all after a press of Pay. */
+  const [fieldState, setFieldState] = useState<PayPalCardFieldsStateObject | null>(null);
+  const [marked, setMarked] = useState<ReadonlySet<FieldKey>>(new Set());
+  const messages = fieldState ? cardFieldMessages(fieldState, marked) : {};
 
   useEffect(() => {
     let current = true;
@@ -48,6 +59,18 @@ export function CardPaymentForm({ paypal, handlers, amount, currency }: CardPaym
         createOrder: () => handlers.createOrder(),
         onApprove: (data) => handlers.approve(data.orderID),
         onError: (error) => handlers.fail(error),
+        inputEvents: {
+          onChange: (state) => current && setFieldState(state),
+          // A field is judged once the buyer leaves it with something typed, never while they type it.
+          onBlur: (state) => {
+            if (!current) return;
+            setFieldState(state);
+            const left = state.emittedBy;
+            if (left && !state.fields[CARD_FIELD_DATA[left]].isEmpty) {
+              setMarked((before) => new Set(before).add(left));
+            }
+          },
+        },
       });
       if (!fields?.isEligible()) {
         if (current) setStatus('unavailable');
@@ -82,7 +105,8 @@ export function CardPaymentForm({ paypal, handlers, amount, currency }: CardPaym
     const fields = cardFields.current;
     if (!fields || !handlers.mayStart()) return;
     const state = await fields.getState();
-    setIncomplete(!state.isFormValid);
+    setFieldState(state);
+    setMarked(EVERY_FIELD);
     if (!state.isFormValid) return;
     setSubmitting(true);
     try {
@@ -99,24 +123,33 @@ export function CardPaymentForm({ paypal, handlers, amount, currency }: CardPaym
   return (
     <div className="relative grid gap-4">
       <div className="grid gap-4 sm:grid-cols-2">
-        {FIELDS.map((field) => (
-          <fieldset
-            key={field.key}
-            className={`min-w-0 ${field.key === 'name' || field.key === 'number' ? 'sm:col-span-2' : ''}`}
-          >
-            <legend className="mb-2 text-sm font-medium">{field.label}</legend>
-            <div
-              ref={(element) => {
-                containers.current[field.key] = element;
-              }}
-              className="min-h-10 [&_input]:bg-background [&_input]:text-foreground [&_input]:placeholder:text-muted-foreground"
-            />
-          </fieldset>
-        ))}
+        {FIELDS.map((field) => {
+          const message = messages[field.key];
+          const messageId = `card-${field.key}-message`;
+          return (
+            <fieldset
+              key={field.key}
+              aria-describedby={message ? messageId : undefined}
+              className={cn('min-w-0', (field.key === 'name' || field.key === 'number') && 'sm:col-span-2')}
+            >
+              <legend className="mb-2 text-sm font-medium">{field.label}</legend>
+              <div
+                ref={(element) => {
+                  containers.current[field.key] = element;
+                }}
+                className={cn(
+                  'min-h-10 rounded-[5px] [&_input]:bg-background [&_input]:text-foreground [&_input]:placeholder:text-muted-foreground',
+                  message && 'ring-2 ring-destructive',
+                )}
+              />
+              {/* The line is kept when empty, so a message appearing does not push the form down. */}
+              <p id={messageId} className="mt-1 min-h-5 text-sm text-destructive">
+                {message}
+              </p>
+            </fieldset>
+          );
+        })}
       </div>
-      <p className="min-h-5 text-sm text-destructive">
-        {incomplete ? 'Please check your card details and try again.' : ''}
-      </p>
       <Button onClick={pay} disabled={status !== 'ready' || submitting} className="w-full">
         {submitting ? 'Processing...' : `Pay ${amount} ${currency}`}
       </Button>

@@ -1,14 +1,15 @@
 import { Loader2 } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import type { PaymentHandlers, PaymentPhase } from '../hooks/use-payment-flow';
+import type { PaymentProblem } from '../utils/payment-problems';
 import { PaymentWidget } from './payment-widget';
 
 interface PaymentSectionProps {
   /** The form is complete enough to pay (spec section 5). */
   offered: boolean;
   phase: PaymentPhase;
-  /** Why the last attempt failed, in the server's or PayPal's words. */
-  failure: string | null;
+  /** Why the last attempt failed, in the buyer's words. */
+  failure: PaymentProblem | null;
   handlers: PaymentHandlers;
   amount: string;
 }
@@ -24,7 +25,12 @@ export function PaymentSection({ offered, phase, failure, handlers, amount }: Pa
       <CardContent className="grid gap-4">
         {offered ? (
           <div className="relative" aria-busy={busy}>
-            <PaymentWidget handlers={handlers} amount={amount} disabled={busy} />
+            <PaymentWidget
+              handlers={handlers}
+              amount={amount}
+              disabled={busy}
+              problem={busy ? null : failure}
+            />
             {busy && (
               <div
                 role="status"
@@ -45,7 +51,6 @@ export function PaymentSection({ offered, phase, failure, handlers, amount }: Pa
             </div>
           </>
         )}
-        {failure && !busy && <p className="text-sm text-muted-foreground">{failure}</p>}
       </CardContent>
     </Card>
   );

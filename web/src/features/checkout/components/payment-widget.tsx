@@ -2,7 +2,9 @@ import { CreditCard, Lock, Wallet } from 'lucide-react';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import type { PaymentHandlers } from '../hooks/use-payment-flow';
 import { usePaypal } from '../hooks/use-paypal';
+import type { PaymentProblem } from '../utils/payment-problems';
 import { CardPaymentForm } from './card-payment-form';
+import { PaymentProblemNotice } from './payment-problem-notice';
 import { PaypalButtons } from './paypal-buttons';
 
 interface PaymentWidgetProps {
@@ -11,10 +13,12 @@ interface PaymentWidgetProps {
   amount: string;
   /** No switching methods while a payment is under way. */
   disabled: boolean;
+  /** Why the last attempt failed: shown under the button that pays. */
+  problem: PaymentProblem | null;
 }
 
 /** Payment widget (spec section 2): PayPal's button or PayPal's card fields, in two tabs. */
-export function PaymentWidget({ handlers, amount, disabled }: PaymentWidgetProps) {
+export function PaymentWidget({ handlers, amount, disabled, problem }: PaymentWidgetProps) {
   const sdk = usePaypal();
 
   const body = (
@@ -76,6 +80,7 @@ export function PaymentWidget({ handlers, amount, disabled }: PaymentWidgetProps
           )}
         </TabsContent>
       </Tabs>
+      {problem && <PaymentProblemNotice problem={problem} />}
       <div className="grid gap-1 border-t border-border pt-4 text-center text-xs text-muted-foreground">
         <p className="flex items-center justify-center gap-1.5">
           <Lock aria-hidden="true" className="size-3.5" />

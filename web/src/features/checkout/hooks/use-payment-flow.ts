@@ -3,6 +3,7 @@ import { useLocation } from 'wouter';
 import { toast } from '@/lib/toast';
 import { capturePaypalOrder, createPaypalOrder, OrderProcessingError } from '../api/paypal-orders';
 import type { CheckoutCart, Customer } from '../types';
+import { type PaymentProblem, PaymentRequestError, paymentProblem } from '../utils/payment-problems';
 
 /** Spec section 9: the confirmation page follows the success toast after 1.5 s. */
 export const REDIRECT_DELAY_MS = 1500;
@@ -30,8 +31,6 @@ interface FlowInput {
   onPaid: () => void;
 }
 
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : 'Unknown error');
-
 /**
  * The checkout's payment rules (spec sections 4 and 8), shared by the PayPal button and the card fields. The SDK
  * keeps the handlers it was given, so they read the cart and customer of the latest render, never a stale one:
@@ -39,7 +38,7 @@ const messageOf = (error: unknown) => (error instanceof Error ? error.message : 
  */
 export function usePaymentFlow(input: FlowInput) {
   const [phase, setPhase] = useState<PaymentPhase>('idle');
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<PaymentProblem | null>(null);
   /** The cart as it was paid for: the page keeps showing it, emptied cart or not, until the redirect. */
   const [paidCart, setPaidCart] = useState<CheckoutCart | null>(null);
   const [, navigate] = useLocation();
@@ -52,9 +51,18 @@ export function usePaymentFlow(input: FlowInput) {
   useEffect(() => () => clearTimeout(redirect.current), []);
 
   const handlers = useMemo<PaymentHandlers>(() => {
+    /**
+     * The store's own refusal of this attempt, kept as thrown: PayPal's SDK hands errors thrown in its callbacks
+     * back to onError across its iframe, where they may arrive as a plain Error without status or issue.
+     */
+    let refusal: PaymentRequestError | null = null;
+    const refused = (error: unknown) => {
+      if (error instanceof PaymentRequestError) refusal = error;
+      return error;
+    };
     const fail = (error: unknown) => {
       setPhase('idle');
-      setFailure(messageOf(error));
+      setFailure(paymentProblem(refusal ?? error));
       toast({
         title: 'Payment failed',
         description: 'There was an error processing your payment. Please try again.',
@@ -66,7 +74,10 @@ export function usePaymentFlow(input: FlowInput) {
       createOrder: async () => {
         setPhase('processing');
         setFailure(null);
-        return createPaypalOrder(latest.current.cart);
+        refusal = null;
+        return createPaypalOrder(latest.current.cart).catch((error: unknown) => {
+          throw refused(error);
+        });
       },
       approve: async (orderID, restart) => {
         const { customer, cart } = latest.current;
@@ -74,7 +85,7 @@ export function usePaymentFlow(input: FlowInput) {
         try {
           outcome = await capturePaypalOrder(orderID, customer, cart);
         } catch (error) {
-          if (!(error instanceof OrderProcessingError)) throw error;
+          if (!(error instanceof OrderProcessingError)) throw refused(error);
           setPhase('idle');
           toast({
             title: 'Order processing error',
@@ -85,14 +96,22 @@ export function usePaymentFlow(input: FlowInput) {
         }
         if (outcome.status === 'declined') {
           if (restart) return restart();
-          throw new Error(outcome.message);
+          throw refused(outcome.error);
         }
         setPhase('paid');
         setPaidCart(cart);
-        toast({
-          title: 'Payment successful!',
-          description: 'Your order has been confirmed. License keys will be sent to your email.',
-        });
+        // A payment PayPal holds for review is not a success yet: the order page says what happens next.
+        toast(
+          outcome.paymentStatus === 'pending'
+            ? {
+                title: 'Payment under review',
+                description: 'PayPal is reviewing your payment. Your order page shows when it is complete.',
+              }
+            : {
+                title: 'Payment successful!',
+                description: 'Your order has been confirmed. License keys will be sent to your email.',
+              },
+        );
         latest.current.onPaid();
         redirect.current = setTimeout(
           () => latest.current.navigate(`/order-confirmation/${outcome.orderId}`),

@@ -51,8 +51,8 @@ function WithheldKeysNotice({ customerEmail, linkRefused }: { customerEmail: str
   );
 }
 
-/** One line's keys: in clear, withheld (sent by e-mail), or still to come. */
-function LineKeys({ item }: { item: OrderItemView }) {
+/** One line's keys: in clear, withheld (sent by e-mail), or still to come (once paid, or after PayPal's review). */
+function LineKeys({ item, awaitingPayment }: { item: OrderItemView; awaitingPayment: boolean }) {
   if (item.keysWithheld) {
     return <p className="text-sm text-muted-foreground">License key sent by e-mail.</p>;
   }
@@ -67,7 +67,11 @@ function LineKeys({ item }: { item: OrderItemView }) {
         </ul>
       )}
       {keys.length < item.quantity && (
-        <p className="text-sm text-muted-foreground italic">License key will be emailed shortly...</p>
+        <p className="text-sm text-muted-foreground italic">
+          {awaitingPayment
+            ? 'License key will be emailed once PayPal completes the payment.'
+            : 'License key will be emailed shortly...'}
+        </p>
       )}
     </>
   );
@@ -78,11 +82,14 @@ export function LicenseKeys({
   items,
   customerEmail,
   linkRefused = false,
+  awaitingPayment = false,
 }: {
   items: OrderItemView[];
   customerEmail: string;
   /** The page was opened with an e-mail link that the server refused. */
   linkRefused?: boolean;
+  /** PayPal is still reviewing the payment: keys come after it completes. */
+  awaitingPayment?: boolean;
 }) {
   const withheld = items.some((item) => item.keysWithheld);
   return (
@@ -109,7 +116,7 @@ export function LicenseKeys({
               </div>
               {/* Announced when keys arrive by themselves. */}
               <div aria-live="polite">
-                <LineKeys item={item} />
+                <LineKeys item={item} awaitingPayment={awaitingPayment} />
               </div>
             </li>
           ))}

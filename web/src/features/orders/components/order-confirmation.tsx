@@ -1,5 +1,4 @@
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import { CheckCircle2, Mail } from 'lucide-react';
 import { Link } from 'wouter';
 import { OrderStatusBadge } from '@/components/order-status-badge';
 import { buttonClasses } from '@/components/ui/button';
@@ -8,11 +7,15 @@ import { LoadError } from '@/components/ui/load-error';
 import { isNotFound, useOrder, useOrderItems } from '../api/get-order';
 import { useOrderLink } from '../api/open-order-link';
 import { useOrderUpdates } from '../api/use-order-updates';
+import { paymentStage } from '../utils/payment-stage';
+import { ConfirmationHeader } from './confirmation-header';
+import { DeliveryEmailLine } from './delivery-email-line';
 import { LicenseKeys } from './license-keys';
 import { NextSteps } from './next-steps';
 import { OrderConfirmationSkeleton } from './order-confirmation-skeleton';
 import { OrderNotFound } from './order-not-found';
 import { OrderSummary } from './order-summary';
+import { PaymentReviewNotice } from './payment-review-notice';
 
 const orderDate = (createdAt: string | null) =>
   createdAt
@@ -22,6 +25,8 @@ const orderDate = (createdAt: string | null) =>
 /**
  * Order confirmation (spec section 2); the keys fill in by themselves as the server delivers them, for a visitor
  * with access to them (the paying browser, the e-mail's link, the customer signed in with the order's address).
+ * A payment PayPal still reviews, or declined, has its own page, which turns into the confirmation by itself when
+ * PayPal completes it.
  */
 export function OrderConfirmation({ orderId }: { orderId: string }) {
   const link = useOrderLink(orderId);
@@ -49,13 +54,11 @@ export function OrderConfirmation({ orderId }: { orderId: string }) {
   }
 
   const { customerName, customerEmail, status, createdAt } = order.data;
+  const stage = paymentStage(order.data);
   return (
     <div className="grid gap-6">
-      <header className="flex flex-col items-center gap-2 text-center">
-        <CheckCircle2 aria-hidden="true" className="size-16 text-success" />
-        <h1 className="text-3xl font-bold tracking-tight">Order Confirmed!</h1>
-        <p className="text-lg text-muted-foreground">Thank you for your purchase, {customerName}</p>
-      </header>
+      <ConfirmationHeader stage={stage} customerName={customerName} />
+      <PaymentReviewNotice stage={stage} customerEmail={customerEmail} />
 
       <Card aria-label="Order details">
         <CardContent className="grid gap-4 pt-6">
@@ -75,19 +78,20 @@ export function OrderConfirmation({ orderId }: { orderId: string }) {
               </dd>
             </div>
           </dl>
-          <p className="flex items-start gap-2 border-t border-border pt-4 text-sm text-muted-foreground">
-            <Mail aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-            <span>
-              A confirmation email has been sent to{' '}
-              <strong className="text-foreground">{customerEmail}</strong>
-            </span>
-          </p>
+          <DeliveryEmailLine order={order.data} stage={stage} />
         </CardContent>
       </Card>
 
-      <LicenseKeys items={items.data} customerEmail={customerEmail} linkRefused={link === 'refused'} />
+      {stage !== 'declined' && (
+        <LicenseKeys
+          items={items.data}
+          customerEmail={customerEmail}
+          linkRefused={link === 'refused'}
+          awaitingPayment={stage === 'under-review'}
+        />
+      )}
       <OrderSummary order={order.data} items={items.data} />
-      <NextSteps />
+      {stage === 'paid' && <NextSteps />}
 
       <div className="flex justify-center">
         <Link href="/" className={buttonClasses('primary')}>

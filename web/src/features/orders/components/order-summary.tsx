@@ -1,4 +1,5 @@
 import type { OrderItemView, OrderView } from '@licensestore/shared';
+import { ReceiptLink } from '@/components/receipt-link';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCents, formatPrice, toCents } from '@/lib/format';
 
@@ -23,6 +24,7 @@ export function OrderSummary({ order, items }: { order: OrderView; items: OrderI
           <span>Total</span>
           <span className="tabular-nums">{formatPrice(order.total)}</span>
         </p>
+        <ReceiptLink order={order} className="mt-4" />
       </CardContent>
     </Card>
   );

@@ -1,4 +1,4 @@
-import type { OrderView } from '@licensestore/shared';
+import type { OrderSummaryView } from '@licensestore/shared';
 import { useId } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -8,7 +8,7 @@ import { formatPrice } from '@/lib/format';
 const RECENT_ORDERS = 5;
 
 /** The newest orders (spec section 2: the first 5), or 'No orders yet'. */
-export function RecentOrders({ orders }: { orders: OrderView[] }) {
+export function RecentOrders({ orders }: { orders: OrderSummaryView[] }) {
   const recent = orders.slice(0, RECENT_ORDERS);
   const titleId = useId();
   return (

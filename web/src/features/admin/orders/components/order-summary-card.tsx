@@ -1,6 +1,7 @@
 import type { OrderView } from '@licensestore/shared';
 import { Mail } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { ReceiptLink } from '@/components/receipt-link';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatPrice } from '@/lib/format';
@@ -37,7 +38,9 @@ export function OrderSummaryCard({ order }: { order: OrderView }) {
           <Field term="Status">
             <AdminOrderStatusBadge status={order.status} />
           </Field>
+          <Field term="Receipt">{order.receiptNumber ?? 'Not issued yet'}</Field>
         </dl>
+        {order.receiptNumber && <ReceiptLink order={order} className="w-fit" />}
         {!readOnly && (
           <div className="flex flex-wrap items-center gap-3">
             <OrderStatusSelect order={order} className="w-40" />

@@ -79,6 +79,12 @@ export function describeEvent({ type, data }: TimelineEntry, lines: Map<string, 
       const count = Array.isArray(data.keyIds) ? data.keyIds.length : 0;
       return `${plural(count, 'license key')} shown in clear (${text(data.channel)}) to ${who}`;
     }
+    case 'OrderReceiptRequested':
+      return `Paid: asked for the next receipt number of ${Number(data.year)}`;
+    case 'ReceiptNumberAssigned':
+      return `Receipt number ${text(data.receiptNumber)} taken from the year's receipts`;
+    case 'OrderReceiptIssued':
+      return `Receipt ${text(data.receiptNumber)} issued`;
     default:
       return null;
   }

@@ -1,0 +1,2 @@
+export * from './numbering.js';
+export * from './take-number.js';

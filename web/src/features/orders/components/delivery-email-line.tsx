@@ -1,0 +1,32 @@
+import type { OrderView } from '@licensestore/shared';
+import { Mail } from 'lucide-react';
+import type { PaymentStage } from '../utils/payment-stage';
+
+/**
+ * Where the keys go by e-mail, in the tense the store can vouch for: "has been sent" only once the delivery e-mail
+ * is recorded as sent, "will be sent" before; nothing for a declined payment, for which no e-mail goes out.
+ */
+export function DeliveryEmailLine({
+  order,
+  stage,
+}: {
+  order: Pick<OrderView, 'customerEmail' | 'deliveryEmailSentAt'>;
+  stage: PaymentStage;
+}) {
+  if (stage === 'declined') return null;
+  const address = <strong className="break-all text-foreground">{order.customerEmail}</strong>;
+  let line: React.ReactNode;
+  if (order.deliveryEmailSentAt) line = <>A confirmation email has been sent to {address}</>;
+  else if (stage === 'under-review')
+    line = <>Your license keys will be sent to {address} once PayPal completes the payment.</>;
+  else line = <>A confirmation email will be sent to {address} as soon as your license keys are ready.</>;
+  return (
+    <p
+      aria-live="polite"
+      className="flex items-start gap-2 border-t border-border pt-4 text-sm text-muted-foreground"
+    >
+      <Mail aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+      <span>{line}</span>
+    </p>
+  );
+}

@@ -1,0 +1,49 @@
+import { Info } from 'lucide-react';
+import { Link } from 'wouter';
+import { buttonClasses } from '@/components/ui/button';
+import type { PaymentStage } from '../utils/payment-stage';
+
+/** What happens next while PayPal reviews the payment, or after it declined it; nothing for a paid order. */
+export function PaymentReviewNotice({
+  stage,
+  customerEmail,
+}: {
+  stage: PaymentStage;
+  customerEmail: string;
+}) {
+  if (stage === 'paid') return null;
+  return (
+    <section
+      aria-labelledby="payment-next"
+      className="grid gap-2 rounded-lg border border-border bg-muted/50 p-4 text-sm sm:p-6"
+    >
+      <h2 id="payment-next" className="flex items-center gap-2 text-base font-semibold">
+        <Info aria-hidden="true" className="size-5 shrink-0 text-primary" />
+        What happens next
+      </h2>
+      {stage === 'under-review' ? (
+        <>
+          <p>
+            PayPal checks some payments before completing them, usually within minutes and at most within 24
+            hours. As soon as it completes yours, your license keys are e-mailed to{' '}
+            <strong className="break-all">{customerEmail}</strong> and appear on this page.
+          </p>
+          <p className="text-muted-foreground">
+            There is nothing you need to do, and you can close this page. If PayPal declines the payment, no
+            money is taken.
+          </p>
+        </>
+      ) : (
+        <>
+          <p>No money was taken and no license keys will be sent for this order.</p>
+          <p className="text-muted-foreground">
+            You can place the order again and pay with another card or PayPal account.
+          </p>
+          <Link href="/products" className={buttonClasses('primary', 'mt-2 justify-self-start')}>
+            Browse Products
+          </Link>
+        </>
+      )}
+    </section>
+  );
+}
