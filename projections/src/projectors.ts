@@ -1,6 +1,7 @@
 import { auditLogProjector } from './audit-log/projector.js';
 import { customersProjector } from './customers/projector.js';
 import { dashboardProjector } from './dashboard/projector.js';
+import { keyHistoryProjector } from './key-history/projector.js';
 import { licenceKeysProjector } from './licence-keys/projector.js';
 import { ordersProjector } from './orders/projector.js';
 import { productsProjector } from './products/projector.js';
@@ -14,6 +15,7 @@ export const allProjectors: readonly Projector[] = [
   dashboardProjector,
   licenceKeysProjector,
   auditLogProjector,
+  keyHistoryProjector,
 ];
 
 export function projectorsNamed(name: string): Projector[] {

@@ -1,15 +1,18 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { createReadStream, existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
 import { loadConfig, parseEd25519Key } from '@licensestore/shared/config';
+import { strFromU8, unzipSync } from 'fflate';
 import { runCli, UsageError } from '../cli-support.js';
 import { checkExport } from './check-export.js';
+import { EVIDENCE_EVENTS_FILE, EVIDENCE_MANIFEST_FILE } from './evidence.js';
 
 const USAGE = `usage: npm run audit:check-export -- FILE [--manifest MANIFEST] [--public-key KEY_FILE]
   Proves FILE is complete and unaltered: exit 0; otherwise names the first bad line and why: exit 1.
-  MANIFEST defaults to FILE.manifest.json. The trusted key is KEY_FILE (Ed25519 public key, PEM or base64 DER),
+  FILE is an export, an evidence pack's events.ndjson, or a whole evidence pack (.zip: its events.ndjson is
+  checked against the manifest inside it). MANIFEST defaults to FILE.manifest.json. The trusted key is KEY_FILE (Ed25519 public key, PEM or base64 DER),
   else AUDIT_VERIFY_KEY, else the public half of AUDIT_SIGNING_KEY.`;
 
 async function trustedKey(keyFile: string | undefined): Promise<KeyObject> {
@@ -54,28 +57,92 @@ async function main(argv: string[]): Promise<number> {
   if (file === undefined || extra.length > 0) throw new UsageError('name one export file');
   if (!existsSync(file)) throw new UsageError(`${file}: no such file`);
   const publicKey = await trustedKey(values['public-key']);
-  const manifestFile = values.manifest ?? `${file}.manifest.json`;
-
-  const manifest = await readManifest(manifestFile);
-  if ('problem' in manifest) {
-    console.error(`${manifestFile}: ${manifest.problem}`);
+  const source = (await isZip(file))
+    ? await packSource(file)
+    : await fileSource(file, values.manifest ?? `${file}.manifest.json`);
+  if ('problem' in source) {
+    console.error(source.problem);
     return 1;
   }
-  const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
-  const result = await checkExport(lines, manifest.json, publicKey);
+  const result = await checkExport(source.lines, source.manifest, publicKey);
   if (!result.ok) {
     console.error(
       result.line === null
-        ? `${manifestFile}: ${result.reason}`
-        : `${file}: line ${result.line}: ${result.reason}`,
+        ? `${source.manifestName}: ${result.reason}`
+        : `${source.linesName}: line ${result.line}: ${result.reason}`,
     );
     return 1;
   }
   const positions = result.count
     ? `positions ${result.firstPosition}..${result.lastPosition}`
     : 'no positions';
-  console.log(`OK: ${result.count} events, ${positions}, signed by key ${result.keyId}`);
+  const what = result.orderId ? `evidence pack of order ${result.orderId}: ` : '';
+  console.log(`OK: ${what}${result.count} events, ${positions}, signed by key ${result.keyId}`);
   return 0;
+}
+
+/** The lines to check and the manifest to check them against, with the names a failure is reported under. */
+type Source =
+  | {
+      lines: AsyncIterable<string> | Iterable<string>;
+      manifest: unknown;
+      linesName: string;
+      manifestName: string;
+    }
+  | { problem: string };
+
+async function fileSource(file: string, manifestFile: string): Promise<Source> {
+  const manifest = await readManifest(manifestFile);
+  if ('problem' in manifest) return { problem: `${manifestFile}: ${manifest.problem}` };
+  const lines = createInterface({ input: createReadStream(file), crlfDelay: Number.POSITIVE_INFINITY });
+  return { lines, manifest: manifest.json, linesName: file, manifestName: manifestFile };
+}
+
+const ZIP_SIGNATURE = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+
+async function isZip(file: string): Promise<boolean> {
+  const handle = await open(file, 'r');
+  try {
+    const head = Buffer.alloc(ZIP_SIGNATURE.length);
+    await handle.read(head, 0, head.length, 0);
+    return head.equals(ZIP_SIGNATURE);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** An evidence pack: its events file and manifest, read from inside the zip. */
+async function packSource(file: string): Promise<Source> {
+  let entries: Record<string, Uint8Array>;
+  try {
+    entries = unzipSync(await readFile(file), {
+      filter: ({ name }) => name === EVIDENCE_EVENTS_FILE || name === EVIDENCE_MANIFEST_FILE,
+    });
+  } catch (error) {
+    return { problem: `${file}: not a readable zip (${error instanceof Error ? error.message : error})` };
+  }
+  const events = entries[EVIDENCE_EVENTS_FILE];
+  const manifest = entries[EVIDENCE_MANIFEST_FILE];
+  if (!events || !manifest) {
+    return {
+      problem: `${file}: no ${events ? EVIDENCE_MANIFEST_FILE : EVIDENCE_EVENTS_FILE} inside: not an evidence pack, nothing is proven`,
+    };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(strFromU8(manifest));
+  } catch {
+    return { problem: `${file}: ${EVIDENCE_MANIFEST_FILE}: not JSON` };
+  }
+  const text = strFromU8(events);
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  return {
+    lines,
+    manifest: json,
+    linesName: `${file}: ${EVIDENCE_EVENTS_FILE}`,
+    manifestName: `${file}: ${EVIDENCE_MANIFEST_FILE}`,
+  };
 }
 
 runCli(main, USAGE);

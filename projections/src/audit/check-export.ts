@@ -13,7 +13,15 @@ import {
 /** `line` is the first bad line (1-based); null when the manifest itself is at fault. */
 export type CheckFailure = { ok: false; line: number | null; reason: string };
 export type CheckResult =
-  | { ok: true; count: number; firstPosition: string | null; lastPosition: string | null; keyId: string }
+  | {
+      ok: true;
+      count: number;
+      firstPosition: string | null;
+      lastPosition: string | null;
+      keyId: string;
+      /** The order of an evidence pack; absent for an export of a period. */
+      orderId?: string;
+    }
   | CheckFailure;
 
 const fail = (line: number | null, reason: string): CheckFailure => ({ ok: false, line, reason });
@@ -121,5 +129,6 @@ export async function checkExport(
     firstPosition: manifest.firstPosition,
     lastPosition: manifest.lastPosition,
     keyId: manifest.keyId,
+    ...(manifest.orderId === undefined ? {} : { orderId: manifest.orderId }),
   };
 }

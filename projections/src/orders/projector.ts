@@ -121,8 +121,13 @@ export function foldOrderEvents(
       folded.set(orderId, { row: capturedRow(event.data), captured: true, items: itemRows(event.data) });
       continue;
     }
-    // They change nothing the read model shows.
-    if (event.type === 'DeliveryEmailResendRequested' || event.type === 'OrderReceiptRequested') continue;
+    // They change nothing the read model shows (a showing of the keys is custody, not a change to the order).
+    if (
+      event.type === 'DeliveryEmailResendRequested' ||
+      event.type === 'OrderReceiptRequested' ||
+      event.type === 'LicenceKeysRevealed'
+    )
+      continue;
     let order = folded.get(orderId);
     if (!order) {
       const row = stored.get(orderId);

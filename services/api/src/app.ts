@@ -42,6 +42,8 @@ import { publicFiles, webClient } from './http/static-files.js';
 import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.js';
 import { createMetrics } from './metrics/index.js';
 import { objectRoutes } from './objects/routes.js';
+import { createKeyCustody } from './orders/custody.js';
+import { evidenceRoutes } from './orders/evidence/routes.js';
 import { orderRoutes } from './orders/routes.js';
 import type { OrderStreamLimits } from './orders/stream-slots.js';
 import { createPaypalClient } from './payments/client.js';
@@ -109,6 +111,7 @@ export function createApp(deps: AppDeps): Express {
   }
   const keyVault = createKeyVault(requireLicenceKeySecret(config));
   const orderAccess = createOrderAccess(requireLicenceKeySecret(config));
+  const custody = createKeyCustody(requireLicenceKeySecret(config), eventStore, logger);
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const sessions = new SessionStore(redis, config.SESSION_SECRET);
   const payments = paymentsSetup(config, deps.payments?.sandbox ?? SANDBOX_DEFAULTS, {
@@ -165,14 +168,32 @@ export function createApp(deps: AppDeps): Express {
       paypal,
       keyVault,
       orderAccess,
+      custody,
       secureCookies: https,
       streamLimits: deps.orderStreams,
       closing: deps.closing,
     }),
   );
+  api.use(
+    evidenceRoutes({
+      db: database.db,
+      eventStore,
+      keyVault,
+      logger,
+      signingKey: config.AUDIT_SIGNING_KEY,
+    }),
+  );
   api.use(receiptRoutes({ eventStore, orderAccess, seller: sellerDetails(config) }));
   api.use(
-    accountRoutes({ db: database.db, eventStore, redis, keyVault, logger, resendLimit: deps.resendLimit }),
+    accountRoutes({
+      db: database.db,
+      eventStore,
+      custody,
+      redis,
+      keyVault,
+      logger,
+      resendLimit: deps.resendLimit,
+    }),
   );
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));

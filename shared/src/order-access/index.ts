@@ -3,12 +3,14 @@ import { deriveKey } from '../key-vault/index.js';
 
 /**
  * What an access token opens. Each purpose has its own key, so a token made for one never opens another:
- * - `order-cookie`: the `order_access` cookie of a browser that may read an order's licence keys (subject: order id);
+ * - `order-cookie`: the `order_access` cookie of the browser that paid for an order (subject: order id);
+ * - `order-link-cookie`: the same cookie given for the delivery e-mail's link (subject: order id), so a showing of
+ *   the keys can say which door it came through;
  * - `order-link`: the signed link in the delivery e-mail, exchanged for that cookie (subject: order id);
  * - `checkout`: the `checkout_access` cookie of the browser that started a PayPal order (subject: PayPal order id);
  * - `receipt`: the delivery e-mail's link to the order's receipt PDF, which opens that PDF only (subject: order id).
  */
-export type AccessPurpose = 'order-cookie' | 'order-link' | 'checkout' | 'receipt';
+export type AccessPurpose = 'order-cookie' | 'order-link-cookie' | 'order-link' | 'checkout' | 'receipt';
 
 export interface OrderAccess {
   /** The token granting `purpose` on `subject`: the same every time, so a retry gets the same cookie. */
@@ -17,7 +19,13 @@ export interface OrderAccess {
   verify(purpose: AccessPurpose, subject: string, token: unknown): boolean;
 }
 
-const PURPOSES: readonly AccessPurpose[] = ['order-cookie', 'order-link', 'checkout', 'receipt'];
+const PURPOSES: readonly AccessPurpose[] = [
+  'order-cookie',
+  'order-link-cookie',
+  'order-link',
+  'checkout',
+  'receipt',
+];
 
 /**
  * Access tokens for orders: HMAC-SHA256 of the subject (base64url, 43 characters) under a key derived from the

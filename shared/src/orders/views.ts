@@ -49,6 +49,8 @@ export interface OrderItemView {
   keyStatuses?: OrderKeyStatus[];
   /** Units of the line refunded; absent while none is. */
   refundedUnits?: number;
+  /** The back office's masked view: the id of each key in `licenseKeys`, for its history and its reveal. */
+  licenseKeyIds?: string[];
   /** Keys were delivered, but this caller may not read them: they went to the order's e-mail address. */
   keysWithheld?: true;
   /** The product's official installer link as the catalogue gives it now; null when it has none (or is gone). */

@@ -15,13 +15,15 @@ import { type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { keyRevealer } from '../licence-keys/reveal.js';
-import { orderItemViews } from '../orders/item-views.js';
+import type { KeyCustody } from '../orders/custody.js';
+import { showOrderItems } from '../orders/item-views.js';
 import { findOrder, listCustomerOrders } from '../orders/queries.js';
 import { countResend, type ResendLimit } from './resend-throttle.js';
 
 export interface AccountRoutesDeps {
   db: Kysely<Database>;
   eventStore: EventStore;
+  custody: KeyCustody;
   redis: Redis;
   keyVault: KeyVault;
   logger: Logger;
@@ -39,26 +41,32 @@ function signedInCustomerEmail(req: Request): string {
 }
 
 /**
- * GET /api/my-orders: the orders placed with the signed-in customer's address, keys in clear (spec section 7).
+ * GET /api/my-orders: the orders placed with the signed-in customer's address, keys in clear (spec section 7), each
+ * order's showing recorded (channel `my-orders`) before the answer leaves.
  * POST /api/my-orders/:orderId/delivery-email: the delivery e-mail of one of them again, throttled.
  */
 export function accountRoutes({
   db,
   eventStore,
+  custody,
   redis,
   keyVault,
   logger,
   resendLimit,
 }: AccountRoutesDeps): Router {
   const router = Router();
-  const reveal = keyRevealer(keyVault, logger);
+  const showing = { eventStore, custody, reveal: keyRevealer(keyVault, logger) };
 
   router.get('/my-orders', async (req, res) => {
-    const orders = await listCustomerOrders(db, signedInCustomerEmail(req));
-    const views: OrderWithItemsView[] = orders.map(({ items, ...order }) => ({
-      ...order,
-      items: orderItemViews(order.id, items, 'clear', reveal),
-    }));
+    const email = signedInCustomerEmail(req);
+    const orders = await listCustomerOrders(db, email);
+    const access = { keys: 'clear', channel: 'my-orders', viewer: { type: 'customer', id: email } } as const;
+    const views: OrderWithItemsView[] = await Promise.all(
+      orders.map(async ({ items, ...order }) => ({
+        ...order,
+        items: (await showOrderItems(showing, req, order.id, items, access)).items,
+      })),
+    );
     // Names, addresses and licence keys: no cache anywhere keeps them.
     res.set('Cache-Control', 'no-store').json(views);
   });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { parseRequest } from '../http/validation.js';
+import { keyHistory } from './history.js';
 import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
 import {
   KEY_ALREADY_STORED,
@@ -15,9 +16,13 @@ import {
   sameKeyAs,
 } from './key-text.js';
 import { findLicenceKeyProduct, listLicenceKeys, listStock } from './queries.js';
-import { keyRevealer, revealFor } from './reveal.js';
+import { keyRevealer, masked, revealFor } from './reveal.js';
 
-/** A key as admins see it: in clear (auditors: masked, see `revealFor`). */
+/**
+ * A key as the back office sees it: an available key in clear to admins (stock, nobody's yet); a key assigned to an
+ * order masked for everyone, as it opens only through the order's recorded reveal; auditors see every key masked
+ * (see `revealFor`).
+ */
 export interface LicenceKeyView {
   id: string;
   productId: string;
@@ -57,11 +62,22 @@ export function licenceKeyRoutes(deps: InventoryDeps): Router {
   router.get('/license-keys', requireBackOffice, async (req, res) => {
     const keys = await listLicenceKeys(database.db);
     const revealForCaller = revealFor(req, reveal);
+    const maskedKey = masked(reveal);
     const views: LicenceKeyView[] = keys.map(({ sealedKey, ...key }) => ({
       ...key,
-      key: revealForCaller(sealedKey, { keyId: key.id }),
+      key: (key.assigned ? maskedKey : revealForCaller)(sealedKey, { keyId: key.id }),
     }));
     privateJson(res, 200, views);
+  });
+
+  // A key's custody, for admins and auditors alike: the key is masked for both, as the page is evidence of where
+  // the key went, not a way to take it.
+  router.get('/license-keys/:keyId/history', requireBackOffice, async (req, res) => {
+    const keyId = req.params.keyId;
+    if (!isUuid(keyId)) throw licenceKeyNotFound();
+    const history = await keyHistory(database.db, keyId.toLowerCase(), reveal);
+    if (!history) throw licenceKeyNotFound();
+    privateJson(res, 200, history);
   });
 
   router.get('/license-keys/stock', requireBackOffice, async (_req, res) => {

@@ -1,37 +1,89 @@
 import type { OrderItemView } from '@licensestore/shared';
+import type { EventStore } from '@licensestore/shared/eventstore';
+import type { Request } from 'express';
 import { masked, type RevealKey } from '../licence-keys/reveal.js';
 import type { KeyAccess } from './access.js';
+import { CustodyNotRecordedError, type KeyCustody, orderKeyIds, type Showing } from './custody.js';
 import type { StoredOrderItem } from './queries.js';
 
 /**
  * The stored lines with their keys as the caller may see them: opened, masked, or withheld (both key fields
  * absent, `keysWithheld` on lines that have keys). A key that does not open is left out (and logged by `reveal`).
+ * Masked lines name their keys' ids (`licenseKeyIds`, for the back office's key history); `opened` lists the
+ * sealed keys shown in clear.
  */
 export function orderItemViews(
   orderId: string,
   items: StoredOrderItem[],
-  access: KeyAccess,
+  access: KeyAccess['keys'],
   reveal: RevealKey,
-): OrderItemView[] {
-  const open = access === 'masked' ? masked(reveal) : reveal;
+  keyIds: ReadonlyMap<string, string> = new Map(),
+): { items: OrderItemView[]; opened: string[] } {
+  const opened: string[] = [];
+  const open: RevealKey =
+    access === 'masked'
+      ? masked(reveal)
+      : (sealed, about) => {
+          const key = reveal(sealed, about);
+          if (key !== null) opened.push(sealed);
+          return key;
+        };
   const hide = masked(reveal);
-  return items.map(({ sealedKeys, keyStatuses, refundedUnits, ...line }) => {
+  const views = items.map(({ sealedKeys, keyStatuses, refundedUnits, ...line }): OrderItemView => {
     const item: OrderItemView = refundedUnits > 0 ? { ...line, refundedUnits } : line;
     if (access === 'none') return sealedKeys.length > 0 ? { ...item, keysWithheld: true } : item;
     // A key no longer the customer's is never shown in clear, as if it were still valid.
-    const keys = sealedKeys.flatMap((sealed, index) => {
+    const shown = sealedKeys.flatMap((sealed, index) => {
       const status = keyStatuses[index] ?? 'valid';
       const key = (status === 'valid' ? open : hide)(sealed, { orderId, itemId: item.id });
-      return key === null ? [] : [{ key, status }];
+      return key === null ? [] : [{ key, status, id: keyIds.get(sealed) }];
     });
-    const licenseKeys = keys.map(({ key }) => key);
-    const valid = keys.find(({ status }) => status === 'valid');
-    const changed = keys.some(({ status }) => status !== 'valid');
-    return {
+    const valid = shown.find(({ status }) => status === 'valid');
+    const changed = shown.some(({ status }) => status !== 'valid');
+    const view: OrderItemView = {
       ...item,
       licenseKey: valid?.key ?? null,
-      licenseKeys,
-      ...(changed ? { keyStatuses: keys.map(({ status }) => status) } : {}),
+      licenseKeys: shown.map(({ key }) => key),
+      ...(changed ? { keyStatuses: shown.map(({ status }) => status) } : {}),
     };
+    return access === 'masked' ? { ...view, licenseKeyIds: shown.map(({ id }) => id ?? '') } : view;
   });
+  return { items: views, opened };
+}
+
+export interface ItemShowingDeps {
+  eventStore: EventStore;
+  custody: KeyCustody;
+  reveal: RevealKey;
+}
+
+/**
+ * An order's lines for this caller, and for keys in clear the showing, recorded before the answer leaves: no key
+ * goes out in clear without its custody record (`CustodyNotRecordedError`, 503, when it cannot be written). A page
+ * view that already recorded exactly this showing (`pageView`, a token from `KeyCustody.pageViewToken`) is not
+ * recorded again. `showing` is null when nothing was shown in clear.
+ */
+export async function showOrderItems(
+  { eventStore, custody, reveal }: ItemShowingDeps,
+  req: Request,
+  orderId: string,
+  stored: StoredOrderItem[],
+  access: KeyAccess,
+  pageView?: string,
+): Promise<{ items: OrderItemView[]; showing: Showing | null }> {
+  const hasKeys = access.keys !== 'none' && stored.some((item) => item.sealedKeys.length > 0);
+  const keyIds = hasKeys ? await orderKeyIds(eventStore, orderId) : new Map<string, string>();
+  const { items, opened } = orderItemViews(orderId, stored, access.keys, reveal, keyIds);
+  if (access.keys !== 'clear' || opened.length === 0) return { items, showing: null };
+  const ids = opened.map((sealed) => keyIds.get(sealed));
+  // Every key the read model holds came from the order's stream; one that is not there cannot be recorded.
+  if (ids.some((id) => id === undefined)) throw new CustodyNotRecordedError();
+  const showing: Showing = {
+    orderId,
+    keyIds: [...new Set(ids as string[])],
+    channel: access.channel,
+    viewer: access.viewer,
+  };
+  if (!custody.recordedInPageView(req, showing, pageView)) await custody.record(req, showing);
+  return { items, showing };
 }

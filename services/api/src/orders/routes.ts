@@ -18,15 +18,17 @@ import type { Logger } from '@licensestore/shared/logging';
 import type { OrderAccess } from '@licensestore/shared/order-access';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
+import { adminCommandMetadata, requireAdmin, requireBackOffice, signedInAdmin } from '../auth/guards.js';
+import { setCapabilityCookie } from '../http/cookies.js';
 import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
 import { keyRevealer, masked } from '../licence-keys/reveal.js';
 import type { PaypalClient } from '../payments/index.js';
 import { grantOrderAccess, keyAccess, orderViewFor } from './access.js';
-import { orderEventsRoute, type SnapshotView } from './events-route.js';
-import { orderItemViews } from './item-views.js';
+import { type KeyCustody, orderKeyIds, PAGE_VIEW_MS } from './custody.js';
+import { orderEventsRoute, PAGE_VIEW_COOKIE, type SnapshotView } from './events-route.js';
+import { showOrderItems } from './item-views.js';
 import { OrderWatch } from './order-watch.js';
 import { findBackOfficeOrder, findOrder, listOrderItems, listOrderRefunds, listOrders } from './queries.js';
 import { type RefundOutcome, refundRequestSchema, requestRefund, settleRefund } from './refunds.js';
@@ -66,6 +68,8 @@ export interface OrderRoutesDeps {
   keyVault: KeyVault;
   /** Checks the order access cookie and the e-mail link's token. */
   orderAccess: OrderAccess;
+  /** Records every showing of keys in clear. */
+  custody: KeyCustody;
   /** Secure cookies when the site is served over https. */
   secureCookies: boolean;
   /** Bounds on open event streams; the defaults suit production. */
@@ -81,7 +85,8 @@ export interface OrderRoutesDeps {
  * commands for admins only.
  */
 export function orderRoutes(deps: OrderRoutesDeps): Router {
-  const { database, eventStore, logger, keyVault, orderAccess, secureCookies, closing, paypal } = deps;
+  const { database, eventStore, logger, keyVault, orderAccess, custody, secureCookies, closing, paypal } =
+    deps;
   const router = Router();
   const { db } = database;
   const reveal = keyRevealer(keyVault, logger);
@@ -98,9 +103,14 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   closing?.addEventListener('abort', () => void watch.close(), { once: true });
 
   const accessTo = (req: Request, order: OrderView) => keyAccess(req, order, orderAccess);
-  const snapshotView: SnapshotView = (req, { order, items }) => {
+  const showing = { eventStore, custody, reveal };
+  const snapshotView: SnapshotView = async (req, { order, items }, pageView) => {
     const access = accessTo(req, order);
-    return { ...orderViewFor(order, access), items: orderItemViews(order.id, items, access, reveal) };
+    const shown = await showOrderItems(showing, req, order.id, items, access, pageView);
+    return {
+      view: { ...orderViewFor(order, access), items: shown.items },
+      pageView: shown.showing ? custody.pageViewToken(req, shown.showing) : undefined,
+    };
   };
 
   const refunds = { eventStore, database, paypal, logger };
@@ -127,8 +137,40 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   router.get('/orders/:orderId/items', async (req, res) => {
     const order = await findOrder(db, req.params.orderId);
     if (!order) throw orderNotFound();
-    const items = await listOrderItems(db, order.id);
-    privateJson(res, orderItemViews(order.id, items, accessTo(req, order), reveal));
+    const stored = await listOrderItems(db, order.id);
+    const shown = await showOrderItems(showing, req, order.id, stored, accessTo(req, order));
+    // The page's event stream, opened next, shows the same keys: this page view's showing is recorded already.
+    if (shown.showing) {
+      setCapabilityCookie(
+        res,
+        {
+          name: PAGE_VIEW_COOKIE,
+          token: custody.pageViewToken(req, shown.showing),
+          path: `/api/orders/${order.id}/events`,
+          maxAgeMs: PAGE_VIEW_MS,
+        },
+        secureCookies,
+      );
+    }
+    privateJson(res, shown.items);
+  });
+
+  // An admin opens one key on purpose (the back office otherwise sees keys masked): recorded before it is answered.
+  router.post('/orders/:id/keys/:keyId/reveal', requireAdmin, async (req, res) => {
+    const id = orderId(req);
+    const keyId = String(req.params.keyId).toLowerCase();
+    const keyIds = isUuid(keyId) ? await orderKeyIds(eventStore, id) : new Map<string, string>();
+    const sealed = [...keyIds].find(([, each]) => each === keyId)?.[0];
+    if (!sealed) throw new NotFoundError('This order has no such license key');
+    const licenseKey = reveal(sealed, { orderId: id, keyId });
+    if (licenseKey === null) throw new AppError(500, 'The license key could not be read');
+    await custody.record(req, {
+      orderId: id,
+      keyIds: [keyId],
+      channel: 'admin-reveal',
+      viewer: { type: 'admin', id: signedInAdmin(req) },
+    });
+    privateJson(res, { keyId, licenseKey });
   });
 
   router.get(
@@ -144,7 +186,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     if (!orderAccess.verify('order-link', id, token)) {
       throw new ForbiddenError('This link does not open that order; use the link in your delivery e-mail');
     }
-    grantOrderAccess(res, id, { access: orderAccess, secureCookies });
+    grantOrderAccess(res, id, { access: orderAccess, secureCookies, via: 'order-link-cookie' });
     res.set('Cache-Control', 'no-store').status(204).end();
   });
 

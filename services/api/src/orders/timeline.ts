@@ -61,18 +61,16 @@ async function correlatedEvents(db: Kysely<Database>, own: RecordedEvent[]): Pro
 }
 
 /**
- * The order's whole history, oldest first: its `order-` stream, the `checkout-` stream that became it, the
- * inventory events of its products that asked for and gave it keys, and every other event recorded under the
- * same correlations (`correlated`). The order stream names the other streams (OrderCaptured carries the PayPal
- * order id and the product of each line), so nothing is searched: one read per stream, in parallel, then one
- * indexed lookup per correlation. Inventory streams hold every order of a product, so they are filtered by
- * `data.orderId`. Null when there is no such order.
+ * The order's own events in no particular order: its `order-` stream, the `checkout-` stream that became it, and
+ * the inventory events of its products that asked for and gave it keys. The order stream names the other streams
+ * (OrderCaptured carries the PayPal order id and the product of each line), so nothing is searched: one read per
+ * stream, in parallel. Inventory streams hold every order of a product, so they are filtered by `data.orderId`.
+ * Null when there is no such order.
  */
-export async function orderTimeline(
-  { eventStore, db }: { eventStore: EventStore; db: Kysely<Database> },
+export async function orderOwnEvents(
+  eventStore: EventStore,
   orderId: string,
-  reveal: RevealKey,
-): Promise<TimelineEntry[] | null> {
+): Promise<RecordedEvent[] | null> {
   const orderEvents = await readAll(eventStore, orderStream(orderId));
   const captured = orderEvents
     .map((event) => parseOrderEvent(event.type, event.data))
@@ -84,7 +82,20 @@ export async function orderTimeline(
     readAll(eventStore, checkoutStream(captured.data.paypalOrderId)),
     ...productIds.map((productId) => readAll(eventStore, licenceKeysStream(productId))),
   ]);
-  const own = [...orderEvents, ...checkoutEvents, ...inventories.flat().filter(aboutOrder(orderId))];
+  return [...orderEvents, ...checkoutEvents, ...inventories.flat().filter(aboutOrder(orderId))];
+}
+
+/**
+ * The order's whole history, oldest first: its own events (`orderOwnEvents`) and every other event recorded under
+ * the same correlations (`correlated`), from one indexed lookup per correlation. Null when there is no such order.
+ */
+export async function orderTimeline(
+  { eventStore, db }: { eventStore: EventStore; db: Kysely<Database> },
+  orderId: string,
+  reveal: RevealKey,
+): Promise<TimelineEntry[] | null> {
+  const own = await orderOwnEvents(eventStore, orderId);
+  if (!own) return null;
   const correlated = await correlatedEvents(db, own);
 
   const entries: TimelineEntry[] = [

@@ -20,7 +20,7 @@ export interface ReceiptRoutesDeps {
  * `token` (purpose `receipt`) opens this order's receipt PDF, which holds no licence key, and nothing else.
  */
 const mayReadReceipt = (req: Request, order: { id: string; customerEmail: string }, access: OrderAccess) =>
-  keyAccess(req, order, access) !== 'none' || access.verify('receipt', order.id, req.query.token);
+  keyAccess(req, order, access).keys !== 'none' || access.verify('receipt', order.id, req.query.token);
 
 /** GET /orders/:id/receipt.pdf: the order's receipt, once it is paid and numbered. */
 export function receiptRoutes({ eventStore, orderAccess, seller }: ReceiptRoutesDeps): Router {

@@ -13,15 +13,25 @@ export interface Stream {
   /** Resolves when the server ends the stream. */
   ended: Promise<void>;
   leave: () => void;
+  /** The `id:` of the last message so far, which an EventSource sends back as Last-Event-ID when it reconnects. */
+  lastEventId: () => string | undefined;
 }
 
-/** Opens GET /api/orders/:id/events as a page would, with the page's cookies when given. */
-export async function openStream(url: string, cookie?: string): Promise<Stream> {
+/**
+ * Opens GET /api/orders/:id/events as a page would, with the page's cookies when given, and as its EventSource
+ * reconnecting does when `lastEventId` is given.
+ */
+export async function openStream(url: string, cookie?: string, lastEventId?: string): Promise<Stream> {
   const leaving = new AbortController();
   const response = await fetch(url, {
     signal: leaving.signal,
-    headers: { accept: 'text/event-stream', ...(cookie ? { cookie } : {}) },
+    headers: {
+      accept: 'text/event-stream',
+      ...(cookie ? { cookie } : {}),
+      ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+    },
   });
+  let lastId: string | undefined;
   const queued: Snapshot[] = [];
   const waiting: Array<(snapshot: Snapshot) => void> = [];
   const deliver = (snapshot: Snapshot) => {
@@ -40,6 +50,8 @@ export async function openStream(url: string, cookie?: string): Promise<Stream> 
           const message = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const data = message.split('\n').find((line) => line.startsWith('data: '));
+          const id = message.split('\n').find((line) => line.startsWith('id: '));
+          if (id) lastId = id.slice(4);
           if (message.includes('event: snapshot') && data) deliver(JSON.parse(data.slice(6)));
         }
       }
@@ -55,5 +67,6 @@ export async function openStream(url: string, cookie?: string): Promise<Stream> 
         : new Promise<Snapshot>((resolve) => waiting.push(resolve)),
     ended: read(),
     leave: () => leaving.abort(),
+    lastEventId: () => lastId,
   };
 }

@@ -12,6 +12,7 @@ const OrdersRoute = lazy(() => import('./orders'));
 const OrderRoute = lazy(() => import('./order'));
 const CustomersRoute = lazy(() => import('./customers'));
 const LicenseKeysRoute = lazy(() => import('./license-keys'));
+const LicenseKeyRoute = lazy(() => import('./license-key'));
 const TeamRoute = lazy(() => import('./team'));
 const AuditEventsRoute = lazy(() => import('./audit-events'));
 const AuditOrderRoute = lazy(() => import('./audit-order'));
@@ -44,6 +45,7 @@ export default function AdminApp() {
             <Route path="/admin/orders/:orderId" component={OrderRoute} />
             <Route path="/admin/customers" component={CustomersRoute} />
             <Route path="/admin/license-keys" component={LicenseKeysRoute} />
+            <Route path="/admin/license-keys/:keyId" component={LicenseKeyRoute} />
             <Route path="/admin/team" component={TeamRoute} />
             <Route path="/admin/audit/events" component={AuditEventsRoute} />
             <Route path="/admin/audit/orders/:orderId" component={AuditOrderRoute} />

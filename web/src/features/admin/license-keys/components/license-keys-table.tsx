@@ -1,7 +1,8 @@
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import { Copy, Lock } from 'lucide-react';
+import { Copy, History, Lock } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { Link } from 'wouter';
+import { Button, buttonClasses } from '@/components/ui/button';
 import { LoadError } from '@/components/ui/load-error';
 import {
   Table,
@@ -37,7 +38,8 @@ function KeyRow({ licenseKey, readOnly }: { licenseKey: LicenseKeyView; readOnly
       <TableCell>
         <div className="flex items-center gap-1">
           <code className="font-mono text-sm whitespace-nowrap">{licenseKey.key ?? 'Unreadable key'}</code>
-          {licenseKey.key && !readOnly && (
+          {/* An assigned key comes masked: it opens only through its order's recorded reveal. */}
+          {licenseKey.key && !readOnly && !licenseKey.assigned && (
             <Button
               variant="ghost"
               className="size-9 shrink-0 p-0"
@@ -47,6 +49,13 @@ function KeyRow({ licenseKey, readOnly }: { licenseKey: LicenseKeyView; readOnly
               <Copy aria-hidden="true" className="size-4" />
             </Button>
           )}
+          <Link
+            href={`/admin/license-keys/${licenseKey.id}`}
+            aria-label={`History of license key ${label}`}
+            className={buttonClasses('ghost', 'size-9 shrink-0 p-0')}
+          >
+            <History aria-hidden="true" className="size-4" />
+          </Link>
         </div>
       </TableCell>
       <TableCell>

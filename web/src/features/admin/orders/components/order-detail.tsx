@@ -5,6 +5,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isNotFound, useOrder } from '../api/get-orders';
+import { EvidencePackButton } from './evidence-pack-button';
 import { OrderItemsCard } from './order-items-card';
 import { OrderRefundsCard } from './order-refunds-card';
 import { OrderSummaryCard } from './order-summary-card';
@@ -37,9 +38,12 @@ export function OrderDetail({ orderId }: { orderId: string }) {
   return (
     <>
       <BackToOrders />
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Order {orderNumber(orderId)}</h1>
-        <p className="font-mono text-sm break-all text-muted-foreground">{orderId}</p>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div className="min-w-0">
+          <h1 className="text-3xl font-bold tracking-tight">Order {orderNumber(orderId)}</h1>
+          <p className="font-mono text-sm break-all text-muted-foreground">{orderId}</p>
+        </div>
+        {!error && <EvidencePackButton orderId={orderId} />}
       </div>
       {error ? (
         <LoadError

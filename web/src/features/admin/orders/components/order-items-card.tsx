@@ -1,8 +1,9 @@
 import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
-import { Copy, Eye, EyeOff } from 'lucide-react';
+import { Copy, Eye, EyeOff, History } from 'lucide-react';
 import { useState } from 'react';
+import { Link } from 'wouter';
 import { KeyStatusBadge } from '@/components/key-status-badge';
-import { Button } from '@/components/ui/button';
+import { Button, buttonClasses } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -10,48 +11,80 @@ import { copyLicenseKey } from '@/lib/copy-license-key';
 import { formatPrice } from '@/lib/format';
 import { useReadOnly } from '../../auth/api/admin-status';
 import { useOrderItems } from '../api/get-orders';
-import { maskKey } from '../utils/mask-key';
+import { useRevealLicenseKey } from '../api/reveal-license-key';
+
+/** The link to a key's custody history (imported, assigned, delivered, each reveal). */
+function KeyHistoryLink({ keyId, name }: { keyId: string; name: string }) {
+  return (
+    <Link
+      href={`/admin/license-keys/${keyId}`}
+      aria-label={`History of ${name}`}
+      className={buttonClasses('ghost', 'size-9 shrink-0 p-0')}
+    >
+      <History aria-hidden="true" className="size-4" />
+    </Link>
+  );
+}
 
 /**
- * A delivered key, masked until the admin reveals it: order pages are opened while talking to a customer, often
- * with the screen shared, and a key on screen is a key given away. Copy works without revealing.
+ * A delivered key, masked as the server sends it to the back office. An admin reveals or copies it on purpose,
+ * which fetches it in clear and is recorded on the key's history: order pages are opened while talking to a
+ * customer, often with the screen shared, and a key on screen is a key given away.
  */
 function KeyLine({
-  licenseKey,
+  orderId,
+  maskedKey,
+  keyId,
   unit,
   productName,
   status,
 }: {
-  licenseKey: string;
+  orderId: string;
+  maskedKey: string;
+  keyId: string | undefined;
   unit: number;
   productName: string;
   status: OrderKeyStatus | undefined;
 }) {
-  const [revealed, setRevealed] = useState(false);
+  const [clear, setClear] = useState<string | null>(null);
+  const [shown, setShown] = useState(false);
   const readOnly = useReadOnly();
+  const reveal = useRevealLicenseKey(orderId);
   const name = `license key ${unit} of ${productName}`;
-  if (readOnly || (status && status !== 'valid')) {
-    // An auditor's keys, and keys no longer the customer's, come masked from the server: nothing to reveal.
+  const history = keyId ? <KeyHistoryLink keyId={keyId} name={name} /> : null;
+  if (readOnly || !keyId || (status && status !== 'valid')) {
+    // An auditor's keys are masked, and so are keys no longer the customer's: nothing to reveal, nothing worth
+    // copying; the history is there to read.
     return (
-      <li className="flex items-center gap-2 rounded-md border border-border bg-muted/50 px-3 py-2">
-        <code className="min-w-0 flex-1 font-mono text-sm break-all">{licenseKey}</code>
+      <li className="flex items-center gap-1 rounded-md border border-border bg-muted/50 py-1 pr-1 pl-3">
+        <code className="min-w-0 flex-1 font-mono text-sm break-all">{maskedKey}</code>
         <KeyStatusBadge status={status} audience="admin" />
+        {history}
       </li>
     );
   }
+  /** The key in clear: fetched (and recorded) once, then kept while the page shows this order. */
+  const inClear = async () => {
+    if (clear) return clear;
+    const key = await reveal.mutateAsync(keyId);
+    setClear(key);
+    return key;
+  };
   return (
     <li className="flex items-center gap-1 rounded-md border border-border bg-muted/50 py-1 pr-1 pl-3">
-      <code className="min-w-0 flex-1 font-mono text-sm break-all">
-        {revealed ? licenseKey : maskKey(licenseKey)}
-      </code>
+      <code className="min-w-0 flex-1 font-mono text-sm break-all">{shown && clear ? clear : maskedKey}</code>
       <Button
         variant="ghost"
         className="size-9 shrink-0 p-0"
-        aria-label={`${revealed ? 'Hide' : 'Reveal'} ${name}`}
-        aria-pressed={revealed}
-        onClick={() => setRevealed(!revealed)}
+        aria-label={`${shown ? 'Hide' : 'Reveal'} ${name}`}
+        aria-pressed={shown}
+        disabled={reveal.isPending}
+        onClick={async () => {
+          if (shown) setShown(false);
+          else if (await inClear().catch(() => null)) setShown(true);
+        }}
       >
-        {revealed ? (
+        {shown ? (
           <EyeOff aria-hidden="true" className="size-4" />
         ) : (
           <Eye aria-hidden="true" className="size-4" />
@@ -61,16 +94,21 @@ function KeyLine({
         variant="ghost"
         className="size-9 shrink-0 p-0"
         aria-label={`Copy ${name}`}
-        onClick={() => copyLicenseKey(licenseKey)}
+        disabled={reveal.isPending}
+        onClick={async () => {
+          const key = await inClear().catch(() => null);
+          if (key) await copyLicenseKey(key);
+        }}
       >
         <Copy aria-hidden="true" className="size-4" />
       </Button>
+      {history}
     </li>
   );
 }
 
-function ItemRow({ item }: { item: OrderItemView }) {
-  // The back office always gets the keys (auditors masked); a line without the field has none.
+function ItemRow({ orderId, item }: { orderId: string; item: OrderItemView }) {
+  // The back office always gets the keys masked, with their ids; a line without the field has none.
   const keys = item.licenseKeys ?? [];
   const refunded = item.refundedUnits ?? 0;
   // A refunded unit is owed nothing, whether its key went back or never came.
@@ -91,8 +129,10 @@ function ItemRow({ item }: { item: OrderItemView }) {
         <ul className="grid gap-2" aria-label={`License keys of ${item.productName}`}>
           {keys.map((key, index) => (
             <KeyLine
-              key={key}
-              licenseKey={key}
+              key={item.licenseKeyIds?.[index] ?? key}
+              orderId={orderId}
+              maskedKey={key}
+              keyId={item.licenseKeyIds?.[index] || undefined}
               unit={index + 1}
               productName={item.productName}
               status={item.keyStatuses?.[index]}
@@ -137,7 +177,7 @@ export function OrderItemsCard({ orderId }: { orderId: string }) {
         ) : (
           <ul className="grid gap-3">
             {items.map((item) => (
-              <ItemRow key={item.id} item={item} />
+              <ItemRow key={item.id} orderId={orderId} item={item} />
             ))}
           </ul>
         )}

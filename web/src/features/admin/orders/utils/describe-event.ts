@@ -87,6 +87,15 @@ export function describeEvent({ type, data }: TimelineEntry, lines: Map<string, 
       return `Delivery email sent to ${text(data.recipient)}`;
     case 'OrderStatusChanged':
       return `Status changed from ${text(data.from)} to ${text(data.to)}`;
+    case 'LicenceKeysRevealed': {
+      const viewer = (data.viewer ?? {}) as { type?: unknown; id?: unknown };
+      const who =
+        viewer.type === 'order-link'
+          ? 'the order access cookie holder'
+          : `${text(viewer.type)} ${text(viewer.id)}`;
+      const count = Array.isArray(data.keyIds) ? data.keyIds.length : 0;
+      return `${plural(count, 'license key')} shown in clear (${text(data.channel)}) to ${who}`;
+    }
     case 'OrderReceiptRequested':
       return `Paid: asked for the next receipt number of ${Number(data.year)}`;
     case 'ReceiptNumberAssigned':

@@ -1,0 +1,211 @@
+import { LICENCE_KEYS_CATEGORY, parseLicenceKeyEvent, parseOrderEvent } from '@licensestore/shared';
+import type { Database } from '@licensestore/shared/db';
+import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Projector } from '../projector.js';
+import { tableIn } from '../sql.js';
+
+const NAME = 'key-history';
+/** `order-<uuid>` streams. */
+const ORDER_CATEGORY = 'order';
+
+/** A `key_history` row as the projector writes it. */
+export interface KeyHistoryRow {
+  key_id: string;
+  position: string;
+  stream: string;
+  event_type: string;
+  kind: string;
+  order_id: string | null;
+  at: string;
+  actor_type: string;
+  actor_id: string;
+  correlation_id: string;
+  details: Record<string, unknown>;
+}
+
+/** What one event did to one key: the row less what every row takes from the event itself. */
+type Step = Pick<KeyHistoryRow, 'key_id' | 'kind' | 'order_id' | 'at' | 'details'>;
+
+/** The keys of an order known to have been assigned to it (delivery e-mails carry every one of them). */
+type OrderKeys = (orderId: string) => Promise<string[]>;
+
+const lower = (id: string) => id.toLowerCase();
+
+/**
+ * The steps an event makes in key histories, by event type. An inventory event type not listed here that names
+ * its keys (`keyId`, or `keys[].keyId`) still gets a step of its own, its kind being its type: keys revoked or
+ * returned to stock by later events plug in without a change here.
+ */
+async function stepsOf(event: RecordedEvent, orderKeys: OrderKeys): Promise<Step[]> {
+  const category = streamCategory(event.streamId);
+  if (category === LICENCE_KEYS_CATEGORY) {
+    const inventory = parseLicenceKeyEvent(event.type, event.data);
+    if (inventory?.type === 'LicenceKeyAdded') {
+      const { keyId, productId, addedAt } = inventory.data;
+      // Every key one request adds shares that request's correlation id: it names the import batch.
+      const details = { productId: lower(productId), batch: event.metadata.correlationId };
+      return [{ key_id: lower(keyId), kind: 'imported', order_id: null, at: addedAt, details }];
+    }
+    if (inventory?.type === 'LicenceKeyRemoved') {
+      const { keyId, removedAt } = inventory.data;
+      return [{ key_id: lower(keyId), kind: 'removed', order_id: null, at: removedAt, details: {} }];
+    }
+    // Assignment is taken from the order's own stream (below), which also orders it before the delivery.
+    if (inventory) return [];
+    return namedKeys(event);
+  }
+  if (category !== ORDER_CATEGORY) return [];
+  const order = parseOrderEvent(event.type, event.data);
+  switch (order?.type) {
+    case 'OrderLicenceKeysAssigned': {
+      const { orderId, lineId, keys, assignedAt } = order.data;
+      return keys.map(({ keyId }) => ({
+        key_id: lower(keyId),
+        kind: 'assigned',
+        order_id: lower(orderId),
+        at: assignedAt,
+        details: { lineId },
+      }));
+    }
+    case 'DeliveryEmailSent': {
+      const { orderId, messageId, recipient, sentAt } = order.data;
+      return (await orderKeys(lower(orderId))).map((keyId) => ({
+        key_id: keyId,
+        kind: 'delivered',
+        order_id: lower(orderId),
+        at: sentAt,
+        details: { messageId, recipient },
+      }));
+    }
+    case 'LicenceKeysRevealed': {
+      const { orderId, keyIds, channel, viewer, clientHash, revealedAt } = order.data;
+      return keyIds.map((keyId) => ({
+        key_id: lower(keyId),
+        kind: 'revealed',
+        order_id: lower(orderId),
+        at: revealedAt,
+        details: { channel, viewer, clientHash },
+      }));
+    }
+    default:
+      return [];
+  }
+}
+
+/** An inventory event of a type this projector does not know, by the keys its data names. */
+function namedKeys(event: RecordedEvent): Step[] {
+  const data = (event.data ?? {}) as Record<string, unknown>;
+  const ids = new Set<string>();
+  if (typeof data.keyId === 'string') ids.add(lower(data.keyId));
+  if (Array.isArray(data.keyIds))
+    for (const id of data.keyIds) if (typeof id === 'string') ids.add(lower(id));
+  if (Array.isArray(data.keys)) {
+    for (const key of data.keys) {
+      const id = (key as { keyId?: unknown } | null)?.keyId;
+      if (typeof id === 'string') ids.add(lower(id));
+    }
+  }
+  const at = Object.entries(data).find(([name, value]) => name.endsWith('At') && typeof value === 'string');
+  const orderId = typeof data.orderId === 'string' ? lower(data.orderId) : null;
+  const details = Object.fromEntries(
+    Object.entries(data).filter(
+      ([name]) => !['key', 'keys', 'keyId', 'keyIds', 'fingerprint'].includes(name),
+    ),
+  );
+  return [...ids].map((keyId) => ({
+    key_id: keyId,
+    kind: event.type,
+    order_id: orderId,
+    at: (at?.[1] as string | undefined) ?? event.createdAt.toISOString(),
+    details,
+  }));
+}
+
+async function stepsOfBatch(
+  trx: Transaction<Database>,
+  schema: string,
+  events: readonly RecordedEvent[],
+  log: Logger,
+): Promise<KeyHistoryRow[]> {
+  const rows: KeyHistoryRow[] = [];
+  const orderKeys: OrderKeys = async (orderId) => {
+    const { rows: stored } = await sql<{ key_id: string }>`
+      SELECT key_id FROM ${tableIn(schema, 'key_history')}
+       WHERE order_id = ${orderId} AND kind = 'assigned'`.execute(trx);
+    const inBatch = rows.filter((row) => row.order_id === orderId && row.kind === 'assigned');
+    return [...new Set([...stored.map((row) => row.key_id), ...inBatch.map((row) => row.key_id)])];
+  };
+  for (const event of events) {
+    let steps: Step[];
+    try {
+      steps = await stepsOf(event, orderKeys);
+    } catch (error) {
+      // A recorded event is a fact: one this projector cannot read is logged and left out, never a stop.
+      log.warn({ err: error, projector: NAME, eventId: event.id, type: event.type }, 'event skipped');
+      continue;
+    }
+    for (const step of steps) {
+      rows.push({
+        ...step,
+        position: event.position,
+        stream: event.streamId,
+        event_type: event.type,
+        actor_type: event.metadata.actor.type,
+        actor_id: event.metadata.actor.id,
+        correlation_id: event.metadata.correlationId,
+      });
+    }
+  }
+  return rows;
+}
+
+/**
+ * Each licence key's custody, step by step: imported (by whom, in which batch), assigned to an order line,
+ * delivered in an e-mail the mail server accepted (its message id), revealed in clear (each time: door, viewer,
+ * address hash), removed, and what later inventory events do to it. A key's page is one indexed range read,
+ * whatever the size of its product's inventory stream.
+ */
+export const keyHistoryProjector: Projector = {
+  name: NAME,
+  version: 1,
+  tables: ['key_history'],
+  sources: { key_history: (row) => [{ stream: String(row.stream), mentioning: String(row.key_id) }] },
+
+  async createTables(db: Kysely<Database>, schema: string) {
+    const table = tableIn(schema, 'key_history');
+    await sql`
+      CREATE TABLE ${table} (
+        key_id         uuid NOT NULL,
+        position       text NOT NULL,
+        stream         text NOT NULL,
+        event_type     text NOT NULL,
+        kind           text NOT NULL,
+        order_id       uuid,
+        at             timestamptz NOT NULL,
+        actor_type     text NOT NULL,
+        actor_id       text NOT NULL,
+        correlation_id text NOT NULL,
+        details        jsonb NOT NULL,
+        PRIMARY KEY (key_id, position)
+      )`.execute(db);
+    await sql`CREATE INDEX key_history_order_idx ON ${table} (order_id, kind) WHERE order_id IS NOT NULL`.execute(
+      db,
+    );
+    await sql`CREATE INDEX key_history_batch_idx ON ${table} (correlation_id) WHERE kind = 'imported'`.execute(
+      db,
+    );
+  },
+
+  async apply(trx, events, { schema, log }) {
+    const rows = await stepsOfBatch(trx, schema, events, log);
+    if (rows.length === 0) return;
+    const table = tableIn(schema, 'key_history');
+    // Facts that never change: a replayed batch inserts nothing twice.
+    await sql`
+      INSERT INTO ${table}
+      SELECT * FROM json_populate_recordset(NULL::${table}, ${JSON.stringify(rows)}::json)
+      ON CONFLICT (key_id, position) DO NOTHING`.execute(trx);
+  },
+};
