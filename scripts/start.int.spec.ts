@@ -136,6 +136,9 @@ describe('npm start', () => {
           salePrice: product.salePrice === null ? null : expect.stringMatching(/^\d+\.\d{2}$/),
           featured: expect.any(Boolean),
           inStock: expect.any(Boolean),
+          // Beyond the spec: where the official installer is, and how to install.
+          downloadUrl: expect.stringMatching(/^https:\/\//),
+          installationNotes: expect.any(String),
         });
       }
       expect(products.filter((p) => p.featured).length).toBeGreaterThanOrEqual(8);

@@ -38,11 +38,13 @@ describe('Licence keys behind a capability', () => {
     }
   };
   const withheld = (items: OrderItemView[]) =>
-    items.map(({ id, productName, quantity, price }) => ({
+    items.map(({ id, productName, quantity, price, downloadUrl, installationNotes }) => ({
       id,
       productName,
       quantity,
       price,
+      downloadUrl,
+      installationNotes,
       keysWithheld: true,
     }));
 

@@ -59,6 +59,9 @@ const WITHOUT_TEXT: Record<string, string> = {
   'POST /api/login/callback': 'a sign-in token, looked up and never stored',
   'POST /api/logout': 'no body',
   'POST /api/orders/:id/access': "an order's access token, checked and never stored",
+  'POST /api/orders/:id/keys/:keyId/reveal': 'only ids in the path',
+  'POST /api/orders/:id/refunds/:refundId/retry': 'only ids in the path',
+  'POST /api/my-orders/:orderId/delivery-email': 'no body',
 };
 
 /** Where the emulator stands in for PayPal: it stores nothing in the store's log. */
@@ -111,6 +114,12 @@ describe('Text a route would store', () => {
       path: () => `/api/orders/${orderId}/status`,
       body: () => ({ status: 'completed' }),
       fields: ['status'],
+    },
+    'POST /api/orders/:id/refunds': {
+      caller: 'admin',
+      path: () => `/api/orders/${orderId}/refunds`,
+      body: () => ({ all: true, reason: 'Bought by mistake' }),
+      fields: ['reason'],
     },
     'POST /api/license-keys': {
       caller: 'admin',

@@ -113,6 +113,8 @@ describe('Hostile input to every write route', () => {
     'POST /api/orders/:id/delivery-email': { as: ['admin', 'customer'], ids: orderIds },
     'POST /api/orders/:id/access': { as: ['visitor', 'customer'], ids: orderIds },
     'POST /api/orders/:id/keys/:keyId/reveal': { as: ['admin', 'auditor'], ids: orderIds },
+    'POST /api/orders/:id/refunds': { as: ['admin', 'auditor'], ids: orderIds },
+    'POST /api/orders/:id/refunds/:refundId/retry': { as: ['admin', 'auditor'], ids: orderIds },
     'POST /api/my-orders/:orderId/delivery-email': { as: ['customer', 'visitor'], ids: orderIds },
     'POST /api/license-keys': { as: ['admin', 'auditor'] },
     'DELETE /api/license-keys/:id': { as: ['admin', 'visitor'] },

@@ -11,5 +11,7 @@ export const JOB_QUEUES = [
   'record-order-keys',
   'send-delivery-email',
   'send-low-stock-alert',
+  'release-keys',
+  'issue-receipt',
   AUDIT_VERIFY_QUEUE,
 ] as const;

@@ -39,7 +39,15 @@ export async function dashboardSummary(
     completedOrders: stats?.completed_count ?? 0,
     totalCustomers: stats?.customer_count ?? 0,
     totalRevenue: stats?.revenue ?? '0.00',
-    recentOrders,
+    // The spec's six fields, as the dashboard as of a past moment folds them from the log.
+    recentOrders: recentOrders.map(({ id, customerName, customerEmail, total, status, createdAt }) => ({
+      id,
+      customerName,
+      customerEmail,
+      total,
+      status,
+      createdAt,
+    })),
     availableKeys: stats?.available_keys ?? 0,
     assignedKeys: stats?.assigned_keys ?? 0,
     ordersAwaitingKeys: stats?.orders_awaiting_keys ?? 0,
