@@ -42,7 +42,11 @@ const BACK_OFFICE_READS: RouteCase[] = [
 ];
 
 /** Who may sign in is the admins' business alone, even to read. */
-const ADMIN_ONLY_READS: RouteCase[] = [{ method: 'GET', route: '/api/admin/users', admin: 200 }];
+const ADMIN_ONLY_READS: RouteCase[] = [
+  { method: 'GET', route: '/api/admin/users', admin: 200 },
+  // What a refund may take back: the dialog of the one role that can refund.
+  { method: 'GET', route: '/api/orders/:id/refundable-units', admin: 404 },
+];
 
 /** Every write of the back office; the bodies are incomplete, so an admin's request changes nothing either. */
 const ADMIN_WRITES: RouteCase[] = [
@@ -52,6 +56,8 @@ const ADMIN_WRITES: RouteCase[] = [
   { method: 'PATCH', route: '/api/orders/:id/status', body: { status: 'shipped' }, admin: 400 },
   { method: 'POST', route: '/api/orders/:id/delivery-email', admin: 404 },
   { method: 'POST', route: '/api/orders/:id/keys/:keyId/reveal', admin: 404 },
+  { method: 'POST', route: '/api/orders/:id/refunds', body: { all: true, reason: 'Refused' }, admin: 404 },
+  { method: 'POST', route: '/api/orders/:id/refunds/:refundId/retry', admin: 404 },
   { method: 'POST', route: '/api/license-keys', body: {}, admin: 400 },
   { method: 'DELETE', route: '/api/license-keys/:id', admin: 404 },
   { method: 'POST', route: '/api/license-keys/import', body: {}, admin: 400 },
@@ -95,6 +101,9 @@ const NOT_BACK_OFFICE: Record<string, string> = {
   'GET /api/orders/:orderId/events': 'the confirmation page, live, keys as on its items',
   'POST /api/orders/:id/access': "the delivery e-mail's link: its signed token is the permission",
   'GET /api/my-orders': "the signed-in customer's own orders",
+  'POST /api/my-orders/:orderId/delivery-email': "the signed-in customer's own order, its e-mail sent again",
+  'GET /api/orders/:id/receipt.pdf':
+    "the receipt: to whoever may read the order's keys, or holds the receipt link from the delivery e-mail",
   'GET /api/payments/config': 'the checkout page',
   'GET /healthz': 'health checks',
   'GET /readyz': 'readiness for load balancers: up or not, and which dependency is down',

@@ -131,6 +131,7 @@ describe('One purchase, followed by its correlation id', () => {
     const jobs = linesOf(store.workersLog.entries, 'job done', correlationId).map(({ fields }) => fields);
     expect(jobs.map((fields) => (fields as { queue: string }).queue).sort()).toEqual([
       'assign-keys',
+      'issue-receipt',
       'place-captured-order',
       'record-order-keys',
       'send-delivery-email',
