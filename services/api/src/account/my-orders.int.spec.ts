@@ -109,6 +109,7 @@ describe('GET /api/my-orders', () => {
         createdAt: at(1),
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
+        receiptNumber: null,
         items: [
           {
             id: `${older.orderId}:${office.lineId}`,
@@ -117,6 +118,8 @@ describe('GET /api/my-orders', () => {
             price: '149.50',
             licenseKey: 'AAAAA-11111',
             licenseKeys: ['AAAAA-11111', 'BBBBB-22222'],
+            downloadUrl: null,
+            installationNotes: null,
           },
           {
             id: `${older.orderId}:${windows.lineId}`,
@@ -125,6 +128,8 @@ describe('GET /api/my-orders', () => {
             price: '19.99',
             licenseKey: null,
             licenseKeys: [],
+            downloadUrl: null,
+            installationNotes: null,
           },
         ],
       });
