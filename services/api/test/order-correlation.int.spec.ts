@@ -40,11 +40,12 @@ describe('One purchase, followed by its correlation id', () => {
     ({ orderId, paypalOrderId } = await purchase(store.api.url, productId, customer, {
       'X-Correlation-Id': clientCorrelationId,
     }));
-    // Bounded: the delivery e-mail is the last step of the chain.
+    // Bounded: the delivery e-mail is the last step of the keys' chain, the receipt's number the last of its own.
     await vi.waitFor(
       async () => {
-        const events = await readEvents(store.eventStore, orderStream(orderId));
-        if (!events.some((event) => event.type === 'DeliveryEmailSent')) throw new Error('not delivered yet');
+        const types = (await readEvents(store.eventStore, orderStream(orderId))).map((event) => event.type);
+        if (!types.includes('DeliveryEmailSent')) throw new Error('not delivered yet');
+        if (!types.includes('OrderReceiptIssued')) throw new Error('no receipt number yet');
       },
       { timeout: DELIVERED_WITHIN_MS, interval: 100 },
     );
@@ -103,6 +104,7 @@ describe('One purchase, followed by its correlation id', () => {
         'OrderLicenceKeysAssigned',
         'OrderFulfilled',
         'DeliveryEmailSent',
+        'OrderReceiptIssued',
       ]),
     );
     const checkout = await readEvents(store.eventStore, checkoutStream(paypalOrderId));
