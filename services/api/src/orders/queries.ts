@@ -222,18 +222,23 @@ export async function findBackOfficeOrder(
   db: Kysely<Database>,
   id: string,
 ): Promise<BackOfficeOrderView | null> {
-  const order = await findOrder(db, id);
-  if (!order) return null;
-  const row = await db
-    .selectFrom('orders')
-    .select('refunded_total')
-    .where('id', '=', order.id)
-    .executeTakeFirstOrThrow();
-  const refundedTotal = formatCents(toCents(row.refunded_total));
+  if (!isUuid(id)) return null;
+  const orderId = id.toLowerCase();
+  const [row, refunds] = await Promise.all([
+    db
+      .selectFrom('orders')
+      .select([...ORDER_COLUMNS, 'refunded_total'])
+      .where('id', '=', orderId)
+      .executeTakeFirst(),
+    listOrderRefunds(db, orderId),
+  ]);
+  if (!row) return null;
+  const order = toOrder(row);
+  const refunded = toCents(row.refunded_total);
   return {
     ...order,
-    refundedTotal,
-    netTotal: formatCents(toCents(order.total) - toCents(refundedTotal)),
-    refunds: await listOrderRefunds(db, order.id),
+    refundedTotal: formatCents(refunded),
+    netTotal: formatCents(toCents(order.total) - refunded),
+    refunds,
   };
 }
