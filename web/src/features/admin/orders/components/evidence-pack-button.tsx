@@ -4,10 +4,9 @@ import { Button } from '@/components/ui/button';
 import { apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
 
-/** The file name the server gives the pack (Content-Disposition), or a plain one. */
-const fileName = (response: Response, orderId: string) =>
-  /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ??
-  `evidence-${orderId.slice(0, 8).toUpperCase()}.zip`;
+/** The file name the server gives the pack (Content-Disposition names it after the order). */
+const fileName = (response: Response) =>
+  /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'evidence.zip';
 
 /**
  * Downloads the order's dispute evidence pack (a zip: a PDF and the signed events; keys masked), for admins and
@@ -22,7 +21,7 @@ export function EvidencePackButton({ orderId }: { orderId: string }) {
       const url = URL.createObjectURL(await response.blob());
       const link = document.createElement('a');
       link.href = url;
-      link.download = fileName(response, orderId);
+      link.download = fileName(response);
       link.click();
       setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch (error) {
