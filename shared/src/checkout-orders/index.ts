@@ -22,18 +22,18 @@ export interface CheckoutOrder {
 /**
  * The order a captured checkout becomes, appended if missing: the capture that recorded the checkout places it at
  * once, and a retried capture, a webhook or the workers' repair place it after a crash between the two appends.
- * Whoever appends it, the order is the customer's act, caused by the CheckoutCaptured event. `fresh`: the caller
- * has just recorded the capture, so the order stream cannot exist yet and is not read first.
+ * Whoever appends it, the order is the customer's act, caused by the CheckoutCaptured event and carrying on its
+ * correlation id, so one id follows a purchase from its capture request whichever path placed the order. `fresh`:
+ * the caller has just recorded the capture, so the order stream cannot exist yet and is not read first.
  */
 export async function placeCheckoutOrder(
   eventStore: EventStore,
   checkout: LoadedStream<CheckoutState>,
-  correlationId: string,
   options: { fresh?: boolean } = {},
 ): Promise<CheckoutOrder> {
   const captured = checkout.state;
-  const causationId = checkout.eventIds.get('CheckoutCaptured');
-  if (captured.status !== 'captured' || !causationId) {
+  const cause = checkout.causes.get('CheckoutCaptured');
+  if (captured.status !== 'captured' || !cause) {
     throw new IllegalStateError(`checkout is ${captured.status}, not captured: it places no order`);
   }
   const command: OrderCommand = {
@@ -50,8 +50,8 @@ export async function placeCheckoutOrder(
   };
   const metadata: NewEventMetadata = {
     actor: { type: 'customer', id: captured.customer.email },
-    correlationId,
-    causationId,
+    correlationId: cause.correlationId,
+    causationId: cause.eventId,
   };
   const stream = orderStream(captured.orderId);
   if (options.fresh) {

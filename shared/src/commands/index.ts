@@ -25,8 +25,14 @@ export interface LoadedStream<State> {
   revision: 'no_stream' | bigint;
   /** Position of the stream's last event: what a reader must have passed to see this state. */
   position: Position | null;
-  /** Ids of the stored events by type (the last of each), for causation chains. */
-  eventIds: Map<string, string>;
+  /** The stored events by type (the last of each): what an event caused by one of them names as its cause. */
+  causes: Map<string, EventCause>;
+}
+
+/** A stored event as the events it causes name it: its id, and the correlation id they carry on. */
+export interface EventCause {
+  eventId: string;
+  correlationId: string;
 }
 
 /** A stream before its first event: what loading starts from. */
@@ -34,7 +40,7 @@ export const unloadedStream = <State>(decider: { initialState: State }): LoadedS
   state: decider.initialState,
   revision: 'no_stream',
   position: null,
-  eventIds: new Map(),
+  causes: new Map(),
 });
 
 /** Folds a stream into the decider's state; events of types the decider does not own are skipped. */
@@ -55,7 +61,7 @@ export async function catchUpStream<Command, State, Event extends DomainEvent>(
   loaded: LoadedStream<State>,
 ): Promise<LoadedStream<State>> {
   let { state, revision, position } = loaded;
-  const eventIds = new Map(loaded.eventIds);
+  const causes = new Map(loaded.causes);
   const from = revision === 'no_stream' ? 0n : revision + 1n;
   for await (const recorded of store.readStream(stream, from)) {
     // Folding an event twice would corrupt the state (a key assigned twice): an event store that ignores the start
@@ -65,9 +71,9 @@ export async function catchUpStream<Command, State, Event extends DomainEvent>(
     if (event) state = decider.evolve(state, event);
     revision = recorded.revision;
     position = recorded.position;
-    eventIds.set(recorded.type, recorded.id);
+    causes.set(recorded.type, { eventId: recorded.id, correlationId: recorded.metadata.correlationId });
   }
-  return { state, revision, position, eventIds };
+  return { state, revision, position, causes };
 }
 
 export interface CommandOutcome<State, Event> {

@@ -40,3 +40,31 @@ export async function fillCard(page: Page, number: string) {
   await page.getByLabel('Expiration date').fill(expiryNextYear());
   await page.getByLabel('Security code').fill('123');
 }
+
+/** How long the success toast stays on the checkout page before the confirmation replaces it. */
+export const REDIRECT_DELAY_MS = 1500;
+
+/** Makes the page note, on its own clock, when the app first navigates to an order's confirmation. */
+export const recordRedirectTime = (page: Page) =>
+  page.evaluate(() => {
+    const pushState = history.pushState.bind(history);
+    history.pushState = (data, unused, url) => {
+      const marks = window as { redirectedAt?: number };
+      if (marks.redirectedAt === undefined && String(url).includes('/order-confirmation/')) {
+        marks.redirectedAt = performance.now();
+      }
+      pushState(data, unused, url);
+    };
+  });
+
+/** When the capture's answer arrived and when the app navigated (after `recordRedirectTime`), on the page's clock. */
+export const redirectTimes = (page: Page) =>
+  page.evaluate(() => {
+    const capture = performance
+      .getEntriesByType('resource')
+      .find((entry) => /\/paypal\/order\/[^/]+\/capture$/.test(new URL(entry.name).pathname));
+    if (!capture) throw new Error('no capture request on this page');
+    const { redirectedAt } = window as { redirectedAt?: number };
+    if (redirectedAt === undefined) throw new Error('the page never navigated to a confirmation');
+    return { capturedAt: (capture as PerformanceResourceTiming).responseEnd, redirectedAt };
+  });

@@ -115,9 +115,11 @@ export function groupedDecisions<Command, State, Event extends DomainEvent>(
     if (appended.length > 0) {
       const result = await eventStore.append(stream, appended, loaded.revision);
       // What this process appended is already folded into `state`: the next decision need not read it back.
-      const eventIds = new Map(loaded.eventIds);
-      for (const event of appended) eventIds.set(event.type, event.id);
-      keep(stream, { state, revision: result.nextExpectedRevision, position: result.position, eventIds });
+      const causes = new Map(loaded.causes);
+      for (const event of appended) {
+        causes.set(event.type, { eventId: event.id, correlationId: event.metadata.correlationId });
+      }
+      keep(stream, { state, revision: result.nextExpectedRevision, position: result.position, causes });
     }
     return outcomes;
   }

@@ -83,7 +83,7 @@ async function captureCheckout(eventStore: EventStore, productId: string, quanti
   await append(started.events, 'guest', 'no_stream');
   await append(captured.events, customer.email, 0n);
   const checkout = await loadStream(eventStore, checkoutStream(paypalOrderId), checkoutDecider);
-  const capturedEventId = checkout.eventIds.get('CheckoutCaptured') as string;
+  const capturedEventId = checkout.causes.get('CheckoutCaptured')?.eventId as string;
   return { paypalOrderId, orderId, correlationId, customer, checkout, capturedEventId };
 }
 
@@ -170,12 +170,8 @@ describe('Placing the order of a captured checkout', () => {
     it('waits its delay, then leaves the order as it is: no second OrderCaptured, one delivery e-mail', async () => {
       const productId = await createProduct(env.eventStore, 'Adobe Photoshop', 'Adobe Creative Cloud');
       await addKeys(env.eventStore, sideEffects.keyVault, productId, 1);
-      const { orderId, correlationId, checkout, capturedEventId } = await captureCheckout(
-        env.eventStore,
-        productId,
-        1,
-      );
-      const byApi = await placeCheckoutOrder(env.eventStore, checkout, correlationId, { fresh: true });
+      const { orderId, checkout, capturedEventId } = await captureCheckout(env.eventStore, productId, 1);
+      const byApi = await placeCheckoutOrder(env.eventStore, checkout, { fresh: true });
       expect(byApi.placed).toBe(true);
 
       const job = await finishedJob(capturedEventId);

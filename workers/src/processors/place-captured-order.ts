@@ -46,7 +46,7 @@ export const placeCapturedOrder = ({ eventStore, logger }: ProcessorContext) =>
     schema,
     async process({ paypalOrderId, cause }) {
       const checkout = await loadStream(eventStore, checkoutStream(paypalOrderId), checkoutDecider);
-      const { order, placed } = await placeCheckoutOrder(eventStore, checkout, cause.correlationId);
+      const { order, placed } = await placeCheckoutOrder(eventStore, checkout);
       if (!placed) return 'already placed';
       logger.warn(
         { paypalOrderId, orderId: order.orderId, correlationId: cause.correlationId },

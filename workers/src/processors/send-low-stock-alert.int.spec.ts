@@ -18,7 +18,7 @@ describe('Low-stock alert', () => {
 
   /** Runs the alert job of the product's latest LicenceKeyStockLow directly. */
   const runAlert = async (productId: string, overrides: Partial<SideEffectSettings> = {}) => {
-    const { eventIds } = await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider);
+    const { causes } = await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider);
     const context = createProcessorContext({ ...settings, ...overrides }, env.eventStore, silentLogger);
     try {
       return await runJob(
@@ -26,7 +26,7 @@ describe('Low-stock alert', () => {
         sendLowStockAlert(context),
         sendLowStockAlertJob(
           { productId, available: 2, threshold: 5 },
-          { eventId: eventIds.get('LicenceKeyStockLow') as string, correlationId: 'admin' },
+          { eventId: causes.get('LicenceKeyStockLow')?.eventId as string, correlationId: 'admin' },
         ),
       );
     } finally {
@@ -74,16 +74,16 @@ describe('Low-stock alert', () => {
   it('sends nothing once keys added since have brought the stock back (a replayed job)', async () => {
     const productId = await createProduct(env.eventStore, 'Adobe Acrobat Pro', 'Adobe');
     await addKeys(env.eventStore, settings.keyVault, productId, 2, 5);
-    const { eventIds } = await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider);
-    const alerted = eventIds.get('LicenceKeyStockLow');
+    const { causes } = await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider);
+    const alerted = causes.get('LicenceKeyStockLow')?.eventId;
     await addKeys(env.eventStore, settings.keyVault, productId, 10, 5);
 
-    const { eventIds: after } = await loadStream(
+    const { causes: after } = await loadStream(
       env.eventStore,
       licenceKeysStream(productId),
       inventoryDecider,
     );
-    expect(after.get('LicenceKeyStockLow')).toBe(alerted);
+    expect(after.get('LicenceKeyStockLow')?.eventId).toBe(alerted);
     expect(await runAlert(productId)).toBe('stock recovered since');
     expect(smtp.received).toEqual([]);
   });

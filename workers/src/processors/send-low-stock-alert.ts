@@ -37,7 +37,7 @@ export const sendLowStockAlert = ({ eventStore, mailer, adminEmail, publicUrl }:
       if (!adminEmail) return 'no ADMIN_EMAIL';
       const inventory = await loadStream(eventStore, licenceKeysStream(productId), inventoryDecider);
       if (
-        inventory.eventIds.get('LicenceKeyStockLow') !== cause.eventId ||
+        inventory.causes.get('LicenceKeyStockLow')?.eventId !== cause.eventId ||
         inventory.state.lowStockAlertedBelow === null
       ) {
         return 'stock recovered since';

@@ -182,6 +182,6 @@ export async function fulfilOrder(eventStore: EventStore, keyVault: KeyVault, or
       metadata('admin'),
     );
   }
-  const { eventIds } = await loadStream(eventStore, orderStream(orderId), orderDecider);
-  return { keys, trigger: eventIds.get('OrderFulfilled') as string };
+  const { causes } = await loadStream(eventStore, orderStream(orderId), orderDecider);
+  return { keys, trigger: causes.get('OrderFulfilled')?.eventId as string };
 }

@@ -172,7 +172,7 @@ export async function captureCheckout(
   let checkout = await loadStream(deps.eventStore, stream, checkoutDecider);
   if (checkout.state.status === 'absent') throw new NotFoundError('Unknown PayPal order');
   if (checkout.state.status === 'captured') {
-    return { ...(await placeOrder(deps, checkout, context)), recorded: false };
+    return { ...(await placeOrder(deps, checkout)), recorded: false };
   }
 
   const lock = await acquireCaptureLock(deps.captureLocks ?? deps.database.pool, paypalOrderId, {
@@ -191,7 +191,7 @@ export async function captureCheckout(
   } finally {
     await lock.release();
   }
-  return { ...(await placeOrder(deps, checkout, context, { fresh: recorded })), recorded };
+  return { ...(await placeOrder(deps, checkout, { fresh: recorded })), recorded };
 }
 
 /** The browser's buyer as the order will store it (NFC, trimmed), or a 400 saying what cannot be stored. */
@@ -269,9 +269,12 @@ async function recordCapture(
       checkout.revision,
     );
     const state = events.reduce(checkoutDecider.evolve, checkout.state);
-    const eventIds = new Map(checkout.eventIds).set('CheckoutCaptured', eventId);
+    const causes = new Map(checkout.causes).set('CheckoutCaptured', {
+      eventId,
+      correlationId: context.correlationId,
+    });
     return {
-      checkout: { state, revision: appended.nextExpectedRevision, position: appended.position, eventIds },
+      checkout: { state, revision: appended.nextExpectedRevision, position: appended.position, causes },
       recorded: true,
     };
   } catch (error) {
@@ -320,15 +323,9 @@ async function awaitCapture(deps: CheckoutDeps, paypalOrderId: string): Promise<
 async function placeOrder(
   deps: CheckoutDeps,
   checkout: LoadedStream<CheckoutState>,
-  context: CommandContext,
   options: { fresh?: boolean } = {},
 ): Promise<Omit<CaptureResult, 'recorded'>> {
-  const { order, position } = await placeCheckoutOrder(
-    deps.eventStore,
-    checkout,
-    context.correlationId,
-    options,
-  );
+  const { order, position } = await placeCheckoutOrder(deps.eventStore, checkout, options);
   return { order, position };
 }
 
@@ -391,7 +388,7 @@ export async function applyPaymentNews(
   } catch (error) {
     // The order stream is missing after a crash between the checkout and order appends: repair, then apply.
     if (!(error instanceof NotFoundError)) throw error;
-    await placeOrder(deps, checkout, context);
+    await placeOrder(deps, checkout);
     result = await run();
   }
   return { outcome: result.events.length > 0 ? 'applied' : 'unchanged', orderId, position: result.position };
