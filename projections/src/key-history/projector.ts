@@ -1,6 +1,7 @@
 import { LICENCE_KEYS_CATEGORY, parseLicenceKeyEvent, parseOrderEvent } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
+import type { KeyHistoryTable } from '@licensestore/shared/key-history';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
@@ -10,20 +11,11 @@ const NAME = 'key-history';
 /** `order-<uuid>` streams. */
 const ORDER_CATEGORY = 'order';
 
-/** A `key_history` row as the projector writes it. */
-export interface KeyHistoryRow {
-  key_id: string;
-  position: string;
-  stream: string;
-  event_type: string;
-  kind: string;
-  order_id: string | null;
+/** A `key_history` row as the projector writes it: its time as the event's ISO text, its details before JSON. */
+export type KeyHistoryRow = Omit<KeyHistoryTable, 'at' | 'details'> & {
   at: string;
-  actor_type: string;
-  actor_id: string;
-  correlation_id: string;
   details: Record<string, unknown>;
-}
+};
 
 /** What one event did to one key: the row less what every row takes from the event itself. */
 type Step = Pick<KeyHistoryRow, 'key_id' | 'kind' | 'order_id' | 'at' | 'details'>;

@@ -1,23 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { type OrderEvent, orderEventSchemas, orderStream } from '@licensestore/shared';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startProjections } from '../../../../projections/src/index.js';
 import {
   appendOrder,
   orderCaptured,
   orderLine,
   statusChanged,
 } from '../../../../projections/test/support/orders.js';
-import { createTestDatabase } from '../../../../test/support/database.js';
-import { startTestApi, type TestApi } from '../../test/support/api.js';
+import type { TestApi } from '../../test/support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from '../../test/support/api-with-read-model.js';
 
 describe('POST /api/my-orders/:orderId/delivery-email', () => {
+  let store: ApiWithReadModel;
   let database: DatabaseHandle;
   let eventStore: EventStore;
-  let stopProjections: () => Promise<void>;
   let api: TestApi;
 
   const resend = (orderId: string, cookie?: string) =>
@@ -71,18 +70,10 @@ describe('POST /api/my-orders/:orderId/delivery-email', () => {
   };
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-    api = await startTestApi({ databaseUrl });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    store = await startApiWithReadModel();
+    ({ api, database, eventStore } = store);
   });
-  afterAll(async () => {
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
-  });
+  afterAll(() => store?.stop());
 
   it('asks for the e-mail again as the customer, three times an hour per order and per customer', async () => {
     const email = `ada-${randomUUID()}@example.com`;
