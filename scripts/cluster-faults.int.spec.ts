@@ -1,4 +1,4 @@
-// Faults under load (issue 9, item 2): while shoppers keep buying through the load balancer, each role in turn is
+// Faults under load: while shoppers keep buying through the load balancer, each role in turn is
 // killed with SIGKILL, then Redis and then Postgres are restarted. After each fault the store must recover by itself
 // (the supervisor restarts what died, standbys take over, clients reconnect) and have lost or doubled nothing.
 import { setTimeout as delay } from 'node:timers/promises';

@@ -27,7 +27,7 @@ interface Dashboard {
   lowStock: Array<{ productId: string; productName: string; available: number }>;
 }
 
-/** Every admin screen the router knows (spec section 2, and an order's page under Orders). */
+/** Every admin screen the router knows, an order's page under Orders included. */
 const ADMIN_PATHS = [
   '/admin',
   '/admin/login',
@@ -191,7 +191,7 @@ describe('a visitor who is not an admin', () => {
   it('is refused with 401 by every admin API route', async () => {
     const id = randomUUID();
     const origin = new URL(store.url).origin;
-    // From the server's routes: every handler behind requireAdmin, and the image upload of spec section 7.
+    // From the server's routes: every handler behind requireAdmin, and the image upload.
     const routes: Array<[method: string, path: string, body?: unknown]> = [
       ['GET', '/api/admin/dashboard'],
       ['GET', '/api/orders'],
@@ -311,7 +311,7 @@ describe('admin login', () => {
     await close();
   });
 
-  it('styles the order badges as spec section 4 says for admins', async () => {
+  it('styles completed, pending and cancelled order badges each differently for admins', async () => {
     const { page, close } = await adminPage();
     const badge = (status: string) =>
       page.getByRole('region', { name: 'Recent Orders' }).getByText(status, { exact: true }).first();

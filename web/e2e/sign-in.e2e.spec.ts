@@ -10,7 +10,7 @@ import { purchasableProducts, purchase } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 /**
- * Issue 7: a shopper signs in with a one-time link e-mailed to the address they bought with. The store sends through
+ * A shopper signs in with a one-time link e-mailed to the address they bought with. The store sends through
  * a real SMTP server started here, and the test reads the link out of the message that server received.
  */
 

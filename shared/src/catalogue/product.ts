@@ -38,7 +38,7 @@ const otherFields = {
 };
 
 /**
- * A product's editable fields, as admins send them (spec section 3 and the product form rules): every text storable.
+ * A product's editable fields, as admins send them: every text storable.
  * The image URL is a text here; the API also checks it is an image on this site.
  */
 export const productFieldsSchema = z.object({
@@ -96,7 +96,7 @@ export const recordedProductFieldsSchema = z.object({
 });
 export const recordedProductChangesSchema = changesOf(recordedProductFieldsSchema.shape);
 
-/** The product as the API returns it (spec section 3), with its download (null for none). */
+/** The product as the API returns it, with its download (null for none). */
 export interface Product extends ProductFields {
   id: string;
   downloadUrl: string | null;

@@ -8,8 +8,8 @@ export interface LowStockView {
 }
 
 /**
- * GET /api/admin/dashboard (spec section 2, Dashboard): counters a projector keeps, so no request counts over whole
- * tables. Types only, shared by the API and the back office.
+ * GET /api/admin/dashboard: the store's counters and its recent orders. A projector keeps the counters, so no
+ * request counts over whole tables. Types only, shared by the API and the back office.
  */
 export interface DashboardView {
   totalProducts: number;

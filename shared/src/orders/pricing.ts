@@ -40,7 +40,7 @@ export class ProductUnavailableError extends AppError {
   }
 }
 
-/** The sale price counts only when it is below the regular price (spec section 4, "Sale"). */
+/** The sale price counts only when it is below the regular price. */
 export function unitPriceCents(product: { regularPrice: string; salePrice: string | null }): number {
   const regular = toCents(product.regularPrice);
   if (product.salePrice === null) return regular;

@@ -1,5 +1,5 @@
 /**
- * Orders as the API answers with them (spec section 3) and the web client reads them: amounts are decimal strings,
+ * Orders as the API answers with them and the web client reads them: amounts are decimal strings,
  * times ISO 8601. Types only, so the storefront imports them without pulling the deciders into its bundle.
  */
 export interface OrderSummaryView {

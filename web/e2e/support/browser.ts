@@ -74,7 +74,7 @@ export async function seriousA11yViolations(page: Page): Promise<A11yViolation[]
   return violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
 }
 
-/** Waits for the toast on screen (one at a time, spec section 9) with this title, and checks its description. */
+/** Waits for the toast on screen (one at a time) with this title, and checks its description. */
 export async function toastSaying(page: Page, title: string, description?: string): Promise<void> {
   const toast = page.getByRole('status').filter({ hasText: title });
   await toast.waitFor();

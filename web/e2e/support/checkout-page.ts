@@ -1,10 +1,10 @@
 import type { Product } from '@licensestore/shared';
 import type { Page } from 'playwright-core';
 
-/** What the cart charges for a product: the sale price when there is one (spec section 4). */
+/** What the cart charges for a product: the sale price when there is one. */
 export const priceOf = (product: Product) => Number(product.salePrice ?? product.regularPrice);
 
-/** The cart as the cart feature stores it (spec section 4), written before the app reads it. */
+/** The cart as the cart feature stores it (local storage, key `cart`), written before the app reads it. */
 export async function withCart(page: Page, lines: Array<{ product: Product; quantity: number }>) {
   const cart = lines.map(({ product, quantity }) => ({
     productId: product.id,

@@ -1,4 +1,4 @@
-/** Customer-side badge colours (spec section 4): completed green, pending yellow, processing blue, other grey. */
+/** Customer-side badge colours: completed green, pending yellow, processing blue, other grey. */
 const COLOURS: Record<string, string> = {
   completed: 'bg-green-100 text-green-800 dark:bg-green-900/50 dark:text-green-200',
   pending: 'bg-yellow-100 text-yellow-800 dark:bg-yellow-900/50 dark:text-yellow-200',

@@ -1,4 +1,4 @@
-/** The four payment methods the storefront shows (spec section 1), drawn as simple labelled marks. */
+/** The four payment methods the storefront shows, drawn as simple labelled marks. */
 const METHODS = [
   { name: 'Visa', label: 'VISA', className: 'bg-[#1a1f71] text-white italic' },
   { name: 'Mastercard', label: 'MC', className: 'bg-[#eb001b] text-white' },

@@ -7,7 +7,7 @@ export function toCents(amount: string): number {
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0').slice(0, 2));
 }
 
-/** Money is shown in USD with a $ prefix and two decimals (spec section 9). */
+/** Money is shown in USD with a $ prefix and two decimals. */
 export const formatCents = (cents: number): string => `$${(cents / 100).toFixed(2)}`;
 
 /** Prices travel as decimal strings ("19.99"). */

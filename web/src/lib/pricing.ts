@@ -8,7 +8,7 @@ export interface Sale {
   percentOff: number;
 }
 
-/** On sale only when a sale price exists and is below the regular price (spec section 4). */
+/** On sale only when a sale price exists and is below the regular price. */
 export function saleOf(product: Pick<Product, 'regularPrice' | 'salePrice'>): Sale | null {
   const { salePrice, regularPrice } = product;
   if (!salePrice) return null;
@@ -18,6 +18,6 @@ export function saleOf(product: Pick<Product, 'regularPrice' | 'salePrice'>): Sa
   return { salePrice, regularPrice, percentOff: Math.round(((regular - sale) / regular) * 100) };
 }
 
-/** The price a shopper pays (spec section 4): the sale price when the product is on sale, else the regular one. */
+/** The price a shopper pays: the sale price when the product is on sale, else the regular one. */
 export const priceToPay = (product: Pick<Product, 'regularPrice' | 'salePrice'>): string =>
   saleOf(product)?.salePrice ?? product.regularPrice;

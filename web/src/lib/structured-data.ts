@@ -56,7 +56,7 @@ export function faqPage(entries: FaqEntry[]) {
   };
 }
 
-/** Spec section 3: Office or Windows gives Microsoft, Norton gives Norton, Adobe gives Adobe, otherwise generic. */
+/** Brand from category: Office or Windows gives Microsoft, Norton gives Norton, Adobe gives Adobe, else generic. */
 export function brandOf(category: string): string {
   const text = category.toLowerCase();
   if (text.includes('office') || text.includes('windows')) return 'Microsoft';
@@ -66,7 +66,7 @@ export function brandOf(category: string): string {
 }
 
 const OFFER_VALID_DAYS = 365;
-/** The storefront's static rating claims (spec section 1): 4.8 out of 5 over 1,200+ reviews on product pages. */
+/** The storefront's static rating claims: 4.8 out of 5 over 1,200+ reviews on product pages. */
 const RATING = { ratingValue: '4.8', bestRating: '5', reviewCount: 1200 };
 
 export function productData(product: Product, now = new Date()) {

@@ -1,6 +1,6 @@
 import { createStore } from './store';
 
-/** Spec section 9: one toast visible at a time, shown for 5000 ms; a dismissed one is forgotten much later. */
+/** One toast visible at a time, shown for 5000 ms; a dismissed one is forgotten much later. */
 export const TOAST_LIMIT = 1;
 export const TOAST_DURATION_MS = 5000;
 const TOAST_REMOVE_DELAY_MS = 1_000_000;

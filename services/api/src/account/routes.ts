@@ -41,7 +41,7 @@ function signedInCustomerEmail(req: Request): string {
 }
 
 /**
- * GET /api/my-orders: the orders placed with the signed-in customer's address, keys in clear (spec section 7), each
+ * GET /api/my-orders: the orders placed with the signed-in customer's address, keys in clear, each
  * order's showing recorded (channel `my-orders`) before the answer leaves.
  * POST /api/my-orders/:orderId/delivery-email: the delivery e-mail of one of them again, throttled.
  */

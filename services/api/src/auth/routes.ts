@@ -77,7 +77,7 @@ export function authRoutes({ db, sessions, throttle, secureCookies }: AuthRoutes
     res.json(status);
   });
 
-  /** The signed-in customer (spec section 7); 401 for everyone else, which the web client reads as signed out. */
+  /** The signed-in customer; 401 for everyone else, which the web client reads as signed out. */
   router.get('/auth/user', (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const session = req.session;

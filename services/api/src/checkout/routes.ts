@@ -75,7 +75,7 @@ const captureBody = z.object({
     .optional(),
 });
 
-/** The customer's own words for their mistakes, without a field prefix (spec section 5). */
+/** The customer's own words for their mistakes, without a field prefix. */
 const CUSTOMER_FIELDS = new Set(['customerName', 'customerEmail']);
 
 function parseCaptureBody(body: unknown) {

@@ -1,4 +1,4 @@
-/** Spec section 9: one image of at most 10 MB per upload. */
+/** One image of at most 10 MB per upload. */
 export const MAX_IMAGE_BYTES = 10_485_760;
 
 /** Enough leading bytes to tell every accepted format apart (WebP needs 12). */

@@ -21,7 +21,7 @@ const normalizeBody = z.object({ imageURL: storableText({ max: 4000 }) });
 
 const requestOrigin = (req: Request) => `${req.protocol}://${req.get('host') ?? ''}`;
 
-/** The path a product stores as its imageUrl (spec section 7: objectPath). */
+/** The path a product stores as its imageUrl (the upload's objectPath). */
 export const objectPath = (objectId: string) => `/objects/uploads/${objectId}`;
 
 export interface ObjectRoutes {
@@ -31,7 +31,7 @@ export interface ObjectRoutes {
   files: Router;
 }
 
-/** Image upload (spec sections 7 and 9): signed upload URLs, normalize to an object path, and serving. */
+/** Image upload, one image of at most 10 MB: signed upload URLs, normalize to an object path, and serving. */
 export function objectRoutes(config: Config): ObjectRoutes {
   const { storage, local, signer } = selectObjectStorage(config);
   const api = Router();

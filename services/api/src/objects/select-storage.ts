@@ -13,7 +13,7 @@ export interface SelectedStorage {
   signer: UploadSigner;
 }
 
-/** S3 when S3_BUCKET is set, otherwise DATA_DIR/uploads with URLs the app signs itself (ARCHITECTURE section 6). */
+/** S3 when S3_BUCKET is set, otherwise DATA_DIR/uploads with URLs the app signs itself. */
 export function selectObjectStorage(config: Config): SelectedStorage {
   if (!config.SESSION_SECRET) throw new ConfigError(['SESSION_SECRET: required to sign upload URLs']);
   const signer = new UploadSigner(config.SESSION_SECRET);

@@ -11,7 +11,7 @@ export interface StoredImage {
 }
 
 /**
- * Where uploaded images live (ARCHITECTURE section 6): local disk under DATA_DIR/uploads unless S3_BUCKET is
+ * Where uploaded images live: local disk under DATA_DIR/uploads unless S3_BUCKET is
  * set. The browser PUTs a file straight to a signed, short-lived URL; the product then stores
  * /objects/uploads/<id>, which this app serves whichever storage holds the bytes.
  */

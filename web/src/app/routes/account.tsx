@@ -3,7 +3,7 @@ import { MyOrders, MyOrdersSkeleton } from '@/features/account/components/my-ord
 import { SignInPrompt } from '@/features/account/components/sign-in-prompt';
 import { useUser } from '@/features/auth/api/get-user';
 
-/** My Orders (spec section 2): for signed-in customers; everyone else is asked to sign in. */
+/** My Orders: for signed-in customers; everyone else is asked to sign in. */
 export default function AccountRoute() {
   const { isAuthenticated, isPending } = useUser();
   return (

@@ -5,7 +5,7 @@ import { lineTotalCents, subtotalCents } from '@/features/cart/utils/cart-store'
 import { CheckoutPage } from '@/features/checkout/components/checkout-page';
 import { queryClient } from '@/lib/api';
 
-/** A paid checkout empties the cart, and My Orders (cached for good, spec section 7) must show the new order. */
+/** A paid checkout empties the cart, and My Orders (cached for good) must show the new order. */
 function onPaid() {
   cart.clear();
   void queryClient.invalidateQueries({ queryKey: myOrdersQueryKey });

@@ -10,7 +10,7 @@ import { ProductGridSkeleton } from '@/features/catalogue/components/product-gri
 import { ALL_CATEGORIES, categoriesOf } from '@/features/catalogue/utils/categories';
 import { breadcrumbList } from '@/lib/structured-data';
 
-/** Spec section 9: 8 placeholder cards while the catalogue loads. */
+/** 8 placeholder cards while the catalogue loads. */
 const SKELETON_CARDS = 8;
 /** 'All' plus the usual number of categories, so the filter row keeps its height when the real one arrives. */
 const SKELETON_FILTERS = 5;

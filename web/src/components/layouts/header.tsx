@@ -8,7 +8,7 @@ import { useUser } from '@/features/auth/api/get-user';
 import { setCartPanelOpen, useCartLines } from '@/features/cart/api/use-cart';
 import { itemCount } from '@/features/cart/utils/cart-store';
 
-/** Customer sign-in and sign-out are server pages (spec section 2), reached by a full navigation. */
+/** Customer sign-in and sign-out are server pages, reached by a full navigation. */
 const LOGIN_URL = '/api/login';
 const LOGOUT_URL = '/api/logout';
 

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { pageTitle } from '@/config/site';
 
 export interface SeoProps {
-  /** The page's own title; the site name is appended (spec section 1). */
+  /** The page's own title; the site name is appended. */
   title?: string;
   description: string;
   /** Pages that should stay out of search results (checkout, confirmations, accounts). */

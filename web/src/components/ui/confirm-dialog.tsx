@@ -2,7 +2,7 @@ import * as AlertDialog from '@radix-ui/react-alert-dialog';
 import { buttonClasses } from './button';
 
 /**
- * Asks before something that cannot be undone (spec section 8's confirmations). Focus starts on Cancel, so an
+ * Asks before something that cannot be undone. Focus starts on Cancel, so an
  * Enter pressed by habit does not delete.
  */
 export function ConfirmDialog({

@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { TooltipProvider } from './tooltip';
 
-/** Spec sections 4 and 9: the open state outlives the page for 7 days; narrower than 768 px is mobile. */
+/** The open state outlives the page for 7 days; narrower than 768 px is mobile. */
 export const SIDEBAR_COOKIE = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
 const MOBILE_QUERY = '(max-width: 767.98px)';

@@ -11,7 +11,7 @@ const InSheetContext = createContext(false);
 const SIDEBAR_ID = 'sidebar';
 
 /**
- * The navigation column, with the widths of spec section 9: on desktop a fixed aside of 16rem (w-64) that collapses
+ * The navigation column: on desktop a fixed aside of 16rem (w-64) that collapses
  * to 3rem of icons (w-12); on mobile an off-canvas sheet of 18rem (w-72) from the left, a radix dialog (focus
  * trapped, Escape and a click outside close it).
  */

@@ -1,7 +1,7 @@
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import { type ReactNode, useState } from 'react';
 
-/** Spec section 9: a tooltip shows after 700 ms of hover; moving to the next trigger within 300 ms shows it at once. */
+/** A tooltip shows after 700 ms of hover; moving to the next trigger within 300 ms shows it at once. */
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 

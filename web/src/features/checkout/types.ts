@@ -13,7 +13,7 @@ export interface CheckoutCart {
   subtotalCents: number;
 }
 
-/** The customer form of spec section 3. */
+/** The checkout's customer form: who pays and where the keys go. */
 export interface Customer {
   customerName: string;
   customerEmail: string;

@@ -5,7 +5,7 @@ import { useMyOrders } from '../api/get-my-orders';
 import { OrderCard, OrderCardSkeleton } from './order-card';
 import { SignInPrompt } from './sign-in-prompt';
 
-/** Three placeholder cards (spec section 9), announced once to screen readers instead of three times. */
+/** Three placeholder cards, announced once to screen readers instead of three times. */
 export function MyOrdersSkeleton() {
   return (
     <div role="status" aria-label="Loading your orders" className="flex flex-col gap-6">

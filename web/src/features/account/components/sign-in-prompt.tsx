@@ -1,7 +1,7 @@
 import { LogIn } from 'lucide-react';
 import { buttonClasses } from '@/components/ui/button';
 
-/** Sign-in is a server page (spec section 2): a full navigation, not a client-side route. */
+/** Sign-in is a server page: a full navigation, not a client-side route. */
 const LOGIN_URL = '/api/login';
 
 export function SignInPrompt() {

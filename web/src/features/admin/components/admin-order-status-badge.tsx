@@ -1,7 +1,7 @@
 import { cn } from '@/lib/cn';
 
 /**
- * Admin badge styling (spec section 4): completed default, pending secondary, cancelled destructive, any other
+ * Admin badge styling: completed default, pending secondary, cancelled destructive, any other
  * status outline. Compared case-insensitively, like the customer-side badge.
  */
 const STYLES: Record<string, string> = {

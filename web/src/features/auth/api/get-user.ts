@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 
-/** The signed-in customer (spec section 3 reads profileImageUrl); null when signed out (a 401). */
+/** The signed-in customer (the header reads profileImageUrl); null when signed out (a 401). */
 export interface User {
   id: string;
   email: string;
@@ -13,7 +13,7 @@ export const userQueryKey = ['/api/auth/user'] as const;
 export const userQueryOptions = () =>
   queryOptions({ queryKey: userQueryKey, queryFn: () => getJson<User>('/api/auth/user') });
 
-/** Sign-in state comes from the current-user call (spec section 4). */
+/** Sign-in state comes from the current-user call. */
 export function useUser() {
   const { data, isPending } = useQuery(userQueryOptions());
   return { user: data ?? null, isAuthenticated: Boolean(data), isPending };

@@ -6,7 +6,7 @@ import { formatCents } from '@/lib/format';
 import { cart, setCartPanelOpen, useCartLines, useCartPanelOpen } from '../api/use-cart';
 import { lineTotalCents, MAX_QUANTITY, subtotalCents } from '../utils/cart-store';
 
-/** The cart side panel (spec section 2): lines with quantity controls, the subtotal and the way to checkout. */
+/** The cart side panel: lines with quantity controls, the subtotal and the way to checkout. */
 export function CartSheet() {
   const open = useCartPanelOpen();
   const lines = useCartLines();

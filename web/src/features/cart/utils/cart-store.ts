@@ -2,7 +2,7 @@ import type { Product } from '@licensestore/shared';
 import { toCents } from '@/lib/format';
 import { priceToPay } from '@/lib/pricing';
 
-/** One line of the cart as the spec stores it (section 3): the price is a number of dollars. */
+/** One line of the cart as local storage keeps it: the price is a number of dollars. */
 export interface CartLine {
   productId: string;
   productName: string;
@@ -11,7 +11,7 @@ export interface CartLine {
   quantity: number;
 }
 
-/** Local storage key of the cart (spec section 4). */
+/** Local storage key of the cart, so it outlives the page. */
 export const CART_STORAGE_KEY = 'cart';
 /** The server refuses more than 10 of one product in an order; the cart stops there too. */
 export const MAX_QUANTITY = 10;
@@ -43,7 +43,7 @@ export function parseCart(text: string | null): CartLine[] {
   }
 }
 
-/** A cart line's price is a number of dollars (spec section 3). */
+/** A cart line's price is a number of dollars. */
 export const cartPrice = (product: Pick<Product, 'regularPrice' | 'salePrice'>): number =>
   toCents(priceToPay(product)) / 100;
 

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 import { productsQueryKey } from './get-products';
 
-/** ['/api/products', id]: the default read's URL is /api/products/{id} (spec section 7). */
+/** ['/api/products', id]: the default read's URL is /api/products/{id}. */
 export const productQueryKey = (id: string) => [...productsQueryKey, id] as const;
 
 /**

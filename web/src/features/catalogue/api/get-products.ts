@@ -2,7 +2,7 @@ import type { Product } from '@licensestore/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 
-/** Key parts joined by '/' are the URL (spec section 7); product mutations invalidate everything under it. */
+/** Key parts joined by '/' are the URL; product mutations invalidate everything under it. */
 export const productsQueryKey = ['/api/products'] as const;
 
 export const getProducts = (): Promise<Product[]> => getJson<Product[]>('/api/products', { on401: 'throw' });

@@ -5,7 +5,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { useFeaturedProducts } from '../api/get-featured-products';
 import { ProductGrid, ProductGridSkeleton } from './product-grid';
 
-/** The home page shows the first 8 featured products (spec section 9). */
+/** The home page shows the first 8 featured products. */
 const FEATURED_ON_HOME = 8;
 
 export function FeaturedProducts() {

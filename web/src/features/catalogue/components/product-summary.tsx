@@ -7,7 +7,7 @@ import { StarRating } from '@/components/ui/star-rating';
 import { PriceBlock } from './price-block';
 import { StockStatus } from './stock-status';
 
-/** The static claims of product pages (spec section 1). */
+/** The static claims of product pages, the same for every product. */
 const BENEFITS = [
   'Lifetime license with a one-time payment',
   'Instant delivery by email within 15-30 minutes',

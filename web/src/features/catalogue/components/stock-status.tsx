@@ -1,4 +1,4 @@
-/** 'In Stock' or 'Out of Stock' (spec section 4), with a coloured dot that repeats what the words say. */
+/** 'In Stock' or 'Out of Stock', with a coloured dot that repeats what the words say. */
 export function StockStatus({ inStock, className = '' }: { inStock: boolean; className?: string }) {
   return (
     <span

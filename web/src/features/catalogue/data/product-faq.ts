@@ -1,7 +1,7 @@
 import type { Product } from '@licensestore/shared';
 import type { FaqEntry } from '@/lib/structured-data';
 
-/** The six questions on every product page (spec section 2), shown as an accordion and emitted as FAQPage data. */
+/** The six questions on every product page, shown as an accordion and emitted as FAQPage data. */
 export const productFaq = (product: Pick<Product, 'name' | 'platform'>): FaqEntry[] => [
   {
     question: 'How will I receive my license key?',

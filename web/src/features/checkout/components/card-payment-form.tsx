@@ -10,7 +10,7 @@ import type { PaymentHandlers } from '../hooks/use-payment-flow';
 import { CARD_FIELD_DATA, type CardFieldKey, cardFieldMessages } from '../utils/card-field-messages';
 import { CardPaymentsUnavailable } from './card-payments-unavailable';
 
-/** Spec section 9: eligibility is asked 100 ms after the tab opens, once the containers are laid out. */
+/** Eligibility is asked 100 ms after the tab opens, once the containers are laid out. */
 const ELIGIBILITY_DELAY_MS = 100;
 
 const FIELDS = [

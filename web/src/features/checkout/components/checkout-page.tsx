@@ -16,7 +16,7 @@ export interface CheckoutPageProps {
   onPaid: () => void;
 }
 
-/** Checkout (spec sections 2, 4, 5 and 8). */
+/** Checkout: who the keys go to, the order summary, and payment once the form is valid. */
 export function CheckoutPage({ cart, onPaid }: CheckoutPageProps) {
   const [customer, setCustomer] = useState<Customer>({ customerName: '', customerEmail: '' });
   const [touched, setTouched] = useState<Touched>({ customerName: false, customerEmail: false });

@@ -2,7 +2,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCents } from '@/lib/format';
 import type { CheckoutCart } from '../types';
 
-/** Order Summary (spec sections 2 and 9): tax is fixed at zero, so the total is the subtotal. */
+/** Order Summary: tax is fixed at zero, so the total is the subtotal. */
 export function OrderSummaryCard({ cart }: { cart: CheckoutCart }) {
   return (
     <Card aria-labelledby="order-summary" className="lg:sticky lg:top-24">

@@ -5,7 +5,7 @@ import type { PaymentProblem } from '../utils/payment-problems';
 import { PaymentWidget } from './payment-widget';
 
 interface PaymentSectionProps {
-  /** The form is complete enough to pay (spec section 5). */
+  /** The form is complete enough to pay: a name of 2 characters or more, a valid e-mail. */
   offered: boolean;
   phase: PaymentPhase;
   /** Why the last attempt failed, in the buyer's words. */

@@ -17,7 +17,7 @@ interface PaymentWidgetProps {
   problem: PaymentProblem | null;
 }
 
-/** Payment widget (spec section 2): PayPal's button or PayPal's card fields, in two tabs. */
+/** Payment widget: PayPal's button or PayPal's card fields, in two tabs. */
 export function PaymentWidget({ handlers, amount, disabled, problem }: PaymentWidgetProps) {
   const sdk = usePaypal();
 

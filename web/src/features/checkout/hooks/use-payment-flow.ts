@@ -5,7 +5,7 @@ import { capturePaypalOrder, createPaypalOrder, OrderProcessingError } from '../
 import type { CheckoutCart, Customer } from '../types';
 import { type PaymentProblem, PaymentRequestError, paymentProblem } from '../utils/payment-problems';
 
-/** Spec section 9: the confirmation page follows the success toast after 1.5 s. */
+/** The confirmation page follows the success toast after 1.5 s. */
 export const REDIRECT_DELAY_MS = 1500;
 
 /** idle: nothing under way; processing: from the click until the outcome; paid: waiting for the redirect. */
@@ -32,9 +32,9 @@ interface FlowInput {
 }
 
 /**
- * The checkout's payment rules (spec sections 4 and 8), shared by the PayPal button and the card fields. The SDK
- * keeps the handlers it was given, so they read the cart and customer of the latest render, never a stale one:
- * the amount charged always follows the cart.
+ * The checkout's payment rules (paid: the cart is cleared, then the confirmation; cancelled: the cart is kept),
+ * shared by the PayPal button and the card fields. The SDK keeps the handlers it was given, so they read the cart
+ * and customer of the latest render, never a stale one: the amount charged always follows the cart.
  */
 export function usePaymentFlow(input: FlowInput) {
   const [phase, setPhase] = useState<PaymentPhase>('idle');

@@ -5,7 +5,7 @@ export type CustomerErrors = Partial<Record<keyof Customer, string>>;
 /** Something@something.tld without blanks: the server checks the address properly, this catches typos early. */
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The form's messages (spec section 5); an empty object when both fields are valid. */
+/** The form's messages; an empty object when both fields are valid. */
 export function validateCustomer({ customerName, customerEmail }: Customer): CustomerErrors {
   const errors: CustomerErrors = {};
   if (customerName.trim().length < 2) errors.customerName = 'Name must be at least 2 characters';
@@ -15,7 +15,7 @@ export function validateCustomer({ customerName, customerEmail }: Customer): Cus
 
 /**
  * When the payment widget replaces the notice: exactly when the form has nothing to say, so a field marked
- * invalid never sits beside a payment button (a name of 2 characters and an at-sign, as spec section 2 asks, are
+ * invalid never sits beside a payment button (a name of 2 characters and an at-sign are
  * part of that rule).
  */
 export const paymentOffered = (customer: Customer): boolean =>

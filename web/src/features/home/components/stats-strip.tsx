@@ -1,4 +1,4 @@
-/** The storefront's static claims (spec section 1). */
+/** The storefront's static claims, fixed text rather than live figures. */
 const STATS = [
   { value: '50,000+', label: 'Happy Customers' },
   { value: '4.8/5', label: 'Average Rating' },

@@ -23,5 +23,5 @@ export const useOrder = (orderId: string, enabled = true) =>
 export const useOrderItems = (orderId: string, enabled = true) =>
   useQuery({ ...orderItemsQueryOptions(orderId), enabled });
 
-/** getJson's errors read "<status>: <body>" (spec section 8). */
+/** getJson's errors read "<status>: <body>". */
 export const isNotFound = (error: Error | null) => error?.message.startsWith('404:') ?? false;

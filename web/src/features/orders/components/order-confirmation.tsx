@@ -23,7 +23,7 @@ const orderDate = (createdAt: string | null) =>
     : 'Today';
 
 /**
- * Order confirmation (spec section 2); the keys fill in by themselves as the server delivers them, for a visitor
+ * Order confirmation; the keys fill in by themselves as the server delivers them, for a visitor
  * with access to them (the paying browser, the e-mail's link, the customer signed in with the order's address).
  * A payment PayPal still reviews, or declined, has its own page, which turns into the confirmation by itself when
  * PayPal completes it.

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 
-/** A customer's review shown on the home page (spec section 3). */
+/** A customer's review shown on the home page. */
 export interface Testimonial {
   id: string;
   customerName: string;

@@ -2,7 +2,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { useTestimonials } from '../api/get-testimonials';
 import { TestimonialCard, TestimonialCardSkeleton } from './testimonial-card';
 
-/** Spec section 9: 6 placeholder cards while the testimonials load. */
+/** 6 placeholder cards while the testimonials load. */
 const SKELETON_CARDS = 6;
 
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';

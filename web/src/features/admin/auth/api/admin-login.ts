@@ -12,7 +12,7 @@ export interface AdminCredentials {
 /** A sign-in the server answered with a 4xx (wrong credentials, too many attempts): its `{error}` is for the user. */
 class LoginRefused extends Error {}
 
-/** apiRequest's errors read "<status>: <body>" (spec section 8); the body of a refusal is `{"error": "..."}`. */
+/** apiRequest's errors read "<status>: <body>"; the body of a refusal is `{"error": "..."}`. */
 function refusalOf(error: unknown): LoginRefused | null {
   const match = error instanceof Error ? /^4\d\d: ([\s\S]*)$/.exec(error.message) : null;
   if (!match) return null;
@@ -34,7 +34,7 @@ async function postAdminLogin(credentials: AdminCredentials): Promise<void> {
   }
 }
 
-/** Signs in; on success goes to the dashboard and reads the admin status again (spec sections 2 and 8). */
+/** Signs in; on success goes to the dashboard and reads the admin status again. */
 export function useAdminLogin() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();

@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { adminStatusQueryKey } from './admin-status';
 
-/** Signs out and leaves the back office for the storefront (spec section 7). */
+/** Signs out and leaves the back office for the storefront. */
 export function useAdminLogout() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();

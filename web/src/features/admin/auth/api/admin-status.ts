@@ -13,8 +13,8 @@ export interface BackOfficeSession {
 }
 
 /**
- * The visitor's back-office session, or null for everyone else. A failed check answers null rather than failing
- * (spec section 6): a rejected query would keep its last answer, and a session that has just ended must not keep
+ * The visitor's back-office session, or null for everyone else. A failed check answers null (not an admin) rather
+ * than failing: a rejected query would keep its last answer, and a session that has just ended must not keep
  * showing admin pages. An auditor is no admin (`isAdmin` is false) but is let in, read-only.
  */
 async function fetchSession(): Promise<BackOfficeSession | null> {
@@ -40,7 +40,7 @@ export const useBackOfficeSession = () => useQuery(adminStatusQueryOptions()).da
  */
 export const useReadOnly = () => useBackOfficeSession()?.role !== 'admin';
 
-/** The back-office role, checked again on every route change (spec section 6). */
+/** The back-office role, checked again on every route change. */
 export function useAdminStatus() {
   const { data, isPending, refetch } = useQuery(adminStatusQueryOptions());
   const [location] = useLocation();

@@ -6,7 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { useAdminLogin } from '../api/admin-login';
 
-/** The admin login card (spec section 2): both fields required, the button says so while the sign-in runs. */
+/** The admin login card: both fields required, the button says so while the sign-in runs. */
 export function AdminLoginForm() {
   const login = useAdminLogin();
   const usernameId = useId();

@@ -7,7 +7,7 @@ import type { ProductPayload } from '../utils/product-form-values';
 
 /**
  * Every product query lives under ['/api/products']: this screen's list and the storefront's list, featured
- * grid and detail pages, so a change shows wherever the product does (spec section 4).
+ * grid and detail pages, so a change shows wherever the product does.
  */
 const refreshProducts = (queryClient: QueryClient) =>
   queryClient.invalidateQueries({ queryKey: productsQueryKey });

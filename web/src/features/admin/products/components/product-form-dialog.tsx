@@ -5,7 +5,7 @@ import { EMPTY_PRODUCT_FORM, formValuesOf } from '../utils/product-form-values';
 import { ProductForm } from './product-form';
 
 /**
- * 'Add New Product' when there is no product to edit, else 'Edit Product' (spec section 2). The form is keyed by
+ * 'Add New Product' when there is no product to edit, else 'Edit Product'. The form is keyed by
  * the product, so opening another one starts from its values, never from the last one's edits.
  */
 export function ProductFormDialog({

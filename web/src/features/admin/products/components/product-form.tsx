@@ -18,7 +18,7 @@ const CHECKBOX =
   'size-4 rounded border-border accent-primary focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary';
 
 /**
- * The add and edit form (spec section 5). Checks the required fields before sending; what the server still
+ * The add and edit form. Checks the required fields before sending; what the server still
  * refuses (its 400 names the field) is shown above the buttons.
  */
 export function ProductForm({

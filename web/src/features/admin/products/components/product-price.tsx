@@ -1,7 +1,7 @@
 import type { Product } from '@licensestore/shared';
 import { formatPrice } from '@/lib/format';
 
-/** The sale price with the regular one struck through when a sale price exists, else the regular price (spec 2). */
+/** The sale price with the regular one struck through when a sale price exists, else the regular price. */
 export function ProductPrice({ product }: { product: Pick<Product, 'regularPrice' | 'salePrice'> }) {
   if (!product.salePrice) return <span className="tabular-nums">{formatPrice(product.regularPrice)}</span>;
   return (

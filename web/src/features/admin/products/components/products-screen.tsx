@@ -8,7 +8,7 @@ import { useDeleteProduct } from '../api/product-mutations';
 import { ProductFormDialog } from './product-form-dialog';
 import { ProductsTable } from './products-table';
 
-/** Admin Products (spec section 2): the heading, the table, and the add, edit and delete dialogs. */
+/** Admin Products: the heading, the table, and the add, edit and delete dialogs. */
 export function ProductsScreen() {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Product | null>(null);

@@ -72,7 +72,7 @@ function ProductRow({ product, actions }: { product: Product; actions: RowAction
   );
 }
 
-/** The whole catalogue with edit and delete per product (spec section 2, Admin Products); null: read-only. */
+/** The whole catalogue with edit and delete per product; null: read-only. */
 export function ProductsTable({ actions }: { actions: RowActions | null }) {
   return (
     <QueryTable

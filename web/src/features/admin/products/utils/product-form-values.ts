@@ -19,7 +19,7 @@ export interface ProductFormValues {
   inStock: boolean;
 }
 
-/** The body of POST /api/products and PATCH /api/products/{id} (spec sections 3 and 5). */
+/** The body of POST /api/products and PATCH /api/products/{id}. */
 export type ProductPayload = Omit<Product, 'id'>;
 
 export type ProductFormProblems = Partial<Record<keyof ProductFormValues, string>>;
@@ -64,7 +64,7 @@ const REQUIRED: Array<[keyof ProductFormValues, string]> = [
   ['imageUrl', 'Image URL is required'],
 ];
 
-/** Spec section 5: name, category, description, regular price, platform and image URL are required. */
+/** Name, category, description, regular price, platform and image URL are required. */
 export function validateProductForm(values: ProductFormValues): ProductFormProblems {
   const problems: ProductFormProblems = {};
   for (const [field, message] of REQUIRED) {
@@ -85,7 +85,7 @@ export function validateProductForm(values: ProductFormValues): ProductFormProbl
   return problems;
 }
 
-/** Prices travel as strings; an empty sale price, download URL or notes is sent as null (spec section 5). */
+/** Prices travel as strings; an empty sale price, download URL or notes is sent as null. */
 export const productPayload = (values: ProductFormValues): ProductPayload => ({
   name: values.name.trim(),
   category: values.category.trim(),

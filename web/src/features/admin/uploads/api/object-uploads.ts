@@ -1,6 +1,6 @@
 import { apiRequest } from '@/lib/api';
 
-/** Spec section 8's descriptions under 'Upload failed'. */
+/** The descriptions a failed upload's toast ('Upload failed') gives. */
 export const NO_UPLOAD_URL = 'No upload URL returned';
 export const COULD_NOT_PROCESS = 'Could not process image';
 

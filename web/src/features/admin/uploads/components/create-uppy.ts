@@ -4,7 +4,7 @@ import { requestUploadUrl } from '../api/object-uploads';
 
 export type ImageUppy = Uppy<Meta, AwsBody>;
 
-/** Spec sections 5 and 9: one image of at most 10 MB, started by the admin, not on selection. */
+/** One image of at most 10 MB, started by the admin, not on selection. */
 export const IMAGE_RESTRICTIONS = {
   maxNumberOfFiles: 1,
   allowedFileTypes: ['image/*'],

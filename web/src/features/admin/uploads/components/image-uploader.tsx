@@ -27,7 +27,7 @@ async function uploadChosenFile(uppy: ImageUppy): Promise<{ uploadURL: string } 
 
 /**
  * Pick one image (drop or browse), then Upload Image PUTs it to a signed URL and hands the stored object path
- * to the form (spec sections 4, 5 and 7). Inline rather than Uppy's modal: a modal inside the product dialog
+ * to the form as its image URL. Inline rather than Uppy's modal: a modal inside the product dialog
  * would fight it for focus and be clipped by its transform.
  */
 export function ImageUploader({ onUploaded }: { onUploaded: (objectPath: string) => void }) {
