@@ -1,8 +1,8 @@
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
-import { type Kysely, sql } from 'kysely';
-import { ensureCheckpoint, notifyCheckpoint } from './checkpoints.js';
+import type { Kysely } from 'kysely';
+import { ensureCheckpoint, moveCheckpoint } from './checkpoints.js';
 import { abortableDelay } from './delay.js';
 import type { Projector } from './projector.js';
 import { readBatches } from './read-batches.js';
@@ -272,16 +272,8 @@ export async function applyBatch(
 ): Promise<boolean> {
   try {
     await db.transaction().execute(async (trx) => {
-      const moved = await trx
-        .updateTable('projection_checkpoints')
-        .set({ position: to, updated_at: sql<Date>`now()` })
-        .where('name', '=', projector.name)
-        .where('position', 'is not distinct from', from)
-        .where('version', '=', projector.version)
-        .executeTakeFirst();
-      if (moved.numUpdatedRows === 0n) throw new CheckpointMoved();
+      if (!(await moveCheckpoint(trx, projector, from, to))) throw new CheckpointMoved();
       await projector.apply(trx, events, { schema: 'public', log });
-      await notifyCheckpoint(trx, projector.name, to);
     });
     return true;
   } catch (error) {
