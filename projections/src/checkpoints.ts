@@ -42,3 +42,23 @@ export async function notifyCheckpoint(
     db,
   );
 }
+
+/**
+ * Moves the checkpoint from `from` to `to` and notifies, in one statement (the notification is delivered at
+ * commit), unless another writer moved it or its version changed meanwhile: then nothing moves and it says false.
+ */
+export async function moveCheckpoint(
+  trx: Kysely<Database>,
+  checkpoint: { name: string; version: number },
+  from: Position | null,
+  to: Position,
+): Promise<boolean> {
+  const { rows } = await sql`
+    WITH moved AS (
+      UPDATE projection_checkpoints SET position = ${to}, updated_at = now()
+       WHERE name = ${checkpoint.name} AND position IS NOT DISTINCT FROM ${from} AND version = ${checkpoint.version}
+       RETURNING name)
+    SELECT pg_notify(${PROJECTION_CHECKPOINT_CHANNEL}, ${formatCheckpointNotification(checkpoint.name, to)})
+      FROM moved`.execute(trx);
+  return rows.length > 0;
+}
