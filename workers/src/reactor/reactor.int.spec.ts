@@ -211,7 +211,7 @@ describe('Reactor', () => {
       }
     };
 
-    it('derives them again from the log when the next enqueue finds its mark gone', async () => {
+    it('adds them again when the next enqueue finds its mark gone', async () => {
       const reactor = start();
       const one = await orderPaid();
       await reactor.waitForPosition(one.position);

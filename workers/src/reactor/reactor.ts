@@ -198,7 +198,19 @@ export class Reactor {
     return true;
   }
 
+  /** Follows the log while this instance holds the lock; a Redis that lost jobs is recovered on the same session. */
   private async react(session: pg.Client, lost: AbortSignal): Promise<void> {
+    for (;;) {
+      try {
+        return await this.follow(session, lost);
+      } catch (error) {
+        if (!(error instanceof JobsLostError) || this.stopping || lost.aborted) throw error;
+        this.logger.warn({ reactor: this.name, err: error }, 'the job queue lost jobs it was given');
+      }
+    }
+  }
+
+  private async follow(session: pg.Client, lost: AbortSignal): Promise<void> {
     const checkpoint = await readCheckpoint(session, this.name);
     this.mark = await this.options.jobs.readMark(this.name);
     if (this.mark !== checkpoint) await this.addUnfinishedAgain(session, checkpoint);
