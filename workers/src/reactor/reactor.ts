@@ -322,9 +322,12 @@ export class Reactor {
         batch.position = position;
         batch.jobs.push(...jobs);
         batch.events += 1;
-        // A batch waits while the one before it settles, but never grows past a bound: the reader waits instead.
-        if (batch.jobs.length >= SETTLE_EVERY_JOBS || batch.events >= SETTLE_EVERY_EVENTS) await settle();
-        else if (!settling) settle().catch(fail);
+        if (!settling) {
+          settle().catch(fail);
+        } else if (batch.jobs.length >= SETTLE_EVERY_JOBS || batch.events >= SETTLE_EVERY_EVENTS) {
+          // A full batch waits for the one before it, which hands over to it when it ends (or fails the activation).
+          await chain.catch(() => {});
+        }
       },
       /** While no events arrive, nothing else would notice that Redis lost the jobs still waiting or retrying. */
       check: () => {
