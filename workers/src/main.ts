@@ -13,6 +13,7 @@ import { jsonLogger, type Logger } from '@licensestore/shared/logging';
 import { createOrderAccess } from '@licensestore/shared/order-access';
 import { verifyReadModelsProcessor } from './audit-verify/processor.js';
 import { startWorkerHost } from './jobs/host.js';
+import { FinishedJobs } from './jobs/intents.js';
 import type { JobProcessor } from './jobs/processor.js';
 import { JobQueues, redisConnection } from './jobs/queues.js';
 import { registeredProcessors } from './jobs/registry.js';
@@ -48,11 +49,13 @@ export interface RunningWorkers {
 /** The workers role: the reactor (one active per deployment) and the job consumers (any number of instances). */
 export async function startWorkers(options: WorkersOptions): Promise<RunningWorkers> {
   const logger = options.logger ?? jsonLogger({ role: 'workers' });
+  // One connection migrates, then crosses out finished jobs' intents.
   const database = openDatabase(options.databaseUrl, { max: 1 });
   try {
     await migrateWorkers(database.db);
-  } finally {
+  } catch (error) {
     await database.close();
+    throw error;
   }
 
   const eventStore = await openEventStore(options);
@@ -74,10 +77,11 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     ],
     queues,
     logger,
+    finishedJobs: new FinishedJobs(database.pool, logger),
   }).catch(async (error: unknown) => {
     await reactor.stop();
     context.mailer.close();
-    await Promise.allSettled([jobs.close(), eventStore.close()]);
+    await Promise.allSettled([jobs.close(), eventStore.close(), database.close()]);
     throw error;
   });
   logger.info({}, 'workers role started');
@@ -89,7 +93,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
         await reactor.stop();
         await host.close();
         context.mailer.close();
-        await Promise.all([jobs.close(), eventStore.close()]);
+        await Promise.all([jobs.close(), eventStore.close(), database.close()]);
         logger.info({}, 'workers role stopped');
       })();
       return stopped;

@@ -12,6 +12,25 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  // A job the reactor derived and no worker has finished yet; the rows left are the work a Redis loss would lose.
+  '2026-11-26-50-reactor-job-intents': {
+    async up(db) {
+      await db.schema
+        .createTable('reactor_job_intents')
+        .addColumn('queue', 'text', (col) => col.notNull())
+        .addColumn('job_id', 'text', (col) => col.notNull())
+        .addColumn('reactor', 'text', (col) => col.notNull())
+        .addColumn('position', 'text', (col) => col.notNull())
+        .addColumn('name', 'text', (col) => col.notNull())
+        .addColumn('data', 'jsonb', (col) => col.notNull())
+        .addColumn('run_at', 'timestamptz', (col) => col.notNull())
+        .addPrimaryKeyConstraint('reactor_job_intents_pkey', ['queue', 'job_id'])
+        .execute();
+      await sql`CREATE INDEX reactor_job_intents_by_position ON reactor_job_intents (reactor, position COLLATE "C")`.execute(
+        db,
+      );
+    },
+  },
 };
 
 /** The workers role's own tables, tracked apart from the read-model migrations. Safe to run concurrently. */

@@ -113,7 +113,7 @@ describe('Workers when Redis restarts mid-run', () => {
       expect(deliveries.size).toBe(40);
       expect([...deliveries.values()].every((count) => count === 1)).toBe(true);
       expect(
-        warnings.includes('the job queue lacks jobs it was given; deriving them again from its mark'),
+        warnings.includes('the job queue lacks jobs it was given; adding the unfinished ones again'),
       ).toBe(rederives);
     },
     90_000,

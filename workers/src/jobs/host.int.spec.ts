@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { workersTestEnvironment } from '../testing/fixtures.js';
 import { startWorkerHost, type WorkerHost } from './host.js';
+import { FinishedJobs } from './intents.js';
 import { defineProcessor, type JobProcessor } from './processor.js';
 
 type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
@@ -18,7 +19,12 @@ describe('Worker host', () => {
   const hosts: WorkerHost[] = [];
 
   const startHost = async (...processors: JobProcessor[]) => {
-    const host = await startWorkerHost({ processors, queues: env.queues, logger: silentLogger });
+    const host = await startWorkerHost({
+      processors,
+      queues: env.queues,
+      logger: silentLogger,
+      finishedJobs: new FinishedJobs(env.pool, silentLogger),
+    });
     hosts.push(host);
     return host;
   };

@@ -1,5 +1,6 @@
 import type { Logger } from '@licensestore/shared/logging';
 import { Worker } from 'bullmq';
+import type { FinishedJobs } from './intents.js';
 import { jobLogFields } from './job-log.js';
 import type { JobProcessor } from './processor.js';
 import { defaultJobOptions, type QueueConnection } from './queues.js';
@@ -13,7 +14,7 @@ import { defaultJobOptions, type QueueConnection } from './queues.js';
 export const STALLED_JOBS = { lockDuration: 10_000, stalledInterval: 5_000, maxStalledCount: 5 };
 
 export interface WorkerHost {
-  /** Stops taking new jobs and resolves once every active job has finished. */
+  /** Stops taking new jobs and resolves once every active job has finished and been crossed out. */
   close(): Promise<void>;
 }
 
@@ -22,8 +23,10 @@ export async function startWorkerHost(options: {
   processors: readonly JobProcessor[];
   queues: QueueConnection;
   logger: Logger;
+  /** Where a finished job's intent is crossed out, so a Redis loss never runs it again. */
+  finishedJobs: FinishedJobs;
 }): Promise<WorkerHost> {
-  const { processors, queues, logger } = options;
+  const { processors, queues, logger, finishedJobs } = options;
   const duplicate = processors.find((p, index) => processors.findIndex((q) => q.queue === p.queue) !== index);
   if (duplicate) throw new Error(`two processors registered for queue ${duplicate.queue}`);
 
@@ -45,12 +48,13 @@ export async function startWorkerHost(options: {
         removeOnFail: defaultJobOptions.removeOnFail,
       },
     );
-    worker.on('completed', (job, result) =>
+    worker.on('completed', (job, result) => {
+      if (job.id !== undefined) finishedJobs.finished(processor.queue, job.id);
       logger.info(
         { ...jobLogFields(processor.queue, job), result: typeof result === 'string' ? result : undefined },
         'job done',
-      ),
-    );
+      );
+    });
     worker.on('failed', (job, error) =>
       logger.warn({ ...jobLogFields(processor.queue, job), err: error }, 'job failed'),
     );
@@ -63,6 +67,7 @@ export async function startWorkerHost(options: {
   return {
     close: async () => {
       await Promise.all(workers.map((worker) => worker.close()));
+      await finishedJobs.flush();
     },
   };
 }

@@ -44,7 +44,7 @@ export interface AddedJob {
 /**
  * Moves a reactor's mark only if it is where the reactor last left it and the jobs it just added are there: a
  * Redis that restarted without its data (or failed over to a replica that had not caught up) fails one of the two.
- * KEYS[1] the mark, KEYS[2..] the jobs; ARGV[1] the expected mark ('' for none), ARGV[2] the new one ('' to keep).
+ * KEYS[1] the mark, KEYS[2..] the jobs; ARGV[1] the expected mark, ARGV[2] the new one ('' for none, in both).
  */
 const MOVE_MARK = `
 local current = redis.call('GET', KEYS[1])
@@ -52,7 +52,7 @@ if (current or '') ~= ARGV[1] then return 0 end
 for i = 2, #KEYS do
   if redis.call('EXISTS', KEYS[i]) == 0 then return 0 end
 end
-if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2]) end
+if ARGV[2] == '' then redis.call('DEL', KEYS[1]) else redis.call('SET', KEYS[1], ARGV[2]) end
 return 1
 `;
 

@@ -1,9 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import { silentLogger } from '@licensestore/shared/logging';
+import { UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { conditionWaits } from '../../../test/support/condition-waits.js';
 import { testRedisUrl } from '../../../test/support/database.js';
+import { startWorkerHost } from '../jobs/host.js';
+import { FinishedJobs } from '../jobs/intents.js';
+import type { JobProcessor } from '../jobs/processor.js';
 import type { JobQueues, JobRequest } from '../jobs/queues.js';
 import { appendEvent, checkpointOf, workersTestEnvironment } from '../testing/fixtures.js';
 import {
@@ -36,18 +41,48 @@ function recordingReactions() {
 function countingSink(jobs: JobQueues) {
   const adds = new Map<string, number>();
   const waits = conditionWaits();
+  const addedIds: string[] = [];
   const sink: JobSink = {
     readMark: (reactor) => jobs.readMark(reactor),
     moveMark: (...move) => jobs.moveMark(...move),
     async add(request, jobId) {
       await jobs.add(request, jobId);
+      addedIds.push(jobId);
       adds.set(jobId, (adds.get(jobId) ?? 0) + 1);
       waits.changed();
     },
   };
   const added = (jobId: string, times: number) =>
     waits.until(`${jobId} added ${times} times`, () => (adds.get(jobId) ?? 0) >= times, 10_000);
-  return { sink, added };
+  return { sink, added, addedIds };
+}
+
+type Outcome = 'done' | 'retry' | 'fail';
+
+/**
+ * A consumer of the test's queue that does each job's side effect (counted per order) unless the job says otherwise:
+ * 'retry' throws until `retriesSucceed`, 'fail' fails the job for good.
+ */
+function countingProcessor() {
+  const effects = new Map<string, number>();
+  const attempts = new Map<string, number>();
+  const waits = conditionWaits();
+  const state = { retriesSucceed: false };
+  const processor: JobProcessor = {
+    queue: QUEUE,
+    concurrency: 4,
+    async handle(job) {
+      const { order, outcome } = job.data as { order: string; outcome: Outcome };
+      attempts.set(order, (attempts.get(order) ?? 0) + 1);
+      waits.changed();
+      if (outcome === 'fail') throw new UnrecoverableError('refused for good');
+      if (outcome === 'retry' && !state.retriesSucceed) throw new Error('try again later');
+      effects.set(order, (effects.get(order) ?? 0) + 1);
+      waits.changed();
+    },
+  };
+  const until = (what: string, condition: () => boolean) => waits.until(what, condition, 20_000);
+  return { processor, effects, attempts, state, until };
 }
 
 describe('Reactor', () => {
@@ -68,6 +103,7 @@ describe('Reactor', () => {
     return reactor;
   };
   const orderPaid = () => appendEvent(env.eventStore, 'OrderPaid', { orderId: randomUUID() });
+  const orderOf = (event: RecordedEvent) => (event.data as { orderId: string }).orderId;
   const jobIds = async () => (await env.jobs.queue(QUEUE).getJobs()).map((job) => job.id).sort();
   const expectedIds = (...events: RecordedEvent[]) =>
     events.map((event) => jobIdFor(event.id, 'deliver')).sort();
@@ -137,7 +173,7 @@ describe('Reactor', () => {
       expect(replayedJob?.timestamp).toBe(firstJob?.timestamp);
     });
 
-    it('after a failure between the enqueue and the checkpoint, replays the event into the same job', async () => {
+    it('after a failure between the enqueue and the mark, adds the same job again', async () => {
       const added: string[] = [];
       let failOnce = true;
       const reactor = start({
@@ -175,7 +211,7 @@ describe('Reactor', () => {
       }
     };
 
-    it('derives them again from the log when the next enqueue finds its mark gone', async () => {
+    it('adds them again when the next enqueue finds its mark gone', async () => {
       const reactor = start();
       const one = await orderPaid();
       await reactor.waitForPosition(one.position);
@@ -185,6 +221,75 @@ describe('Reactor', () => {
       await reactor.waitForPosition(two.position);
       expect(await jobIds()).toEqual(expectedIds(one, two));
       expect(await env.jobs.readMark(name)).toBe(two.position);
+    });
+
+    it('adds again only the jobs that had not finished: waiting, delayed, retrying and failed, none of the done', async () => {
+      const reactions: Reactions = {
+        OrderPaid: (event) => {
+          const { orderId, outcome, delayMs } = event.data as {
+            orderId: string;
+            outcome: Outcome;
+            delayMs?: number;
+          };
+          return { queue: QUEUE, name: 'deliver', data: { order: orderId, outcome }, delayMs };
+        },
+      };
+      const paid = (outcome: Outcome, delayMs?: number) =>
+        appendEvent(env.eventStore, 'OrderPaid', { orderId: randomUUID(), outcome, delayMs });
+      const consumer = countingProcessor();
+      const finishedJobs = new FinishedJobs(env.pool, silentLogger);
+      const host = await startWorkerHost({
+        processors: [consumer.processor],
+        queues: env.queues,
+        logger: silentLogger,
+        finishedJobs,
+      });
+      const first = start({ reactions });
+
+      const done = await Promise.all(Array.from({ length: 20 }, () => paid('done')));
+      const retrying = await paid('retry');
+      const failed = await paid('fail');
+      const delayed = await paid('done', 60_000);
+      await first.waitForPosition(delayed.position);
+      await consumer.until('20 jobs done', () => consumer.effects.size === 20);
+      await consumer.until('the retrying and the failing job tried', () =>
+        [retrying, failed].every((event) => consumer.attempts.has(orderOf(event))),
+      );
+      await host.close();
+      await first.stop();
+
+      const unfinished = expectedIds(retrying, failed, delayed);
+      const intents = await env.pool.query<{ job_id: string }>('SELECT job_id FROM reactor_job_intents');
+      expect(intents.rows.map((row) => row.job_id).sort()).toEqual(unfinished);
+      await forgetAllJobs();
+
+      const counting = countingSink(env.jobs);
+      const second = start({ reactions, jobs: counting.sink });
+      await second.waitForPosition(delayed.position);
+      expect(counting.addedIds.sort()).toEqual(unfinished);
+      expect(await jobIds()).toEqual(unfinished);
+      const delayedJob = await env.jobs.queue(QUEUE).getJob(jobIdFor(delayed.id, 'deliver'));
+      expect(await delayedJob?.getState()).toBe('delayed');
+      // The delay goes on from where it was, not from the restart.
+      expect(delayedJob?.opts.delay).toBeGreaterThan(0);
+      expect(delayedJob?.opts.delay).toBeLessThanOrEqual(60_000);
+
+      consumer.state.retriesSucceed = true;
+      const again = await startWorkerHost({
+        processors: [consumer.processor],
+        queues: env.queues,
+        logger: silentLogger,
+        finishedJobs,
+      });
+      try {
+        await consumer.until('the retried job done', () => consumer.effects.has(orderOf(retrying)));
+      } finally {
+        await again.close();
+      }
+      expect([...consumer.effects.values()].every((count) => count === 1)).toBe(true);
+      expect([...consumer.effects.keys()].sort()).toEqual([...done, retrying].map(orderOf).sort());
+      const left = await env.pool.query<{ job_id: string }>('SELECT job_id FROM reactor_job_intents');
+      expect(left.rows.map((row) => row.job_id).sort()).toEqual(expectedIds(failed, delayed));
     });
 
     it('notices while no events arrive, and adds the lost jobs again', async () => {

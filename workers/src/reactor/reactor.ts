@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
 import { type Logger, silentLogger } from '@licensestore/shared/logging';
 import pg from 'pg';
+import { type IntendedJob, readCheckpoint, recordProgress, unfinishedJobs } from '../jobs/intents.js';
 import type { AddedJob, JobRequest } from '../jobs/queues.js';
 
 /** Maps one recorded event to the jobs it causes; null when the event needs none. Pure: no I/O. */
@@ -42,32 +43,23 @@ export interface ReactorOptions {
 export type ReactorState = 'starting' | 'standby' | 'active' | 'stopped';
 
 /**
- * Progress is settled (mark, then checkpoint) in batches: at most this long after an event is handled, or at once
- * when a batch grows this large. Three round trips per event would make the reactor the pipeline's bottleneck; a
- * crash replays at most one batch, and replayed events enqueue nothing new (deterministic job ids).
+ * Progress is settled (intents and checkpoint, jobs, mark) a batch at a time: a batch is the events handled while the
+ * batch before it settled, at most this many. Three round trips per event would make the reactor the pipeline's
+ * bottleneck; a crash replays at most one batch, and replayed events record and enqueue nothing new (deterministic
+ * job ids).
  */
-const SETTLE_AFTER_MS = 20;
 const SETTLE_EVERY_JOBS = 100;
 const SETTLE_EVERY_EVENTS = 500;
 const MAX_BACKOFF_MS = 30_000;
 const MARK_CHECK_INTERVAL_MS = 5_000;
 
-/** The sink (Redis) lost jobs the reactor had added: they are derived again from the mark it still holds. */
+/** The sink (Redis) lost jobs the reactor had added: the unfinished ones after the mark it still holds go in again. */
 class JobsLostError extends Error {
   constructor(reactor: string, mark: Position | null) {
     super(`the job queue no longer holds the jobs reactor ${reactor} added up to ${mark ?? 'the start'}`);
     this.name = 'JobsLostError';
   }
 }
-
-/** A job handed to the sink, its add still in flight: adds are pipelined, and settled in batches. */
-interface AddingJob extends AddedJob {
-  adding: Promise<void>;
-}
-
-/** The earlier of two positions; null (the start of the log) is earliest. */
-const earliest = (a: Position | null, b: Position | null): Position | null =>
-  a === null || b === null ? null : a < b ? a : b;
 
 /**
  * BullMQ job ids may not contain ':'. The id is a pure function of the event and the job name, so a replayed
@@ -83,16 +75,19 @@ export function jobIdFor(eventId: string, jobName: string): string {
 /**
  * A checkpointed subscription to the global log that turns events into jobs.
  *
- * Delivery is at least once: the checkpoint is written after the enqueue, so a crash in between replays the
- * event, and the deterministic job id makes the second enqueue a no-op. Only the instance holding the Postgres
- * session advisory lock is active; the others wait on the lock and take over when its session ends. Checkpoints
- * are written through that same session, so an instance that lost its lock cannot move the checkpoint.
+ * Each batch of events is settled in three steps: the jobs it causes are written down as intents together with the
+ * checkpoint (one Postgres transaction), then added to Redis, then the reactor's mark in Redis is moved past them. A
+ * crash in between replays at most the batch, and the deterministic job ids make a second record or enqueue a no-op.
+ * Only the instance holding the Postgres session advisory lock is active; the others wait on the lock and take over
+ * when its session ends. Checkpoints are written through that same session, so an instance that lost its lock cannot
+ * move the checkpoint.
  *
- * The checkpoint says which events were handed to Redis, not that Redis still has their jobs: a Redis that
- * restarts without its data (or fails over to a replica that lagged) forgets them. So the reactor also keeps a mark
- * in Redis, moved after each enqueue only if it is still where the reactor left it and the new jobs are there. It
- * resumes from the earlier of checkpoint and mark, and restarts from the mark when a move or an idle check finds
- * Redis has forgotten, so lost jobs are derived again from the log.
+ * The checkpoint says which jobs were written down, not that Redis still has them: a Redis that restarts without
+ * its data (or fails over to a replica that lagged) forgets them. The mark is moved only if it is still where the
+ * reactor left it and the new jobs are there, so a mark behind the checkpoint, or gone, says Redis may lack the jobs
+ * derived after it. A worker crosses out a job's intent once the job is done; so the reactor adds again only the
+ * unfinished jobs after the mark, at activation and whenever a move or an idle check finds Redis has forgotten, and a
+ * Redis loss costs the work that was unfinished, not the history of the log.
  */
 export class Reactor {
   private currentState: ReactorState = 'starting';
@@ -119,7 +114,7 @@ export class Reactor {
     return this.currentState;
   }
 
-  /** The last position this instance has handled (jobs enqueued, mark and checkpoint saved), or where it started. */
+  /** The last position this instance has handled (intents and checkpoint saved, jobs enqueued, mark moved), or where it started. */
   position(): Position | null {
     return this.handled;
   }
@@ -203,20 +198,23 @@ export class Reactor {
     return true;
   }
 
+  /** Follows the log while this instance holds the lock; a Redis that lost jobs is recovered on the same session. */
   private async react(session: pg.Client, lost: AbortSignal): Promise<void> {
-    const { rows } = await session.query<{ position: string | null }>(
-      'SELECT position FROM reactor_checkpoints WHERE name = $1',
-      [this.name],
-    );
-    const checkpoint = rows[0]?.position ?? null;
-    this.mark = await this.options.jobs.readMark(this.name);
-    this.handled = earliest(checkpoint, this.mark);
-    if (this.handled !== checkpoint) {
-      this.logger.warn(
-        { reactor: this.name, checkpoint, mark: this.mark },
-        'the job queue lacks jobs it was given; deriving them again from its mark',
-      );
+    for (;;) {
+      try {
+        return await this.follow(session, lost);
+      } catch (error) {
+        if (!(error instanceof JobsLostError) || this.stopping || lost.aborted) throw error;
+        this.logger.warn({ reactor: this.name, err: error }, 'the job queue lost jobs it was given');
+      }
     }
+  }
+
+  private async follow(session: pg.Client, lost: AbortSignal): Promise<void> {
+    const checkpoint = await readCheckpoint(session, this.name);
+    this.mark = await this.options.jobs.readMark(this.name);
+    if (this.mark !== checkpoint) await this.addUnfinishedAgain(session, checkpoint);
+    this.handled = checkpoint;
     this.notify();
 
     const failed = new AbortController();
@@ -225,23 +223,15 @@ export class Reactor {
     const signal = AbortSignal.any([this.stopController.signal, lost, failed.signal]);
     try {
       for await (const event of this.options.eventStore.subscribeAll(this.handled, signal)) {
-        const added = this.jobsFor(event).map((request) => {
-          const jobId = jobIdFor(event.id, request.name);
-          const adding = this.options.jobs
-            .add(request, jobId)
-            .then(() =>
-              this.logger.debug(
-                { reactor: this.name, queue: request.queue, jobId, eventType: event.type },
-                'job enqueued',
-              ),
-            );
-          return { queue: request.queue, jobId, adding };
-        });
-        await progress.handled(event.position, added);
+        const jobs = this.jobsFor(event).map((request) => ({
+          request,
+          jobId: jobIdFor(event.id, request.name),
+          position: event.position,
+        }));
+        await progress.handled(event.position, jobs);
       }
     } finally {
       clearInterval(checker);
-      progress.cancel();
       await progress.idle();
     }
     if (lost.aborted) throw lost.reason;
@@ -254,63 +244,98 @@ export class Reactor {
   }
 
   /**
-   * The enqueued-but-unsettled part of one activation, and the chain that settles it or checks the mark: one move at
-   * a time, in order, so a check never compares Redis with a mark that is being moved. A failure in the background
-   * (a timed settle, an idle check) aborts `failed`, which ends the subscription.
+   * The sink's mark is behind the checkpoint (a crash between the two) or gone (Redis lost its data): the jobs derived
+   * after the mark may be missing. Only the unfinished ones among them are added again, from their intents; a
+   * finished job's intent is gone, so a Redis loss costs what was unfinished, not the history.
+   */
+  private async addUnfinishedAgain(session: pg.Client, checkpoint: Position | null): Promise<void> {
+    const unfinished = await unfinishedJobs(session, this.name, this.mark);
+    this.logger.warn(
+      { reactor: this.name, checkpoint, mark: this.mark, jobs: unfinished.length },
+      'the job queue lacks jobs it was given; adding the unfinished ones again',
+    );
+    await this.addJobs(unfinished);
+    await this.moveMark(checkpoint, unfinished);
+  }
+
+  private async addJobs(jobs: readonly IntendedJob[]): Promise<void> {
+    await Promise.all(
+      jobs.map(async ({ request, jobId }) => {
+        await this.options.jobs.add(request, jobId);
+        this.logger.debug({ reactor: this.name, queue: request.queue, jobId }, 'job enqueued');
+      }),
+    );
+  }
+
+  /** Moves the sink's mark from where this instance left it; throws when the sink no longer holds it or `added`. */
+  private async moveMark(to: Position | null, added: readonly IntendedJob[]): Promise<void> {
+    const jobs = added.map(({ request, jobId }) => ({ queue: request.queue, jobId }));
+    if (!(await this.options.jobs.moveMark(this.name, this.mark, to, jobs))) {
+      throw new JobsLostError(this.name, this.mark);
+    }
+    this.mark = to;
+  }
+
+  /**
+   * The handled-but-unsettled events of one activation, and the chain that settles them or checks the mark: one step
+   * at a time, in order, so a check never compares Redis with a mark that is being moved. A batch is settled as soon
+   * as the one before it is (group commit): the events that arrive meanwhile make the next batch. A failure in the
+   * background aborts `failed`, which ends the subscription.
    */
   private settlement(session: pg.Client, failed: AbortController) {
-    let batch: { position: Position; added: AddingJob[]; events: number } | null = null;
-    let timer: NodeJS.Timeout | null = null;
+    let batch: { position: Position; jobs: IntendedJob[]; events: number } | null = null;
+    let settling = false;
     let chain: Promise<void> = Promise.resolve();
     const fail = (error: unknown) => failed.abort(error);
-    const moveMark = async (to: Position | null, added: readonly AddedJob[]) => {
-      if (!(await this.options.jobs.moveMark(this.name, this.mark, to, added))) {
-        throw new JobsLostError(this.name, this.mark);
-      }
+
+    /**
+     * Intents and checkpoint first, in one transaction; then the jobs go to Redis, then the mark. A crash in between
+     * leaves the mark behind the checkpoint, and the next activation adds the unfinished jobs after the mark again.
+     */
+    const settleBatch = async (done: NonNullable<typeof batch>) => {
+      await recordProgress(session, this.name, done.position, done.jobs);
+      await this.addJobs(done.jobs);
+      await this.moveMark(done.position, done.jobs);
+      this.handled = done.position;
+      this.notify();
     };
 
-    /** Mark first, then checkpoint: a crash in between leaves the mark ahead, and the reactor resumes from the checkpoint. */
     const settle = (): Promise<void> => {
-      if (timer) clearTimeout(timer);
-      timer = null;
-      const settling = batch;
+      const done = batch;
       batch = null;
-      if (settling) {
-        chain = chain.then(async () => {
-          await Promise.all(settling.added.map((job) => job.adding));
-          await moveMark(settling.position, settling.added);
-          this.mark = settling.position;
-          await this.saveCheckpoint(session, settling.position);
-          this.handled = settling.position;
-          this.notify();
-        });
+      if (done) {
+        settling = true;
+        chain = chain
+          .then(() => settleBatch(done))
+          .finally(() => {
+            settling = false;
+            if (batch && !failed.signal.aborted) settle().catch(fail);
+          });
       }
       return chain;
     };
 
     return {
       settle,
-      /** `added` are still being added: a failed add ends the activation, and the batch waits for the others. */
-      handled: async (position: Position, added: readonly AddingJob[]) => {
-        for (const job of added) job.adding.catch(fail);
-        batch ??= { position, added: [], events: 0 };
+      handled: async (position: Position, jobs: readonly IntendedJob[]) => {
+        batch ??= { position, jobs: [], events: 0 };
         batch.position = position;
-        batch.added.push(...added);
+        batch.jobs.push(...jobs);
         batch.events += 1;
-        if (batch.added.length >= SETTLE_EVERY_JOBS || batch.events >= SETTLE_EVERY_EVENTS) await settle();
-        else timer ??= setTimeout(() => settle().catch(fail), SETTLE_AFTER_MS);
+        if (!settling) {
+          settle().catch(fail);
+        } else if (batch.jobs.length >= SETTLE_EVERY_JOBS || batch.events >= SETTLE_EVERY_EVENTS) {
+          // A full batch waits for the one before it, which hands over to it when it ends (or fails the activation).
+          await chain.catch(() => {});
+        }
       },
       /** While no events arrive, nothing else would notice that Redis lost the jobs still waiting or retrying. */
       check: () => {
-        if (batch) return;
-        chain = chain.then(() => moveMark(this.mark, []));
+        if (batch || settling) return;
+        chain = chain.then(() => this.moveMark(this.mark, []));
         chain.catch(fail);
       },
-      cancel: () => {
-        if (timer) clearTimeout(timer);
-        timer = null;
-      },
-      /** Resolves once no move is in flight (whatever its outcome). */
+      /** Resolves once no step is in flight (whatever its outcome). */
       idle: () => chain.catch(() => {}),
     };
   }
@@ -321,14 +346,6 @@ export class Reactor {
     const result = reaction?.(event) ?? null;
     if (result === null) return [];
     return isJobList(result) ? result : [result];
-  }
-
-  private async saveCheckpoint(session: pg.Client, position: Position): Promise<void> {
-    await session.query(
-      `INSERT INTO reactor_checkpoints (name, position, updated_at) VALUES ($1, $2, now())
-       ON CONFLICT (name) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`,
-      [this.name, position],
-    );
   }
 
   /** A backend blocked in pg_advisory_lock only notices a cancel; closing our socket alone would leave it waiting. */
