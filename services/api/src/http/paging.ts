@@ -138,6 +138,30 @@ export function parsePageQuery<S extends string>(keyset: Keyset<never, S>, query
   };
 }
 
+/** The query one page runs (EXPLAIN it to see which index answers it). */
+export function keysetQuery<DB, TB extends keyof DB, Row, S extends string>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  keyset: Pick<Keyset<Row, S>, 'sorts' | 'id'>,
+  page: PageParams<S>,
+): SelectQueryBuilder<DB, TB, Row> {
+  const key = keyset.sorts[page.sort];
+  const { cursor } = page;
+  const descending = (page.dir === 'desc') !== (cursor?.before ?? false);
+  const order = descending ? 'desc' : 'asc';
+  let paged = query;
+  if (cursor) {
+    const operator = `${descending ? '<' : '>'}${cursor.inclusive ? '=' : ''}`;
+    const past = sql<SqlBool>`(${sql.ref(key.column)}, ${sql.ref(keyset.id.column)}) ${sql.raw(
+      operator,
+    )} (${cursor.value}, ${cursor.id})`;
+    paged = paged.where(() => past);
+  }
+  return paged
+    .orderBy(sql.ref(key.column), order)
+    .orderBy(sql.ref(keyset.id.column), order)
+    .limit(page.limit + 1);
+}
+
 /**
  * Runs `query` for one page: only rows past the cursor (a row comparison on (sort column, id) that an index on
  * those two columns answers directly, in either direction), ordered by the sort with the id breaking ties, one row
@@ -151,21 +175,7 @@ export async function keysetPage<DB, TB extends keyof DB, Row, S extends string>
   const key = keyset.sorts[page.sort];
   const { cursor } = page;
   const backwards = cursor?.before ?? false;
-  const descending = (page.dir === 'desc') !== backwards;
-  const order = descending ? 'desc' : 'asc';
-  let paged = query;
-  if (cursor) {
-    const operator = `${descending ? '<' : '>'}${cursor.inclusive ? '=' : ''}`;
-    const past = sql<SqlBool>`(${sql.ref(key.column)}, ${sql.ref(keyset.id.column)}) ${sql.raw(
-      operator,
-    )} (${cursor.value}, ${cursor.id})`;
-    paged = paged.where(() => past);
-  }
-  const rows = await paged
-    .orderBy(sql.ref(key.column), order)
-    .orderBy(sql.ref(keyset.id.column), order)
-    .limit(page.limit + 1)
-    .execute();
+  const rows = await keysetQuery(query, keyset, page).execute();
   const more = rows.length > page.limit;
   // Going back reached the start (rows were removed, or the page before was short): that is the first page.
   if (backwards && !more) return keysetPage(query, keyset, { ...page, cursor: null });
