@@ -44,3 +44,10 @@ export function useListSearch(): ListSearch {
     [params, setSearch],
   );
 }
+
+/** Whether any of these filters is set. */
+export const anySet = (params: Readonly<Record<string, string>>, names: readonly string[]) =>
+  names.some((name) => Boolean(params[name]));
+
+/** The change that removes these filters (for `update`). */
+export const cleared = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, null]));
