@@ -112,11 +112,11 @@ describe('the Orders screen', () => {
     const { page, errors, close } = await openAdminPage(browser, store.url);
     await page.goto('/admin/orders');
     await showsOrders(page, orders);
-    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('combobox', { name: 'Status', exact: true }).click();
     await page.getByRole('option', { name: 'Cancelled', exact: true }).click();
     await page.getByText('No orders match these filters.').waitFor();
     expect(new URL(page.url()).searchParams.get('status')).toBe('cancelled');
-    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('combobox', { name: 'Status', exact: true }).click();
     await page.getByRole('option', { name: 'All statuses', exact: true }).click();
     await showsOrders(page, orders);
 
