@@ -214,6 +214,8 @@ describe('Paged back-office lists', () => {
       ['to=yesterday', 'to: must be a date like 2026-11-26'],
       ['from=2026-06-03&to=2026-06-02', 'to: must not be before from'],
       ['q=ab', 'q: must have at least 3 characters'],
+      ['q=ada%00', 'q: contains a character that cannot be stored (U+0000)'],
+      ['customer=ada%00@example.com', 'customer: contains a character that cannot be stored (U+0000)'],
       [
         'status=cancelled&status=pending',
         'status: must be one of pending, processing, completed, cancelled, refunded',
@@ -224,6 +226,24 @@ describe('Paged back-office lists', () => {
         status: 400,
         body: { error },
       });
+    });
+
+    it('leads back from an empty page past the last order to the orders up to it', async () => {
+      const oldest = (await page<OrderView>('/api/admin/orders?dir=asc&limit=2')).items;
+      const pastEnd = Buffer.from(
+        JSON.stringify({
+          s: 'createdAt',
+          d: 'desc',
+          k: oldest[0]?.createdAt,
+          i: oldest[0]?.id,
+          b: false,
+          n: false,
+        }),
+      ).toString('base64url');
+      const empty = await page<OrderView>(`/api/admin/orders?limit=2&cursor=${pastEnd}`);
+      expect(empty).toMatchObject({ items: [], nextCursor: null });
+      const back = await page<OrderView>(`/api/admin/orders?limit=2&cursor=${empty.prevCursor}`);
+      expect(ids(back)).toEqual(oldest.map((order) => order.id).reverse());
     });
 
     it("refuses another sort's cursor, or a cursor whose values were tampered with", async () => {
@@ -281,7 +301,17 @@ describe('Paged back-office lists', () => {
     });
 
     it('refuses a bad sort, cursor or search with a 400', async () => {
-      for (const query of ['sort=total', 'cursor=abc', 'q=x', 'dir=sideways']) {
+      const nul = Buffer.from(
+        JSON.stringify({ s: 'name', d: 'asc', k: 'A\u0000B', i: 'ada@example.com', b: false, n: false }),
+      ).toString('base64url');
+      for (const query of [
+        'sort=total',
+        'cursor=abc',
+        'q=x',
+        'dir=sideways',
+        'q=ab%00c',
+        `sort=name&dir=asc&cursor=${nul}`,
+      ]) {
         expect((await get(`/api/admin/customers?${query}`)).status, query).toBe(400);
       }
     });

@@ -6,6 +6,7 @@ import {
   SORT_DIRECTIONS,
   type SortDirection,
 } from '@licensestore/shared/paging';
+import { unstorableCharacter } from '@licensestore/shared/text';
 import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import { isUuid } from './ids.js';
@@ -62,7 +63,7 @@ const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 const VALID: Record<KeyType, (value: unknown) => boolean> = {
   timestamp: (value) =>
     typeof value === 'string' && ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)),
-  text: (value) => typeof value === 'string',
+  text: (value) => typeof value === 'string' && unstorableCharacter(value) === null,
   integer: (value) => Number.isSafeInteger(value),
   decimal: (value) => typeof value === 'string' && /^-?\d{1,16}(\.\d{1,6})?$/.test(value),
   uuid: isUuid,

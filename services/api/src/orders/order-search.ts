@@ -1,5 +1,6 @@
 import { orderStatusSchema } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
+import { storableText } from '@licensestore/shared/text';
 import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import { isUuid } from '../http/ids.js';
@@ -34,7 +35,7 @@ export const orderListFiltersSchema = z
     status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(', ')}` }).optional(),
     from: day('from'),
     to: day('to'),
-    customer: z.string().trim().min(1).max(320, { error: 'must be at most 320 characters' }).optional(),
+    customer: storableText({ max: 320 }).optional(),
     q: searchTermSchema,
   })
   .refine((filters) => !filters.from || !filters.to || filters.from < filters.to, {
