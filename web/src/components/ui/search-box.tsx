@@ -31,24 +31,26 @@ export function SearchBox({
     onSearch(term.trim());
   };
   return (
-    <form role="search" onSubmit={submit} className="grid w-full gap-1.5 sm:w-80">
-      <Label htmlFor={id}>{label}</Label>
-      <div className="flex gap-2">
-        <Input
-          id={id}
-          type="search"
-          value={term}
-          onChange={(event) => setTerm(event.target.value)}
-          placeholder={placeholder}
-          minLength={MIN_SEARCH_LENGTH}
-          maxLength={200}
-          className="h-9"
-        />
-        <Button type="submit" variant="outline" className="h-9 px-3">
-          <Search aria-hidden="true" className="size-4" />
-          Search
-        </Button>
-      </div>
-    </form>
+    <search className="w-full sm:w-80">
+      <form onSubmit={submit} className="grid gap-1.5">
+        <Label htmlFor={id}>{label}</Label>
+        <div className="flex gap-2">
+          <Input
+            id={id}
+            type="search"
+            value={term}
+            onChange={(event) => setTerm(event.target.value)}
+            placeholder={placeholder}
+            minLength={MIN_SEARCH_LENGTH}
+            maxLength={200}
+            className="h-9"
+          />
+          <Button type="submit" variant="outline" className="h-9 px-3">
+            <Search aria-hidden="true" className="size-4" />
+            Search
+          </Button>
+        </div>
+      </form>
+    </search>
   );
 }
