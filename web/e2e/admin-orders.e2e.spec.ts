@@ -53,7 +53,7 @@ const localeDate = (page: Page, iso: string) =>
 describe('before the first order', () => {
   it('shows skeleton rows while loading, then the empty texts of Orders and Customers', async () => {
     const { page, errors, close } = await openAdminPage(browser, store.url);
-    const release = await holdRequests(page, '/api/orders');
+    const release = await holdRequests(page, '/api/admin/orders');
     await page.goto('/admin/orders');
     await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
     expect(await page.getByText('Manage customer orders').isVisible()).toBe(true);

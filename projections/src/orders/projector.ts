@@ -271,6 +271,17 @@ export const ordersProjector: Projector = {
     await sql`CREATE INDEX orders_customer_email_key_idx ON ${tableIn(schema, 'orders')} (customer_email_key)`.execute(
       db,
     );
+    // The back office's paged list: an index per sort (and per filter with a sort), trigrams for search.
+    for (const index of [
+      sql`CREATE INDEX orders_total_idx ON ${tableIn(schema, 'orders')} (total, id)`,
+      sql`CREATE INDEX orders_status_created_at_idx ON ${tableIn(schema, 'orders')} (status, created_at, id)`,
+      sql`CREATE INDEX orders_status_total_idx ON ${tableIn(schema, 'orders')} (status, total, id)`,
+      sql`CREATE INDEX orders_customer_created_at_idx ON ${tableIn(schema, 'orders')} (customer_email_key, created_at, id)`,
+      sql`CREATE INDEX orders_customer_name_trgm_idx ON ${tableIn(schema, 'orders')} USING gin (customer_name gin_trgm_ops)`,
+      sql`CREATE INDEX orders_customer_email_trgm_idx ON ${tableIn(schema, 'orders')} USING gin (customer_email gin_trgm_ops)`,
+    ]) {
+      await index.execute(db);
+    }
     await sql`
       CREATE TABLE ${tableIn(schema, 'order_items')} (
         id           text PRIMARY KEY,

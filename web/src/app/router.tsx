@@ -14,7 +14,7 @@ const AdminApp = lazy(() => import('./routes/admin/admin-app'));
 
 /** The back office's screens (spec section 2), one route so moving between them keeps the admin layout mounted. */
 const ADMIN_PATHS =
-  /^\/admin(?:\/(?:login|products|orders(?:\/[^/]+)?|customers|license-keys(?:\/[^/]+)?|team|audit\/(?:events|dashboard|verify|orders\/[^/]+)))?\/?$/;
+  /^\/admin(?:\/(?:login|products|orders(?:\/[^/]+)?|customers(?:\/[^/]+)?|license-keys(?:\/[^/]+)?|team|audit\/(?:events|dashboard|verify|orders\/[^/]+)))?\/?$/;
 
 function RouteFallback() {
   return (

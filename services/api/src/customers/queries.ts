@@ -1,5 +1,9 @@
+import { customerEmailKey } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
+import { z } from 'zod';
+import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
+import { containing, searchTermSchema } from '../http/search.js';
 
 /** A customer as the back office shows it (spec section 3): derived from orders, grouped by e-mail. */
 export interface CustomerView {
@@ -11,19 +15,77 @@ export interface CustomerView {
   lastOrderDate: string;
 }
 
+const CUSTOMER_COLUMNS = [
+  'email_key',
+  'email',
+  'name',
+  'order_count',
+  'total_spent',
+  'last_order_at',
+] as const;
+type CustomerRow = Pick<Selectable<Database['customers']>, (typeof CUSTOMER_COLUMNS)[number]>;
+
+const toCustomer = (row: CustomerRow): CustomerView => ({
+  email: row.email,
+  name: row.name,
+  orderCount: row.order_count,
+  totalSpent: row.total_spent,
+  lastOrderDate: row.last_order_at.toISOString(),
+});
+
 /** Every customer, the most recent buyer first. */
 export async function listCustomers(db: Kysely<Database>): Promise<CustomerView[]> {
   const rows = await db
     .selectFrom('customers')
-    .select(['email', 'name', 'order_count', 'total_spent', 'last_order_at'])
+    .select(CUSTOMER_COLUMNS)
     .orderBy('last_order_at', 'desc')
     .orderBy('email_key')
     .execute();
-  return rows.map((row) => ({
-    email: row.email,
-    name: row.name,
-    orderCount: row.order_count,
-    totalSpent: row.total_spent,
-    lastOrderDate: row.last_order_at.toISOString(),
-  }));
+  return rows.map(toCustomer);
+}
+
+/** The customer who orders with this address (any case, surrounding blanks ignored), or null. */
+export async function findCustomer(db: Kysely<Database>, email: string): Promise<CustomerView | null> {
+  const row = await db
+    .selectFrom('customers')
+    .select(CUSTOMER_COLUMNS)
+    .where('email_key', '=', customerEmailKey(email))
+    .executeTakeFirst();
+  return row ? toCustomer(row) : null;
+}
+
+export type CustomerSort = 'lastOrderDate' | 'totalSpent' | 'name';
+
+/** The back office's customers list: the most recent buyer first unless asked otherwise; each sort has its index. */
+export const CUSTOMER_KEYSET: Keyset<CustomerRow, CustomerSort> = {
+  sorts: {
+    lastOrderDate: { column: 'customers.last_order_at', type: 'timestamp', of: (row) => row.last_order_at },
+    totalSpent: { column: 'customers.total_spent', type: 'decimal', of: (row) => row.total_spent },
+    name: { column: 'customers.name', type: 'text', of: (row) => row.name },
+  },
+  id: { column: 'customers.email_key', type: 'text', of: (row) => row.email_key },
+  defaultSort: 'lastOrderDate',
+  defaultDir: 'desc',
+};
+
+/** The customers list's filter: `q`, part of the name or e-mail address (trigram indexes). */
+export const customerListFiltersSchema = z.object({ q: searchTermSchema });
+export type CustomerListFilters = z.output<typeof customerListFiltersSchema>;
+
+/** The customers matching the filters, selected as the list shows them (ordering and paging are the caller's). */
+export function customerListQuery(db: Kysely<Database>, { q }: CustomerListFilters) {
+  const query = db.selectFrom('customers').select(CUSTOMER_COLUMNS);
+  if (!q) return query;
+  return query.where((eb) =>
+    eb.or([eb('customers.name', 'ilike', containing(q)), eb('customers.email', 'ilike', containing(q))]),
+  );
+}
+
+/** One page of the customers matching the filters. */
+export async function pageCustomers(
+  db: Kysely<Database>,
+  filters: CustomerListFilters,
+  page: PageParams<CustomerSort>,
+) {
+  return mapPage(await keysetPage(customerListQuery(db, filters), CUSTOMER_KEYSET, page), toCustomer);
 }

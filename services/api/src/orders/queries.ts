@@ -10,6 +10,8 @@ import {
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
 import { isUuid } from '../http/ids.js';
+import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
+import { type OrderListFilters, orderSearch } from './order-search.js';
 
 /** One line of an order; `price` is the unit price. */
 export interface StoredOrderItem {
@@ -38,7 +40,9 @@ const ORDER_COLUMNS = [
   'receipt_number',
 ] as const;
 
-const toOrder = (row: Pick<Selectable<Database['orders']>, (typeof ORDER_COLUMNS)[number]>): OrderView => ({
+type OrderRow = Pick<Selectable<Database['orders']>, (typeof ORDER_COLUMNS)[number]>;
+
+const toOrder = (row: OrderRow): OrderView => ({
   id: row.id,
   customerName: row.customer_name,
   customerEmail: row.customer_email,
@@ -182,6 +186,40 @@ export async function listOrders(
     .orderBy('id', 'desc');
   if (options.limit !== undefined) query = query.limit(options.limit);
   return (await query.execute()).map(toOrder);
+}
+
+export type OrderSort = 'createdAt' | 'total';
+
+/** The back office's orders list: newest first unless asked otherwise; each sort has its index. */
+export const ORDER_KEYSET: Keyset<OrderRow, OrderSort> = {
+  sorts: {
+    createdAt: { column: 'orders.created_at', type: 'timestamp', of: (row) => row.created_at },
+    total: { column: 'orders.total', type: 'decimal', of: (row) => row.total },
+  },
+  id: { column: 'orders.id', type: 'uuid', of: (row) => row.id },
+  defaultSort: 'createdAt',
+  defaultDir: 'desc',
+};
+
+/** The orders matching the filters, selected as the list shows them (ordering and paging are the caller's). */
+export function orderListQuery(db: Kysely<Database>, filters: OrderListFilters) {
+  let query = db.selectFrom('orders').select(ORDER_COLUMNS);
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.customer) query = query.where('customer_email_key', '=', customerEmailKey(filters.customer));
+  if (filters.from) query = query.where('created_at', '>=', filters.from);
+  if (filters.to) query = query.where('created_at', '<', filters.to);
+  const { q } = filters;
+  if (q) query = query.where((eb) => orderSearch(eb, q));
+  return query;
+}
+
+/** One page of the orders matching the filters. */
+export async function pageOrders(
+  db: Kysely<Database>,
+  filters: OrderListFilters,
+  page: PageParams<OrderSort>,
+) {
+  return mapPage(await keysetPage(orderListQuery(db, filters), ORDER_KEYSET, page), toOrder);
 }
 
 /** The order's refunds, oldest first, each unit named by its product. */

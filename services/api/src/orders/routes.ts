@@ -21,6 +21,7 @@ import { z } from 'zod';
 import { adminCommandMetadata, requireAdmin, requireBackOffice, signedInAdmin } from '../auth/guards.js';
 import { setCapabilityCookie } from '../http/cookies.js';
 import { isUuid } from '../http/ids.js';
+import { parsePageQuery } from '../http/paging.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
 import { keyRevealer, masked } from '../licence-keys/reveal.js';
@@ -29,8 +30,17 @@ import { grantOrderAccess, keyAccess, orderViewFor } from './access.js';
 import { type KeyCustody, orderKeyIds, PAGE_VIEW_MS } from './custody.js';
 import { orderEventsRoute, PAGE_VIEW_COOKIE, type SnapshotView } from './events-route.js';
 import { showOrderItems } from './item-views.js';
+import { orderListFiltersSchema } from './order-search.js';
 import { OrderWatch } from './order-watch.js';
-import { findBackOfficeOrder, findOrder, listOrderItems, listOrderRefunds, listOrders } from './queries.js';
+import {
+  findBackOfficeOrder,
+  findOrder,
+  listOrderItems,
+  listOrderRefunds,
+  listOrders,
+  ORDER_KEYSET,
+  pageOrders,
+} from './queries.js';
 import { type RefundOutcome, refundRequestSchema, requestRefund, settleRefund } from './refunds.js';
 import { ORDER_STREAM_LIMITS, type OrderStreamLimits, StreamSlots } from './stream-slots.js';
 import { orderTimeline } from './timeline.js';
@@ -119,6 +129,12 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
 
   router.get('/orders', requireBackOffice, async (_req, res) => {
     privateJson(res, await listOrders(db));
+  });
+
+  // The back office's list: one page, filtered and sorted by the server (the spec's GET /orders answers them all).
+  router.get('/admin/orders', requireBackOffice, async (req, res) => {
+    const page = parsePageQuery(ORDER_KEYSET, req.query);
+    privateJson(res, await pageOrders(db, parseRequest(orderListFiltersSchema, req.query), page));
   });
 
   router.get('/orders/:orderId', async (req, res) => {

@@ -11,6 +11,7 @@ const ProductsRoute = lazy(() => import('./products'));
 const OrdersRoute = lazy(() => import('./orders'));
 const OrderRoute = lazy(() => import('./order'));
 const CustomersRoute = lazy(() => import('./customers'));
+const CustomerRoute = lazy(() => import('./customer'));
 const LicenseKeysRoute = lazy(() => import('./license-keys'));
 const LicenseKeyRoute = lazy(() => import('./license-key'));
 const TeamRoute = lazy(() => import('./team'));
@@ -44,6 +45,7 @@ export default function AdminApp() {
             <Route path="/admin/orders" component={OrdersRoute} />
             <Route path="/admin/orders/:orderId" component={OrderRoute} />
             <Route path="/admin/customers" component={CustomersRoute} />
+            <Route path="/admin/customers/:email" component={CustomerRoute} />
             <Route path="/admin/license-keys" component={LicenseKeysRoute} />
             <Route path="/admin/license-keys/:keyId" component={LicenseKeyRoute} />
             <Route path="/admin/team" component={TeamRoute} />

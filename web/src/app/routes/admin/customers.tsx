@@ -1,7 +1,7 @@
 import { Seo } from '@/components/seo/seo';
-import { CustomersTable } from '@/features/admin/customers/components/customers-table';
+import { CustomersScreen } from '@/features/admin/customers/components/customers-screen';
 
-/** Customers (spec section 2): who bought, how often, how much, and when last. */
+/** Customers (spec section 2): who bought, how often, how much, and when last; searched a page at a time. */
 export default function CustomersRoute() {
   return (
     <>
@@ -10,7 +10,7 @@ export default function CustomersRoute() {
         <h1 className="text-3xl font-bold tracking-tight">Customers</h1>
         <p className="text-muted-foreground">View customer information and order history</p>
       </div>
-      <CustomersTable />
+      <CustomersScreen />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { Seo } from '@/components/seo/seo';
-import { OrdersTable } from '@/features/admin/orders/components/orders-table';
+import { OrdersScreen } from '@/features/admin/orders/components/orders-screen';
 
-/** Orders (spec section 2): every order with its status, changed from the list. */
+/** Orders (spec section 2): the orders a page at a time, searched and filtered, each status changed from the list. */
 export default function OrdersRoute() {
   return (
     <>
@@ -10,7 +10,7 @@ export default function OrdersRoute() {
         <h1 className="text-3xl font-bold tracking-tight">Orders</h1>
         <p className="text-muted-foreground">Manage customer orders</p>
       </div>
-      <OrdersTable />
+      <OrdersScreen />
     </>
   );
 }

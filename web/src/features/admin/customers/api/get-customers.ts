@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
+import { usePagedQuery } from '@/lib/paged-query';
 
-/** A customer as GET /api/customers answers it (spec section 3): derived from orders, grouped by e-mail. */
+/** A customer as the back office lists it (spec section 3): derived from orders, grouped by e-mail. */
 export interface CustomerView {
   email: string;
   name: string;
@@ -11,10 +12,22 @@ export interface CustomerView {
   lastOrderDate: string;
 }
 
-export const customersQueryOptions = () =>
+/** The back office's paged list of customers and each customer's page; their keys start with this path. */
+export const CUSTOMER_PAGES_PATH = '/api/admin/customers';
+
+/** One page of customers: `q`, `sort`, `dir` and `cursor` as the URL has them. */
+export const useCustomerPage = (params: Readonly<Record<string, string>>) =>
+  usePagedQuery<CustomerView>(CUSTOMER_PAGES_PATH, params);
+
+// A 401 on an admin screen means the session ended: an error to show, not an empty answer.
+export const customerQueryOptions = (email: string) =>
   queryOptions({
-    queryKey: ['/api/customers'],
-    queryFn: () => getJson<CustomerView[]>('/api/customers', { on401: 'throw' }),
+    queryKey: [CUSTOMER_PAGES_PATH, email],
+    queryFn: () =>
+      getJson<CustomerView>(`${CUSTOMER_PAGES_PATH}/${encodeURIComponent(email)}`, { on401: 'throw' }),
   });
 
-export const useCustomers = () => useQuery(customersQueryOptions());
+export const useCustomer = (email: string) => useQuery(customerQueryOptions(email));
+
+/** The back office's link to a customer's page. */
+export const customerHref = (email: string) => `/admin/customers/${encodeURIComponent(email)}`;

@@ -2,7 +2,7 @@ import type { OrderView } from '@licensestore/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
-import { ORDERS_KEY } from './get-orders';
+import { ORDER_PAGES_PATH, ORDERS_KEY } from './get-orders';
 
 /** What an admin may set (spec section 4): any of the three, from any status. */
 export const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
@@ -10,9 +10,15 @@ export type AdminStatus = (typeof ADMIN_STATUSES)[number];
 
 /**
  * Lists that show an order's status or count on it: the orders (and each order's page), the customers (cancelled
- * orders leave their total spent) and the dashboard's counters.
+ * orders leave their total spent) and the dashboard's counters, with every page of the paged lists.
  */
-const AFFECTED = [ORDERS_KEY, ['/api/customers'], ['/api/admin/dashboard']];
+const AFFECTED = [
+  ORDERS_KEY,
+  [ORDER_PAGES_PATH],
+  ['/api/customers'],
+  ['/api/admin/customers'],
+  ['/api/admin/dashboard'],
+];
 
 export function useChangeOrderStatus() {
   const queryClient = useQueryClient();

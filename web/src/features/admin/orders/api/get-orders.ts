@@ -1,6 +1,7 @@
 import type { BackOfficeOrderView, OrderItemView, OrderView } from '@licensestore/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
+import { usePagedQuery } from '@/lib/paged-query';
 
 /**
  * Every order query key starts with '/api/orders' (the spec's default key-to-path rule), so invalidating that
@@ -9,11 +10,6 @@ import { getJson } from '@/lib/api';
 export const ORDERS_KEY = ['/api/orders'] as const;
 
 // A 401 on an admin screen means the session ended: an error to show, not an empty answer.
-export const ordersQueryOptions = () =>
-  queryOptions({
-    queryKey: ORDERS_KEY,
-    queryFn: () => getJson<OrderView[]>('/api/orders', { on401: 'throw' }),
-  });
 
 /** The back office gets an order with its refunds, the money refunded and what the store keeps. */
 export const orderQueryOptions = (orderId: string) =>
@@ -30,7 +26,12 @@ export const orderItemsQueryOptions = (orderId: string) =>
       getJson<OrderItemView[]>(`/api/orders/${encodeURIComponent(orderId)}/items`, { on401: 'throw' }),
   });
 
-export const useOrders = () => useQuery(ordersQueryOptions());
+/** The back office's paged list of orders; its keys start with this path. */
+export const ORDER_PAGES_PATH = '/api/admin/orders';
+
+/** One page of orders: `status`, `from`, `to`, `customer`, `q`, `sort`, `dir` and `cursor` as the URL has them. */
+export const useOrderPage = (params: Readonly<Record<string, string>>) =>
+  usePagedQuery<OrderView>(ORDER_PAGES_PATH, params);
 export const useOrder = (orderId: string) => useQuery(orderQueryOptions(orderId));
 export const useOrderItems = (orderId: string) => useQuery(orderItemsQueryOptions(orderId));
 

@@ -1,12 +1,12 @@
 import type { OrderView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { Link } from 'wouter';
-import { QueryTable } from '@/components/ui/query-table';
+import { PagedTable } from '@/components/ui/paged-table';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { formatPrice } from '@/lib/format';
 import { useReadOnly } from '../../auth/api/admin-status';
 import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge';
-import { useOrders } from '../api/get-orders';
+import { useOrderPage } from '../api/get-orders';
 import { localeDate } from '../utils/order-date';
 import { OrderStatusSelect } from './order-status-select';
 
@@ -43,16 +43,32 @@ function OrderRow({ order, readOnly }: { order: OrderView; readOnly: boolean }) 
   );
 }
 
-/** Every order, newest first, each with its status drop-down (spec section 2, Orders). */
-export function OrdersTable() {
+/**
+ * One page of orders as `params` select and sort them (newest first by default), each with its status drop-down
+ * (spec section 2, Orders). `onClearFilters` is given while filters hide orders.
+ */
+export function OrdersTable({
+  params,
+  onPage,
+  onClearFilters,
+  emptyText = 'No orders yet. Orders will appear here when customers make purchases.',
+}: {
+  params: Readonly<Record<string, string>>;
+  onPage: (cursor: string) => void;
+  onClearFilters?: (() => void) | undefined;
+  emptyText?: string;
+}) {
   const readOnly = useReadOnly();
   return (
-    <QueryTable
+    <PagedTable
       label="Orders"
       columns={readOnly ? READ_ONLY_COLUMNS : COLUMNS}
-      query={useOrders()}
+      query={useOrderPage(params)}
       errorTitle="The orders could not be loaded"
-      emptyText="No orders yet. Orders will appear here when customers make purchases."
+      emptyText={emptyText}
+      noMatchText="No orders match these filters."
+      onClearFilters={onClearFilters}
+      onPage={onPage}
       renderRow={(order) => <OrderRow key={order.id} order={order} readOnly={readOnly} />}
     />
   );

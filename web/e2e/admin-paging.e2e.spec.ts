@@ -1,0 +1,178 @@
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openAdminPage } from './support/admin.js';
+import { seriousA11yViolations } from './support/browser.js';
+import { launchBrowser } from './support/chromium.js';
+import { type PlacedOrder, purchasableProducts, purchase } from './support/purchases.js';
+import { startTestStore, type TestStore } from './support/store.js';
+
+let store: TestStore;
+let browser: Browser;
+/** Newest first, as the list shows them. */
+let orders: PlacedOrder[];
+
+const ADA = { name: 'Ada Lovelace', email: 'ada@example.com' };
+const GRACE = { name: 'Grace Hopper', email: 'grace@example.org' };
+const ALAN = { name: 'Alan Turing', email: 'alan@example.net' };
+
+beforeAll(async () => {
+  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
+  const [product] = await purchasableProducts(store.url);
+  const placed: PlacedOrder[] = [];
+  for (const customer of [ADA, GRACE, ADA, ALAN, ADA]) {
+    placed.push(
+      await purchase(store.url, customer, [{ product: product as NonNullable<typeof product>, quantity: 1 }]),
+    );
+  }
+  orders = placed.reverse();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+const numbersShown = async (page: Page) =>
+  page.getByRole('table', { name: 'Orders' }).getByRole('link').allTextContents();
+
+/** Waits until the table shows exactly these orders (a page change keeps the old rows until the new ones arrive). */
+const showsOrders = async (page: Page, expected: PlacedOrder[]) => {
+  const numbers = expected.map((order) => orderNumber(order.id));
+  await page.waitForFunction(
+    (wanted) =>
+      JSON.stringify(
+        [...document.querySelectorAll('table[aria-label="Orders"] tbody a')].map((link) => link.textContent),
+      ) === JSON.stringify(wanted),
+    numbers,
+  );
+  expect(await numbersShown(page)).toEqual(numbers);
+};
+
+describe('the Orders screen', () => {
+  it('pages forward and back with the page in the URL, kept on reload and by the back button', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.goto('/admin/orders?limit=2');
+    await showsOrders(page, orders.slice(0, 2));
+    const pages = page.getByRole('navigation', { name: 'Orders pages' });
+    expect(await pages.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+
+    await pages.getByRole('button', { name: 'Next' }).click();
+    await showsOrders(page, orders.slice(2, 4));
+    expect(new URL(page.url()).searchParams.get('cursor')).toBeTruthy();
+    await pages.getByRole('button', { name: 'Next' }).click();
+    await showsOrders(page, orders.slice(4));
+    expect(await pages.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+
+    await page.reload();
+    await showsOrders(page, orders.slice(4));
+    await page.goBack();
+    await showsOrders(page, orders.slice(2, 4));
+    await pages.getByRole('button', { name: 'Previous' }).click();
+    await showsOrders(page, orders.slice(0, 2));
+    await page.screenshot({ path: '/tmp/h-paging-orders.png', fullPage: true });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('searches by name and by order number from the keyboard, the search in the URL; no match offers to clear', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.goto('/admin/orders');
+    await showsOrders(page, orders);
+    const search = page.getByRole('searchbox', { name: 'Search orders' });
+    await search.fill('hopper');
+    await search.press('Enter');
+    const grace = orders.filter((order) => order.customerEmail === GRACE.email);
+    await showsOrders(page, grace);
+    expect(new URL(page.url()).searchParams.get('q')).toBe('hopper');
+
+    const alan = orders.find((order) => order.customerEmail === ALAN.email) as PlacedOrder;
+    await search.fill(orderNumber(alan.id));
+    await search.press('Enter');
+    await showsOrders(page, [alan]);
+
+    await search.fill('nobody-here');
+    await search.press('Enter');
+    await page.getByText('No orders match these filters.').waitFor();
+    await page.screenshot({ path: '/tmp/h-paging-orders-no-match.png', fullPage: true });
+    await page.getByRole('button', { name: 'Clear filters' }).first().click();
+    await showsOrders(page, orders);
+    expect(await search.inputValue()).toBe('');
+
+    // The back button brings the earlier search back, in the field and in the list.
+    await page.goBack();
+    await page.getByText('No orders match these filters.').waitFor();
+    expect(await search.inputValue()).toBe('nobody-here');
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('filters by status and sorts by the server, both in the URL', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.goto('/admin/orders');
+    await showsOrders(page, orders);
+    await page.getByRole('combobox', { name: 'Status', exact: true }).click();
+    await page.getByRole('option', { name: 'Cancelled', exact: true }).click();
+    await page.getByText('No orders match these filters.').waitFor();
+    expect(new URL(page.url()).searchParams.get('status')).toBe('cancelled');
+    await page.getByRole('combobox', { name: 'Status', exact: true }).click();
+    await page.getByRole('option', { name: 'All statuses', exact: true }).click();
+    await showsOrders(page, orders);
+
+    await page.getByRole('combobox', { name: 'Sort by' }).click();
+    await page.getByRole('option', { name: 'Oldest first', exact: true }).click();
+    await showsOrders(page, [...orders].reverse());
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ sort: 'createdAt', dir: 'asc' });
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
+describe('the Customers screen', () => {
+  it("pages and searches customers, and opens a customer's page with their orders a page at a time", async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.goto('/admin/customers?limit=2');
+    const table = page.getByRole('table', { name: 'Customers' });
+    const names = () => table.getByRole('link').allTextContents();
+    // The latest buyer first: Ada bought last, then Alan, then Grace.
+    await table.getByRole('link', { name: /Ada Lovelace/ }).waitFor();
+    expect(await names()).toEqual(['Ada Lovelace', 'Alan Turing']);
+    await page
+      .getByRole('navigation', { name: 'Customers pages' })
+      .getByRole('button', { name: 'Next' })
+      .click();
+    await table.getByRole('link', { name: /Grace Hopper/ }).waitFor();
+    expect(await names()).toEqual(['Grace Hopper']);
+
+    const search = page.getByRole('searchbox', { name: 'Search customers' });
+    await search.fill('ADA@EXAMPLE');
+    await search.press('Enter');
+    await page.waitForURL(
+      (url) => url.searchParams.get('q') === 'ADA@EXAMPLE' && !url.searchParams.has('cursor'),
+    );
+    await table.getByRole('link', { name: /Ada Lovelace/ }).waitFor();
+    expect(await names()).toEqual(['Ada Lovelace']);
+    await page.screenshot({ path: '/tmp/h-paging-customers.png', fullPage: true });
+
+    await table.getByRole('link', { name: /Ada Lovelace/ }).click();
+    await page.waitForURL((url) => url.pathname === `/admin/customers/${encodeURIComponent(ADA.email)}`);
+    await page.getByRole('heading', { level: 1, name: 'Ada Lovelace' }).waitFor();
+    const adas = orders.filter((order) => order.customerEmail === ADA.email);
+    await showsOrders(page, adas);
+    await page.goto(`/admin/customers/${encodeURIComponent(ADA.email)}?limit=2`);
+    await showsOrders(page, adas.slice(0, 2));
+    await page
+      .getByRole('navigation', { name: 'Orders pages' })
+      .getByRole('button', { name: 'Next' })
+      .click();
+    await showsOrders(page, adas.slice(2));
+    await page.screenshot({ path: '/tmp/h-paging-customer.png', fullPage: true });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    await page.goto(`/admin/customers/${encodeURIComponent('nobody@example.com')}`);
+    await page.getByRole('heading', { level: 1, name: 'Customer not found' }).waitFor();
+    expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
+    await close();
+  });
+});

@@ -1,0 +1,55 @@
+import { Button } from '@/components/ui/button';
+import { Label } from '@/components/ui/label';
+import { SearchBox } from '@/components/ui/search-box';
+import { Select } from '@/components/ui/select';
+import { anySet, cleared, useListSearch } from '@/lib/list-search';
+import { CustomersTable } from './customers-table';
+
+const SORT_OPTIONS = [
+  { value: 'lastOrderDate:desc', label: 'Latest order first' },
+  { value: 'lastOrderDate:asc', label: 'Earliest order first' },
+  { value: 'name:asc', label: 'Name A–Z' },
+  { value: 'name:desc', label: 'Name Z–A' },
+  { value: 'totalSpent:desc', label: 'Most spent' },
+  { value: 'totalSpent:asc', label: 'Least spent' },
+];
+
+const FILTERS = ['q'];
+
+/** The Customers screen's list: search, sort and page in the URL, each page read from the server. */
+export function CustomersScreen() {
+  const search = useListSearch();
+  const { params, update } = search;
+  const clear = anySet(params, FILTERS) ? () => update(cleared(FILTERS)) : undefined;
+  return (
+    <>
+      <div className="flex flex-wrap items-end gap-3">
+        <SearchBox
+          id="customer-search"
+          label="Search customers"
+          placeholder="Name or e-mail address"
+          value={params.q ?? ''}
+          onSearch={(q) => update({ q })}
+        />
+        <div className="grid w-full gap-1.5 sm:w-48">
+          <Label htmlFor="customer-sort">Sort by</Label>
+          <Select
+            id="customer-sort"
+            value={`${params.sort ?? 'lastOrderDate'}:${params.dir ?? 'desc'}`}
+            onValueChange={(value) => {
+              const [sort, dir] = value.split(':');
+              update({ sort, dir });
+            }}
+            options={SORT_OPTIONS}
+          />
+        </div>
+        {clear && (
+          <Button variant="ghost" className="h-9" onClick={clear}>
+            Clear search
+          </Button>
+        )}
+      </div>
+      <CustomersTable params={params} onPage={search.goTo} onClearFilters={clear} />
+    </>
+  );
+}
