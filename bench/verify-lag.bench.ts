@@ -35,6 +35,8 @@ const PROJECTORS = allProjectors.map((projector) => projector.name);
 /** The api's bound on a command's read-your-writes wait: past it, the command answers before its change shows. */
 const READ_YOUR_WRITES_MS = 3000;
 const TARGET_LAG_P99_MS = 1000;
+/** The verification's connections name themselves so (libpq's PGAPPNAME, which pg honours too). */
+const VERIFY_APPLICATION = 'audit-verify';
 
 export interface LagFigures {
   /** Appends made, each followed by a read-your-writes wait. */
@@ -45,6 +47,16 @@ export interface LagFigures {
   max: number;
   /** Waits that gave up after the api's bound. */
   timedOut: number;
+  /**
+   * The longest a committed event was kept from the log's readers by an older transaction still running (they read
+   * only below the oldest running transaction id), sampled every 50 ms, in ms.
+   */
+  heldBackMax: number;
+  /**
+   * The oldest open transaction of the verification that holds a transaction id, sampled likewise, in ms from the
+   * transaction's start (an id is taken at its first write, so this bounds how long it held readers back).
+   */
+  verifyWriterMax: number;
 }
 
 export interface VerifyLag {
@@ -76,6 +88,24 @@ function steadyStream(
   const waits: Promise<void>[] = [];
   let timedOut = 0;
   let stopped = false;
+  let heldBackMax = 0;
+  let verifyWriterMax = 0;
+  const sampling = (async () => {
+    while (!stopped) {
+      const { rows } = await options.pool.query<{ held: number; verify: number }>(
+        `SELECT (SELECT coalesce(max(extract(epoch FROM clock_timestamp() - created_at)), 0)
+                   FROM event_store.events
+                  WHERE transaction_id >= pg_snapshot_xmin(pg_current_snapshot()))::float8 * 1000 AS held,
+                (SELECT coalesce(max(extract(epoch FROM clock_timestamp() - xact_start)), 0)
+                   FROM pg_stat_activity
+                  WHERE backend_xid IS NOT NULL AND application_name = $1)::float8 * 1000 AS verify`,
+        [VERIFY_APPLICATION],
+      );
+      heldBackMax = Math.max(heldBackMax, rows[0]?.held ?? 0);
+      verifyWriterMax = Math.max(verifyWriterMax, rows[0]?.verify ?? 0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
   const measure = async (position: Position, appendedAt: number) => {
     const visible = await waitForProjections(options.pool, position, {
       projectors: PROJECTORS,
@@ -108,6 +138,7 @@ function steadyStream(
     stop: async (): Promise<LagFigures> => {
       stopped = true;
       await running;
+      await sampling;
       await Promise.all(waits);
       const sorted = lags.sort((a, b) => a - b);
       return {
@@ -116,6 +147,8 @@ function steadyStream(
         p99: percentile(sorted, 99),
         max: sorted.at(-1) ?? Number.NaN,
         timedOut,
+        heldBackMax,
+        verifyWriterMax,
       };
     },
   };
@@ -125,7 +158,7 @@ function steadyStream(
 function runVerify(databaseUrl: string): Promise<{ passed: boolean; output: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'projections/src/audit/verify-cli.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', PGAPPNAME: VERIFY_APPLICATION },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -187,7 +220,8 @@ function* take(appends: Iterator<BulkAppend>, events: number): Generator<BulkApp
 const describe = (figures: LagFigures) =>
   `lag p50 ${format(figures.p50)} ms, p99 ${format(figures.p99)} ms, max ${format(figures.max)} ms over ` +
   `${format(figures.appends)} appends; ${format(figures.timedOut)} read-your-writes waits timed out ` +
-  `(> ${format(READ_YOUR_WRITES_MS / 1000)} s)`;
+  `(> ${format(READ_YOUR_WRITES_MS / 1000)} s); events held back from readers up to ${format(figures.heldBackMax)} ms, the verification's longest ` +
+  `transaction with an id open (from its start) ${format(figures.verifyWriterMax)} ms`;
 
 async function main() {
   const events = Number(process.env.BENCH_VERIFY_EVENTS ?? 1_000_000);

@@ -18,7 +18,12 @@ import { compareTable } from './compare.js';
 import { explain, streamReader } from './explain.js';
 import { createShadows, dropShadows, extendShadow, replayIntoShadows, verifySchema } from './shadow.js';
 
-const DEFAULT_BATCH = 5000;
+/**
+ * Events per shadow transaction. Each one holds back every reader of the log while it writes (the Postgres event
+ * store reads only below the oldest running transaction), so it is kept short; fewer events per batch cost the
+ * replay little (a rebuild at 1,000 runs at about nine tenths of its speed at 5,000).
+ */
+const DEFAULT_BATCH = 1000;
 /** Mismatches explained and reported; the rest are counted. */
 export const DEFAULT_MISMATCH_LIMIT = 50;
 /** How long a live projector that is behind the replay may take to catch up before the verification gives up. */
