@@ -1,7 +1,7 @@
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Projector } from '../projector.js';
 import { readBatches } from '../read-batches.js';
 import { tableIn } from '../sql.js';
@@ -46,12 +46,22 @@ export async function dropShadows(db: Kysely<Database>, projectors: readonly Pro
   }
 }
 
+/**
+ * One projector's batch into its shadow, in a transaction of its own: short, so the verification never holds back
+ * the log's readers (the Postgres event store reads only below the oldest running transaction) for longer than one
+ * batch takes to write.
+ */
 const applyToShadow = (
-  trx: Transaction<Database>,
+  db: Kysely<Database>,
   projector: Projector,
   events: readonly RecordedEvent[],
   log: Logger,
-) => projector.apply(trx, events, { schema: verifySchema(projector), log });
+) =>
+  db.transaction().execute(async (trx) => {
+    // Nothing here must survive a crash: the shadows are dropped anyway.
+    await sql`SET LOCAL synchronous_commit = off`.execute(trx);
+    await projector.apply(trx, events, { schema: verifySchema(projector), log });
+  });
 
 /**
  * Replays the log from the start to its end into every shadow, reading each batch once for all projectors. Each
@@ -72,15 +82,7 @@ export async function replayIntoShadows(options: {
   let events = 0;
   let position: Position | null = null;
   for await (const batch of readBatches(store, null, batchSize, signal)) {
-    await Promise.all(
-      projectors.map((projector) =>
-        db.transaction().execute(async (trx) => {
-          // Nothing here must survive a crash: the shadows are dropped anyway.
-          await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-          await applyToShadow(trx, projector, batch, log);
-        }),
-      ),
-    );
+    await Promise.all(projectors.map((projector) => applyToShadow(db, projector, batch, log)));
     events += batch.length;
     position = (batch[batch.length - 1] as RecordedEvent).position;
     await options.onBatch(events);
@@ -94,11 +96,11 @@ export async function replayIntoShadows(options: {
 }
 
 /**
- * Brings one projector's shadow from `from` to `to` inside the caller's transaction: the live model was ahead of
- * the replay when its snapshot was taken, and the shadow must stand where the live tables stand.
+ * Brings one projector's shadow from `from` to `to`, a batch per transaction: the live model stands past the
+ * replay, and the shadow must stand where the live tables stand before the two are compared.
  */
 export async function extendShadow(
-  trx: Transaction<Database>,
+  db: Kysely<Database>,
   options: {
     store: EventStore;
     projector: Projector;
@@ -112,7 +114,7 @@ export async function extendShadow(
   let events = 0;
   for await (const batch of readBatches(store, from, batchSize)) {
     const upTo = batch.filter((event) => event.position <= to);
-    if (upTo.length > 0) await applyToShadow(trx, projector, upTo, log);
+    if (upTo.length > 0) await applyToShadow(db, projector, upTo, log);
     events += upTo.length;
     if (upTo.length < batch.length || (batch[batch.length - 1] as RecordedEvent).position === to) break;
   }

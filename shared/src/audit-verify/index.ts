@@ -58,7 +58,7 @@ export interface ProjectorCompared {
   name: string;
   /** The position its live tables and its replay were compared at. */
   position: string | null;
-  /** Events the live model was ahead of the replay by, replayed inside the comparison's snapshot. */
+  /** Events the live model was ahead of the replay by, replayed into the shadow before the comparison. */
   eventsAfterReplay: number;
 }
 
