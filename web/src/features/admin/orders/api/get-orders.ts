@@ -33,6 +33,3 @@ export const orderItemsQueryOptions = (orderId: string) =>
 export const useOrders = () => useQuery(ordersQueryOptions());
 export const useOrder = (orderId: string) => useQuery(orderQueryOptions(orderId));
 export const useOrderItems = (orderId: string) => useQuery(orderItemsQueryOptions(orderId));
-
-/** getJson's errors read "<status>: <body>" (spec section 8). */
-export const isNotFound = (error: Error | null) => error?.message.startsWith('404:') ?? false;
