@@ -1,7 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { waitForProjections } from '@licensestore/shared/readmodel';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendOrder, orderCaptured, orderLine } from '../../../projections/test/support/orders.js';
+import { testRedisUrl } from '../../../test/support/database.js';
 import { callApi, signIn, startTestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { openLiveStream } from './support/live-stream.js';
@@ -136,6 +138,24 @@ describe('GET /api/admin/live', () => {
     expect((await callApi(store.api.url, 'POST', '/api/admin/logout', { cookie: session })).status).toBe(200);
     await stream.nextEvent('signed-out');
     await stream.ended;
+  });
+
+  it('says signed-out and ends when its session expires, which its heartbeats do not put off', async () => {
+    const cookie = await store.api.sessionCookie({ kind: 'auditor', subjectId: randomUUID() });
+    const token = cookie.slice('sid='.length);
+    const stream = await openLiveStream(store.api.url, cookie);
+    expect(stream.response.status).toBe(200);
+    const redis = new Redis(testRedisUrl(), { keyPrefix: store.api.redisKeyPrefix });
+    try {
+      // A session left unused to its last second: heartbeats come every 200 ms, and renewing would save it.
+      const key = `session:${createHmac('sha256', store.api.sessionSecret).update(token).digest('hex')}`;
+      expect(await redis.pexpire(key, 1000)).toBe(1);
+      await stream.nextEvent('signed-out');
+      await stream.ended;
+      expect(await redis.exists(key)).toBe(0);
+    } finally {
+      await redis.quit();
+    }
   });
 
   it('ends its streams when the server shuts down, so the server closes', async () => {
