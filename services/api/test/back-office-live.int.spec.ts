@@ -1,12 +1,14 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appendOrder, orderCaptured, orderLine } from '../../../projections/test/support/orders.js';
 import { testRedisUrl } from '../../../test/support/database.js';
 import { callApi, signIn, startTestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
+import { listeningConnections } from './support/listening.js';
 import { openLiveStream } from './support/live-stream.js';
+import { openStream } from './support/order-stream.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const PER_SESSION = 2;
@@ -30,6 +32,7 @@ describe('GET /api/admin/live', () => {
       timeoutMs: 10_000,
     });
     expect(projected).toBe(true);
+    return captured.data.orderId;
   };
   /** Checkpoint notifications as a projection runner sends them, all committed at once. */
   const notifyMoves = async (...projectors: string[]) => {
@@ -104,6 +107,40 @@ describe('GET /api/admin/live', () => {
     await notifyMoves('burst-c');
     expect(await burstIn()).toEqual(['burst-c']);
     stream.leave();
+  });
+
+  it("listens on the order pages' connection: one LISTEN for the whole api, given back when the last leaves", async () => {
+    const orderId = await placeOrder();
+    const live = await openLiveStream(store.api.url, admin);
+    const orderPage = await openStream(`${store.api.url}/api/orders/${orderId}/events`);
+    await orderPage.next();
+    expect(await listeningConnections(store.database)).toBe(1);
+    orderPage.leave();
+    await placeOrder();
+    // Still heard after the order page left.
+    for (;;) {
+      if (projectorsOf(await live.nextEvent('moved')).includes('orders')) break;
+    }
+    live.leave();
+    await vi.waitFor(async () => expect(await listeningConnections(store.database)).toBe(0), {
+      timeout: 10_000,
+    });
+  });
+
+  it('ends its streams when the listening connection breaks, so pages reconnect and read everything again', async () => {
+    const stream = await openLiveStream(store.api.url, admin);
+    await store.database.pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+        WHERE datname = current_database() AND query = 'LISTEN projection_checkpoint'`,
+    );
+    await stream.ended;
+    // A new stream listens on a new connection.
+    const next = await openLiveStream(store.api.url, admin);
+    await placeOrder();
+    for (;;) {
+      if (projectorsOf(await next.nextEvent('moved')).includes('orders')) break;
+    }
+    next.leave();
   });
 
   it('keeps an idle stream open with heartbeats', async () => {
