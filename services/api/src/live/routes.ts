@@ -74,17 +74,7 @@ export function liveRoutes(deps: LiveRoutesDeps): Router {
       logger,
     });
     let unlisten = () => {};
-    const beat = setInterval(async () => {
-      const session = await sessions.peek(token).catch((error: unknown) => {
-        // Redis not answering is no sign-out: the stream goes on, and the next beat asks again.
-        logger.warn({ err: error }, 'back-office live: the session could not be checked');
-        return undefined;
-      });
-      if (session === null || (session && session.kind === 'customer')) {
-        stream.write(event('signed-out', {}));
-        stream.end();
-      } else stream.write(': heartbeat\n\n');
-    }, limits.heartbeatMs);
+    let beat: NodeJS.Timeout | undefined;
     res.on('close', () => {
       clearInterval(beat);
       release();
@@ -96,14 +86,27 @@ export function liveRoutes(deps: LiveRoutesDeps): Router {
         end: stream.end,
       });
     } catch (error) {
-      clearInterval(beat);
       release();
       throw error;
     }
     // The page left, or the api began to stop, while the listener started.
-    if (res.destroyed || res.writableEnded) unlisten();
+    if (res.destroyed || res.writableEnded) {
+      unlisten();
+      return;
+    }
     // Listening before the head goes out: a page that reads again on `open` misses no move after it.
-    else stream.open();
+    stream.open();
+    beat = setInterval(async () => {
+      const session = await sessions.peek(token).catch((error: unknown) => {
+        // Redis not answering is no sign-out: the stream goes on, and the next beat asks again.
+        logger.warn({ err: error }, 'back-office live: the session could not be checked');
+        return undefined;
+      });
+      if (session === null) {
+        stream.write(event('signed-out', {}));
+        stream.end();
+      } else stream.write(': heartbeat\n\n');
+    }, limits.heartbeatMs);
   });
 
   return router;
