@@ -15,7 +15,7 @@ export interface ProjectionAdvancesHandlers {
 class Sequence {
   private last: Promise<void> = Promise.resolve();
 
-  then(step: () => Promise<void>): Promise<void> {
+  run(step: () => Promise<void>): Promise<void> {
     const done = this.last.then(step);
     this.last = done.catch(() => {});
     return done;
@@ -53,14 +53,14 @@ class SharedListener {
 
   /** Hears every checkpoint committed after it resolves, until it leaves or the connection breaks. */
   join(member: ProjectionAdvancesHandlers): Promise<void> {
-    return this.steps.then(async () => {
+    return this.steps.run(async () => {
       if (!this.client) await this.open();
       this.members.add(member);
     });
   }
 
   leave(member: ProjectionAdvancesHandlers): Promise<void> {
-    return this.steps.then(async () => {
+    return this.steps.run(async () => {
       this.members.delete(member);
       if (this.members.size === 0) await this.close();
     });
@@ -133,7 +133,7 @@ export class ProjectionAdvances {
 
   /** Listening once it resolves (a no-op when already listening). */
   start(): Promise<void> {
-    return this.steps.then(async () => {
+    return this.steps.run(async () => {
       if (this.listening) return;
       await this.shared.join(this.member);
       this.listening = true;
@@ -142,7 +142,7 @@ export class ProjectionAdvances {
 
   /** Stops hearing checkpoints; the connection goes back to the pool when nobody else listens on it. */
   stop(): Promise<void> {
-    return this.steps.then(async () => {
+    return this.steps.run(async () => {
       if (!this.listening) return;
       this.listening = false;
       await this.shared.leave(this.member);
