@@ -40,6 +40,7 @@ import { refuseCrossSite } from './http/same-origin.js';
 import { sendSecurityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
 import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.js';
+import { type LiveStreamLimits, liveRoutes } from './live/routes.js';
 import { createMetrics } from './metrics/index.js';
 import { objectRoutes } from './objects/routes.js';
 import { createKeyCustody } from './orders/custody.js';
@@ -71,6 +72,8 @@ export interface AppDeps {
   orderLimit?: OrderLimit;
   /** Bounds on open order event streams; the defaults suit production. */
   orderStreams?: Partial<OrderStreamLimits>;
+  /** Bounds and rhythm of the back office's live streams; the defaults suit production. */
+  liveStreams?: Partial<LiveStreamLimits>;
   /** Customers' resends of a delivery e-mail per order and per customer; RESEND_LIMIT unless a test says otherwise. */
   resendLimit?: ResendLimit;
 }
@@ -198,6 +201,7 @@ export function createApp(deps: AppDeps): Express {
   api.use(licenceKeyRoutes(inventory));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));
+  api.use(liveRoutes({ database, sessions, logger, limits: deps.liveStreams, closing: deps.closing }));
   api.use(
     auditRoutes({ database, eventStore, keyVault, logger, lowStockThreshold: config.LOW_STOCK_THRESHOLD }),
   );

@@ -55,6 +55,8 @@ export interface StartApiOptions {
   orderLimit?: AppDeps['orderLimit'];
   /** Bounds on open order event streams; the defaults suit production. */
   orderStreams?: AppDeps['orderStreams'];
+  /** Bounds and rhythm of the back office's live streams; the defaults suit production. */
+  liveStreams?: AppDeps['liveStreams'];
 }
 
 export interface RunningApi {
@@ -131,6 +133,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       mailer,
       closing: closing.signal,
       orderStreams: options.orderStreams,
+      liveStreams: options.liveStreams,
       database,
       eventStore,
       redis,

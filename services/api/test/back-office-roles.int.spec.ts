@@ -32,6 +32,8 @@ interface RouteCase {
 /** Back-office reads: admins and auditors alike. */
 const BACK_OFFICE_READS: RouteCase[] = [
   { method: 'GET', route: '/api/admin/dashboard', admin: 200 },
+  // The screens' live updates: which read models moved, never what they hold.
+  { method: 'GET', route: '/api/admin/live', admin: 200 },
   { method: 'GET', route: '/api/orders', admin: 200 },
   { method: 'GET', route: '/api/orders/:id/timeline', admin: 404 },
   { method: 'GET', route: '/api/customers', admin: 200 },

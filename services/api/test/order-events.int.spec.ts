@@ -13,16 +13,8 @@ import {
 } from '../../../projections/test/support/orders.js';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { startTestApi, type TestApi } from './support/api.js';
+import { listeningConnections } from './support/listening.js';
 import { openStream } from './support/order-stream.js';
-
-/** Connections of this database whose last statement was our LISTEN (still listening, not UNLISTENed). */
-async function listeningConnections(database: DatabaseHandle): Promise<number> {
-  const { rows } = await database.pool.query<{ count: string }>(
-    `SELECT count(*) FROM pg_stat_activity
-      WHERE datname = current_database() AND query = 'LISTEN projection_checkpoint'`,
-  );
-  return Number(rows[0]?.count);
-}
 
 describe('GET /api/orders/:orderId/events', () => {
   let database: DatabaseHandle;

@@ -1,10 +1,55 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
+import { BACK_OFFICE_READ_MODELS } from './live-queries';
 
-/** Any non-2xx answer becomes `Error("<status>: <body text, or the status text when the body is empty>")`. */
+/** The store's error bodies: `{ "error": "…" }`, with PayPal's issue code when a payment was refused. */
+interface ErrorBody {
+  error?: unknown;
+  message?: unknown;
+  issue?: unknown;
+}
+
+function parseErrorBody(text: string): ErrorBody {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as ErrorBody) : {};
+  } catch {
+    // Not the store's JSON (a proxy's error page, plain text): its text is all there is.
+    return {};
+  }
+}
+
+/**
+ * A non-2xx answer. Its message is "<status>: <body text>" (the status text when the body is empty), as the store
+ * has always shown failures; code that acts on a failure reads `status`, and shows the server's own sentence
+ * (`reason`) rather than taking the message apart.
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** The server's sentence for a person, when its JSON body has one (`error`, or `message`). */
+  readonly reason: string | undefined;
+  /** A code for programs when the body carries one (PayPal's issue of a refused payment). */
+  readonly issue: string | undefined;
+
+  constructor(
+    readonly status: number,
+    /** The body's text, or the status text when the body is empty. */
+    readonly body: string,
+  ) {
+    super(`${status}: ${body}`);
+    const parsed = parseErrorBody(body);
+    const sentence = [parsed.error, parsed.message].find((each) => typeof each === 'string' && each !== '');
+    this.reason = sentence as string | undefined;
+    this.issue = typeof parsed.issue === 'string' ? parsed.issue : undefined;
+  }
+}
+
+/** The store answered 404: what was asked for does not exist (an unknown or malformed id). */
+export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;
+
+/** Any non-2xx answer becomes an ApiError. */
 async function throwIfNotOk(response: Response): Promise<void> {
   if (response.ok) return;
-  const text = (await response.text()) || response.statusText;
-  throw new Error(`${response.status}: ${text}`);
+  throw new ApiError(response.status, (await response.text()) || response.statusText);
 }
 
 /** Every call carries the session cookie; a JSON content type is sent only with a body. */
@@ -44,8 +89,15 @@ export const getQueryFn =
   ({ queryKey }) =>
     getJson<T>(queryKey.join('/'), options);
 
+/**
+ * How long each kind of answer counts as fresh, by query-key prefix. The storefront's answers never go stale (the
+ * catalogue changes seldom; a reload reads it again). The back office's read models are refreshed by its live
+ * stream when they move; their staleness bounds how old a screen can be when that stream cannot connect.
+ */
+export const BACK_OFFICE_STALE_MS = 30_000;
+
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const queryClient = new QueryClient({
     defaultOptions: {
       queries: {
         queryFn: getQueryFn({ on401: 'returnNull' }),
@@ -57,6 +109,10 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   });
+  for (const prefix of BACK_OFFICE_READ_MODELS) {
+    queryClient.setQueryDefaults([prefix], { staleTime: BACK_OFFICE_STALE_MS });
+  }
+  return queryClient;
 }
 
 export const queryClient = createQueryClient();

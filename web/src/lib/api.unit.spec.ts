@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { apiRequest, createQueryClient, getJson } from './api';
+import { ApiError, apiRequest, BACK_OFFICE_STALE_MS, createQueryClient, getJson, isNotFound } from './api';
 
 const fetchMock = vi.fn<typeof fetch>();
 vi.stubGlobal('fetch', fetchMock);
@@ -32,16 +32,54 @@ describe('apiRequest', () => {
     });
   });
 
-  it('turns a non-2xx answer into "<status>: <body text>"', async () => {
+  it('turns a non-2xx answer into an ApiError reading "<status>: <body text>", with its status and sentence', async () => {
     answer(409, '{"error":"stream changed"}', 'Conflict');
-    await expect(apiRequest('PATCH', '/api/products/1', {})).rejects.toThrow(
-      '409: {"error":"stream changed"}',
-    );
+    const error = await apiRequest('PATCH', '/api/products/1', {}).catch((thrown: unknown) => thrown);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({
+      message: '409: {"error":"stream changed"}',
+      status: 409,
+      body: '{"error":"stream changed"}',
+      reason: 'stream changed',
+      issue: undefined,
+    });
   });
 
   it('uses the status text when the body is empty', async () => {
     answer(500, '', 'Internal Server Error');
-    await expect(apiRequest('POST', '/api/admin/logout')).rejects.toThrow('500: Internal Server Error');
+    await expect(apiRequest('POST', '/api/admin/logout')).rejects.toMatchObject({
+      message: '500: Internal Server Error',
+      status: 500,
+      reason: undefined,
+    });
+  });
+});
+
+describe('ApiError', () => {
+  it("reads the sentence from the body's error, or its message", () => {
+    expect(new ApiError(400, '{"message":"Name is required"}').reason).toBe('Name is required');
+    expect(new ApiError(400, '{"error":"Bad name","message":"ignored"}').reason).toBe('Bad name');
+  });
+
+  it('carries the issue code of a payment PayPal refused', () => {
+    const error = new ApiError(422, '{"error":"The card was declined","issue":"INSTRUMENT_DECLINED"}');
+    expect({ reason: error.reason, issue: error.issue }).toEqual({
+      reason: 'The card was declined',
+      issue: 'INSTRUMENT_DECLINED',
+    });
+  });
+
+  it('has no sentence when the body is no JSON object, or names none', () => {
+    for (const body of ['<html>Bad gateway</html>', '"text"', 'null', '{"error":""}', '{"error":42}']) {
+      expect(new ApiError(502, body).reason, body).toBeUndefined();
+    }
+  });
+
+  it('tells a 404 from other failures', () => {
+    expect(isNotFound(new ApiError(404, '{"error":"Order not found"}'))).toBe(true);
+    expect(isNotFound(new ApiError(403, '{"error":"Forbidden"}'))).toBe(false);
+    expect(isNotFound(new Error('404: looks like one'))).toBe(false);
+    expect(isNotFound(null)).toBe(false);
   });
 });
 
@@ -65,20 +103,45 @@ describe('the default query function', () => {
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
-  it('never considers cached data stale and does not refetch on focus', () => {
-    const defaults = createQueryClient().getDefaultOptions().queries;
-    expect(defaults).toMatchObject({
+  it("never considers the storefront's data stale and does not refetch on focus", () => {
+    const client = createQueryClient();
+    expect(client.getDefaultOptions().queries).toMatchObject({
       retry: false,
       refetchOnWindowFocus: false,
       refetchInterval: false,
       staleTime: Number.POSITIVE_INFINITY,
     });
+    for (const key of [['/api/products'], ['/api/products', '42'], ['/api/testimonials']]) {
+      expect(client.defaultQueryOptions({ queryKey: key }).staleTime, key.join('/')).toBe(
+        Number.POSITIVE_INFINITY,
+      );
+    }
+  });
+
+  it("lets the back office's read models go stale, so a screen is read again when its live stream is down", () => {
+    const client = createQueryClient();
+    const keys = [
+      ['/api/admin/dashboard'],
+      ['/api/orders'],
+      ['/api/orders', '42', 'items'],
+      ['/api/admin/orders', { status: 'paid' }],
+      ['/api/customers'],
+      ['/api/license-keys', 'stock'],
+    ];
+    for (const key of keys) {
+      expect(client.defaultQueryOptions({ queryKey: key }).staleTime, JSON.stringify(key)).toBe(
+        BACK_OFFICE_STALE_MS,
+      );
+    }
   });
 });
 
 describe('getJson', () => {
   it('throws on 401 when asked to', async () => {
     answer(401, 'Unauthorized');
-    await expect(getJson('/api/orders', { on401: 'throw' })).rejects.toThrow('401: Unauthorized');
+    await expect(getJson('/api/orders', { on401: 'throw' })).rejects.toMatchObject({
+      message: '401: Unauthorized',
+      status: 401,
+    });
   });
 });

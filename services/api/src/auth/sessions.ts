@@ -41,9 +41,23 @@ export class SessionStore {
   }
 
   /** The session behind a token, its lifetime renewed; null when unknown, expired or malformed. */
-  async touch(token: string): Promise<Session | null> {
+  touch(token: string): Promise<Session | null> {
+    return this.read(token, { renew: true });
+  }
+
+  /**
+   * The session behind a token as `touch` finds it, its lifetime left as it is: for checking that a long-lived
+   * response may go on, which is no use of the session (a back office left open in a tab does not keep it alive).
+   */
+  peek(token: string): Promise<Session | null> {
+    return this.read(token, { renew: false });
+  }
+
+  private async read(token: string, { renew }: { renew: boolean }): Promise<Session | null> {
     if (!TOKEN.test(token)) return null;
-    const stored = await this.redis.getex(this.key(token), 'EX', SESSION_TTL_SECONDS);
+    const stored = renew
+      ? await this.redis.getex(this.key(token), 'EX', SESSION_TTL_SECONDS)
+      : await this.redis.get(this.key(token));
     if (stored === null) return null;
     try {
       const parsed = sessionSchema.safeParse(JSON.parse(stored));

@@ -2,6 +2,7 @@ import { AppError, NotFoundError, type OrderWithItemsView } from '@licensestore/
 import type { Logger } from '@licensestore/shared/logging';
 import type { Request, RequestHandler, Response } from 'express';
 import { cookieValues } from '../http/cookies.js';
+import { eventStreamWriter } from '../http/event-stream.js';
 import { isUuid } from '../http/ids.js';
 import type { OrderSink, OrderSnapshot, OrderWatch } from './order-watch.js';
 import type { OrderStreamLimits, StreamSlots } from './stream-slots.js';
@@ -20,51 +21,18 @@ export type SnapshotView = (
   pageView: string | undefined,
 ) => Promise<{ view: OrderWithItemsView; pageView: string | undefined }>;
 
-/**
- * Server-sent events on `res`; the head goes out with the first snapshot, so an unknown order can still 404.
- * The stream ends after `maxAgeMs` (the page reconnects), and a write the client leaves unread for
- * `drainTimeoutMs` cuts the connection: a client that stopped reading keeps neither a socket nor its buffers.
- */
+/** Server-sent events on `res`; the head goes out with the first snapshot, so an unknown order can still 404. */
 function eventStream(
   res: Response,
   show: (snapshot: OrderSnapshot) => Promise<{ view: OrderWithItemsView; pageView: string | undefined }>,
   { limits, logger }: { limits: Pick<OrderStreamLimits, 'drainTimeoutMs' | 'maxAgeMs'>; logger: Logger },
 ): OrderSink {
-  let stalled: NodeJS.Timeout | null = null;
-  const expiry = setTimeout(() => {
-    if (!res.writableEnded) res.end();
-  }, limits.maxAgeMs);
-  res.on('close', () => {
-    clearTimeout(expiry);
-    if (stalled) clearTimeout(stalled);
-  });
-  const write = (text: string) => {
-    if (res.writableEnded || res.destroyed) return;
-    if (res.write(text) || stalled) return;
-    stalled = setTimeout(() => {
-      logger.warn({ requestId: res.req.requestId }, 'order events: the client stopped reading; stream cut');
-      res.destroy();
-    }, limits.drainTimeoutMs);
-    res.once('drain', () => {
-      if (stalled) clearTimeout(stalled);
-      stalled = null;
-    });
-  };
+  const stream = eventStreamWriter(res, { ...limits, retryMs: RECONNECT_MS, label: 'order events', logger });
   const writeSnapshot = ({ view, pageView }: Awaited<ReturnType<typeof show>>) => {
-    if (!res.headersSent) {
-      res.status(200).set({
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        // Names, addresses and licence keys: no cache anywhere keeps them.
-        'Cache-Control': 'no-store',
-        Connection: 'keep-alive',
-        // nginx and similar would otherwise hold the events back in their buffers.
-        'X-Accel-Buffering': 'no',
-      });
-      write(`retry: ${RECONNECT_MS}\n\n`);
-    }
+    if (!res.headersSent) stream.open();
     const { items, ...order } = view;
     const id = pageView ? `id: ${pageView}\n` : '';
-    write(`${id}event: snapshot\ndata: ${JSON.stringify({ order, items })}\n\n`);
+    stream.write(`${id}event: snapshot\ndata: ${JSON.stringify({ order, items })}\n\n`);
   };
   // A showing is recorded before its snapshot goes out, so snapshots queue up to keep their order. One that cannot
   // be shown (its custody record failed) answers 503 when it is the first, else ends the stream: the page's
@@ -85,10 +53,8 @@ function eventStream(
           }
         });
     },
-    heartbeat: () => write(': heartbeat\n\n'),
-    end: () => {
-      if (!res.writableEnded) res.end();
-    },
+    heartbeat: () => stream.write(': heartbeat\n\n'),
+    end: stream.end,
   };
 }
 

@@ -28,24 +28,35 @@ export const ORDER_STREAM_LIMITS: OrderStreamLimits = {
 /** What a refused client waits before asking again; EventSource reconnects on its own once the page retries. */
 const RETRY_AFTER_SECONDS = 10;
 
+/** What the refusals call the streams and their holders, e.g. `order streams` from `this address`. */
+export interface StreamNames {
+  streams: string;
+  client: string;
+}
+
+const ORDER_STREAMS: StreamNames = { streams: 'order streams', client: 'this address' };
+
 /** Counts open streams per client and in all; a stream over either cap is refused before it holds anything. */
 export class StreamSlots {
   private readonly byClient = new Map<string, number>();
   private open = 0;
 
-  constructor(private readonly limits: Pick<OrderStreamLimits, 'perClient' | 'total'>) {}
+  constructor(
+    private readonly limits: Pick<OrderStreamLimits, 'perClient' | 'total'>,
+    private readonly names: StreamNames = ORDER_STREAMS,
+  ) {}
 
   /** A slot for one more stream of `client`, given back by the returned function (once); 429 or 503 over a cap. */
   take(client: string): () => void {
     const held = this.byClient.get(client) ?? 0;
     if (held >= this.limits.perClient) {
       throw new TooManyRequestsError(
-        `Too many open order streams from this address (at most ${this.limits.perClient})`,
+        `Too many open ${this.names.streams} from ${this.names.client} (at most ${this.limits.perClient})`,
         RETRY_AFTER_SECONDS,
       );
     }
     if (this.open >= this.limits.total) {
-      throw new AppError(503, 'Too many open order streams; try again shortly');
+      throw new AppError(503, `Too many open ${this.names.streams}; try again shortly`);
     }
     this.byClient.set(client, held + 1);
     this.open++;

@@ -32,6 +32,7 @@ export interface TestApiOptions {
   /** PayPal orders per client address; TEST_ORDER_LIMIT by default (a test of the limit passes ORDER_LIMIT). */
   orderLimit?: StartApiOptions['orderLimit'];
   orderStreams?: StartApiOptions['orderStreams'];
+  liveStreams?: StartApiOptions['liveStreams'];
 }
 
 /** A test file buys from one address far faster than any shopper does: the real limit would refuse it. */
@@ -60,6 +61,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     payments: options.payments,
     orderLimit: options.orderLimit ?? TEST_ORDER_LIMIT,
     orderStreams: options.orderStreams,
+    liveStreams: options.liveStreams,
   });
   const redis = new Redis(testRedisUrl(), { keyPrefix: redisKeyPrefix });
   const sessions = new SessionStore(redis, sessionSecret);

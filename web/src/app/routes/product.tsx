@@ -4,11 +4,12 @@ import { Seo } from '@/components/seo/seo';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { LoadError } from '@/components/ui/load-error';
 import { cart } from '@/features/cart/api/use-cart';
-import { isNotFound, useProduct } from '@/features/catalogue/api/get-product';
+import { useProduct } from '@/features/catalogue/api/get-product';
 import { ProductDetailSkeleton } from '@/features/catalogue/components/product-detail-skeleton';
 import { ProductDetails } from '@/features/catalogue/components/product-details';
 import { ProductNotFound } from '@/features/catalogue/components/product-not-found';
 import { productFaq } from '@/features/catalogue/data/product-faq';
+import { isNotFound } from '@/lib/api';
 import { breadcrumbList, faqPage, productData } from '@/lib/structured-data';
 import { toast } from '@/lib/toast';
 

@@ -18,7 +18,4 @@ export const productQueryOptions = (id: string) =>
     enabled: id !== '',
   });
 
-/** The API answers 404 for an unknown or malformed id; the client turns that into "404: ...". */
-export const isNotFound = (error: Error | null): boolean => error?.message.startsWith('404:') ?? false;
-
 export const useProduct = (id: string) => useQuery(productQueryOptions(id));

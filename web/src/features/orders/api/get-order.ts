@@ -22,6 +22,3 @@ export const useOrder = (orderId: string, enabled = true) =>
   useQuery({ ...orderQueryOptions(orderId), enabled });
 export const useOrderItems = (orderId: string, enabled = true) =>
   useQuery({ ...orderItemsQueryOptions(orderId), enabled });
-
-/** getJson's errors read "<status>: <body>". */
-export const isNotFound = (error: Error | null) => error?.message.startsWith('404:') ?? false;

@@ -5,6 +5,7 @@ import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AdminOrderStatusBadge } from '@/features/admin/components/admin-order-status-badge';
 import { localeDateTime } from '@/features/admin/orders/utils/order-date';
+import { isNotFound } from '@/lib/api';
 import { formatPrice } from '@/lib/format';
 import { useOrderAsOf } from '../api/get-order-as-of';
 import { MomentPicker } from './moment-picker';
@@ -64,7 +65,7 @@ export function OrderAsOfCard({ orderId }: { orderId: string }) {
         <MomentPicker label="Show the order as it stood at" at={at} onPick={setAt} />
       </CardHeader>
       <CardContent>
-        {error?.message.startsWith('404:') ? (
+        {isNotFound(error) ? (
           <p className="rounded-md border border-border p-4 text-sm text-muted-foreground">
             The order did not exist yet at {localeDateTime(at)}.
           </p>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
-import { apiRequest } from '@/lib/api';
+import { ApiError, apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { adminStatusQueryKey } from './admin-status';
 
@@ -12,18 +12,9 @@ export interface AdminCredentials {
 /** A sign-in the server answered with a 4xx (wrong credentials, too many attempts): its `{error}` is for the user. */
 class LoginRefused extends Error {}
 
-/** apiRequest's errors read "<status>: <body>"; the body of a refusal is `{"error": "..."}`. */
 function refusalOf(error: unknown): LoginRefused | null {
-  const match = error instanceof Error ? /^4\d\d: ([\s\S]*)$/.exec(error.message) : null;
-  if (!match) return null;
-  try {
-    const body = JSON.parse(match[1] ?? '') as { error?: unknown };
-    return new LoginRefused(
-      typeof body.error === 'string' && body.error ? body.error : 'Invalid credentials',
-    );
-  } catch {
-    return new LoginRefused('Invalid credentials');
-  }
+  if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return null;
+  return new LoginRefused(error.reason ?? 'Invalid credentials');
 }
 
 async function postAdminLogin(credentials: AdminCredentials): Promise<void> {
@@ -34,7 +25,7 @@ async function postAdminLogin(credentials: AdminCredentials): Promise<void> {
   }
 }
 
-/** Signs in; on success goes to the dashboard and reads the admin status again. */
+/** Signs in; on success goes to the dashboard and reads the admin status again (spec sections 2 and 8). */
 export function useAdminLogin() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();

@@ -8,9 +8,6 @@ export const dashboardQueryOptions = () =>
   queryOptions({
     queryKey: dashboardQueryKey,
     queryFn: () => getJson<DashboardView>(dashboardQueryKey[0], { on401: 'throw' }),
-    // Other admin screens change what it counts without knowing about it: read it again whenever it is shown
-    // (the cached figures stay on screen meanwhile).
-    refetchOnMount: 'always',
   });
 
 export const useDashboard = () => useQuery(dashboardQueryOptions());

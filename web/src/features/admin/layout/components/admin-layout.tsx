@@ -1,17 +1,25 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { Eye } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { ThemeToggle } from '@/components/theme/theme-toggle';
 import { SidebarInset, SidebarTrigger } from '@/components/ui/sidebar';
 import { SidebarProvider } from '@/components/ui/sidebar-state';
-import { useReadOnly } from '../../auth/api/admin-status';
+import { useLiveUpdates } from '@/lib/live-updates';
+import { adminStatusQueryKey, useReadOnly } from '../../auth/api/admin-status';
 import { AdminSidebar } from './admin-sidebar';
 
 /**
  * The back office's frame: the sidebar, and beside it a top bar (toggle, theme; for auditors a note that nothing
- * here can be changed, which is why no screen offers to) over the screen's content.
+ * here can be changed, which is why no screen offers to) over the screen's content. While it is shown, the
+ * screens inside it refresh themselves as the store's read models move.
  */
 export function AdminLayout({ children }: { children: ReactNode }) {
   const readOnly = useReadOnly();
+  const queryClient = useQueryClient();
+  // The session is over: checking it again shows the login screen in place of this frame.
+  useLiveUpdates({
+    onSignedOut: () => void queryClient.invalidateQueries({ queryKey: adminStatusQueryKey }),
+  });
   return (
     <SidebarProvider>
       <AdminSidebar />

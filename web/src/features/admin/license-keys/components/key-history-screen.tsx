@@ -5,6 +5,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
+import { isNotFound } from '@/lib/api';
 import { type KeyHistoryEntry, type KeyHistoryView, useKeyHistory } from '../api/get-key-history';
 import { describeKeyStep } from '../utils/describe-key-step';
 
@@ -84,7 +85,7 @@ function KeySummary({ history }: { history: KeyHistoryView }) {
  */
 export function KeyHistoryScreen({ keyId }: { keyId: string }) {
   const { data: history, error, isPending, refetch, isRefetching } = useKeyHistory(keyId);
-  const notFound = error?.message.startsWith('404:') ?? false;
+  const notFound = isNotFound(error);
   return (
     <>
       <Link href="/admin/license-keys" className={buttonClasses('ghost', 'w-fit -ml-3')}>

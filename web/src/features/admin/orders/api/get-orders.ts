@@ -34,6 +34,3 @@ export const useOrderPage = (params: Readonly<Record<string, string>>) =>
   usePagedQuery<OrderView>(ORDER_PAGES_PATH, params);
 export const useOrder = (orderId: string) => useQuery(orderQueryOptions(orderId));
 export const useOrderItems = (orderId: string) => useQuery(orderItemsQueryOptions(orderId));
-
-/** getJson's errors read "<status>: <body>" (spec section 8). */
-export const isNotFound = (error: Error | null) => error?.message.startsWith('404:') ?? false;

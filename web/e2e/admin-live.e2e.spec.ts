@@ -1,0 +1,106 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_USERNAME, openAdminPage } from './support/admin.js';
+import { launchBrowser } from './support/chromium.js';
+import { purchasableProducts, purchase } from './support/purchases.js';
+import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
+
+let store: TestStore;
+let browser: Browser;
+
+beforeAll(async () => {
+  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await store?.stop();
+});
+
+/** Another admin, elsewhere: signed in through the API, calling it as a browser on the store's origin would. */
+async function adminElsewhere() {
+  const origin = new URL(store.url).origin;
+  const login = await fetch(new URL('/api/admin/login', store.url), {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json' },
+    body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
+  });
+  const cookie = login.headers
+    .getSetCookie()
+    .find((header) => header.startsWith('sid='))
+    ?.split(';')[0];
+  if (!cookie) throw new Error(`sign-in failed: ${login.status}`);
+  return {
+    setStatus: async (orderId: string, status: string) => {
+      const response = await fetch(new URL(`/api/orders/${orderId}/status`, store.url), {
+        method: 'PATCH',
+        headers: { origin, cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ status }),
+      });
+      expect(response.status).toBe(200);
+    },
+  };
+}
+
+/** Marks the loaded document: the mark is gone if the page reloads or navigates away. */
+const markDocument = (page: Page) => page.evaluate(() => Object.assign(window, { stillThisDocument: true }));
+const sameDocument = (page: Page) =>
+  page.evaluate(() => (window as { stillThisDocument?: boolean }).stillThisDocument === true);
+
+const card = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
+
+describe('the live back office', () => {
+  it('shows a new order on the dashboard by itself, without a reload', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    await card(page, 'Total Orders').getByText('0', { exact: true }).waitFor();
+    await card(page, 'Recent Orders').getByText('No orders yet').waitFor();
+    await markDocument(page);
+
+    const [product] = await purchasableProducts(store.url);
+    if (!product) throw new Error('no product in stock');
+    await purchase(store.url, { name: 'Grace Hopper', email: 'grace@example.com' }, [
+      { product, quantity: 1 },
+    ]);
+
+    await card(page, 'Total Orders').getByText('1', { exact: true }).waitFor();
+    await card(page, 'Recent Orders').getByText('Grace Hopper').waitFor();
+    await card(page, 'Total Customers').getByText('1', { exact: true }).waitFor();
+    expect(await sameDocument(page)).toBe(true);
+    await page.screenshot({ path: join(tmpdir(), 'admin-live-dashboard.png') });
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("shows an order's status change made elsewhere on its open page, and in its timeline", async () => {
+    const [product] = await purchasableProducts(store.url);
+    if (!product) throw new Error('no product in stock');
+    const order = await purchase(store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
+      { product, quantity: 1 },
+    ]);
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.goto(`/admin/orders/${order.id}`);
+    await page.getByRole('heading', { name: `Order ${orderNumber(order.id)}`, level: 1 }).waitFor();
+    const status = page
+      .getByRole('region', { name: 'Order details' })
+      .locator('xpath=//dt[normalize-space()="Status"]/following-sibling::dd[1]');
+    await status.getByText(/^(processing|completed)$/).waitFor();
+    const before = await status.textContent();
+    await markDocument(page);
+
+    await (await adminElsewhere()).setStatus(order.id, 'cancelled');
+
+    await status.getByText('cancelled', { exact: true }).waitFor();
+    await page
+      .getByRole('list', { name: 'Order events, oldest first' })
+      .getByText(`Status changed from ${before} to cancelled`)
+      .waitFor();
+    expect(await sameDocument(page)).toBe(true);
+    await page.screenshot({ path: join(tmpdir(), 'admin-live-order.png'), fullPage: true });
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
