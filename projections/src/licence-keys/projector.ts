@@ -47,6 +47,8 @@ export function foldLicenceKeyEvents(
     return change;
   };
   for (const event of events) {
+    // A showing moves no key and no counter.
+    if (event.type === 'LicenceKeyRevealed') continue;
     const at = inventoryEventTime(event);
     const change = changeOf(event.data.productId, at);
     if (event.type === 'LicenceKeysRequested') change.waiting += event.data.quantity;

@@ -60,6 +60,7 @@ const ADMIN_WRITES: RouteCase[] = [
   { method: 'POST', route: '/api/orders/:id/refunds/:refundId/retry', admin: 404 },
   { method: 'POST', route: '/api/license-keys', body: {}, admin: 400 },
   { method: 'DELETE', route: '/api/license-keys/:id', admin: 404 },
+  { method: 'POST', route: '/api/license-keys/:keyId/reveal', admin: 404 },
   { method: 'POST', route: '/api/license-keys/import', body: {}, admin: 400 },
   { method: 'POST', route: '/api/objects/upload', admin: 200 },
   { method: 'POST', route: '/api/objects/normalize', body: {}, admin: 400 },

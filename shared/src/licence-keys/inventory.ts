@@ -179,6 +179,8 @@ export function evolveInventory(state: InventoryState, event: LicenceKeyEvent): 
     }
     case 'LicenceKeyStockLow':
       return { ...state, lowStockAlertedBelow: event.data.threshold };
+    case 'LicenceKeyRevealed':
+      return state;
   }
 }
 
