@@ -193,6 +193,15 @@ export const licenceKeysProjector: Projector = {
     await sql`CREATE INDEX licence_keys_fingerprint_idx ON ${tableIn(schema, 'licence_keys')} (fingerprint)`.execute(
       db,
     );
+    // The back office's paged list, newest first: one index per filter combination, each ending in (added_at, id).
+    for (const [name, columns] of [
+      ['licence_keys_added_idx', sql`(added_at, id)`],
+      ['licence_keys_product_added_idx', sql`(product_id, added_at, id)`],
+      ['licence_keys_status_added_idx', sql`(status, added_at, id)`],
+      ['licence_keys_product_status_added_idx', sql`(product_id, status, added_at, id)`],
+    ] as const) {
+      await sql`CREATE INDEX ${sql.id(name)} ON ${tableIn(schema, 'licence_keys')} ${columns}`.execute(db);
+    }
     await sql`
       CREATE TABLE ${tableIn(schema, 'licence_key_stock')} (
         product_id uuid PRIMARY KEY,

@@ -37,6 +37,7 @@ const BACK_OFFICE_READS: RouteCase[] = [
   { method: 'GET', route: '/api/customers', admin: 200 },
   { method: 'GET', route: '/api/license-keys', admin: 200 },
   { method: 'GET', route: '/api/license-keys/stock', admin: 200 },
+  { method: 'GET', route: '/api/admin/license-keys', admin: 200 },
   { method: 'GET', route: '/api/audit/events', admin: 200 },
   { method: 'GET', route: '/api/audit/verifications', admin: 200 },
 ];
@@ -222,6 +223,15 @@ describe('Back-office roles', () => {
       key = `AUDIT-${randomBytes(8).toString('hex').toUpperCase()}`;
       const added = await call('POST', '/api/license-keys', { cookie: admin, body: { productId, key } });
       expect(added.status).toBe(201);
+    });
+
+    it("are masked in the back office's list for admins and auditors alike", async () => {
+      for (const cookie of [admin, auditor]) {
+        const listed = await call('GET', `/api/admin/license-keys?product=${productId}`, { cookie });
+        expect(((await listed.json()) as { items: Array<{ key: string }> }).items).toEqual([
+          expect.objectContaining({ key: maskedKey(key) }),
+        ]);
+      }
     });
 
     it('are masked in the inventory for an auditor and in clear for an admin', async () => {

@@ -3,10 +3,12 @@ import express, { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { requireAdmin, requireBackOffice, signedInAdmin } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
+import { parsePageQuery } from '../http/paging.js';
 import { parseRequest } from '../http/validation.js';
 import type { KeyCustody } from '../orders/custody.js';
 import { keyHistory } from './history.js';
 import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
+import { keyListFilters, keyListKeyset, listKeyPage } from './key-list.js';
 import {
   KEY_ALREADY_STORED,
   MAX_IMPORT_KEYS,
@@ -77,6 +79,13 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
       key: (key.assigned ? maskedKey : revealForCaller)(sealedKey, { keyId: key.id }),
     }));
     privateJson(res, 200, views);
+  });
+
+  // The back office's list: a page at a time, filtered on the server, every key masked for every reader.
+  router.get('/admin/license-keys', requireBackOffice, async (req, res) => {
+    const page = parsePageQuery(keyListKeyset, req.query);
+    const filters = parseRequest(keyListFilters, req.query);
+    privateJson(res, 200, await listKeyPage(database.db, filters, page, reveal));
   });
 
   // A key's custody, for admins and auditors alike: the key is masked for both, as the page is evidence of where
