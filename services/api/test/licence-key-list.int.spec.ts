@@ -104,12 +104,23 @@ describe('The back office’s list of licence keys (GET /api/admin/license-keys)
     );
   });
 
+  it('finds a key by its last 4 characters or by the whole key, case and spaces aside, opening none', async () => {
+    const [id, key] = [...clear][3] as [string, string];
+    for (const q of [key.slice(-4), key.slice(-4).toLowerCase(), ` ${key.toLowerCase()} `]) {
+      const found = await page(`?q=${encodeURIComponent(q)}`);
+      expect({ q, ids: found.items.map((item) => item.id) }).toEqual({ q, ids: [id] });
+    }
+    expect((await page(`?q=${encodeURIComponent(key.slice(-4))}&product=${first}`)).items).toEqual([]);
+    expect((await page('?q=ZZZZZZZZZZZZ')).items).toEqual([]);
+  });
+
   it('refuses malformed filters and paging with a 400 naming the parameter', async () => {
     for (const [query, parameter] of [
       ['?product=nope', 'product'],
       ['?status=lost', 'status'],
       ['?limit=0', 'limit'],
       ['?cursor=garbage', 'cursor'],
+      ['?q=ab1', 'q'],
     ]) {
       const { status, text } = await get(query as string);
       expect({ query, status }).toEqual({ query, status: 400 });
@@ -134,6 +145,7 @@ describe('The back office’s list of licence keys (GET /api/admin/license-keys)
         [`product_id = '${first}'`, 'licence_keys_product_added_idx'],
         [`status = 'available'`, 'licence_keys_status_added_idx'],
         [`product_id = '${first}' AND status = 'available'`, 'licence_keys_product_status_added_idx'],
+        [`tail_hash = '${'0'.repeat(64)}'`, 'licence_keys_tail_added_idx'],
       ];
       for (const [filter, index] of cases) {
         const { rows } = await client.query<{ 'QUERY PLAN': string }>(

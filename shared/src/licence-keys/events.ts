@@ -30,6 +30,11 @@ export const licenceKeyEventSchemas = {
     keyId: z.uuid(),
     key: sealedKeySchema,
     fingerprint: fingerprintSchema,
+    /**
+     * HMAC of the key's last characters (key-vault `tailHash`): how the back office finds a key by what its mask
+     * shows. Keys added before it was recorded have none.
+     */
+    tailHash: fingerprintSchema.optional(),
     addedAt: z.iso.datetime(),
   }),
   /** An available key taken out of the inventory by an admin (assigned keys are never removed). */

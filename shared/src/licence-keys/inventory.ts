@@ -8,6 +8,8 @@ export interface NewLicenceKey {
   keyId: string;
   key: string;
   fingerprint: string;
+  /** Of the key's last characters, for the back office's search (key-vault `tailHash`). */
+  tailHash?: string;
 }
 
 export type LicenceKeyCommand =

@@ -85,7 +85,7 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
   router.get('/admin/license-keys', requireBackOffice, async (req, res) => {
     const page = parsePageQuery(keyListKeyset, req.query);
     const filters = parseRequest(keyListFilters, req.query);
-    privateJson(res, 200, await listKeyPage(database.db, filters, page, reveal));
+    privateJson(res, 200, await listKeyPage(database.db, filters, page, { reveal, vault: keyVault }));
   });
 
   // A key's custody, for admins and auditors alike: the key is masked for both, as the page is evidence of where
