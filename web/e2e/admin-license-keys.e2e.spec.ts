@@ -218,6 +218,18 @@ describe('License Keys screen', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     expect(await row.getByText(key).count()).toBe(0);
 
+    // Found by the last characters its mask shows: the search goes into the URL, and the key is the only row.
+    await page.getByLabel('Key ends with').fill(key.slice(-4).toLowerCase());
+    await page.getByRole('button', { name: 'Search license keys' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === key.slice(-4).toLowerCase());
+    await page.waitForFunction(
+      () => document.querySelectorAll('table[aria-label="License keys"] tbody tr').length === 1,
+    );
+    expect(await keyCells(page)).toEqual([masked(key)]);
+    await page.getByLabel('Key ends with').fill('');
+    await page.getByRole('button', { name: 'Search license keys' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('q'));
+
     // The same key again is refused, and the dialog says why.
     await page.getByRole('button', { name: 'Add License Key' }).click();
     await choose(page, dialog.getByRole('combobox', { name: 'Product *' }), product.name);
