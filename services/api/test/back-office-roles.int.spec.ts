@@ -45,6 +45,7 @@ const BACK_OFFICE_READS: RouteCase[] = [
 /** Who may sign in is the admins' business alone, even to read. */
 const ADMIN_ONLY_READS: RouteCase[] = [
   { method: 'GET', route: '/api/admin/users', admin: 200 },
+  { method: 'GET', route: '/api/admin/team', admin: 200 },
   // What a refund may take back: the dialog of the one role that can refund.
   { method: 'GET', route: '/api/orders/:id/refundable-units', admin: 404 },
 ];
