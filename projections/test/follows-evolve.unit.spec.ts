@@ -167,6 +167,16 @@ describe('keyStatusAfter', () => {
           type: 'LicenceKeysRequestWithdrawn',
           data: { productId, orderId, lineId: 'line', quantity: 1, withdrawnAt: at },
         },
+        {
+          type: 'LicenceKeyRevealed',
+          data: {
+            productId,
+            keyId,
+            viewer: { type: 'admin', id: 'admin' },
+            clientHash: '0'.repeat(64),
+            revealedAt: at,
+          },
+        },
       ];
       expect(new Set(events.map((event) => event.type))).toEqual(
         new Set(Object.keys(licenceKeyEventSchemas)),

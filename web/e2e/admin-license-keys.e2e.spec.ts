@@ -9,9 +9,6 @@ import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
-/** What `npm start` seeds: 20 keys for each of the 17 demo products on sale (the out-of-stock one has none). */
-const DEMO_KEYS = 340;
-
 let store: TestStore;
 let browser: Browser;
 let products: Product[];
@@ -39,6 +36,24 @@ const freshKey = () => {
 };
 
 const keysTable = (page: Page) => page.getByRole('table', { name: 'License keys' });
+/** A key as every list of the back office shows it: its last four characters. */
+const masked = (key: string) => `XXXXX-…-${key.slice(-4)}`;
+const MASKED = /^XXXXX-…-\w{4}$/;
+const keyCells = (page: Page) => keysTable(page).locator('tbody tr td:nth-child(2) code').allTextContents();
+/** The rows' keys by their history links: what tells one page from another. */
+const rowIds = (page: Page) =>
+  keysTable(page)
+    .getByRole('link', { name: /^History of license key/ })
+    .evaluateAll((links) => links.map((link) => link.getAttribute('href')));
+const waitForRowsOtherThan = (page: Page, ids: Array<string | null>) =>
+  page.waitForFunction(
+    (before) =>
+      [...document.querySelectorAll('table[aria-label="License keys"] a[href^="/admin/license-keys/"]')]
+        .map((link) => link.getAttribute('href'))
+        .join() !== before.join() &&
+      document.querySelector('table[aria-label="License keys"]')?.getAttribute('aria-busy') === 'false',
+    ids,
+  );
 const stockOf = (page: Page, productName: string) =>
   page
     .getByRole('list', { name: 'Available keys per product' })
@@ -47,6 +62,10 @@ const stockOf = (page: Page, productName: string) =>
 
 async function openKeysScreen(page: Page) {
   await page.goto('/admin/license-keys');
+  await keysShown(page);
+}
+
+async function keysShown(page: Page) {
   await page.getByRole('heading', { level: 1, name: 'License Keys' }).waitFor();
   await keysTable(page)
     .getByRole('button', { name: /^Copy license key/ })
@@ -55,7 +74,7 @@ async function openKeysScreen(page: Page) {
 }
 
 describe('License Keys screen', () => {
-  it('shows the texts, the stock per product above the table, and pages through the demo inventory', async () => {
+  it('shows the texts, the stock per product above the table, and every key masked', async () => {
     const { page, errors, close } = await openAdminPage(browser, store.url);
     await openKeysScreen(page);
     expect(await page.getByText('Manage product license keys inventory').isVisible()).toBe(true);
@@ -68,19 +87,66 @@ describe('License Keys screen', () => {
     ]);
     const product = products[0] as Product;
     expect(await stockOf(page, product.name).textContent()).toMatch(/\d+ available/);
+    for (const key of await keyCells(page)) expect(key).toMatch(MASKED);
+    expect(errors).toEqual([]);
+    await close();
+  });
 
-    await page.getByText(`Showing 1–25 of ${DEMO_KEYS} keys`).waitFor();
+  it('pages on the server, the page and filters in the URL: reload, back and a shared link show the same rows', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await openKeysScreen(page);
     expect(await keysTable(page).getByRole('row').count()).toBe(26);
+    const firstPage = await rowIds(page);
+    expect(await page.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.getByText(`Showing 26–50 of ${DEMO_KEYS} keys`).waitFor();
+    await page.waitForURL(/[?&]cursor=/);
+    await waitForRowsOtherThan(page, firstPage);
+    const secondPage = await rowIds(page);
+    expect(secondPage.filter((id) => firstPage.includes(id))).toEqual([]);
     expect(await page.getByRole('button', { name: 'Previous' }).isEnabled()).toBe(true);
 
-    // Filtered to one product: its 20 keys on one page, every row that product's.
+    // The URL is the page: a reload shows the same rows.
+    await page.reload();
+    await keysShown(page);
+    expect(await rowIds(page)).toEqual(secondPage);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await waitForRowsOtherThan(page, secondPage);
+    expect(await rowIds(page)).toEqual(firstPage);
+    // The browser's back button returns to the page before.
+    await page.goBack();
+    await waitForRowsOtherThan(page, firstPage);
+    expect(await rowIds(page)).toEqual(secondPage);
+
+    // Filtered to one product: the filter goes into the URL, back to the first page; its 20 keys on one page.
+    const product = products[0] as Product;
     await choose(page, page.getByRole('combobox', { name: 'Product', exact: true }), product.name);
+    await page.waitForURL(
+      (url) => url.searchParams.get('product') === product.id && !url.searchParams.has('cursor'),
+    );
     await page.getByRole('navigation', { name: 'License key pages' }).waitFor({ state: 'detached' });
     const cells = await keysTable(page).locator('tbody tr td:first-child').allTextContents();
-    expect(cells.length).toBeGreaterThan(0);
+    expect(cells).toHaveLength(20);
     expect(new Set(cells)).toEqual(new Set([product.name]));
+
+    // A link with the filters opens the screen filtered, the selects saying so.
+    const shared = page.url();
+    const other = await openAdminPage(browser, store.url);
+    await other.page.goto(shared);
+    await other.page.getByRole('heading', { level: 1, name: 'License Keys' }).waitFor();
+    await other.page
+      .getByRole('combobox', { name: 'Product', exact: true })
+      .filter({ hasText: product.name })
+      .waitFor();
+    await keysTable(other.page).locator('tbody tr td:first-child').first().waitFor();
+    expect(new Set(await keysTable(other.page).locator('tbody tr td:first-child').allTextContents())).toEqual(
+      new Set([product.name]),
+    );
+    await other.close();
+
+    await choose(page, page.getByRole('combobox', { name: 'Status', exact: true }), 'Assigned');
+    await page.waitForURL((url) => url.searchParams.get('status') === 'assigned');
+    await page.getByText('No license keys match these filters.').waitFor();
     expect(errors).toEqual([]);
     await close();
   });
@@ -92,10 +158,14 @@ describe('License Keys screen', () => {
       answer = resolve;
     });
     await page.route(
-      (url) => url.pathname === '/api/license-keys',
+      (url) => url.pathname === '/api/admin/license-keys',
       async (route) => {
         await answered;
-        await route.fulfill({ status: 200, contentType: 'application/json', body: '[]' });
+        await route.fulfill({
+          status: 200,
+          contentType: 'application/json',
+          body: JSON.stringify({ items: [], nextCursor: null, prevCursor: null }),
+        });
       },
     );
     await page.goto('/admin/license-keys');
@@ -105,7 +175,7 @@ describe('License Keys screen', () => {
     await close();
   });
 
-  it('adds a key (both fields required), copies it, then deletes it after the confirmation', async () => {
+  it('adds a key (both fields required), shows it masked, reveals and copies it on purpose, then deletes it', async () => {
     const { page, errors, close } = await openAdminPage(browser, store.url);
     await openKeysScreen(page);
     const product = products[1] as Product;
@@ -130,18 +200,35 @@ describe('License Keys screen', () => {
     await toastSaying(page, 'License key added successfully');
     await dialog.waitFor({ state: 'detached' });
 
-    // Newest first: the key heads the list, available, and the product's stock counts it.
-    const row = keysTable(page).getByRole('row').filter({ hasText: key });
+    // Newest first: the key heads the list, masked, available, and the product's stock counts it.
+    const row = keysTable(page)
+      .getByRole('row')
+      .filter({ hasText: masked(key) });
     await row.waitFor();
+    expect(await keysTable(page).getByText(key).count()).toBe(0);
     expect(await row.getByRole('cell').nth(2).textContent()).toBe('Available');
     expect(await row.getByRole('cell').nth(3).textContent()).toBe('-');
     await stockOf(page, product.name)
       .getByText(`${before + 1} available`)
       .waitFor();
 
+    // Copied on purpose: the key is fetched in clear (a recorded reveal) and never shown.
     await row.getByRole('button', { name: /^Copy license key/ }).click();
     await toastSaying(page, 'Copied!', 'License key copied to clipboard.');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    expect(await row.getByText(key).count()).toBe(0);
+
+    // Found by the last characters its mask shows: the search goes into the URL, and the key is the only row.
+    await page.getByLabel('Key ends with').fill(key.slice(-4).toLowerCase());
+    await page.getByRole('button', { name: 'Search license keys' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === key.slice(-4).toLowerCase());
+    await page.waitForFunction(
+      () => document.querySelectorAll('table[aria-label="License keys"] tbody tr').length === 1,
+    );
+    expect(await keyCells(page)).toEqual([masked(key)]);
+    await page.getByLabel('Key ends with').fill('');
+    await page.getByRole('button', { name: 'Search license keys' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('q'));
 
     // The same key again is refused, and the dialog says why.
     await page.getByRole('button', { name: 'Add License Key' }).click();
@@ -170,6 +257,30 @@ describe('License Keys screen', () => {
     await close();
   });
 
+  it("reveals a key on purpose, in its row only, and the showing is a step of the key's history", async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await openKeysScreen(page);
+    const row = keysTable(page).locator('tbody tr').first();
+    const shownMasked = (await row.locator('code').textContent()) as string;
+    await row.getByRole('button', { name: /^Reveal license key/ }).click();
+    await page.waitForFunction(
+      (before) =>
+        document.querySelector('table[aria-label="License keys"] tbody tr code')?.textContent !== before,
+      shownMasked,
+    );
+    const clear = (await row.locator('code').textContent()) as string;
+    expect(clear).not.toMatch(MASKED);
+    expect(clear.slice(-4)).toBe(shownMasked.slice(-4));
+    await row.getByRole('button', { name: /^Hide license key/ }).click();
+    await row.getByText(shownMasked, { exact: true }).waitFor();
+
+    await row.getByRole('link', { name: /^History of license key/ }).click();
+    await page.getByText(/Shown in clear in the back office \(an admin revealed it\)/).waitFor();
+    expect(await page.getByText(clear).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   describe('an assigned key', () => {
     let order: PlacedOrder;
     let assignedKey: string;
@@ -189,7 +300,7 @@ describe('License Keys screen', () => {
       // An order's key is masked in the inventory: it opens only through the order's recorded reveal.
       const row = keysTable(page)
         .getByRole('row')
-        .filter({ hasText: `XXXXX-…-${assignedKey.slice(-4)}` });
+        .filter({ hasText: masked(assignedKey) });
       await row.waitFor();
       const cells = await row.getByRole('cell').allTextContents();
       expect(cells.slice(2)).toEqual(['Assigned', orderNumber(order.id), 'Assigned keys cannot be deleted']);
@@ -247,7 +358,7 @@ describe('License Keys screen', () => {
       await stockOf(page, product.name)
         .getByText(`${before + 2} available`)
         .waitFor();
-      expect(await keysTable(page).getByText(one).count()).toBe(1);
+      expect(await keysTable(page).getByText(masked(one)).count()).toBe(1);
       // The all-refused import answers 400, which Chromium logs; nothing else may go wrong.
       expect(errors).toEqual([
         'Failed to load resource: the server responded with a status of 400 (Bad Request)',

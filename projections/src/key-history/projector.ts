@@ -44,6 +44,12 @@ async function stepsOf(event: RecordedEvent, orderKeys: OrderKeys): Promise<Step
       const { keyId, removedAt } = inventory.data;
       return [{ key_id: lower(keyId), kind: 'removed', order_id: null, at: removedAt, details: {} }];
     }
+    if (inventory?.type === 'LicenceKeyRevealed') {
+      const { keyId, viewer, clientHash, revealedAt } = inventory.data;
+      // A stock key opens only in the back office, by an admin: the same door as an order's key opened there.
+      const details = { channel: 'admin-reveal', viewer, clientHash };
+      return [{ key_id: lower(keyId), kind: 'revealed', order_id: null, at: revealedAt, details }];
+    }
     // Assignment is taken from the order's own stream (below), which also orders it before the delivery.
     if (inventory) return [];
     return namedKeys(event);
@@ -156,7 +162,7 @@ async function stepsOfBatch(
 /**
  * Each licence key's custody, step by step: imported (by whom, in which batch), assigned to an order line,
  * delivered in an e-mail the mail server accepted (its message id), revealed in clear (each time: door, viewer,
- * address hash), removed, and what later inventory events do to it. A key's page is one indexed range read,
+ * address hash; a stock key from the inventory, an order's key on its order), removed, and what later inventory events do to it. A key's page is one indexed range read,
  * whatever the size of its product's inventory stream.
  */
 export const keyHistoryProjector: Projector = {

@@ -36,6 +36,8 @@ export function inventoryEventTime(event: LicenceKeyEvent): string {
       return event.data.returnedAt;
     case 'LicenceKeysRequestWithdrawn':
       return event.data.withdrawnAt;
+    case 'LicenceKeyRevealed':
+      return event.data.revealedAt;
   }
 }
 
@@ -62,6 +64,7 @@ export function keyStatusAfter(status: KeyStatus | undefined, event: LicenceKeyE
     case 'LicenceKeysRequested':
     case 'LicenceKeysRequestWithdrawn':
     case 'LicenceKeyStockLow':
+    case 'LicenceKeyRevealed':
       return status;
   }
 }
@@ -79,6 +82,8 @@ export function keyIdsOf(event: LicenceKeyEvent): string[] {
     case 'LicenceKeysRequested':
     case 'LicenceKeysRequestWithdrawn':
     case 'LicenceKeyStockLow':
+    // A showing changes nothing about the key.
+    case 'LicenceKeyRevealed':
       return [];
   }
 }

@@ -47,6 +47,8 @@ export function foldLicenceKeyEvents(
     return change;
   };
   for (const event of events) {
+    // A showing moves no key and no counter.
+    if (event.type === 'LicenceKeyRevealed') continue;
     const at = inventoryEventTime(event);
     const change = changeOf(event.data.productId, at);
     if (event.type === 'LicenceKeysRequested') change.waiting += event.data.quantity;
@@ -62,12 +64,13 @@ export function foldLicenceKeyEvents(
       }
       if (status === undefined) keys.delete(keyId);
       else if (event.type === 'LicenceKeyAdded') {
-        const { productId, key, fingerprint, addedAt } = event.data;
+        const { productId, key, fingerprint, tailHash, addedAt } = event.data;
         keys.set(keyId, {
           id: keyId,
           product_id: productId,
           key_sealed: key,
           fingerprint,
+          tail_hash: tailHash ?? null,
           status,
           order_id: null,
           line_id: null,
@@ -113,7 +116,7 @@ async function loadKeys(
   const ids = [...new Set(events.flatMap(keyIdsOf))];
   if (ids.length === 0) return new Map();
   const { rows } = await sql<LicenceKeyRow>`
-    SELECT id, product_id, key_sealed, fingerprint, status, order_id, line_id,
+    SELECT id, product_id, key_sealed, fingerprint, tail_hash, status, order_id, line_id,
            ${isoText('added_at')} AS added_at, ${isoText('assigned_at')} AS assigned_at, returned_from
       FROM ${tableIn(schema, 'licence_keys')} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
   return new Map(rows.map((row) => [row.id, row]));
@@ -186,11 +189,22 @@ export const licenceKeysProjector: Projector = {
         line_id     text,
         added_at      timestamptz NOT NULL,
         assigned_at   timestamptz,
-        returned_from uuid
+        returned_from uuid,
+        tail_hash     text
       )`.execute(db);
     await sql`CREATE INDEX licence_keys_fingerprint_idx ON ${tableIn(schema, 'licence_keys')} (fingerprint)`.execute(
       db,
     );
+    // The back office's paged list, newest first: one index per filter combination, each ending in (added_at, id).
+    for (const [name, columns] of [
+      ['licence_keys_added_idx', sql`(added_at, id)`],
+      ['licence_keys_product_added_idx', sql`(product_id, added_at, id)`],
+      ['licence_keys_status_added_idx', sql`(status, added_at, id)`],
+      ['licence_keys_product_status_added_idx', sql`(product_id, status, added_at, id)`],
+      ['licence_keys_tail_added_idx', sql`(tail_hash, added_at, id)`],
+    ] as const) {
+      await sql`CREATE INDEX ${sql.id(name)} ON ${tableIn(schema, 'licence_keys')} ${columns}`.execute(db);
+    }
     await sql`
       CREATE TABLE ${tableIn(schema, 'licence_key_stock')} (
         product_id uuid PRIMARY KEY,

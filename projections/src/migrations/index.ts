@@ -10,6 +10,8 @@ import * as m20261126021 from './2026_11_26_021_add_refunds.js';
 import * as m20261126023 from './2026_11_26_023_add_order_receipt_number.js';
 import * as m20261126024 from './2026_11_26_024_create_key_history.js';
 import * as m20261126030 from './2026_11_26_030_add_back_office_list_indexes.js';
+import * as m20261126040 from './2026_11_26_040_add_licence_key_list_indexes.js';
+import * as m20261126041 from './2026_11_26_041_add_licence_key_tail_hash.js';
 
 /** Every read-schema migration, by frozen name; an explicit map (not a folder scan) so bundling cannot drop one. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +26,8 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_023_add_order_receipt_number': m20261126023,
   '2026_11_26_024_create_key_history': m20261126024,
   '2026_11_26_030_add_back_office_list_indexes': m20261126030,
+  '2026_11_26_040_add_licence_key_list_indexes': m20261126040,
+  '2026_11_26_041_add_licence_key_tail_hash': m20261126041,
 };
 
 /**

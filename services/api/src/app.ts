@@ -198,7 +198,7 @@ export function createApp(deps: AppDeps): Express {
       resendLimit: deps.resendLimit,
     }),
   );
-  api.use(licenceKeyRoutes(inventory));
+  api.use(licenceKeyRoutes({ ...inventory, custody }));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));
   api.use(liveRoutes({ database, sessions, logger, limits: deps.liveStreams, closing: deps.closing }));

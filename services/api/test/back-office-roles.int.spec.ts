@@ -42,6 +42,7 @@ const BACK_OFFICE_READS: RouteCase[] = [
   { method: 'GET', route: '/api/admin/customers/:email', admin: 404 },
   { method: 'GET', route: '/api/license-keys', admin: 200 },
   { method: 'GET', route: '/api/license-keys/stock', admin: 200 },
+  { method: 'GET', route: '/api/admin/license-keys', admin: 200 },
   { method: 'GET', route: '/api/audit/events', admin: 200 },
   { method: 'GET', route: '/api/audit/verifications', admin: 200 },
 ];
@@ -49,6 +50,7 @@ const BACK_OFFICE_READS: RouteCase[] = [
 /** Who may sign in is the admins' business alone, even to read. */
 const ADMIN_ONLY_READS: RouteCase[] = [
   { method: 'GET', route: '/api/admin/users', admin: 200 },
+  { method: 'GET', route: '/api/admin/team', admin: 200 },
   // What a refund may take back: the dialog of the one role that can refund.
   { method: 'GET', route: '/api/orders/:id/refundable-units', admin: 404 },
 ];
@@ -65,6 +67,7 @@ const ADMIN_WRITES: RouteCase[] = [
   { method: 'POST', route: '/api/orders/:id/refunds/:refundId/retry', admin: 404 },
   { method: 'POST', route: '/api/license-keys', body: {}, admin: 400 },
   { method: 'DELETE', route: '/api/license-keys/:id', admin: 404 },
+  { method: 'POST', route: '/api/license-keys/:keyId/reveal', admin: 404 },
   { method: 'POST', route: '/api/license-keys/import', body: {}, admin: 400 },
   { method: 'POST', route: '/api/objects/upload', admin: 200 },
   { method: 'POST', route: '/api/objects/normalize', body: {}, admin: 400 },
@@ -226,6 +229,15 @@ describe('Back-office roles', () => {
       key = `AUDIT-${randomBytes(8).toString('hex').toUpperCase()}`;
       const added = await call('POST', '/api/license-keys', { cookie: admin, body: { productId, key } });
       expect(added.status).toBe(201);
+    });
+
+    it("are masked in the back office's list for admins and auditors alike", async () => {
+      for (const cookie of [admin, auditor]) {
+        const listed = await call('GET', `/api/admin/license-keys?product=${productId}`, { cookie });
+        expect(((await listed.json()) as { items: Array<{ key: string }> }).items).toEqual([
+          expect.objectContaining({ key: maskedKey(key) }),
+        ]);
+      }
     });
 
     it('are masked in the inventory for an auditor and in clear for an admin', async () => {

@@ -116,6 +116,8 @@ export interface LicenceKeysTable {
    * refuses duplicates per product stream, and the read model must take every recorded key).
    */
   fingerprint: string;
+  /** HMAC of the key's last characters (key-vault `tailHash`), for the back office's search; null for keys added before it was recorded. */
+  tail_hash: string | null;
   /** Revoked: sold, then taken back for good (its unit refunded or order cancelled after the key left the store). */
   status: 'available' | 'assigned' | 'revoked';
   /** The order line it is assigned to (or was, when revoked). */

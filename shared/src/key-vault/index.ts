@@ -11,7 +11,15 @@ export interface KeyVault {
   open(sealed: string): string;
   /** Same value for the same key however it was typed (case, spaces): what duplicate checks compare. */
   fingerprint(licenceKey: string): string;
+  /**
+   * A keyed hash of the key's last `KEY_TAIL_LENGTH` characters (canonical), or of a search for them: what finds
+   * a key by the characters its mask shows, without opening any key.
+   */
+  tailHash(licenceKeyOrTail: string): string;
 }
+
+/** How many of a key's last characters its mask shows and a search by them takes. */
+export const KEY_TAIL_LENGTH = 4;
 
 export class SealedKeyError extends Error {}
 
@@ -28,6 +36,7 @@ export function createKeyVault(secret: string): KeyVault {
   if (secret.length < 32) throw new Error('the licence-key secret must be at least 32 characters');
   const encryptionKey = deriveKey(secret, 'licence key encryption');
   const fingerprintKey = deriveKey(secret, 'licence key fingerprint');
+  const tailKey = deriveKey(secret, 'licence key tail');
   const kid = createHash('sha256').update(encryptionKey).digest('hex').slice(0, 8);
   return {
     seal(licenceKey) {
@@ -56,6 +65,10 @@ export function createKeyVault(secret: string): KeyVault {
     },
     fingerprint(licenceKey) {
       return createHmac('sha256', fingerprintKey).update(canonicalLicenceKey(licenceKey)).digest('hex');
+    },
+    tailHash(licenceKeyOrTail) {
+      const tail = canonicalLicenceKey(licenceKeyOrTail).slice(-KEY_TAIL_LENGTH);
+      return createHmac('sha256', tailKey).update(tail).digest('hex');
     },
   };
 }

@@ -11,6 +11,16 @@ export const sealedKeySchema = z
   .regex(/^v1\.[0-9a-f]{8}\.[\w-]+\.[\w-]+\.[\w-]+$/, 'a sealed licence key');
 export const fingerprintSchema = z.string().regex(/^[0-9a-f]{64}$/, 'an HMAC-SHA256 fingerprint');
 
+/** Who saw a licence key in clear, and through which door (key custody). */
+export const revealChannelSchema = z.enum(['confirmation-page', 'my-orders', 'email-link', 'admin-reveal']);
+export type RevealChannel = z.infer<typeof revealChannelSchema>;
+export const revealViewerSchema = z.object({
+  /** `order-link`: a browser holding the order's access cookie (the one that paid, or that opened the e-mail). */
+  type: z.enum(['customer', 'admin', 'order-link']),
+  /** The customer's address or the admin's id; null for a browser known only by its access cookie. */
+  id: z.string().min(1).nullable(),
+});
+
 export const assignedKeySchema = z.object({ keyId: z.uuid(), key: sealedKeySchema });
 export type AssignedKey = z.infer<typeof assignedKeySchema>;
 
@@ -20,6 +30,11 @@ export const licenceKeyEventSchemas = {
     keyId: z.uuid(),
     key: sealedKeySchema,
     fingerprint: fingerprintSchema,
+    /**
+     * HMAC of the key's last characters (key-vault `tailHash`): how the back office finds a key by what its mask
+     * shows. Keys added before it was recorded have none.
+     */
+    tailHash: fingerprintSchema.optional(),
     addedAt: z.iso.datetime(),
   }),
   /** An available key taken out of the inventory by an admin (assigned keys are never removed). */
@@ -66,6 +81,17 @@ export const licenceKeyEventSchemas = {
     lineId: z.string().min(1),
     quantity: z.number().int().positive(),
     withdrawnAt: z.iso.datetime(),
+  }),
+  /**
+   * An admin opened a key no order holds (stock) in clear, from the back office's inventory: who, and a keyed
+   * hash of their address. Keys an order holds are recorded on the order's stream instead (`LicenceKeysRevealed`).
+   */
+  LicenceKeyRevealed: z.object({
+    productId: z.uuid(),
+    keyId: z.uuid(),
+    viewer: revealViewerSchema,
+    clientHash: z.string().regex(/^[0-9a-f]{64}$/, 'an HMAC-SHA256 of the client address'),
+    revealedAt: z.iso.datetime(),
   }),
   /** Available keys fell below the threshold (once per fall; adding keys back above it re-arms it). */
   LicenceKeyStockLow: z.object({

@@ -8,6 +8,8 @@ export interface NewLicenceKey {
   keyId: string;
   key: string;
   fingerprint: string;
+  /** Of the key's last characters, for the back office's search (key-vault `tailHash`). */
+  tailHash?: string;
 }
 
 export type LicenceKeyCommand =
@@ -179,6 +181,8 @@ export function evolveInventory(state: InventoryState, event: LicenceKeyEvent): 
     }
     case 'LicenceKeyStockLow':
       return { ...state, lowStockAlertedBelow: event.data.threshold };
+    case 'LicenceKeyRevealed':
+      return state;
   }
 }
 

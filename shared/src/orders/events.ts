@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { assignedKeySchema } from '../licence-keys/events.js';
+import { assignedKeySchema, revealChannelSchema, revealViewerSchema } from '../licence-keys/events.js';
 import { decimalAmount } from '../money/index.js';
 
 /**
@@ -23,16 +23,6 @@ export type Customer = z.infer<typeof customerSchema>;
 
 /** PayPal capture statuses the store acts on (fulfil on the capture status, not the order status). */
 export const captureStatusSchema = z.enum(['COMPLETED', 'PENDING']);
-
-/** Who saw a licence key in clear, and through which door (key custody). */
-export const revealChannelSchema = z.enum(['confirmation-page', 'my-orders', 'email-link', 'admin-reveal']);
-export type RevealChannel = z.infer<typeof revealChannelSchema>;
-export const revealViewerSchema = z.object({
-  /** `order-link`: a browser holding the order's access cookie (the one that paid, or that opened the e-mail). */
-  type: z.enum(['customer', 'admin', 'order-link']),
-  /** The customer's address or the admin's id; null for a browser known only by its access cookie. */
-  id: z.string().min(1).nullable(),
-});
 
 /** One unit of an order line, by the key it holds (null: the unit has no key yet). */
 export const orderUnitSchema = z.object({ lineId: z.string().min(1), keyId: z.uuid().nullable() });

@@ -9,9 +9,11 @@ import {
   usernameKey,
 } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
+import type { Page } from '@licensestore/shared/paging';
 import { storableText } from '@licensestore/shared/text';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
 import { passwordWeakness } from './password-strength.js';
 import { hashPassword } from './passwords.js';
 
@@ -66,6 +68,32 @@ export async function listBackOfficeUsers(db: Kysely<Database>): Promise<BackOff
     .orderBy('id')
     .execute();
   return rows.map(toView);
+}
+
+type UserRow = Parameters<typeof toView>[0];
+
+/** The Team screen's order: oldest first (the first admin heads it), by `admin_users_created_idx`. */
+export const teamKeyset: Keyset<UserRow, 'created'> = {
+  sorts: { created: { column: 'created_at', type: 'timestamp', of: (row) => row.created_at } },
+  id: { column: 'id', type: 'uuid', of: (row) => row.id },
+  defaultSort: 'created',
+  defaultDir: 'asc',
+};
+
+/** The Team screen's filter, beside the paging parameters; one role reads `admin_users_role_created_idx`. */
+export const teamFilters = z.object({
+  role: z.enum(BACK_OFFICE_ROLES, { error: `must be one of ${BACK_OFFICE_ROLES.join(', ')}` }).optional(),
+});
+
+/** One page of the back-office users. */
+export async function listTeamPage(
+  db: Kysely<Database>,
+  filters: z.infer<typeof teamFilters>,
+  page: PageParams<'created'>,
+): Promise<Page<BackOfficeUserView>> {
+  let query = db.selectFrom('admin_users').select(['id', 'username', 'role', 'created_at']);
+  if (filters.role) query = query.where('role', '=', filters.role);
+  return mapPage(await keysetPage(query, teamKeyset, page), toView);
 }
 
 /** Stores only the password's hash; a username taken in any letter case or character width is a 409. */

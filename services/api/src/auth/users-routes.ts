@@ -3,12 +3,16 @@ import type { Database } from '@licensestore/shared/db';
 import { Router } from 'express';
 import type { Kysely } from 'kysely';
 import { isUuid } from '../http/ids.js';
+import { parsePageQuery } from '../http/paging.js';
 import { parseRequest } from '../http/validation.js';
 import {
   createBackOfficeUser,
   deleteBackOfficeUser,
   listBackOfficeUsers,
+  listTeamPage,
   newUserSchema,
+  teamFilters,
+  teamKeyset,
 } from './back-office-users.js';
 import { requireAdmin, signedInAdmin } from './guards.js';
 import type { SessionStore } from './sessions.js';
@@ -28,6 +32,13 @@ export function backOfficeUserRoutes({
 
   router.get('/admin/users', requireAdmin, async (_req, res) => {
     res.set('Cache-Control', 'no-store').json(await listBackOfficeUsers(db));
+  });
+
+  // The Team screen's list, a page at a time.
+  router.get('/admin/team', requireAdmin, async (req, res) => {
+    const page = parsePageQuery(teamKeyset, req.query);
+    const filters = parseRequest(teamFilters, req.query);
+    res.set('Cache-Control', 'no-store').json(await listTeamPage(db, filters, page));
   });
 
   router.post('/admin/users', requireAdmin, async (req, res) => {

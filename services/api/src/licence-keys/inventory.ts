@@ -114,6 +114,7 @@ export function licenceKeyInventory({
             keyId: keyIds[index] as string,
             key: keyVault.seal(key.key),
             fingerprint: key.fingerprint,
+            tailHash: keyVault.tailHash(key.key),
           });
       });
 
@@ -127,7 +128,7 @@ export function licenceKeyInventory({
             const outcome = await run(req, {
               type: 'AddLicenceKeys',
               productId,
-              keys: chunk.map(({ keyId, key, fingerprint }) => ({ keyId, key, fingerprint })),
+              keys: chunk.map(({ index: _index, ...key }) => key),
               lowStockThreshold,
               now: addedAt,
             });

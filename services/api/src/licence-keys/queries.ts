@@ -51,6 +51,23 @@ export async function findLicenceKeyProduct(db: Kysely<Database>, id: string): P
   return row?.product_id ?? null;
 }
 
+/** A key as a reveal needs it: sealed, its product, and the order holding it (null: stock). */
+export interface KeyToReveal {
+  productId: string;
+  sealedKey: string;
+  orderId: string | null;
+}
+
+/** The key to open; null when there is no such key. `id` must be a well-formed UUID. */
+export async function findKeyToReveal(db: Kysely<Database>, id: string): Promise<KeyToReveal | null> {
+  const row = await db
+    .selectFrom('licence_keys')
+    .select(['product_id', 'key_sealed', 'order_id'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row ? { productId: row.product_id, sealedKey: row.key_sealed, orderId: row.order_id } : null;
+}
+
 /** Which of these fingerprints some key of the inventory (any product) already has. */
 export async function storedFingerprints(
   db: Kysely<Database>,

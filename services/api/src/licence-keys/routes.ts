@@ -1,11 +1,14 @@
 import { AppError, DuplicateLicenceKeyError, NotFoundError, ValidationError } from '@licensestore/shared';
 import express, { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { requireAdmin, requireBackOffice } from '../auth/guards.js';
+import { requireAdmin, requireBackOffice, signedInAdmin } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
+import { parsePageQuery } from '../http/paging.js';
 import { parseRequest } from '../http/validation.js';
+import type { KeyCustody } from '../orders/custody.js';
 import { keyHistory } from './history.js';
 import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
+import { keyListFilters, keyListKeyset, listKeyPage } from './key-list.js';
 import {
   KEY_ALREADY_STORED,
   MAX_IMPORT_KEYS,
@@ -15,7 +18,7 @@ import {
   readLicenceKey,
   sameKeyAs,
 } from './key-text.js';
-import { findLicenceKeyProduct, listLicenceKeys, listStock } from './queries.js';
+import { findKeyToReveal, findLicenceKeyProduct, listLicenceKeys, listStock } from './queries.js';
 import { keyRevealer, masked, revealFor } from './reveal.js';
 
 /**
@@ -52,10 +55,18 @@ const privateJson = (res: Response, status: number, body: unknown) => {
   res.set('Cache-Control', 'no-store').status(status).json(body);
 };
 
-/** The licence-key inventory: list and stock for the back office; add one and remove one for admins. */
-export function licenceKeyRoutes(deps: InventoryDeps): Router {
+export interface LicenceKeyRoutesDeps extends InventoryDeps {
+  /** Records every showing of a key in clear. */
+  custody: KeyCustody;
+}
+
+/**
+ * The licence-key inventory: list and stock for the back office; add one, remove one and open one in clear for
+ * admins.
+ */
+export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
   const router = Router();
-  const { database, keyVault, logger, lowStockThreshold } = deps;
+  const { database, keyVault, logger, lowStockThreshold, custody } = deps;
   const inventory = licenceKeyInventory(deps);
   const reveal = keyRevealer(keyVault, logger);
 
@@ -70,6 +81,13 @@ export function licenceKeyRoutes(deps: InventoryDeps): Router {
     privateJson(res, 200, views);
   });
 
+  // The back office's list: a page at a time, filtered on the server, every key masked for every reader.
+  router.get('/admin/license-keys', requireBackOffice, async (req, res) => {
+    const page = parsePageQuery(keyListKeyset, req.query);
+    const filters = parseRequest(keyListFilters, req.query);
+    privateJson(res, 200, await listKeyPage(database.db, filters, page, { reveal, vault: keyVault }));
+  });
+
   // A key's custody, for admins and auditors alike: the key is masked for both, as the page is evidence of where
   // the key went, not a way to take it.
   router.get('/license-keys/:keyId/history', requireBackOffice, async (req, res) => {
@@ -78,6 +96,28 @@ export function licenceKeyRoutes(deps: InventoryDeps): Router {
     const history = await keyHistory(database.db, keyId.toLowerCase(), reveal);
     if (!history) throw licenceKeyNotFound();
     privateJson(res, 200, history);
+  });
+
+  // An admin opens one key on purpose (the back office's lists show every key masked), recorded before it is
+  // answered: a key an order holds on that order's stream, as its order page does; a stock key on its product's.
+  router.post('/license-keys/:keyId/reveal', requireAdmin, async (req, res) => {
+    const keyId = req.params.keyId;
+    if (!isUuid(keyId)) throw licenceKeyNotFound();
+    const id = keyId.toLowerCase();
+    const key = await findKeyToReveal(database.db, id);
+    if (!key) throw licenceKeyNotFound();
+    const licenseKey = reveal(key.sealedKey, { keyId: id });
+    if (licenseKey === null) throw new AppError(500, 'The license key could not be read');
+    const adminId = signedInAdmin(req);
+    if (key.orderId) {
+      await custody.record(req, {
+        orderId: key.orderId,
+        keyIds: [id],
+        channel: 'admin-reveal',
+        viewer: { type: 'admin', id: adminId },
+      });
+    } else await custody.recordStock(req, { productId: key.productId, keyId: id, adminId });
+    privateJson(res, 200, { keyId: id, licenseKey });
   });
 
   router.get('/license-keys/stock', requireBackOffice, async (_req, res) => {

@@ -1,12 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import {
   AppError,
+  type LicenceKeyEvent,
+  licenceKeysStream,
   type OrderEvent,
   orderStream,
   parseOrderEvent,
   type RevealChannel,
 } from '@licensestore/shared';
-import type { EventStore, NewEventMetadata } from '@licensestore/shared/eventstore';
+import type { EventStore, NewEvent, NewEventMetadata } from '@licensestore/shared/eventstore';
 import { deriveKey } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Request } from 'express';
@@ -18,6 +20,13 @@ export interface Showing {
   keyIds: string[];
   channel: RevealChannel;
   viewer: RevealViewer;
+}
+
+/** A key no order holds (stock), shown in clear to an admin from the inventory. */
+export interface StockShowing {
+  productId: string;
+  keyId: string;
+  adminId: string;
 }
 
 /**
@@ -38,6 +47,8 @@ export interface KeyCustody {
   clientHash(req: Request): string;
   /** Appends the showing to the order's stream; throws `CustodyNotRecordedError` when it could not be recorded. */
   record(req: Request, showing: Showing): Promise<void>;
+  /** Appends the showing to the product's inventory stream; throws `CustodyNotRecordedError` likewise. */
+  recordStock(req: Request, showing: StockShowing): Promise<void>;
   /** A token saying "this showing was recorded for this page view", valid for `PAGE_VIEW_MS`. */
   pageViewToken(req: Request, showing: Showing, now?: number): string;
   /** Whether `token` is a recent page-view token for exactly this showing (same keys, door, viewer, address). */
@@ -77,10 +88,27 @@ export function createKeyCustody(secret: string, eventStore: EventStore, logger:
       )
       .digest();
 
+  /** Appends one showing with no expected revision; no showing, no key: a failure withholds the key (503). */
+  const append = async (stream: string, event: NewEvent, about: Record<string, unknown>) => {
+    try {
+      await eventStore.append(stream, [event], 'any');
+    } catch (error) {
+      logger.error(
+        { err: error, ...about, alert: 'key-custody-not-recorded' },
+        'licence keys withheld: their showing could not be recorded',
+      );
+      throw new CustodyNotRecordedError();
+    }
+  };
+  const metadata = (req: Request, actor: NewEventMetadata['actor']) => ({
+    actor,
+    correlationId: req.correlationId,
+    causationId: req.requestId,
+  });
+
   return {
     clientHash,
     async record(req, showing) {
-      const revealedAt = new Date().toISOString();
       const event: OrderEvent = {
         type: 'LicenceKeysRevealed',
         data: {
@@ -89,36 +117,31 @@ export function createKeyCustody(secret: string, eventStore: EventStore, logger:
           channel: showing.channel,
           viewer: showing.viewer,
           clientHash: clientHash(req),
-          revealedAt,
+          revealedAt: new Date().toISOString(),
         },
       };
-      try {
-        await eventStore.append(
-          orderStream(showing.orderId),
-          [
-            {
-              ...event,
-              metadata: {
-                actor: actorOf(req, showing.viewer),
-                correlationId: req.correlationId,
-                causationId: req.requestId,
-              },
-            },
-          ],
-          'any',
-        );
-      } catch (error) {
-        logger.error(
-          {
-            err: error,
-            orderId: showing.orderId,
-            channel: showing.channel,
-            alert: 'key-custody-not-recorded',
-          },
-          'licence keys withheld: their showing could not be recorded',
-        );
-        throw new CustodyNotRecordedError();
-      }
+      await append(
+        orderStream(showing.orderId),
+        { ...event, metadata: metadata(req, actorOf(req, showing.viewer)) },
+        { orderId: showing.orderId, channel: showing.channel },
+      );
+    },
+    async recordStock(req, { productId, keyId, adminId }) {
+      const event: LicenceKeyEvent = {
+        type: 'LicenceKeyRevealed',
+        data: {
+          productId,
+          keyId,
+          viewer: { type: 'admin', id: adminId },
+          clientHash: clientHash(req),
+          revealedAt: new Date().toISOString(),
+        },
+      };
+      await append(
+        licenceKeysStream(productId),
+        { ...event, metadata: metadata(req, { type: 'admin', id: adminId }) },
+        { productId, keyId, channel: 'admin-reveal' },
+      );
     },
     pageViewToken(req, showing, now = Date.now()) {
       return `${now}.${viewMac(req, showing, now).toString('base64url')}`;

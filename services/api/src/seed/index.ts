@@ -162,7 +162,12 @@ async function seedKeys(store: EventStore, keyVault: KeyVault, now: Date, metada
     const productId = demoProductId(product);
     const keys = Array.from({ length: DEMO_KEYS_PER_PRODUCT }, () => {
       const key = demoKey();
-      return { keyId: randomUUID(), key: keyVault.seal(key), fingerprint: keyVault.fingerprint(key) };
+      return {
+        keyId: randomUUID(),
+        key: keyVault.seal(key),
+        fingerprint: keyVault.fingerprint(key),
+        tailHash: keyVault.tailHash(key),
+      };
     });
     const events = inventoryDecider.decide(
       { type: 'AddLicenceKeys', productId, keys, lowStockThreshold: 0, now: now.toISOString() },

@@ -1,21 +1,25 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
+import { usePagedQuery } from '@/lib/paged-query';
 
 /**
- * The inventory's query keys all start with '/api/license-keys' (the list, the stock), so one invalidation of the
- * prefix refreshes both after a change.
+ * The stock and key histories' query keys start with '/api/license-keys', so one invalidation of the prefix
+ * refreshes them after a change.
  */
 export const LICENSE_KEYS_KEY = ['/api/license-keys'] as const;
 
-/** A key as GET /api/license-keys answers it: in clear, for admins (spec section 3). */
-export interface LicenseKeyView {
+/** The back office's paged list of keys; its query keys start with this path. */
+export const KEY_LIST_PATH = '/api/admin/license-keys';
+
+/** A key as the back office's list answers it: masked for everyone (an admin opens one through its reveal). */
+export interface KeyListItem {
   id: string;
   productId: string;
   /** Null once the product has been deleted. */
   productName: string | null;
-  /** Null when the stored key does not open (the server logs it). */
+  /** The key's last characters; null when the stored key does not open (the server logs it). */
   key: string | null;
-  assigned: boolean;
+  status: 'available' | 'assigned' | 'revoked';
   orderId: string | null;
   createdAt: string;
 }
@@ -30,17 +34,13 @@ export interface StockView {
   lowStock: boolean;
 }
 
-export const licenseKeysQueryOptions = () =>
-  queryOptions({
-    queryKey: LICENSE_KEYS_KEY,
-    queryFn: () => getJson<LicenseKeyView[]>('/api/license-keys', { on401: 'throw' }),
-  });
-
 export const stockQueryOptions = () =>
   queryOptions({
     queryKey: [...LICENSE_KEYS_KEY, 'stock'],
     queryFn: () => getJson<StockView[]>('/api/license-keys/stock', { on401: 'throw' }),
   });
 
-export const useLicenseKeys = () => useQuery(licenseKeysQueryOptions());
+/** One page of keys: the URL's filters (`product`, `status`) and cursor, as the server takes them. */
+export const useKeyPage = (params: Readonly<Record<string, string>>) =>
+  usePagedQuery<KeyListItem>(KEY_LIST_PATH, params);
 export const useStock = () => useQuery(stockQueryOptions());

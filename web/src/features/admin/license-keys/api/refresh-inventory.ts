@@ -1,13 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { LICENSE_KEYS_KEY } from './get-license-keys';
+import { KEY_LIST_PATH, LICENSE_KEYS_KEY } from './get-license-keys';
 
 /**
- * After a change to the inventory: its list and stock, the dashboard's key counters, and the orders (added keys go
- * straight to paid orders waiting for them).
+ * After a change to the inventory: its list (every page and filter) and stock, the dashboard's key counters, and
+ * the orders (added keys go straight to paid orders waiting for them).
  */
 export const refreshInventory = (queryClient: QueryClient) =>
   Promise.all(
-    [LICENSE_KEYS_KEY, ['/api/admin/dashboard'], ['/api/orders']].map((queryKey) =>
+    [[KEY_LIST_PATH], LICENSE_KEYS_KEY, ['/api/admin/dashboard'], ['/api/orders']].map((queryKey) =>
       queryClient.invalidateQueries({ queryKey }),
     ),
   );

@@ -1,9 +1,12 @@
 import type { BackOfficeRole, BackOfficeUserView } from '@licensestore/shared/back-office';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, getJson } from '@/lib/api';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api';
+import { usePagedQuery } from '@/lib/paged-query';
 import { toast } from '@/lib/toast';
 
 const USERS_KEY = ['/api/admin/users'] as const;
+/** The Team screen's paged list; its query keys start with this path. */
+const TEAM_PATH = '/api/admin/team';
 
 export interface NewBackOfficeUser {
   username: string;
@@ -11,14 +14,9 @@ export interface NewBackOfficeUser {
   role: BackOfficeRole;
 }
 
-// A 401 on an admin screen means the session ended: an error to show, not an empty answer.
-export const backOfficeUsersQueryOptions = () =>
-  queryOptions({
-    queryKey: USERS_KEY,
-    queryFn: () => getJson<BackOfficeUserView[]>(USERS_KEY[0], { on401: 'throw' }),
-  });
-
-export const useBackOfficeUsers = () => useQuery(backOfficeUsersQueryOptions());
+/** One page of the team: the URL's role filter and cursor, as the server takes them. */
+export const useTeamPage = (params: Readonly<Record<string, string>>) =>
+  usePagedQuery<BackOfficeUserView>(TEAM_PATH, params);
 
 /** POST /api/admin/users; a refusal (taken username, short password) is shown by the form. */
 export function useAddBackOfficeUser() {
@@ -31,7 +29,7 @@ export function useAddBackOfficeUser() {
         title: 'User added',
         description: `${user.username} can sign in as ${user.role === 'admin' ? 'an admin' : 'an auditor'}.`,
       });
-      await queryClient.invalidateQueries({ queryKey: USERS_KEY });
+      await queryClient.invalidateQueries({ queryKey: [TEAM_PATH] });
     },
   });
 }
@@ -42,7 +40,7 @@ export function useDeleteBackOfficeUser() {
     mutationFn: (id: string) => apiRequest('DELETE', `${USERS_KEY[0]}/${encodeURIComponent(id)}`),
     onSuccess: async () => {
       toast({ title: 'User deleted' });
-      await queryClient.invalidateQueries({ queryKey: USERS_KEY });
+      await queryClient.invalidateQueries({ queryKey: [TEAM_PATH] });
     },
     onError: (error) => {
       toast({ title: 'Error', description: error.message, variant: 'destructive' });

@@ -1,0 +1,106 @@
+import { ValidationError } from '@licensestore/shared';
+import type { Database } from '@licensestore/shared/db';
+import { canonicalLicenceKey, KEY_TAIL_LENGTH, type KeyVault } from '@licensestore/shared/key-vault';
+import type { Page } from '@licensestore/shared/paging';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
+import { masked, type RevealKey } from './reveal.js';
+
+/** What a key is to the inventory: stock, held by an order, or taken back from one for good. */
+export const KEY_STATUSES = ['available', 'assigned', 'revoked'] as const;
+
+/** A key in the back office's list: masked for every reader (an admin opens one through its recorded reveal). */
+export interface KeyListItem {
+  id: string;
+  productId: string;
+  /** Null once the product has been deleted. */
+  productName: string | null;
+  /** The key's last characters; null when the stored key does not open (logged). */
+  key: string | null;
+  status: (typeof KEY_STATUSES)[number];
+  orderId: string | null;
+  createdAt: string;
+}
+
+/** The list's filters, beside the paging parameters. */
+export const keyListFilters = z.object({
+  product: z.uuid({ error: 'must be a product id' }).optional(),
+  status: z.enum(KEY_STATUSES, { error: `must be one of ${KEY_STATUSES.join(', ')}` }).optional(),
+  /** The key's last characters (those its mask shows), or the whole key. */
+  q: z.string().max(200, { error: 'must be at most 200 characters' }).optional(),
+});
+export type KeyListFilters = z.infer<typeof keyListFilters>;
+
+interface KeyRow {
+  id: string;
+  product_id: string;
+  name: string | null;
+  key_sealed: string;
+  status: string;
+  order_id: string | null;
+  added_at: Date;
+}
+
+/**
+ * Newest keys first, the id breaking ties. Every filter combination has its index led by its equality columns and
+ * ending in (added_at, id): `licence_keys_added_idx`, `…_product_added_idx`, `…_status_added_idx`,
+ * `…_product_status_added_idx`, and for a search `…_tail_added_idx` (a whole key: the few rows of its fingerprint).
+ */
+export const keyListKeyset: Keyset<KeyRow, 'added'> = {
+  sorts: { added: { column: 'licence_keys.added_at', type: 'timestamp', of: (row) => row.added_at } },
+  id: { column: 'licence_keys.id', type: 'uuid', of: (row) => row.id },
+  defaultSort: 'added',
+  defaultDir: 'desc',
+};
+
+const SEARCH_TOO_SHORT = `q: type the last ${KEY_TAIL_LENGTH} characters of the key, or the whole key`;
+
+/**
+ * A search as the indexed column it matches, never opening a key: its last characters by their keyed hash, a
+ * whole key by its fingerprint. Case and spaces do not count, as for duplicates.
+ */
+function keySearch(vault: KeyVault, q: string) {
+  const typed = canonicalLicenceKey(q);
+  if (typed.length < KEY_TAIL_LENGTH) throw new ValidationError(SEARCH_TOO_SHORT);
+  return typed.length === KEY_TAIL_LENGTH
+    ? ({ column: 'licence_keys.tail_hash', value: vault.tailHash(typed) } as const)
+    : ({ column: 'licence_keys.fingerprint', value: vault.fingerprint(typed) } as const);
+}
+
+/** One page of the inventory, filtered; each key masked (opened only to take its last characters). */
+export async function listKeyPage(
+  db: Kysely<Database>,
+  filters: KeyListFilters,
+  page: PageParams<'added'>,
+  { reveal, vault }: { reveal: RevealKey; vault: KeyVault },
+): Promise<Page<KeyListItem>> {
+  let query = db
+    .selectFrom('licence_keys')
+    .leftJoin('products', 'products.id', 'licence_keys.product_id')
+    .select([
+      'licence_keys.id',
+      'licence_keys.product_id',
+      'products.name',
+      'licence_keys.key_sealed',
+      'licence_keys.status',
+      'licence_keys.order_id',
+      'licence_keys.added_at',
+    ]);
+  if (filters.product) query = query.where('licence_keys.product_id', '=', filters.product.toLowerCase());
+  if (filters.status) query = query.where('licence_keys.status', '=', filters.status);
+  if (filters.q?.trim()) {
+    const { column, value } = keySearch(vault, filters.q);
+    query = query.where(column, '=', value);
+  }
+  const mask = masked(reveal);
+  return mapPage(await keysetPage(query, keyListKeyset, page), (row) => ({
+    id: row.id,
+    productId: row.product_id,
+    productName: row.name,
+    key: mask(row.key_sealed, { keyId: row.id }),
+    status: row.status as KeyListItem['status'],
+    orderId: row.order_id,
+    createdAt: row.added_at.toISOString(),
+  }));
+}
