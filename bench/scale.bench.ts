@@ -24,6 +24,7 @@ import { allProjectors } from '../projections/src/projectors.js';
 import { type RebuildResult, rebuildProjector } from '../projections/src/rebuild.js';
 import { appendInBulk, type BulkAppend } from '../projections/test/support/catalogue.js';
 import { type Browser, sampleGet, type Timings, walkPages } from './support/browse.js';
+import { cpuSnapshot } from './support/cpu.js';
 import { sampleMemory } from './support/memory.js';
 import { type ScaleCounts, type ScaleProbe, scaleHistory } from './support/scale-history.js';
 import { format, percentile, runConcurrently } from './support/stats.js';
@@ -105,7 +106,7 @@ function latencyFigure(label: string, timings: Timings, extra = ''): Figure {
       timings.ms.length === 0
         ? `no answer${failed}`
         : `p50 ${ms(percentile(timings.ms, 50))}, p99 ${ms(p99)} (${timings.ms.length} samples, ` +
-          `${format(timings.bytes / 1024)} kB${extra})${failed}`,
+          `${format(timings.bytes / 1024, 1)} kB${extra})${failed}`,
     target: {
       text: `p99 < ${TARGET_LIST_P99_MS} ms`,
       met: timings.ms.length > 0 && timings.failure === null && p99 < TARGET_LIST_P99_MS,
@@ -244,6 +245,18 @@ function timedIteration<T>(items: Iterator<T>): { items: Iterable<T>; ms: () => 
   };
 }
 
+/** CPU seconds used by this process and its children: while the store is built, that is it and its Postgres. */
+const cpuSeconds = () =>
+  cpuSnapshot([{ name: 'build', pid: process.pid, descendants: true }]).counted.get('build') ?? 0;
+
+/**
+ * CPU time spent, and the least a full-size store would take of it on this machine's cores with nothing else running:
+ * on a shared machine the wall clock says more about the neighbours than about the store.
+ */
+const cpuFigures = (seconds: number) =>
+  `CPU ${format(seconds, 1)} s, at full size at least ${format((seconds * (FULL_ORDERS / ORDERS)) / cpus().length / 60, 1)} min ` +
+  `on ${cpus().length} idle cores`;
+
 /** The year's history appended, then every projector rebuilt from it; what the measurements need of it. */
 async function buildStore(databaseUrl: string, licenceKeySecret: string) {
   const database = openDatabase(databaseUrl, { max: 6 });
@@ -257,6 +270,7 @@ async function buildStore(databaseUrl: string, licenceKeySecret: string) {
       vault: createKeyVault(licenceKeySecret),
     });
     const generating = timedIteration<BulkAppend>(history.appends);
+    const cpuBefore = cpuSeconds();
     const started = performance.now();
     const events = await appendInBulk(database.pool, generating.items, {
       eventsPerTransaction: 4000,
@@ -268,11 +282,12 @@ async function buildStore(databaseUrl: string, licenceKeySecret: string) {
       `generated ${format(events)} events (${format(counts.orders)} orders, ${format(counts.keysAdded)} keys added, ` +
         `${format(counts.keysAssigned)} sold, ${format(counts.refunds)} refunds) in ${format(totalMs / 1000, 1)} s: ` +
         `deciding and sealing ${format(generating.ms() / 1000, 1)} s, appending ${format((totalMs - generating.ms()) / 1000, 1)} s ` +
-        `(${format(events / (totalMs / 1000))} events/s)`,
+        `(${format(events / (totalMs / 1000))} events/s); ${cpuFigures(cpuSeconds() - cpuBefore)}`,
     );
     // What autovacuum would have done by now on a live system; the first reader would otherwise pay for it.
     await database.pool.query('VACUUM ANALYZE event_store.events');
     const rebuilds: RebuildResult[] = [];
+    const rebuildCpuBefore = cpuSeconds();
     for (const projector of allProjectors) {
       const rebuilt = await rebuildProjector({
         db: database.db,
@@ -284,7 +299,8 @@ async function buildStore(databaseUrl: string, licenceKeySecret: string) {
       rebuilds.push(rebuilt);
     }
     console.log(
-      `rebuilt ${allProjectors.length} projectors in ${format(rebuilds.reduce((sum, r) => sum + r.durationMs, 0) / 1000, 1)} s`,
+      `rebuilt ${allProjectors.length} projectors in ${format(rebuilds.reduce((sum, r) => sum + r.durationMs, 0) / 1000, 1)} s; ` +
+        cpuFigures(cpuSeconds() - rebuildCpuBefore),
     );
     return { counts, rebuilds };
   } finally {
