@@ -24,7 +24,14 @@ import { startTestSmtpServer } from '../test/support/smtp-server.js';
 import { load, summarize } from './support/load.js';
 import { type WindowMemory, watchMemory } from './support/memory.js';
 import { format, percentile, printTable } from './support/stats.js';
-import { type BenchProduct, type BenchStore, buy, type Purchase, startBenchStore } from './support/store.js';
+import {
+  type BenchProduct,
+  type BenchStore,
+  buy,
+  type Purchase,
+  signInAsAdmin,
+  startBenchStore,
+} from './support/store.js';
 import { builtWebClient } from './support/web-dist.js';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -49,17 +56,6 @@ interface CatalogueProduct {
   regularPrice: string;
   salePrice: string | null;
   inStock: boolean;
-}
-
-async function signInAsAdmin(store: BenchStore): Promise<string> {
-  const response = await fetch(`${store.apiUrl}/api/admin/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ username: 'admin', password: store.adminPassword }),
-  });
-  const cookie = response.headers.getSetCookie().find((header) => header.startsWith('sid='));
-  if (!response.ok || !cookie) throw new Error(`admin sign-in: ${response.status} ${await response.text()}`);
-  return cookie.split(';')[0] as string;
 }
 
 /** As an admin does it: a bulk import of fresh keys for each product. */

@@ -6,7 +6,7 @@ import { deliveryHistory } from '../../test/support/licence-keys.js';
 type OrderCaptured = Extract<OrderEvent, { type: 'OrderCaptured' }>['data'];
 
 /** The checkout an order came from, as the API records it before the order: started, then captured. */
-function checkoutOf(order: OrderCaptured): BulkAppend {
+export function checkoutOf(order: OrderCaptured): BulkAppend {
   const startedAt = new Date(Date.parse(order.capturedAt) - 30_000).toISOString();
   return {
     stream: checkoutStream(order.paypalOrderId),

@@ -244,7 +244,8 @@ export interface BulkAppend {
 
 /**
  * Appends through the public append function, many streams per transaction and several transactions at once
- * (one stream always on the same connection, in order). Returns the number of events appended.
+ * (one stream always on the same connection, in order), reading the next transactions' appends while the last ones
+ * are written. Returns the number of events appended.
  */
 export async function appendInBulk(
   pool: pg.Pool,
@@ -253,14 +254,16 @@ export async function appendInBulk(
 ): Promise<number> {
   const perTransaction = options.eventsPerTransaction ?? 4000;
   const connections = options.connections ?? 4;
-  let total = 0;
   const iterator = appends[Symbol.iterator]();
-  for (;;) {
+  /** The next transactions' appends, a group per connection; a stream's appends all in one group, in order. */
+  const nextRound = async () => {
     const groups: BulkAppend[][] = Array.from({ length: connections }, () => []);
     const sizes = new Array<number>(connections).fill(0);
     const owner = new Map<string, number>();
     let taken = 0;
-    while (taken < perTransaction * connections) {
+    for (let pulled = 1; taken < perTransaction * connections; pulled++) {
+      // A history decided as it is read costs CPU: give the transactions in flight their turns meanwhile.
+      if (pulled % 100 === 0) await new Promise(setImmediate);
       const next = iterator.next();
       if (next.done) break;
       const slot = owner.get(next.value.stream) ?? sizes.indexOf(Math.min(...sizes));
@@ -269,34 +272,38 @@ export async function appendInBulk(
       sizes[slot] = (sizes[slot] ?? 0) + next.value.events.length;
       taken += next.value.events.length;
     }
-    if (taken === 0) return total;
-    await Promise.all(
-      groups
-        .filter((group) => group.length > 0)
-        .map(async (group) => {
-          const client = await pool.connect();
-          try {
-            await client.query('BEGIN');
-            for (const append of group) {
-              await appendWith(
-                client,
-                append.stream,
-                append.events.map((event) => eventVersions.stamp({ ...event, metadata })),
-                append.expected,
-              );
-            }
-            await client.query('COMMIT');
-            await notifyAppended(client);
-            client.release();
-          } catch (error) {
-            await client.query('ROLLBACK').catch(() => {});
-            client.release(error as Error);
-            throw error;
-          }
-        }),
-    );
-    total += taken;
+    return { groups: groups.filter((group) => group.length > 0), taken };
+  };
+  const write = async (group: BulkAppend[]) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      for (const append of group) {
+        await appendWith(
+          client,
+          append.stream,
+          append.events.map((event) => eventVersions.stamp({ ...event, metadata })),
+          append.expected,
+        );
+      }
+      await client.query('COMMIT');
+      await notifyAppended(client);
+      client.release();
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      client.release(error as Error);
+      throw error;
+    }
+  };
+  let total = 0;
+  let round = await nextRound();
+  while (round.taken > 0) {
+    // The next round is read while this one's transactions run, each after the last has committed.
+    const [next] = await Promise.all([nextRound(), Promise.all(round.groups.map(write))]);
+    total += round.taken;
+    round = next;
   }
+  return total;
 }
 
 /**

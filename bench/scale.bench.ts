@@ -1,0 +1,364 @@
+/**
+ * A year of business on one machine: a store of 1,000,000 orders and 2,000,000 keys, then what its back office,
+ * its api's memory, its projections' rebuilds and its checkout cost there.
+ *
+ *   npm run bench:scale
+ *   BENCH_SCALE=0.02 npm run bench:scale      # a fraction of the full size, or an order count: BENCH_SCALE=20000
+ *
+ * The history is real events of real streams, decided in memory by the store's own deciders
+ * (bench/support/scale-history.ts) and appended through the event store's batch path, many streams per
+ * transaction; every projector is then rebuilt from it before the roles start (bench/support/store.ts `prepare`),
+ * so the store runs as `npm start` runs it, on a log it has already projected. Each measurement prints one line per
+ * figure, a target's verdict beside it, and the run ends with `bench:scale: N of M targets met`. A measurement is one
+ * entry of MEASUREMENTS; a back-office list is one entry of BACK_OFFICE_LISTS.
+ * Knobs: BENCH_SCALE (1), BENCH_SCALE_SAMPLES (50 per figure), BENCH_SCALE_BUDGET_SECONDS (30 per figure),
+ * BENCH_SCALE_DEEP_PAGES (400), BENCH_SCALE_TIMEOUT_SECONDS (120 per request), BENCH_SHOPPERS (50),
+ * BENCH_ORDERS (1,000 checkouts per store), BENCH_WARMUP (100).
+ */
+import { cpus, loadavg } from 'node:os';
+import { openDatabase } from '@licensestore/shared/db';
+import { openEventStore } from '@licensestore/shared/eventstore';
+import { createKeyVault } from '@licensestore/shared/key-vault';
+import { silentLogger } from '@licensestore/shared/logging';
+import { allProjectors } from '../projections/src/projectors.js';
+import { type RebuildResult, rebuildProjector } from '../projections/src/rebuild.js';
+import { appendInBulk, type BulkAppend } from '../projections/test/support/catalogue.js';
+import { type Browser, sampleGet, type Timings, walkPages } from './support/browse.js';
+import { cpuSnapshot } from './support/cpu.js';
+import { sampleMemory } from './support/memory.js';
+import { type ScaleCounts, type ScaleProbe, scaleHistory } from './support/scale-history.js';
+import { format, percentile, runConcurrently } from './support/stats.js';
+import {
+  type BenchProduct,
+  type BenchStore,
+  buy,
+  createCatalogue,
+  signInAsAdmin,
+  startBenchStore,
+} from './support/store.js';
+
+const FULL_ORDERS = 1_000_000;
+const KEYS_PER_ORDER = 2;
+const PRODUCTS = 200;
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const ORDERS = Math.max(1, Math.round(scale <= 1 ? FULL_ORDERS * scale : scale));
+const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 50);
+const BUDGET_MS = Number(process.env.BENCH_SCALE_BUDGET_SECONDS ?? 30) * 1000;
+const DEEP_PAGES = Number(process.env.BENCH_SCALE_DEEP_PAGES ?? 400);
+const TIMEOUT_MS = Number(process.env.BENCH_SCALE_TIMEOUT_SECONDS ?? 120) * 1000;
+const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 50);
+const CHECKOUT_ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
+const CHECKOUT_WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
+const CHECKOUT_ROUNDS = 2;
+const CHECKOUT_PRODUCTS = 20;
+const TARGET_LIST_P99_MS = 50;
+const TARGET_RSS_MB = 300;
+const TARGET_CHECKOUT_RATIO = 0.9;
+const MB = 1024 * 1024;
+
+/**
+ * A back-office list as an admin browses it: its first page, a page far in (reached by walking the cursor each page
+ * answers: `nextPage` gives the path of the page after the one whose body it is handed, null at the end) and a
+ * search. A list without a cursor or a search leaves those out, and its line says so.
+ */
+interface BackOfficeList {
+  name: string;
+  firstPage: (probe: ScaleProbe) => string;
+  nextPage?: (body: unknown) => string | null;
+  search?: (probe: ScaleProbe) => string;
+}
+
+const BACK_OFFICE_LISTS: BackOfficeList[] = [
+  { name: 'orders (GET /api/orders)', firstPage: () => '/api/orders' },
+  { name: 'customers (GET /api/customers)', firstPage: () => '/api/customers' },
+  { name: 'licence keys (GET /api/license-keys)', firstPage: () => '/api/license-keys' },
+  { name: 'team (GET /api/admin/users)', firstPage: () => '/api/admin/users' },
+];
+
+/** One figure a measurement printed; with a target, it counts towards the summary. */
+interface Figure {
+  label: string;
+  value: string;
+  target?: { text: string; met: boolean };
+}
+
+/** The big store as the measurements find it. */
+interface ScaleRun {
+  store: BenchStore;
+  browser: Browser;
+  counts: ScaleCounts;
+  rebuilds: RebuildResult[];
+}
+
+interface Measurement {
+  name: string;
+  measure: (run: ScaleRun, report: (figure: Figure) => void) => Promise<void>;
+}
+
+const ms = (value: number) => `${format(value, 1)} ms`;
+
+function latencyFigure(label: string, timings: Timings, extra = ''): Figure {
+  const p99 = percentile(timings.ms, 99);
+  const failed = timings.failure ? `; stopped: ${timings.failure}` : '';
+  return {
+    label,
+    value:
+      timings.ms.length === 0
+        ? `no answer${failed}`
+        : `p50 ${ms(percentile(timings.ms, 50))}, p99 ${ms(p99)} (${timings.ms.length} samples, ` +
+          `${format(timings.bytes / 1024, 1)} kB${extra})${failed}`,
+    target: {
+      text: `p99 < ${TARGET_LIST_P99_MS} ms`,
+      met: timings.ms.length > 0 && timings.failure === null && p99 < TARGET_LIST_P99_MS,
+    },
+  };
+}
+
+const missing = (label: string, what: string): Figure => ({
+  label,
+  value: what,
+  target: { text: `p99 < ${TARGET_LIST_P99_MS} ms`, met: false },
+});
+
+const browseLists: Measurement = {
+  name: 'back-office lists',
+  measure: async ({ browser, counts }, report) => {
+    if (!counts.probe) throw new Error('the history has no order to search for');
+    const probe = counts.probe;
+    const sampling = { samples: SAMPLES, budgetMs: BUDGET_MS };
+    for (const list of BACK_OFFICE_LISTS) {
+      const first = list.firstPage(probe);
+      report(latencyFigure(`${list.name} first page`, await sampleGet(browser, first, sampling)));
+      if (list.nextPage) {
+        const walk = await walkPages(browser, first, list.nextPage, DEEP_PAGES);
+        report(latencyFigure(`${list.name} deep page`, walk, `, page ${walk.walked}`));
+      } else {
+        report(missing(`${list.name} deep page`, 'no cursor to walk'));
+      }
+      if (list.search) {
+        report(latencyFigure(`${list.name} search`, await sampleGet(browser, list.search(probe), sampling)));
+      } else {
+        report(missing(`${list.name} search`, 'no search'));
+      }
+    }
+  },
+};
+
+const apiMemory: Measurement = {
+  name: 'api memory',
+  measure: async ({ store }, report) => {
+    if (!store.apiPid) throw new Error('the api has no process id');
+    const { rss, heapUsed } = await sampleMemory(store.apiPid, store.apiUrl);
+    report({
+      label: 'api RSS after browsing',
+      value: `${format(rss / MB)} MB${heapUsed === null ? '' : ` (heap used ${format(heapUsed / MB)} MB)`}`,
+      target: { text: `< ${TARGET_RSS_MB} MB`, met: rss / MB < TARGET_RSS_MB },
+    });
+  },
+};
+
+const projectorRebuilds: Measurement = {
+  name: 'projector rebuilds',
+  measure: async ({ rebuilds }, report) => {
+    for (const rebuilt of rebuilds) {
+      report({
+        label: `rebuild ${rebuilt.projector}`,
+        value:
+          `${format(rebuilt.durationMs / 1000, 1)} s for ${format(rebuilt.events)} events ` +
+          `(${format(rebuilt.events / (rebuilt.durationMs / 1000))} events/s)`,
+      });
+    }
+  },
+};
+
+/** Purchases on each store in turns (big, empty, big, empty), so drift on a shared machine falls on both alike. */
+const checkoutAgainstEmpty: Measurement = {
+  name: 'checkout on the big store against an empty one',
+  measure: async ({ store: big }, report) => {
+    const empty = await startBenchStore();
+    try {
+      const stores = [
+        { name: 'big', store: big, products: [] as BenchProduct[], orders: 0, ms: 0 },
+        { name: 'empty', store: empty, products: [] as BenchProduct[], orders: 0, ms: 0 },
+      ];
+      let shopper = 0;
+      for (const side of stores) {
+        const database = openDatabase(side.store.databaseUrl, { max: 2 });
+        const eventStore = await openEventStore({ databaseUrl: side.store.databaseUrl });
+        try {
+          side.products = await createCatalogue(eventStore, database, CHECKOUT_PRODUCTS);
+        } finally {
+          await Promise.allSettled([database.close(), eventStore.close()]);
+        }
+        const products = side.products;
+        await runConcurrently(CHECKOUT_WARMUP, SHOPPERS, async (i) => {
+          await buy(side.store, products[i % products.length] as BenchProduct, shopper++);
+          return 0;
+        });
+      }
+      for (let round = 0; round < CHECKOUT_ROUNDS; round++) {
+        for (const side of stores) {
+          const count = Math.ceil(CHECKOUT_ORDERS / CHECKOUT_ROUNDS);
+          const products = side.products;
+          const run = await runConcurrently(count, SHOPPERS, async (i) => {
+            await buy(side.store, products[i % products.length] as BenchProduct, shopper++);
+            return 0;
+          });
+          side.orders += count;
+          side.ms += run.ms;
+        }
+      }
+      const [onBig, onEmpty] = stores.map((side) => side.orders / (side.ms / 1000)) as [number, number];
+      const ratio = onBig / onEmpty;
+      report({
+        label: 'checkout big / empty store',
+        value:
+          `${format(ratio, 2)} (${format(onBig, 1)} vs ${format(onEmpty, 1)} orders/s, ` +
+          `${format(CHECKOUT_ORDERS)} orders each, ${SHOPPERS} shoppers)`,
+        target: { text: `>= ${TARGET_CHECKOUT_RATIO}`, met: ratio >= TARGET_CHECKOUT_RATIO },
+      });
+    } finally {
+      await empty.stop();
+    }
+  },
+};
+
+// Checkout before browsing: it measures what the size of the store costs a purchase, not what an api still full of
+// the lists' answers does.
+const MEASUREMENTS: Measurement[] = [projectorRebuilds, checkoutAgainstEmpty, browseLists, apiMemory];
+
+/** The time an iteration spends producing its items, apart from what its consumer does with them. */
+function timedIteration<T>(items: Iterator<T>): { items: Iterable<T>; ms: () => number } {
+  let spent = 0;
+  return {
+    items: {
+      [Symbol.iterator]: () => ({
+        next: () => {
+          const started = performance.now();
+          const next = items.next();
+          spent += performance.now() - started;
+          return next;
+        },
+      }),
+    },
+    ms: () => spent,
+  };
+}
+
+/** CPU seconds used by this process and its children: while the store is built, that is it and its Postgres. */
+const cpuSeconds = () =>
+  cpuSnapshot([{ name: 'build', pid: process.pid, descendants: true }]).counted.get('build') ?? 0;
+
+/**
+ * CPU time spent, and the least a full-size store would take of it on this machine's cores with nothing else running:
+ * on a shared machine the wall clock says more about the neighbours than about the store.
+ */
+const cpuFigures = (seconds: number) =>
+  `CPU ${format(seconds, 1)} s, at full size at least ${format((seconds * (FULL_ORDERS / ORDERS)) / cpus().length / 60, 1)} min ` +
+  `on ${cpus().length} idle cores`;
+
+/** The year's history appended, then every projector rebuilt from it; what the measurements need of it. */
+async function buildStore(databaseUrl: string, licenceKeySecret: string) {
+  const database = openDatabase(databaseUrl, { max: 6 });
+  const eventStore = await openEventStore({ databaseUrl });
+  try {
+    const history = scaleHistory({
+      orders: ORDERS,
+      keys: ORDERS * KEYS_PER_ORDER,
+      products: PRODUCTS,
+      seed: 2026,
+      vault: createKeyVault(licenceKeySecret),
+    });
+    const generating = timedIteration<BulkAppend>(history.appends);
+    const cpuBefore = cpuSeconds();
+    const started = performance.now();
+    const events = await appendInBulk(database.pool, generating.items, {
+      eventsPerTransaction: 4000,
+      connections: 4,
+    });
+    const totalMs = performance.now() - started;
+    const { counts } = history;
+    console.log(
+      `generated ${format(events)} events (${format(counts.orders)} orders, ${format(counts.keysAdded)} keys added, ` +
+        `${format(counts.keysAssigned)} sold, ${format(counts.refunds)} refunds) in ${format(totalMs / 1000, 1)} s: ` +
+        `${format(events / (totalMs / 1000))} events/s, deciding and sealing ${format(generating.ms() / 1000, 1)} s of it ` +
+        `while the writes ran; ${cpuFigures(cpuSeconds() - cpuBefore)}`,
+    );
+    // What autovacuum would have done by now on a live system; the first reader would otherwise pay for it.
+    await database.pool.query('VACUUM ANALYZE event_store.events');
+    const rebuilds: RebuildResult[] = [];
+    const rebuildCpuBefore = cpuSeconds();
+    for (const projector of allProjectors) {
+      const rebuilt = await rebuildProjector({
+        db: database.db,
+        store: eventStore,
+        projector,
+        log: silentLogger,
+      });
+      if (!rebuilt) throw new Error(`rebuild of ${projector.name} skipped`);
+      rebuilds.push(rebuilt);
+    }
+    console.log(
+      `rebuilt ${allProjectors.length} projectors in ${format(rebuilds.reduce((sum, r) => sum + r.durationMs, 0) / 1000, 1)} s; ` +
+        cpuFigures(cpuSeconds() - rebuildCpuBefore),
+    );
+    return { counts, rebuilds };
+  } finally {
+    await Promise.allSettled([database.close(), eventStore.close()]);
+  }
+}
+
+async function main() {
+  const started = performance.now();
+  console.log(
+    `scale bench: ${format(ORDERS)} orders, ${format(ORDERS * KEYS_PER_ORDER)} keys, ${PRODUCTS} products ` +
+      `(scale ${format(ORDERS / FULL_ORDERS, 3)} of ${format(FULL_ORDERS)} orders), ${cpus().length} CPUs ` +
+      `(load average ${loadavg()[0]?.toFixed(1)} at start), Node ${process.version}`,
+  );
+  let built: Awaited<ReturnType<typeof buildStore>> | undefined;
+  const store = await startBenchStore({
+    prepare: async ({ databaseUrl, licenceKeySecret }) => {
+      built = await buildStore(databaseUrl, licenceKeySecret);
+    },
+  });
+  let met = 0;
+  let targets = 0;
+  const report = (figure: Figure) => {
+    const verdict = figure.target
+      ? `  [${figure.target.met ? 'met' : 'NOT met'}: ${figure.target.text}]`
+      : '';
+    console.log(`${figure.label}: ${figure.value}${verdict}`);
+    if (!figure.target) return;
+    targets++;
+    if (figure.target.met) met++;
+  };
+  try {
+    if (!built) throw new Error('the store was not built');
+    const run: ScaleRun = {
+      store,
+      browser: { origin: store.apiUrl, cookie: await signInAsAdmin(store), timeoutMs: TIMEOUT_MS },
+      ...built,
+    };
+    for (const measurement of MEASUREMENTS) {
+      try {
+        await measurement.measure(run, report);
+      } catch (error) {
+        report({
+          label: measurement.name,
+          value: `failed: ${error instanceof Error ? error.message : String(error)}`,
+          target: { text: 'a measurement', met: false },
+        });
+      }
+    }
+  } finally {
+    await store.stop();
+  }
+  console.log(`whole run: ${format((performance.now() - started) / 1000, 1)} s`);
+  console.log(`bench:scale: ${met} of ${targets} targets met`);
+  if (met < targets) process.exitCode = 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});
