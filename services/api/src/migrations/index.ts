@@ -3,15 +3,15 @@ import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as adminUsers from './2026-11-22-admin-users.js';
 import * as adminUserRoles from './2026-11-24-admin-user-roles.js';
 import * as auditVerifications from './2026-11-24-audit-verifications.js';
-import * as adminUserListIndexes from './2026-11-26-40-admin-user-list-indexes.js';
 import * as adminUsernameKeys from './2026-11-26-admin-username-keys.js';
+import * as teamListIndexes from './2026-11-26-team-list-indexes.js';
 
 const migrations: Record<string, Migration> = {
   '2026-11-22-admin-users': adminUsers,
   '2026-11-24-admin-user-roles': adminUserRoles,
   '2026-11-24-audit-verifications': auditVerifications,
   '2026-11-26-admin-username-keys': adminUsernameKeys,
-  '2026-11-26-40-admin-user-list-indexes': adminUserListIndexes,
+  '2026-11-26-team-list-indexes': teamListIndexes,
 };
 
 /**
@@ -35,7 +35,4 @@ export const apiMigrator = (db: Kysely<Database>) =>
     provider: { getMigrations: async () => migrations },
     migrationTableName: 'api_migrations',
     migrationLockTableName: 'api_migrations_lock',
-    // Names are `<date>-<number>-<what>` since several branches add migrations the same day, and such a name can
-    // sort before one that already ran (`2026-11-26-40-…` before `2026-11-26-admin-…`): each still runs once.
-    allowUnorderedMigrations: true,
   });
