@@ -15,6 +15,7 @@
  * BENCH_SCALE_DEEP_PAGES (400), BENCH_SCALE_TIMEOUT_SECONDS (120 per request), BENCH_SHOPPERS (50),
  * BENCH_ORDERS (1,000 checkouts per store), BENCH_WARMUP (100).
  */
+import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
@@ -23,6 +24,7 @@ import { silentLogger } from '@licensestore/shared/logging';
 import { allProjectors } from '../projections/src/projectors.js';
 import { type RebuildResult, rebuildProjector } from '../projections/src/rebuild.js';
 import { appendInBulk, type BulkAppend } from '../projections/test/support/catalogue.js';
+import { measureReactorRecovery } from './reactor-recovery.bench.js';
 import { type Browser, sampleGet, type Timings, walkPages } from './support/browse.js';
 import { cpuSnapshot } from './support/cpu.js';
 import { sampleMemory } from './support/memory.js';
@@ -36,6 +38,7 @@ import {
   signInAsAdmin,
   startBenchStore,
 } from './support/store.js';
+import { measureVerifyLag } from './verify-lag.bench.js';
 
 const FULL_ORDERS = 1_000_000;
 const KEYS_PER_ORDER = 2;
@@ -54,6 +57,10 @@ const CHECKOUT_PRODUCTS = 20;
 const TARGET_LIST_P99_MS = 50;
 const TARGET_RSS_MB = 300;
 const TARGET_CHECKOUT_RATIO = 0.9;
+const TARGET_RECOVERY_MS = 10_000;
+const TARGET_VERIFY_LAG_MS = 1_000;
+/** The orders that keep arriving while the verification runs (more than it takes at 25 appends a second). */
+const VERIFY_BUSINESS_ORDERS = Number(process.env.BENCH_SCALE_VERIFY_ORDERS ?? 200_000);
 const MB = 1024 * 1024;
 
 /**
@@ -68,11 +75,36 @@ interface BackOfficeList {
   search?: (probe: ScaleProbe) => string;
 }
 
+/** The back office's lists answer `{ items, nextCursor, prevCursor }`: the page after this one, or null at the end. */
+const pageAfter =
+  (path: string) =>
+  (body: unknown): string | null => {
+    const { nextCursor } = body as { nextCursor: string | null };
+    return nextCursor
+      ? `${path}${path.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(nextCursor)}`
+      : null;
+  };
+const search = (path: string, q: string) => `${path}?q=${encodeURIComponent(q)}`;
+
 const BACK_OFFICE_LISTS: BackOfficeList[] = [
-  { name: 'orders (GET /api/orders)', firstPage: () => '/api/orders' },
-  { name: 'customers (GET /api/customers)', firstPage: () => '/api/customers' },
-  { name: 'licence keys (GET /api/license-keys)', firstPage: () => '/api/license-keys' },
-  { name: 'team (GET /api/admin/users)', firstPage: () => '/api/admin/users' },
+  {
+    name: 'orders (GET /api/admin/orders)',
+    firstPage: () => '/api/admin/orders',
+    nextPage: pageAfter('/api/admin/orders'),
+    search: (probe) => search('/api/admin/orders', probe.customerEmail),
+  },
+  {
+    name: 'customers (GET /api/admin/customers)',
+    firstPage: () => '/api/admin/customers',
+    nextPage: pageAfter('/api/admin/customers'),
+    search: (probe) => search('/api/admin/customers', probe.customerName),
+  },
+  {
+    name: 'licence keys (GET /api/admin/license-keys)',
+    firstPage: () => '/api/admin/license-keys',
+    nextPage: pageAfter('/api/admin/license-keys'),
+    search: (probe) => search('/api/admin/license-keys', probe.keyTail),
+  },
 ];
 
 /** One figure a measurement printed; with a target, it counts towards the summary. */
@@ -225,7 +257,89 @@ const checkoutAgainstEmpty: Measurement = {
 
 // Checkout before browsing: it measures what the size of the store costs a purchase, not what an api still full of
 // the lists' answers does.
-const MEASUREMENTS: Measurement[] = [projectorRebuilds, checkoutAgainstEmpty, browseLists, apiMemory];
+/** Jobs left unfinished when Redis loses its data: each a probe event whose job no worker takes. */
+const UNFINISHED_JOBS = 20;
+
+/**
+ * Redis loses its data under the year's log, the reactor having handled it all before: the time until the reactor is
+ * live again and the jobs it adds, which must be the unfinished ones only, whatever the length of the log.
+ */
+const reactorRecovery: Measurement = {
+  name: 'reactor recovery after a Redis flush',
+  measure: async ({ store }, report) => {
+    const recovery = await measureReactorRecovery({
+      databaseUrl: store.databaseUrl,
+      redisUrl: store.redisUrl,
+      handledBefore: true,
+      appendUnfinished: (pool) =>
+        appendInBulk(
+          pool,
+          Array.from({ length: UNFINISHED_JOBS }, () => ({
+            stream: `reactorProbe-${randomUUID()}`,
+            expected: 'no_stream' as const,
+            events: [{ type: 'ReactorProbe', data: {} }],
+          })),
+        ).then(() => {}),
+    });
+    report({
+      label: 'reactor recovery after a Redis flush',
+      value:
+        `live again in ${ms(recovery.recoveryMs)} under ${format(recovery.events)} events, ` +
+        `${format(recovery.jobsAdded)} jobs added for ${format(recovery.unfinishedJobs)} unfinished`,
+      target: {
+        text: `< ${format(TARGET_RECOVERY_MS)} ms, only the unfinished jobs`,
+        met: recovery.recoveryMs < TARGET_RECOVERY_MS && recovery.addedOnlyUnfinished,
+      },
+    });
+  },
+};
+
+/** Orders keep coming while `audit:verify` compares the whole year: how far the projections fall behind. */
+const lagDuringVerify: Measurement = {
+  name: 'projection lag during audit:verify',
+  measure: async ({ store }, report) => {
+    const database = openDatabase(store.databaseUrl, { max: 4 });
+    const eventStore = await openEventStore({ databaseUrl: store.databaseUrl });
+    try {
+      const business = scaleHistory({
+        orders: VERIFY_BUSINESS_ORDERS,
+        keys: VERIFY_BUSINESS_ORDERS * KEYS_PER_ORDER,
+        products: PRODUCTS,
+        seed: 2027,
+        vault: createKeyVault(store.licenceKeySecret),
+      }).appends[Symbol.iterator]();
+      const lag = await measureVerifyLag({
+        databaseUrl: store.databaseUrl,
+        pool: database.pool,
+        store: eventStore,
+        business,
+      });
+      const during = lag.duringVerify;
+      report({
+        label: 'projection lag during audit:verify',
+        value:
+          `p50 ${ms(during.p50)}, p99 ${ms(during.p99)} over ${format(during.appends)} appends in ` +
+          `${format(during.ms / 1000, 1)} s (baseline p99 ${ms(lag.baseline.p99)}); ` +
+          `${format(during.timedOut)} read-your-writes waits timed out; verify ${during.passed ? 'passed' : 'FAILED'}`,
+        target: {
+          text: `p99 < ${format(TARGET_VERIFY_LAG_MS)} ms, no wait timed out`,
+          met: during.p99 < TARGET_VERIFY_LAG_MS && during.timedOut === 0 && during.passed,
+        },
+      });
+    } finally {
+      await Promise.allSettled([database.close(), eventStore.close()]);
+    }
+  },
+};
+
+const MEASUREMENTS: Measurement[] = [
+  projectorRebuilds,
+  checkoutAgainstEmpty,
+  browseLists,
+  apiMemory,
+  reactorRecovery,
+  lagDuringVerify,
+];
 
 /** The time an iteration spends producing its items, apart from what its consumer does with them. */
 function timedIteration<T>(items: Iterator<T>): { items: Iterable<T>; ms: () => number } {

@@ -138,7 +138,12 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
       const keyId = randomUUID();
       // Only the probe's key is ever read back: stop keeping texts once it is taken.
       if (!counts.probe) keyTexts.set(keyId, text);
-      return { keyId, key: options.vault.seal(text), fingerprint: options.vault.fingerprint(text) };
+      return {
+        keyId,
+        key: options.vault.seal(text),
+        fingerprint: options.vault.fingerprint(text),
+        tailHash: options.vault.tailHash(text),
+      };
     });
     counts.keysAdded += count;
     return inventory(productId, {
@@ -248,7 +253,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
         customerName: captured.data.customer.name,
         customerEmail: captured.data.customer.email,
         productId: lines[0]?.productId ?? '',
-        keyTail: (keyTexts.get(keyId) ?? '').slice(-5),
+        keyTail: (keyTexts.get(keyId) ?? '').slice(-4),
       };
     }
     if (rnd.next() < REFUND_SHARE) {

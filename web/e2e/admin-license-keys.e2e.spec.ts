@@ -220,14 +220,14 @@ describe('License Keys screen', () => {
 
     // Found by the last characters its mask shows: the search goes into the URL, and the key is the only row.
     await page.getByLabel('Key ends with').fill(key.slice(-4).toLowerCase());
-    await page.getByRole('button', { name: 'Search license keys' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL((url) => url.searchParams.get('q') === key.slice(-4).toLowerCase());
     await page.waitForFunction(
       () => document.querySelectorAll('table[aria-label="License keys"] tbody tr').length === 1,
     );
     expect(await keyCells(page)).toEqual([masked(key)]);
     await page.getByLabel('Key ends with').fill('');
-    await page.getByRole('button', { name: 'Search license keys' }).click();
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
     await page.waitForURL((url) => !url.searchParams.has('q'));
 
     // The same key again is refused, and the dialog says why.

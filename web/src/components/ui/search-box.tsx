@@ -17,12 +17,15 @@ export function SearchBox({
   placeholder,
   value,
   onSearch,
+  minLength = MIN_SEARCH_LENGTH,
 }: {
   id: string;
   label: string;
   placeholder: string;
   value: string;
   onSearch: (term: string) => void;
+  /** The shortest term the list's server search takes. */
+  minLength?: number;
 }) {
   const [term, setTerm] = useState(value);
   useEffect(() => setTerm(value), [value]);
@@ -41,7 +44,7 @@ export function SearchBox({
             value={term}
             onChange={(event) => setTerm(event.target.value)}
             placeholder={placeholder}
-            minLength={MIN_SEARCH_LENGTH}
+            minLength={minLength}
             maxLength={200}
             className="h-9"
           />

@@ -1,8 +1,5 @@
-import { Search } from 'lucide-react';
-import { useState } from 'react';
-import { Button } from '@/components/ui/button';
-import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
+import { SearchBox } from '@/components/ui/search-box';
 import { Select } from '@/components/ui/select';
 import { useProducts } from '../api/get-products';
 import { productOptions } from './product-options';
@@ -25,32 +22,15 @@ export interface KeyFilterValues {
 
 /** Finds keys by what their mask shows (or the whole key, read out by a customer); sent when submitted. */
 function KeySearch({ q, onSearch }: { q: string | undefined; onSearch: (q: string | null) => void }) {
-  const [typed, setTyped] = useState(q ?? '');
   return (
-    <form
-      role="search"
-      className="grid w-full gap-1.5 sm:w-72"
-      onSubmit={(event) => {
-        event.preventDefault();
-        onSearch(typed.trim() || null);
-      }}
-    >
-      <Label htmlFor="key-search">Key ends with</Label>
-      <div className="flex gap-2">
-        <Input
-          id="key-search"
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
-          placeholder="Last 4 characters, or the whole key"
-          minLength={4}
-          autoComplete="off"
-          spellCheck={false}
-        />
-        <Button type="submit" variant="outline" className="shrink-0" aria-label="Search license keys">
-          <Search aria-hidden="true" className="size-4" />
-        </Button>
-      </div>
-    </form>
+    <SearchBox
+      id="key-search"
+      label="Key ends with"
+      placeholder="Last 4 characters, or the whole key"
+      value={q ?? ''}
+      minLength={4}
+      onSearch={(term) => onSearch(term || null)}
+    />
   );
 }
 
