@@ -5,6 +5,7 @@ import type { Page } from '@licensestore/shared/paging';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
+import { keyRows } from './queries.js';
 import { masked, type RevealKey } from './reveal.js';
 
 /** What a key is to the inventory: stock, held by an order, or taken back from one for good. */
@@ -75,18 +76,7 @@ export async function listKeyPage(
   page: PageParams<'added'>,
   { reveal, vault }: { reveal: RevealKey; vault: KeyVault },
 ): Promise<Page<KeyListItem>> {
-  let query = db
-    .selectFrom('licence_keys')
-    .leftJoin('products', 'products.id', 'licence_keys.product_id')
-    .select([
-      'licence_keys.id',
-      'licence_keys.product_id',
-      'products.name',
-      'licence_keys.key_sealed',
-      'licence_keys.status',
-      'licence_keys.order_id',
-      'licence_keys.added_at',
-    ]);
+  let query = keyRows(db);
   if (filters.product) query = query.where('licence_keys.product_id', '=', filters.product.toLowerCase());
   if (filters.status) query = query.where('licence_keys.status', '=', filters.status);
   if (filters.q?.trim()) {

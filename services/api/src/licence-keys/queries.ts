@@ -13,9 +13,9 @@ export interface StoredLicenceKey {
   createdAt: string;
 }
 
-/** Every key, newest first. */
-export async function listLicenceKeys(db: Kysely<Database>): Promise<StoredLicenceKey[]> {
-  const rows = await db
+/** The inventory's keys with their product's name (null once the product is deleted), as every list reads them. */
+export const keyRows = (db: Kysely<Database>) =>
+  db
     .selectFrom('licence_keys')
     .leftJoin('products', 'products.id', 'licence_keys.product_id')
     .select([
@@ -26,7 +26,11 @@ export async function listLicenceKeys(db: Kysely<Database>): Promise<StoredLicen
       'licence_keys.status',
       'licence_keys.order_id',
       'licence_keys.added_at',
-    ])
+    ]);
+
+/** Every key, newest first. */
+export async function listLicenceKeys(db: Kysely<Database>): Promise<StoredLicenceKey[]> {
+  const rows = await keyRows(db)
     .orderBy('licence_keys.added_at', 'desc')
     .orderBy('licence_keys.id', 'desc')
     .execute();
