@@ -112,6 +112,7 @@ function expectedModels(events: readonly RecordedEvent[]) {
           order_id: key.orderId ?? null,
           line_id: key.lineId ?? null,
           returned_from: key.returnedFrom ?? null,
+          tail_hash: key.tailHash ?? null,
         })),
     ),
     stock: new Map(

@@ -49,6 +49,7 @@ interface TextRoute {
 const WITHOUT_TEXT: Record<string, string> = {
   'DELETE /api/products/:id': 'only an id in the path',
   'DELETE /api/license-keys/:id': 'only an id in the path',
+  'POST /api/license-keys/:keyId/reveal': 'only an id in the path',
   'DELETE /api/admin/users/:id': 'only an id in the path',
   'POST /api/orders/:id/delivery-email': 'no body',
   'POST /api/objects/upload': 'no body',

@@ -149,7 +149,7 @@ describe('Dispute evidence and key custody in the back office', () => {
     await page.getByRole('option', { name: 'Assigned', exact: true }).click();
     await page
       .getByRole('link', {
-        name: `History of license key ending ${`XXXXX-…-${key.slice(-4)}`.slice(-5)} of ${item.productName}`,
+        name: `History of license key ending ${key.slice(-4)} of ${item.productName}`,
       })
       .click();
     await page.waitForURL((url) => url.pathname.startsWith('/admin/license-keys/'));

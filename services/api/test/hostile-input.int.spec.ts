@@ -118,6 +118,7 @@ describe('Hostile input to every write route', () => {
     'POST /api/my-orders/:orderId/delivery-email': { as: ['customer', 'visitor'], ids: orderIds },
     'POST /api/license-keys': { as: ['admin', 'auditor'] },
     'DELETE /api/license-keys/:id': { as: ['admin', 'visitor'] },
+    'POST /api/license-keys/:keyId/reveal': { as: ['admin', 'auditor'] },
     'POST /api/license-keys/import': { as: ['admin', 'customer'] },
     'POST /api/objects/upload': { as: ['admin', 'visitor'] },
     'POST /api/objects/normalize': { as: ['admin', 'auditor'] },
