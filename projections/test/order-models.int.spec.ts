@@ -112,7 +112,8 @@ function expectedModels(events: readonly RecordedEvent[]) {
           order_id: key.orderId ?? null,
           line_id: key.lineId ?? null,
           returned_from: key.returnedFrom ?? null,
-          tail_hash: key.tailHash ?? null,
+          // This history adds its keys without the hash of their last characters.
+          tail_hash: null,
         })),
     ),
     stock: new Map(
