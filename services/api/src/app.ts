@@ -112,9 +112,10 @@ export function createApp(deps: AppDeps): Express {
   if (!config.SESSION_SECRET) {
     throw new ConfigError(['SESSION_SECRET: required (npm start generates one into DATA_DIR)']);
   }
-  const keyVault = createKeyVault(requireLicenceKeySecret(config));
-  const orderAccess = createOrderAccess(requireLicenceKeySecret(config));
-  const custody = createKeyCustody(requireLicenceKeySecret(config), eventStore, logger);
+  const licenceKeySecret = requireLicenceKeySecret(config);
+  const keyVault = createKeyVault(licenceKeySecret);
+  const orderAccess = createOrderAccess(licenceKeySecret);
+  const custody = createKeyCustody(licenceKeySecret, eventStore, logger);
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const sessions = new SessionStore(redis, config.SESSION_SECRET);
   const payments = paymentsSetup(config, deps.payments?.sandbox ?? SANDBOX_DEFAULTS, {
