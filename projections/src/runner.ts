@@ -2,7 +2,7 @@ import type { Database } from '@licensestore/shared/db';
 import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Kysely } from 'kysely';
-import { ensureCheckpoint, moveCheckpoint } from './checkpoints.js';
+import { ensureCheckpoint, moveCheckpoint, moveCheckpoints } from './checkpoints.js';
 import { abortableDelay } from './delay.js';
 import type { Projector } from './projector.js';
 import { readBatches } from './read-batches.js';
@@ -32,7 +32,7 @@ export interface RunProjectorsOptions {
 
 /**
  * Runs every projector until `signal` aborts, from one reading of the log: each batch is read once and handed to
- * every projector that is at the reader's position, each applying it in its own transaction behind its own
+ * every projector that is at the reader's position, all applying it in one transaction, each behind its own
  * guarded checkpoint. A projector that is behind (new, rebuilt, failed, or its checkpoint moved by someone else)
  * catches up on its own and then joins the reader again; the others keep going meanwhile. Infrastructure
  * failures are retried with backoff, never thrown.
@@ -121,15 +121,13 @@ async function readTogether(options: RunProjectorsOptions, onRead: () => void): 
       // Handing out and moving the shared position happen in one step, so a projector joining sees either both.
       const readers = [...following];
       position = to;
-      await Promise.all(
-        readers.map(async (member) => {
-          const outcome = await applyFollowing(member, events, from, to, options);
-          if (outcome === 'applied') return;
-          following.delete(member);
-          if (round.signal.aborted) return;
-          catchUpAndJoin(member, outcome === 'failed' ? retryDelay(member.failures) : 0);
-        }),
-      );
+      const outcomes = await applyTogether(readers, events, from, to, options);
+      for (const [member, outcome] of outcomes) {
+        if (outcome === 'applied') continue;
+        following.delete(member);
+        if (round.signal.aborted) continue;
+        catchUpAndJoin(member, outcome === 'failed' ? retryDelay(member.failures) : 0);
+      }
     }
   } finally {
     round.abort();
@@ -139,28 +137,76 @@ async function readTogether(options: RunProjectorsOptions, onRead: () => void): 
   }
 }
 
-/** A batch the reader hands out, less what this projector already has (its checkpoint may be further on). */
-async function applyFollowing(
-  member: Member,
+type Outcome = 'applied' | 'behind' | 'moved' | 'failed';
+
+/** The part of a batch a projector has not applied yet (its checkpoint may be further on than the batch start). */
+const unseenBy = (member: Member, events: readonly RecordedEvent[]) =>
+  isBefore(member.position, (events[0] as RecordedEvent).position)
+    ? events
+    : events.filter((event) => isBefore(member.position, event.position));
+
+/**
+ * Hands a batch the reader read to every projector following it, in one transaction: one statement moves every
+ * checkpoint still where this runner left it, then each projector whose checkpoint moved writes its rows, so a
+ * batch costs one commit whatever the number of projectors. A projector that throws leaves (it retries alone from
+ * its checkpoint with back-off) and the batch is written again without it, so one failing table never holds the
+ * others back; a failure no projector caused sends them all to retry alone. One whose checkpoint another writer
+ * moved writes nothing and catches up from there; one short of the batch's start never skips, it catches up first.
+ */
+async function applyTogether(
+  readers: readonly Member[],
   events: readonly RecordedEvent[],
   from: Position | null,
   to: Position,
   options: RunProjectorsOptions,
-): Promise<'applied' | 'behind' | 'moved' | 'failed'> {
-  // Never skip: a projector short of where this batch starts catches up on its own first.
-  if (isBefore(member.position, from)) return 'behind';
-  const unseen = isBefore(member.position, (events[0] as RecordedEvent).position)
-    ? events
-    : events.filter((event) => isBefore(member.position, event.position));
-  if (unseen.length === 0) return 'applied';
-  try {
-    if (await advance(member, unseen, to, options)) return 'applied';
-    logMoved(member, options.log);
-    return 'moved';
-  } catch (error) {
-    if (!options.signal.aborted) recordFailure(member, error, options.log);
-    return 'failed';
+): Promise<Map<Member, Outcome>> {
+  const { db, log, signal } = options;
+  const outcomes = new Map<Member, Outcome>();
+  let pending: Array<{ member: Member; events: readonly RecordedEvent[] }> = [];
+  for (const member of readers) {
+    const unseen = unseenBy(member, events);
+    if (isBefore(member.position, from)) outcomes.set(member, 'behind');
+    else if (unseen.length === 0) outcomes.set(member, 'applied');
+    else pending.push({ member, events: unseen });
   }
+  while (pending.length > 0) {
+    const attempt: { applying: Member | null } = { applying: null };
+    try {
+      const moved = await db.transaction().execute(async (trx) => {
+        const guards = pending.map(({ member }) => ({
+          name: member.projector.name,
+          version: member.projector.version,
+          from: member.position,
+        }));
+        const names = await moveCheckpoints(trx, guards, to);
+        for (const { member, events: unseen } of pending) {
+          if (!names.has(member.projector.name)) continue;
+          attempt.applying = member;
+          await member.projector.apply(trx, unseen, { schema: 'public', log });
+        }
+        attempt.applying = null;
+        return names;
+      });
+      for (const { member, events: unseen } of pending) {
+        if (!moved.has(member.projector.name)) {
+          logMoved(member, log);
+          outcomes.set(member, 'moved');
+          continue;
+        }
+        applied(member, unseen.length, to, options);
+        outcomes.set(member, 'applied');
+      }
+      return outcomes;
+    } catch (error) {
+      const failed = attempt.applying ? [attempt.applying] : pending.map(({ member }) => member);
+      for (const member of failed) {
+        if (!signal.aborted) recordFailure(member, error, log);
+        outcomes.set(member, 'failed');
+      }
+      pending = signal.aborted ? [] : pending.filter(({ member }) => !failed.includes(member));
+    }
+  }
+  return outcomes;
 }
 
 /** Applies `events` (those after the member's position, up to `to`); false when its checkpoint moved elsewhere. */
@@ -170,12 +216,16 @@ async function advance(
   to: Position,
   options: RunProjectorsOptions,
 ): Promise<boolean> {
-  const { projector } = member;
-  if (!(await applyBatch(options.db, projector, events, member.position, to, options.log))) return false;
+  if (!(await applyBatch(options.db, member.projector, events, member.position, to, options.log)))
+    return false;
+  applied(member, events.length, to, options);
+  return true;
+}
+
+function applied(member: Member, events: number, to: Position, options: RunProjectorsOptions) {
   member.position = to;
   member.failures = 0;
-  options.onBatch?.({ projector: projector.name, events: events.length, position: to });
-  return true;
+  options.onBatch?.({ projector: member.projector.name, events, position: to });
 }
 
 const logMoved = (member: Member, log: Logger) =>

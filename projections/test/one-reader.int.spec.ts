@@ -1,6 +1,7 @@
+import type { Database } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjectors } from '../src/projectors.js';
 import {
@@ -99,6 +100,26 @@ describe('one reader for every projector', () => {
         runner.batches.filter((batch) => batch.projector === 'products').map((batch) => batch.position),
       );
     }
+  });
+
+  it('writes each batch for every projector with one commit', async () => {
+    let commits = 0;
+    const counted = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: env.pool }),
+      log: (event) => {
+        if (event.level === 'query' && event.query.sql === 'commit') commits++;
+      },
+    });
+    const runner = startRunner({ db: counted, store: env.store, maxBatch: 300 });
+    try {
+      await appendInBulk(env.pool, takeEvents(history, 500), { eventsPerTransaction: 50, connections: 1 });
+      expect(await caughtUp(env, names)).toBe(true);
+    } finally {
+      await runner.stop();
+    }
+    const batches = runner.batches.filter((batch) => batch.projector === 'products').length;
+    expect(batches).toBeGreaterThan(0);
+    expect(commits).toBe(batches);
   });
 
   it('lets a projector that is behind catch up on its own while the others keep following', async () => {
