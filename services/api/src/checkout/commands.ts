@@ -172,7 +172,7 @@ export async function captureCheckout(
   let checkout = await loadStream(deps.eventStore, stream, checkoutDecider);
   if (checkout.state.status === 'absent') throw new NotFoundError('Unknown PayPal order');
   if (checkout.state.status === 'captured') {
-    return { ...(await placeOrder(deps, checkout)), recorded: false };
+    return { ...(await placeCheckoutOrder(deps.eventStore, checkout)), recorded: false };
   }
 
   const lock = await acquireCaptureLock(deps.captureLocks ?? deps.database.pool, paypalOrderId, {
@@ -191,7 +191,8 @@ export async function captureCheckout(
   } finally {
     await lock.release();
   }
-  return { ...(await placeOrder(deps, checkout, { fresh: recorded })), recorded };
+  // The order the capture became, appended if missing; `fresh`: this very call recorded the capture.
+  return { ...(await placeCheckoutOrder(deps.eventStore, checkout, { fresh: recorded })), recorded };
 }
 
 /** The browser's buyer as the order will store it (NFC, trimmed), or a 400 saying what cannot be stored. */
@@ -319,16 +320,6 @@ async function awaitCapture(deps: CheckoutDeps, paypalOrderId: string): Promise<
   throw new PaymentIssueError(503, 'PayPal is still completing this payment; please try again in a moment.');
 }
 
-/** The order the checkout's capture became (appended if missing); `fresh`: this very call recorded the capture. */
-async function placeOrder(
-  deps: CheckoutDeps,
-  checkout: LoadedStream<CheckoutState>,
-  options: { fresh?: boolean } = {},
-): Promise<Omit<CaptureResult, 'recorded'>> {
-  const { order, position } = await placeCheckoutOrder(deps.eventStore, checkout, options);
-  return { order, position };
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // What PayPal reports later (webhooks): the same idempotent commands.
 
@@ -388,7 +379,7 @@ export async function applyPaymentNews(
   } catch (error) {
     // The order stream is missing after a crash between the checkout and order appends: repair, then apply.
     if (!(error instanceof NotFoundError)) throw error;
-    await placeOrder(deps, checkout);
+    await placeCheckoutOrder(deps.eventStore, checkout);
     result = await run();
   }
   return { outcome: result.events.length > 0 ? 'applied' : 'unchanged', orderId, position: result.position };
