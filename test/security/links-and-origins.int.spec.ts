@@ -47,7 +47,11 @@ async function signInLink(
 /** The link as this test's api serves it (it listens on a port of its own, not on the configured one). */
 const onThisApi = (url: string) => url.replace(DEFAULT_ORIGIN, api.url);
 
-const whoAmI = (cookie: string) => fetch(`${api.url}/api/auth/user`, { headers: { cookie } });
+/** Who the api takes the session for: the customer, or null when it is not signed in. */
+const whoAmI = async (cookie: string) =>
+  (await (await fetch(`${api.url}/api/auth/user`, { headers: { cookie } })).json()) as {
+    email: string;
+  } | null;
 
 describe('Sign-in links', () => {
   it('point at the configured origin when PUBLIC_URL is unset, whatever Host the request claims', async () => {
@@ -84,7 +88,7 @@ describe('Sign-in links', () => {
     const pressed = await post(api.url);
     expect(pressed.status).toBe(303);
     expect(pressed.headers.get('location')).toBe('/account');
-    expect((await whoAmI(sessionCookieFrom(pressed))).status).toBe(200);
+    expect(await whoAmI(sessionCookieFrom(pressed))).not.toBeNull();
   });
 });
 
@@ -104,7 +108,7 @@ describe('Sign-out', () => {
       });
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<form method="post" action="/api/logout">');
-      expect((await whoAmI(cookie)).status).toBe(200);
+      expect(await whoAmI(cookie)).not.toBeNull();
     }
     const forged = await fetch(`${api.url}/api/logout`, {
       method: 'POST',
@@ -112,7 +116,7 @@ describe('Sign-out', () => {
       headers: { cookie, origin: 'https://attacker.example' },
     });
     expect(forged.status).toBe(403);
-    expect((await whoAmI(cookie)).status).toBe(200);
+    expect(await whoAmI(cookie)).not.toBeNull();
 
     const out = await fetch(`${api.url}/api/logout`, {
       method: 'POST',
@@ -120,7 +124,7 @@ describe('Sign-out', () => {
       headers: { cookie, origin: api.url },
     });
     expect(out.status).toBe(303);
-    expect((await whoAmI(cookie)).status).toBe(401);
+    expect(await whoAmI(cookie)).toBeNull();
   });
 });
 

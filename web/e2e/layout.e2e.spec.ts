@@ -106,3 +106,19 @@ describe('the header', () => {
     }
   });
 });
+
+describe('a signed-out visitor', () => {
+  it('browses the storefront without one failed request', async () => {
+    const { page, errors, close } = await openPage(browser, store.url);
+    const failed: string[] = [];
+    page.on('response', (response) => {
+      if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);
+    });
+    for (const path of ['/', '/products', '/account', '/checkout']) {
+      await page.goto(path, { waitUntil: 'networkidle' });
+    }
+    expect(failed).toEqual([]);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});

@@ -24,10 +24,9 @@ export async function openPage(
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();
   const errors: string[] = [];
+  // Chromium logs every failed fetch as an error, so a failed request counts too.
   page.on('console', (message) => {
-    // Chromium logs every non-2xx fetch; a 401 from /api/auth/user is the ordinary signed-out answer.
-    const signedOut = message.location().url.endsWith('/api/auth/user') && message.text().includes('401');
-    if (message.type() === 'error' && !signedOut) errors.push(message.text());
+    if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(error.message));
   return { page, errors, close: () => context.close() };

@@ -33,7 +33,7 @@ export interface AccountRoutesDeps {
 
 /**
  * The signed-in customer's e-mail address (a customer session's subject). An admin session is not a customer: it
- * gets 401 like everyone else, as GET /api/auth/user answers it.
+ * gets 401 like everyone else, as GET /api/auth/user answers it null.
  */
 function signedInCustomerEmail(req: Request): string {
   if (req.session?.kind !== 'customer') throw new UnauthenticatedError('Authentication required');

@@ -77,11 +77,17 @@ export function authRoutes({ db, sessions, throttle, secureCookies }: AuthRoutes
     res.json(status);
   });
 
-  /** The signed-in customer; 401 for everyone else, which the web client reads as signed out. */
+  /**
+   * The signed-in customer, or null for everyone else: being signed out is an answer, not a failure, so every
+   * storefront page asks without a failed request in the browser's console.
+   */
   router.get('/auth/user', (req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     const session = req.session;
-    if (session?.kind !== 'customer') throw new UnauthenticatedError('Not signed in');
+    if (session?.kind !== 'customer') {
+      res.json(null);
+      return;
+    }
     res.json({ id: session.subjectId, email: session.subjectId, profileImageUrl: null });
   });
 

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 
-/** The signed-in customer (the header reads profileImageUrl); null when signed out (a 401). */
+/** The signed-in customer (the header reads profileImageUrl); the api answers null when signed out. */
 export interface User {
   id: string;
   email: string;
@@ -11,7 +11,7 @@ export interface User {
 export const userQueryKey = ['/api/auth/user'] as const;
 
 export const userQueryOptions = () =>
-  queryOptions({ queryKey: userQueryKey, queryFn: () => getJson<User>('/api/auth/user') });
+  queryOptions({ queryKey: userQueryKey, queryFn: () => getJson<User | null>('/api/auth/user') });
 
 /** Sign-in state comes from the current-user call. */
 export function useUser() {
