@@ -7,6 +7,7 @@ import { mailFiles } from '../../test/support/mail.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
+import { shownMoney } from './support/money.js';
 import { type OpenedItem, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
@@ -30,7 +31,6 @@ const longDate = (iso: string) =>
     day: 'numeric',
     timeZone: TIME_ZONE,
   }).format(new Date(iso));
-const dollars = (amount: string) => `$${Number(amount).toFixed(2)}`;
 
 beforeAll(async () => {
   [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
@@ -138,7 +138,9 @@ describe('My Orders when signed in', () => {
       const card = orderCard(page, order.id);
       expect(await card.getByText(longDate(order.createdAt), { exact: true }).isVisible()).toBe(true);
       expect(await card.getByText(order.status, { exact: true }).isVisible()).toBe(true);
-      expect(await card.getByText(`Total: ${dollars(order.total)}`, { exact: true }).isVisible()).toBe(true);
+      expect(await card.getByText(`Total: ${shownMoney(order.total)}`, { exact: true }).isVisible()).toBe(
+        true,
+      );
       expect(await card.getByRole('heading', { name: 'Items', level: 3 }).isVisible()).toBe(true);
       const rows = card.getByRole('listitem').filter({ has: page.getByText('Quantity:') });
       expect(await rows.count()).toBe(items.length);
@@ -146,7 +148,7 @@ describe('My Orders when signed in', () => {
         const row = rows.nth(index);
         expect(await row.getByText(item.productName, { exact: true }).isVisible()).toBe(true);
         expect(await row.getByText(`Quantity: ${item.quantity}`, { exact: true }).isVisible()).toBe(true);
-        expect(await row.getByText(dollars(item.price), { exact: true }).isVisible()).toBe(true);
+        expect(await row.getByText(shownMoney(item.price), { exact: true }).isVisible()).toBe(true);
         expect(await row.getByText('License Key:', { exact: true }).isVisible()).toBe(true);
         expect(await row.locator('code').allTextContents()).toEqual(item.licenseKeys);
       }

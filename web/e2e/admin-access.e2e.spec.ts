@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
+import { shownMoney } from './support/money.js';
 import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
 
@@ -286,19 +287,14 @@ describe('admin login', () => {
     );
     expect(dashboard.totalCustomers).toBe(3);
     expect(await card('Total Revenue').textContent()).toContain(
-      `$${Number(dashboard.totalRevenue).toFixed(2)}All time`,
+      `${shownMoney(dashboard.totalRevenue)}All time`,
     );
 
     const rows = card('Recent Orders').getByRole('listitem');
     expect(await rows.count()).toBe(dashboard.recentOrders.length);
     for (const [index, order] of dashboard.recentOrders.entries()) {
       const text = await rows.nth(index).textContent();
-      for (const part of [
-        order.customerName,
-        order.customerEmail,
-        `$${Number(order.total).toFixed(2)}`,
-        order.status,
-      ]) {
+      for (const part of [order.customerName, order.customerEmail, shownMoney(order.total), order.status]) {
         expect(text).toContain(part);
       }
     }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
+import { shownMoney } from './support/money.js';
 import {
   type OpenedItem,
   type PlacedOrder,
@@ -192,7 +193,7 @@ describe('with orders', () => {
       'Ada Lovelace',
       'ada@example.com',
       '2',
-      `$${((cents(first.total) + cents(second.total)) / 100).toFixed(2)}`,
+      shownMoney((cents(first.total) + cents(second.total)) / 100),
       await localeDate(page, second.createdAt),
     ]);
     expect(errors).toEqual([]);

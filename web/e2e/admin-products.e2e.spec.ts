@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
+import { shownMoney } from './support/money.js';
 import { holdOrderAccess, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
@@ -24,7 +25,6 @@ const getJson = async <T>(path: string): Promise<T> =>
   (await fetch(new URL(path, store.url))).json() as Promise<T>;
 
 // The spec's rule written out again from its text: dollars with two decimals.
-const money = (amount: string) => `$${(Math.round(Number(amount) * 100) / 100).toFixed(2)}`;
 
 const productRow = (name: string) =>
   page.getByRole('row').filter({ has: page.getByText(name, { exact: true }) });
@@ -78,12 +78,12 @@ describe('Admin Products', () => {
       expect(cells[2], product.name).toBe(product.platform);
       const struck = await row.locator('s').allTextContents();
       if (product.salePrice) {
-        expect(cells[3], product.name).toContain(money(product.salePrice));
+        expect(cells[3], product.name).toContain(shownMoney(product.salePrice));
         expect(struck.map((text) => text.replace('regular price', '').trim())).toEqual([
-          money(product.regularPrice),
+          shownMoney(product.regularPrice),
         ]);
       } else {
-        expect(cells[3], product.name).toBe(money(product.regularPrice));
+        expect(cells[3], product.name).toBe(shownMoney(product.regularPrice));
         expect(struck).toEqual([]);
       }
       expect(cells[4], product.name).toBe(product.inStock ? 'In Stock' : 'Out of Stock');

@@ -2,7 +2,9 @@ import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPage, PHONE, seriousA11yViolations } from './support/browser.js';
+import { priceOf, withCart } from './support/checkout-page.js';
 import { launchBrowser } from './support/chromium.js';
+import { shownMoney } from './support/money.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 interface Testimonial {
@@ -39,7 +41,6 @@ afterAll(async () => {
 
 // The spec's rules, written out again from its text, so the page is checked against the spec and not against itself.
 const cents = (amount: string) => Math.round(Number(amount) * 100);
-const money = (amount: string) => `$${(cents(amount) / 100).toFixed(2)}`;
 const onSale = (product: Product) =>
   product.salePrice !== null && cents(product.salePrice) < cents(product.regularPrice);
 const percentOff = (product: Product) =>
@@ -125,11 +126,11 @@ async function expectCard(page: Page, product: Product) {
   expect(await card.locator('img').getAttribute('src')).toBe(product.imageUrl);
   if (onSale(product)) {
     expect(text).toContain(`${percentOff(product)}% OFF`);
-    expect(text).toContain(money(product.salePrice as string));
-    expect(await card.locator('s').textContent()).toContain(money(product.regularPrice));
+    expect(text).toContain(shownMoney(product.salePrice as string));
+    expect(await card.locator('s').textContent()).toContain(shownMoney(product.regularPrice));
   } else {
     expect(text).not.toContain('% OFF');
-    expect(text).toContain(money(product.regularPrice));
+    expect(text).toContain(shownMoney(product.regularPrice));
   }
   expect(text).toContain(product.inStock ? 'In Stock' : 'Out of Stock');
 }
@@ -416,11 +417,11 @@ describe('the product page', () => {
     expect(await main.getByText(`Save ${percentOff(product)}%`, { exact: true }).isVisible()).toBe(true);
     expect(
       await main
-        .getByText(money(product.salePrice as string))
+        .getByText(shownMoney(product.salePrice as string))
         .first()
         .isVisible(),
     ).toBe(true);
-    expect(await main.locator('s', { hasText: money(product.regularPrice) }).isVisible()).toBe(true);
+    expect(await main.locator('s', { hasText: shownMoney(product.regularPrice) }).isVisible()).toBe(true);
     expect(await main.getByText(product.description).isVisible()).toBe(true);
     expect(await main.getByRole('button', { name: 'Add to Cart - Buy Now' }).isEnabled()).toBe(true);
 
@@ -446,7 +447,7 @@ describe('the product page', () => {
     await page.goto(`/product/${product.id}`);
     await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
     const main = page.getByRole('main');
-    expect(await main.getByText(money(product.regularPrice), { exact: true }).isVisible()).toBe(true);
+    expect(await main.getByText(shownMoney(product.regularPrice), { exact: true }).isVisible()).toBe(true);
     expect(await main.getByText(/^Save \d+%$/).count()).toBe(0);
     await close();
   });
@@ -582,10 +583,10 @@ describe('adding to the cart from a product page', () => {
     expect(await badge(page).textContent()).toBe('2');
     const line = panel(page).getByRole('listitem').filter({ hasText: first.name });
     await line.waitFor();
-    expect(await line.textContent()).toContain(money(first.salePrice as string));
+    expect(await line.textContent()).toContain(shownMoney(first.salePrice as string));
     expect(await line.textContent()).toContain('Quantity 2');
     expect(await panel(page).textContent()).toContain(
-      `Subtotal$${((cents(first.salePrice as string) * 2) / 100).toFixed(2)}`,
+      `Subtotal${shownMoney((cents(first.salePrice as string) * 2) / 100)}`,
     );
 
     const decrease = line.getByRole('button', { name: `Decrease quantity of ${first.name}` });
@@ -629,9 +630,30 @@ describe('adding to the cart from a product page', () => {
     // The open panel hides the rest of the page from assistive technology: the badge is found by its test id.
     await badge(page).filter({ hasText: /^1$/ }).waitFor();
     expect(await panel(page).getByRole('listitem').count()).toBe(1);
-    expect(await panel(page).textContent()).toContain(`Subtotal${money(second.regularPrice)}`);
+    expect(await panel(page).textContent()).toContain(`Subtotal${shownMoney(second.regularPrice)}`);
     expect(await badge(page).textContent()).toBe('1');
     expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('lines up every remove button in one column, whatever the width of the line totals', async () => {
+    const { page, close } = await openPage(browser, store.url, { viewport: PHONE });
+    const byPrice = products.filter((product) => product.inStock).sort((a, b) => priceOf(a) - priceOf(b));
+    await withCart(page, [
+      { product: byPrice[0] as Product, quantity: 1 },
+      { product: byPrice.at(-1) as Product, quantity: 10 },
+    ]);
+    await page.goto('/products');
+    await page.getByRole('button', { name: 'Cart, 11 items' }).click();
+    const removes = panel(page).getByRole('button', { name: /^Remove / });
+    await removes.first().waitFor();
+    const rightEdges = await removes.evaluateAll((buttons) =>
+      buttons.map((button) => button.getBoundingClientRect().right),
+    );
+    expect(rightEdges).toHaveLength(2);
+    expect(rightEdges[0]).toBe(rightEdges[1]);
+    // Ten of the dearest product: thousands separated, as every amount is shown.
+    expect(await panel(page).textContent()).toMatch(/Subtotal\$\d{1,3}(,\d{3})+\.\d{2}/);
     await close();
   });
 });

@@ -19,6 +19,7 @@ import {
   withCart,
 } from './support/checkout-page.js';
 import { launchBrowser } from './support/chromium.js';
+import { shownMoney } from './support/money.js';
 import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
 
@@ -89,9 +90,9 @@ describe('checkout', () => {
     const text = await summary.textContent();
     expect(text).toContain(first.name);
     expect(text).toContain('Qty: 2');
-    expect(text).toContain(`$${(priceOf(first) * 2).toFixed(2)}`);
+    expect(text).toContain(shownMoney(priceOf(first) * 2));
     expect(text).toContain('Tax$0.00');
-    expect(text).toContain(`Total$${total.toFixed(2)}`);
+    expect(text).toContain(`Total${shownMoney(total)}`);
     expect(await page.getByText('License keys will be sent to this email address').isVisible()).toBe(true);
 
     const notice = page.getByText(
@@ -169,7 +170,10 @@ describe('checkout', () => {
     expect(redirectedAt - capturedAt).toBeGreaterThanOrEqual(REDIRECT_DELAY_MS);
     const orderId = page.url().split('/').pop() as string;
 
-    await page.getByRole('heading', { name: 'Order Confirmed!' }).waitFor();
+    const heading = page.getByRole('heading', { name: 'Order Confirmed!' });
+    await heading.waitFor();
+    // Keyboard and screen-reader users continue from the verdict, not from the top of the page.
+    expect(await heading.evaluate((element) => element === document.activeElement)).toBe(true);
     const body = page.locator('main');
     expect(await body.textContent()).toContain('Thank you for your purchase, Ada Lovelace');
     expect(await body.textContent()).toContain(`#${orderId.slice(0, 8).toUpperCase()}`);

@@ -65,6 +65,23 @@ describe('the header', () => {
     await close();
   });
 
+  it.each(['Escape', 'Close', 'Continue Shopping'])(
+    'gives focus back to the cart button when the panel closes by %s',
+    async (how) => {
+      const { page, close } = await openPage(browser, store.url);
+      await page.goto('/no-such-page');
+      const cartButton = page.getByRole('button', { name: 'Cart, empty' });
+      await cartButton.click();
+      const panel = page.getByRole('dialog', { name: 'Shopping Cart' });
+      await panel.waitFor();
+      if (how === 'Escape') await page.keyboard.press('Escape');
+      else await panel.getByRole('button', { name: how }).click();
+      await panel.waitFor({ state: 'detached' });
+      expect(await cartButton.evaluate((button) => button === document.activeElement)).toBe(true);
+      await close();
+    },
+  );
+
   it('keeps the theme in local storage under theme, as a dark class on the root, across reloads', async () => {
     const { page, close } = await openPage(browser, store.url, { colorScheme: 'light' });
     await page.goto('/no-such-page');

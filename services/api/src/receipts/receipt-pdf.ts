@@ -1,4 +1,6 @@
+import { toCents } from '@licensestore/shared';
 import type { SellerDetails } from '@licensestore/shared/config';
+import { displayCents } from '@licensestore/shared/money/display';
 import PDFDocument from 'pdfkit';
 import type { Receipt } from './receipt.js';
 
@@ -35,7 +37,7 @@ const date = new Intl.DateTimeFormat('en-GB', {
 });
 export const receiptDateTime = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
 export const receiptDate = (iso: string) => date.format(new Date(iso));
-const money = (amount: string) => `$${amount}`;
+const money = (amount: string) => displayCents(toCents(amount));
 
 const MARGIN = 56;
 const COLUMNS = { product: MARGIN, quantity: 330, unitPrice: 390, lineTotal: 470 } as const;

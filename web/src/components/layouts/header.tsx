@@ -5,7 +5,7 @@ import { ThemeToggle } from '@/components/theme/theme-toggle';
 import { buttonClasses } from '@/components/ui/button';
 import { SITE_NAME } from '@/config/site';
 import { useUser } from '@/features/auth/api/get-user';
-import { setCartPanelOpen, useCartLines } from '@/features/cart/api/use-cart';
+import { cartButtonRef, setCartPanelOpen, useCartLines } from '@/features/cart/api/use-cart';
 import { itemCount } from '@/features/cart/utils/cart-store';
 
 /** Customer sign-in and sign-out are server pages, reached by a full navigation. */
@@ -30,6 +30,7 @@ function CartButton() {
   const count = itemCount(useCartLines());
   return (
     <button
+      ref={cartButtonRef}
       type="button"
       onClick={() => setCartPanelOpen(true)}
       aria-label={count === 0 ? 'Cart, empty' : `Cart, ${count} ${count === 1 ? 'item' : 'items'}`}

@@ -1,26 +1,37 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ReactNode } from 'react';
+import type { ReactNode, RefObject } from 'react';
 
-/** A panel sliding in from the right (the cart) on a radix dialog: focus trapped, Escape and outside click close it. */
+/**
+ * A panel sliding in from the right (the cart) on a radix dialog: focus trapped, Escape and outside click close it.
+ * Opened by a control outside it (no radix trigger), it gives focus back to `returnFocus` when it closes.
+ */
 export function Sheet({
   open,
   onOpenChange,
   title,
   description,
+  returnFocus,
   children,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
   description?: string;
+  returnFocus: RefObject<HTMLElement | null>;
   children: ReactNode;
 }) {
   return (
     <DialogPrimitive.Root open={open} onOpenChange={onOpenChange}>
       <DialogPrimitive.Portal>
         <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-in" />
-        <DialogPrimitive.Content className="fixed inset-y-0 right-0 z-50 flex h-full w-full flex-col gap-4 border-l border-border bg-background p-6 shadow-lg sm:max-w-md">
+        <DialogPrimitive.Content
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            returnFocus.current?.focus();
+          }}
+          className="fixed inset-y-0 right-0 z-50 flex h-full w-full flex-col gap-4 border-l border-border bg-background p-6 shadow-lg sm:max-w-md"
+        >
           <div className="flex items-center justify-between">
             <DialogPrimitive.Title className="text-lg font-semibold">{title}</DialogPrimitive.Title>
             <DialogPrimitive.Close

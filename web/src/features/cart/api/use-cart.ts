@@ -1,4 +1,5 @@
 import type { Product } from '@licensestore/shared';
+import { createRef } from 'react';
 import { createStore } from '@/lib/store';
 import {
   addLine,
@@ -48,3 +49,5 @@ const panel = createStore(false);
 /** Whether the cart side panel is open; the header's cart button opens it. */
 export const useCartPanelOpen = panel.use;
 export const setCartPanelOpen = panel.set;
+/** The header's cart button, which opens the panel from outside it: where focus goes back when the panel closes. */
+export const cartButtonRef = createRef<HTMLButtonElement>();

@@ -3,7 +3,7 @@ import { useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Sheet } from '@/components/ui/sheet';
 import { formatCents } from '@/lib/format';
-import { cart, setCartPanelOpen, useCartLines, useCartPanelOpen } from '../api/use-cart';
+import { cart, cartButtonRef, setCartPanelOpen, useCartLines, useCartPanelOpen } from '../api/use-cart';
 import { lineTotalCents, MAX_QUANTITY, subtotalCents } from '../utils/cart-store';
 
 /** The cart side panel: lines with quantity controls, the subtotal and the way to checkout. */
@@ -13,7 +13,7 @@ export function CartSheet() {
   const [, navigate] = useLocation();
 
   return (
-    <Sheet open={open} onOpenChange={setCartPanelOpen} title="Shopping Cart">
+    <Sheet open={open} onOpenChange={setCartPanelOpen} title="Shopping Cart" returnFocus={cartButtonRef}>
       {lines.length === 0 ? (
         <div className="flex flex-1 flex-col items-center justify-center gap-3 text-center">
           <ShoppingCart aria-hidden="true" className="size-12 text-muted-foreground" />
@@ -61,17 +61,20 @@ export function CartSheet() {
                     >
                       <Plus aria-hidden="true" className="size-4" />
                     </Button>
-                    <Button
-                      variant="ghost"
-                      className="ml-auto size-8 px-0 text-muted-foreground hover:text-destructive"
-                      aria-label={`Remove ${line.productName}`}
-                      onClick={() => cart.remove(line.productId)}
-                    >
-                      <Trash2 aria-hidden="true" className="size-4" />
-                    </Button>
                   </div>
                 </div>
-                <p className="text-sm font-medium tabular-nums">{formatCents(lineTotalCents(line))}</p>
+                {/* Line total above, remove below, both on the right edge: every row's remove button in one column. */}
+                <div className="flex shrink-0 flex-col items-end justify-between">
+                  <p className="text-sm font-medium tabular-nums">{formatCents(lineTotalCents(line))}</p>
+                  <Button
+                    variant="ghost"
+                    className="size-8 px-0 text-muted-foreground hover:text-destructive"
+                    aria-label={`Remove ${line.productName}`}
+                    onClick={() => cart.remove(line.productId)}
+                  >
+                    <Trash2 aria-hidden="true" className="size-4" />
+                  </Button>
+                </div>
               </li>
             ))}
           </ul>
