@@ -253,6 +253,25 @@ describe('the home page', () => {
     await close();
   });
 
+  it('centres a last row of testimonials that is not full under the rows above it', async () => {
+    const { page, close } = await openPage(browser, store.url);
+    await page.goto('/');
+    const section = page.getByRole('region', { name: 'What Our Customers Say' });
+    await section.getByRole('figure').first().waitFor();
+    const boxes = await section
+      .getByRole('listitem')
+      .evaluateAll((items) => items.map((item) => item.getBoundingClientRect().toJSON() as DOMRect));
+    const list = await section
+      .getByRole('list')
+      .evaluate((element) => element.getBoundingClientRect().toJSON() as DOMRect);
+    const lastTop = Math.max(...boxes.map((box) => box.top));
+    const lastRow = boxes.filter((box) => box.top === lastTop);
+    const rowLeft = Math.min(...lastRow.map((box) => box.left));
+    const rowRight = Math.max(...lastRow.map((box) => box.right));
+    expect(Math.abs(rowLeft - list.left - (list.right - rowRight))).toBeLessThan(2);
+    await close();
+  });
+
   it('emits Organization structured data', async () => {
     const { page, close } = await openPage(browser, store.url);
     await page.goto('/');
@@ -371,6 +390,27 @@ describe('the products page', () => {
     await productCard(page, product).click();
     await page.waitForURL(`**/product/${product.id}`);
     await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
+    await close();
+  });
+});
+
+describe('the sale', () => {
+  it('opens the products on sale from the promo banner, and all of them again from the page', async () => {
+    const { page, errors, close } = await openPage(browser, store.url);
+    await page.goto('/');
+    await page.getByRole('link', { name: 'Shop the sale' }).click();
+    await page.waitForURL(/\/products\?sale$/);
+    const onSaleCount = products.filter(onSale).length;
+    const count = page.getByRole('heading', { level: 2, name: `${onSaleCount} products` });
+    await count.waitFor();
+    expect(await page.getByText('Showing products on sale.').isVisible()).toBe(true);
+    expect(await page.title()).toBe('Products on Sale | LicenseStore');
+    expect(await page.getByText(/^\d+% OFF$/).count()).toBe(onSaleCount);
+
+    await page.getByRole('link', { name: 'Show all products' }).click();
+    await page.getByRole('heading', { level: 2, name: `${products.length} products` }).waitFor();
+    expect(await page.getByText('Showing products on sale.').count()).toBe(0);
+    expect(errors).toEqual([]);
     await close();
   });
 });

@@ -100,7 +100,7 @@ export const demoProducts: DemoProduct[] = [
       platform: 'Windows',
       description:
         'The complete Office suite for one Windows PC: Word, Excel, PowerPoint, Outlook, OneNote, Publisher and Access. ' +
-        'A one-time purchase with a lifetime licence (no subscription), the refreshed Office look, dark mode, ' +
+        'A one-time purchase with a lifetime license (no subscription), the refreshed Office look, dark mode, ' +
         'XLOOKUP and dynamic arrays in Excel, and real-time co-authoring on shared documents.',
       regularPrice: '249.99',
       salePrice: '129.99',
@@ -137,7 +137,7 @@ export const demoProducts: DemoProduct[] = [
       description:
         'The classic apps for home and school: Word, Excel and PowerPoint for one PC or Mac. ' +
         'Write essays, plan budgets and build presentations offline, with files that open anywhere. ' +
-        'Non-commercial use, lifetime licence.',
+        'Non-commercial use, lifetime license.',
       regularPrice: '149.99',
       salePrice: null,
       featured: true,
@@ -154,7 +154,7 @@ export const demoProducts: DemoProduct[] = [
       platform: 'Windows',
       description:
         'Proven and lightweight: Word, Excel, PowerPoint, Outlook, Publisher and Access 2019 for one Windows PC. ' +
-        'Ideal for older hardware and offices that standardised on the 2019 file features. Lifetime licence.',
+        'Ideal for older hardware and offices that standardised on the 2019 file features. Lifetime license.',
       regularPrice: '99.99',
       salePrice: '49.99',
       featured: false,
@@ -188,7 +188,7 @@ export const demoProducts: DemoProduct[] = [
       platform: 'Windows',
       description:
         'Flowcharts, floor plans, network diagrams and org charts from hundreds of templates and shapes. ' +
-        'Link diagrams to live data from Excel and collaborate with comments. One Windows PC, lifetime licence.',
+        'Link diagrams to live data from Excel and collaborate with comments. One Windows PC, lifetime license.',
       regularPrice: '159.99',
       salePrice: null,
       featured: false,
@@ -205,7 +205,7 @@ export const demoProducts: DemoProduct[] = [
       platform: 'Windows',
       description:
         'Everything in Windows 11 Home plus BitLocker device encryption, Remote Desktop, Hyper-V, Group Policy and ' +
-        'joining a business domain. Upgrade from Home in minutes or install fresh. Retail licence for one PC.',
+        'joining a business domain. Upgrade from Home in minutes or install fresh. Retail license for one PC.',
       regularPrice: '199.99',
       salePrice: '99.99',
       featured: true,
@@ -222,7 +222,7 @@ export const demoProducts: DemoProduct[] = [
       platform: 'Windows',
       description:
         'The latest Windows for home PCs: snap layouts, widgets, DirectStorage for faster game loading and ' +
-        'built-in security with Windows Hello. Retail licence for one PC, transferable to a new one.',
+        'built-in security with Windows Hello. Retail license for one PC, transferable to a new one.',
       regularPrice: '139.99',
       salePrice: null,
       featured: true,
@@ -256,7 +256,7 @@ export const demoProducts: DemoProduct[] = [
       platform: 'Windows Server',
       description:
         'Secured-core server, hybrid Azure Arc management and SMB over QUIC for small and mid-size data centres. ' +
-        'Licensed for 16 cores with two virtual machines. Client access licences sold separately.',
+        'Licensed for 16 cores with two virtual machines. Client access licenses sold separately.',
       regularPrice: '499.99',
       salePrice: null,
       featured: false,
@@ -341,7 +341,7 @@ export const demoProducts: DemoProduct[] = [
       platform: 'Windows / Mac',
       description:
         'Photo editing made easy: Adobe Sensei AI auto-tones, removes objects and matches colours, while 60+ guided ' +
-        'edits walk you through effects step by step. Organise, create collages and share. Perpetual licence.',
+        'edits walk you through effects step by step. Organise, create collages and share. Perpetual license.',
       regularPrice: '99.99',
       salePrice: '74.99',
       featured: true,
@@ -358,7 +358,7 @@ export const demoProducts: DemoProduct[] = [
       platform: 'Windows / Mac',
       description:
         'Turn clips into polished movies with automatic editing, guided edits, titles, transitions and colour ' +
-        'correction. Export for YouTube, social media or 4K screens. Perpetual licence for one computer.',
+        'correction. Export for YouTube, social media or 4K screens. Perpetual license for one computer.',
       regularPrice: '99.99',
       salePrice: null,
       featured: false,
@@ -375,7 +375,7 @@ export const demoProducts: DemoProduct[] = [
       platform: 'Windows / Mac',
       description:
         'Both Elements apps in one box: edit photos and make movies with the same easy, AI-assisted tools and a ' +
-        'shared organiser for all your media. Perpetual licence.',
+        'shared organiser for all your media. Perpetual license.',
       regularPrice: '149.99',
       salePrice: '114.99',
       featured: true,

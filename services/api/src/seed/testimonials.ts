@@ -57,7 +57,7 @@ export const demoTestimonials: Testimonial[] = [
     customerName: 'Michael Brandt',
     rating: 4,
     comment:
-      'Good prices and a legitimate Windows 11 Pro licence. I had typed my e-mail wrong at checkout and support ' +
+      'Good prices and a legitimate Windows 11 Pro license. I had typed my e-mail wrong at checkout and support ' +
       'sorted it out within the hour.',
     location: 'Hamburg, Germany',
     date: '2024-12-03',
@@ -68,7 +68,7 @@ export const demoTestimonials: Testimonial[] = [
     rating: 5,
     comment:
       'Premiere Elements plus Photoshop Elements bundle for my YouTube channel. Instant download, lifetime ' +
-      'licence, no subscription to worry about. Highly recommended.',
+      'license, no subscription to worry about. Highly recommended.',
     location: 'Denver, CO',
     date: '2025-01-12',
   },

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Link, useSearch } from 'wouter';
 import { Seo } from '@/components/seo/seo';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { LoadError } from '@/components/ui/load-error';
@@ -8,6 +9,7 @@ import { CategoryFilter } from '@/features/catalogue/components/category-filter'
 import { ProductCatalog } from '@/features/catalogue/components/product-catalog';
 import { ProductGridSkeleton } from '@/features/catalogue/components/product-grid';
 import { ALL_CATEGORIES, categoriesOf } from '@/features/catalogue/utils/categories';
+import { saleOf } from '@/lib/pricing';
 import { breadcrumbList } from '@/lib/structured-data';
 
 /** 8 placeholder cards while the catalogue loads. */
@@ -19,6 +21,15 @@ const CRUMBS = [
   { name: 'Home', path: '/' },
   { name: 'Products', path: '/products' },
 ];
+
+/** `/products?sale` (the promo banner's "Shop the sale") lists only the products on sale. */
+const SALE_PARAM = 'sale';
+
+const SALE_SEO = {
+  title: 'Products on Sale',
+  description:
+    'Genuine software licenses on sale at up to 50% off: a one-time payment, delivered by email within 15-30 minutes.',
+};
 
 const seoFor = (category: string) =>
   category === ALL_CATEGORIES
@@ -35,16 +46,32 @@ const seoFor = (category: string) =>
 export default function ProductsRoute() {
   const { data: products, isPending, isError, error, refetch, isFetching } = useProducts();
   const [category, setCategory] = useState(ALL_CATEGORIES);
+  const saleOnly = new URLSearchParams(useSearch()).has(SALE_PARAM);
+  const listed = saleOnly ? products?.filter((product) => saleOf(product)) : products;
 
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-6 px-4 py-8 sm:py-10">
-      <Seo {...seoFor(category)} structuredData={[breadcrumbList(CRUMBS)]} />
+      <Seo
+        {...(saleOnly && category === ALL_CATEGORIES ? SALE_SEO : seoFor(category))}
+        structuredData={[breadcrumbList(CRUMBS)]}
+      />
       <Breadcrumb items={[{ name: 'Home', href: '/' }, { name: 'Products' }]} />
       <div className="flex flex-col gap-2">
         <h1 className="text-3xl font-bold tracking-tight sm:text-4xl">All Products</h1>
         <p className="text-muted-foreground">
           Genuine lifetime licenses for a one-time payment, delivered to your inbox within 15-30 minutes.
         </p>
+        {saleOnly && (
+          <p className="text-sm">
+            <span className="font-medium">Showing products on sale.</span>{' '}
+            <Link
+              href="/products"
+              className="rounded-sm font-medium text-primary underline underline-offset-4 focus-visible:outline-2 focus-visible:outline-primary"
+            >
+              Show all products
+            </Link>
+          </p>
+        )}
       </div>
 
       {isPending ? (
@@ -66,8 +93,12 @@ export default function ProductsRoute() {
         />
       ) : (
         <>
-          <CategoryFilter categories={categoriesOf(products)} selected={category} onSelect={setCategory} />
-          <ProductCatalog products={products} category={category} />
+          <CategoryFilter
+            categories={categoriesOf(listed ?? [])}
+            selected={category}
+            onSelect={setCategory}
+          />
+          <ProductCatalog products={listed ?? []} category={category} />
         </>
       )}
     </div>

@@ -11,7 +11,7 @@ export function PromoBanner() {
         </span>
         <span>Save up to 50% on office products</span>
         <Link
-          href="/products"
+          href="/products?sale"
           className="rounded-sm font-semibold underline underline-offset-4 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-current"
         >
           Shop the sale

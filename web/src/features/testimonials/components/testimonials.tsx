@@ -6,6 +6,12 @@ import { TestimonialCard, TestimonialCardSkeleton } from './testimonial-card';
 const SKELETON_CARDS = 6;
 
 const GRID = 'grid gap-4 sm:grid-cols-2 lg:grid-cols-3';
+/**
+ * The same columns as GRID, but a last row that is not full is centred under the others instead of hanging at the
+ * left: the testimonials' number is whatever the admins published.
+ */
+const CENTRED_ROWS = 'flex flex-wrap justify-center gap-4';
+const CARD_WIDTH = 'w-full sm:w-[calc((100%-1rem)/2)] lg:w-[calc((100%-2rem)/3)]';
 
 export function Testimonials() {
   const { data: testimonials, isPending, isError, error, refetch, isFetching } = useTestimonials();
@@ -38,9 +44,9 @@ export function Testimonials() {
       ) : testimonials.length === 0 ? (
         <p className="text-center text-muted-foreground">No reviews yet.</p>
       ) : (
-        <ul className={GRID}>
+        <ul className={CENTRED_ROWS}>
           {testimonials.map((testimonial) => (
-            <li key={testimonial.id}>
+            <li key={testimonial.id} className={CARD_WIDTH}>
               <TestimonialCard testimonial={testimonial} />
             </li>
           ))}
