@@ -13,6 +13,7 @@ import { Table, TableBody, TableHeader, TableHeaderRow, TableMessageRow, TableSk
  */
 export function PagedTable<Row>({
   label,
+  pagesLabel = `${label} pages`,
   columns,
   query,
   errorTitle,
@@ -23,6 +24,8 @@ export function PagedTable<Row>({
   renderRow,
 }: {
   label: string;
+  /** Names the Previous / Next navigation for screen readers. */
+  pagesLabel?: string;
   columns: readonly string[];
   query: UseQueryResult<Page<Row>>;
   errorTitle: string;
@@ -62,7 +65,7 @@ export function PagedTable<Row>({
           )}
         </TableBody>
       </Table>
-      <Pager label={`${label} pages`} page={page} onPage={onPage} busy={isPlaceholderData} />
+      <Pager label={pagesLabel} page={page} onPage={onPage} busy={isPlaceholderData} />
     </div>
   );
 }
