@@ -1,7 +1,7 @@
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAdminPage } from './support/admin.js';
+import { ADMIN_USERNAME, openAdminPage } from './support/admin.js';
 import { seriousA11yViolations } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase } from './support/purchases.js';
@@ -173,6 +173,78 @@ describe('the Customers screen', () => {
     await page.goto(`/admin/customers/${encodeURIComponent('nobody@example.com')}`);
     await page.getByRole('heading', { level: 1, name: 'Customer not found' }).waitFor();
     expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
+    await close();
+  });
+});
+
+describe('the Team screen', () => {
+  /** Added after the seeded admin, in this order: the list shows the earliest added first. */
+  const TEAM = [
+    { username: 'ann-auditor', role: 'auditor' },
+    { username: 'bob-admin', role: 'admin' },
+    { username: 'cy-auditor', role: 'auditor' },
+    { username: 'dee-auditor', role: 'auditor' },
+  ] as const;
+  const EVERYONE = [ADMIN_USERNAME, ...TEAM.map((user) => user.username)];
+  const AUDITORS = TEAM.filter((user) => user.role === 'auditor').map((user) => user.username);
+
+  beforeAll(async () => {
+    const { page, close } = await openAdminPage(browser, store.url);
+    for (const user of TEAM) {
+      const added = await page.request.post('/api/admin/users', {
+        data: { ...user, password: 'team member password' },
+      });
+      expect(added.status(), await added.text()).toBe(201);
+    }
+    await close();
+  });
+
+  /** Waits until the table shows exactly these users, first column, "(you)" left out. */
+  const showsUsers = async (page: Page, expected: string[]) => {
+    await page.waitForFunction(
+      (wanted) =>
+        JSON.stringify(
+          [...document.querySelectorAll('table[aria-label="Back-office users"] tbody tr td:first-child')].map(
+            (cell) => cell.firstChild?.textContent,
+          ),
+        ) === JSON.stringify(wanted),
+      expected,
+    );
+  };
+
+  it('pages on the server with the role filter and the page in the URL, kept on reload and by the back button', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.goto('/admin/team?limit=2');
+    await showsUsers(page, EVERYONE.slice(0, 2));
+    const pages = page.getByRole('navigation', { name: 'Back-office user pages' });
+    expect(await pages.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+    await pages.getByRole('button', { name: 'Next' }).click();
+    await showsUsers(page, EVERYONE.slice(2, 4));
+    expect(new URL(page.url()).searchParams.get('cursor')).toBeTruthy();
+
+    const role = page.getByRole('combobox', { name: 'Role' });
+    await role.click();
+    await page.getByRole('option', { name: 'Auditor', exact: true }).click();
+    await page.waitForURL(
+      (url) => url.searchParams.get('role') === 'auditor' && !url.searchParams.has('cursor'),
+    );
+    await showsUsers(page, AUDITORS.slice(0, 2));
+    await pages.getByRole('button', { name: 'Next' }).click();
+    await showsUsers(page, AUDITORS.slice(2));
+    expect(await pages.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+
+    // The URL is the page: a reload shows the same auditors, the select still saying so.
+    await page.reload();
+    await showsUsers(page, AUDITORS.slice(2));
+    expect(await role.textContent()).toBe('Auditor');
+    await page.goBack();
+    await showsUsers(page, AUDITORS.slice(0, 2));
+    await page.goBack();
+    await showsUsers(page, EVERYONE.slice(2, 4));
+    expect(await role.textContent()).toBe('All roles');
+    await page.screenshot({ path: '/tmp/h-paging-team.png', fullPage: true });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
     await close();
   });
 });
