@@ -36,16 +36,23 @@ afterAll(async () => {
 const numbersShown = async (page: Page) =>
   page.getByRole('table', { name: 'Orders' }).getByRole('link').allTextContents();
 
-/** Waits until the table shows exactly these orders (a page change keeps the old rows until the new ones arrive). */
+/**
+ * Waits until the elements `selector` picks begin with exactly these texts, in order: a page change keeps the old
+ * rows until the new ones arrive.
+ */
+const showsTexts = (page: Page, selector: string, expected: string[]) =>
+  page.waitForFunction(
+    ({ css, wanted }) =>
+      JSON.stringify(
+        [...document.querySelectorAll(css)].map((element) => element.firstChild?.textContent),
+      ) === JSON.stringify(wanted),
+    { css: selector, wanted: expected },
+  );
+
+/** Waits until the table shows exactly these orders. */
 const showsOrders = async (page: Page, expected: PlacedOrder[]) => {
   const numbers = expected.map((order) => orderNumber(order.id));
-  await page.waitForFunction(
-    (wanted) =>
-      JSON.stringify(
-        [...document.querySelectorAll('table[aria-label="Orders"] tbody a')].map((link) => link.textContent),
-      ) === JSON.stringify(wanted),
-    numbers,
-  );
+  await showsTexts(page, 'table[aria-label="Orders"] tbody a', numbers);
   expect(await numbersShown(page)).toEqual(numbers);
 };
 
@@ -199,18 +206,9 @@ describe('the Team screen', () => {
     await close();
   });
 
-  /** Waits until the table shows exactly these users, first column, "(you)" left out. */
-  const showsUsers = async (page: Page, expected: string[]) => {
-    await page.waitForFunction(
-      (wanted) =>
-        JSON.stringify(
-          [...document.querySelectorAll('table[aria-label="Back-office users"] tbody tr td:first-child')].map(
-            (cell) => cell.firstChild?.textContent,
-          ),
-        ) === JSON.stringify(wanted),
-      expected,
-    );
-  };
+  /** Waits until the table shows exactly these users ("(you)" follows the name, outside its text). */
+  const showsUsers = (page: Page, expected: string[]) =>
+    showsTexts(page, 'table[aria-label="Back-office users"] tbody td:first-child', expected);
 
   it('pages on the server with the role filter and the page in the URL, kept on reload and by the back button', async () => {
     const { page, errors, close } = await openAdminPage(browser, store.url);
