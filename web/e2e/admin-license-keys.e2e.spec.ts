@@ -151,6 +151,37 @@ describe('License Keys screen', () => {
     await close();
   });
 
+  it('finds a key by the last characters its mask shows, searching the whole inventory on the server', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await openKeysScreen(page);
+    const firstPage = await rowIds(page);
+    // A key the first page does not show: only the server's search can find it.
+    await page.getByRole('button', { name: 'Next' }).click();
+    await waitForRowsOtherThan(page, firstPage);
+    const row = keysTable(page).locator('tbody tr').last();
+    const wanted = await row.getByRole('link', { name: /^History of license key/ }).getAttribute('href');
+    const tail = ((await row.locator('code').textContent()) as string).slice(-4);
+
+    await openKeysScreen(page);
+    expect(await rowIds(page)).not.toContain(wanted);
+    const search = page.getByRole('searchbox', { name: 'Key ends with' });
+    await search.fill(tail);
+    await search.press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('q') === tail && !url.searchParams.has('cursor'));
+    await waitForRowsOtherThan(page, firstPage);
+    expect(await rowIds(page)).toContain(wanted);
+    for (const key of await keyCells(page)) expect(key).toBe(`XXXXX-…-${tail}`);
+
+    // The search is in the URL: a reload finds the same key, the box still holding the search.
+    await page.reload();
+    await keysShown(page);
+    expect(await rowIds(page)).toContain(wanted);
+    expect(await search.inputValue()).toBe(tail);
+    await page.screenshot({ path: '/tmp/h-keys-search.png', fullPage: true });
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it('shows the empty text when there are no keys, and skeleton rows while loading', async () => {
     const { page, close } = await openAdminPage(browser, store.url);
     let answer = () => {};

@@ -75,6 +75,33 @@ describe('the live back office', () => {
     await close();
   });
 
+  it('shows a new order at the head of the Orders list by itself, without a reload', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.goto('/admin/orders');
+    const orders = page.getByRole('table', { name: 'Orders', exact: true });
+    await page.locator('table[aria-label="Orders"][aria-busy="false"]').waitFor();
+    const before = await orders.getByRole('link').count();
+    await markDocument(page);
+
+    const [product] = await purchasableProducts(store.url);
+    if (!product) throw new Error('no product in stock');
+    const order = await purchase(store.url, { name: 'Alan Turing', email: 'alan@example.net' }, [
+      { product, quantity: 1 },
+    ]);
+
+    const link = orders.getByRole('link', { name: `Order ${orderNumber(order.id)}: details and history` });
+    await link.waitFor();
+    // Newest first: the new order heads the list, above every order it showed before.
+    expect(await orders.locator('tbody tr').first().getByRole('link').textContent()).toBe(
+      orderNumber(order.id),
+    );
+    expect(await orders.getByRole('link').count()).toBe(before + 1);
+    expect(await sameDocument(page)).toBe(true);
+    await page.screenshot({ path: join(tmpdir(), 'admin-live-orders.png') });
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it("shows an order's status change made elsewhere on its open page, and in its timeline", async () => {
     const [product] = await purchasableProducts(store.url);
     if (!product) throw new Error('no product in stock');

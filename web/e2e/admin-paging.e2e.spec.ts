@@ -1,7 +1,7 @@
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAdminPage } from './support/admin.js';
+import { ADMIN_USERNAME, openAdminPage } from './support/admin.js';
 import { seriousA11yViolations } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase } from './support/purchases.js';
@@ -36,16 +36,23 @@ afterAll(async () => {
 const numbersShown = async (page: Page) =>
   page.getByRole('table', { name: 'Orders' }).getByRole('link').allTextContents();
 
-/** Waits until the table shows exactly these orders (a page change keeps the old rows until the new ones arrive). */
+/**
+ * Waits until the elements `selector` picks begin with exactly these texts, in order: a page change keeps the old
+ * rows until the new ones arrive.
+ */
+const showsTexts = (page: Page, selector: string, expected: string[]) =>
+  page.waitForFunction(
+    ({ css, wanted }) =>
+      JSON.stringify(
+        [...document.querySelectorAll(css)].map((element) => element.firstChild?.textContent),
+      ) === JSON.stringify(wanted),
+    { css: selector, wanted: expected },
+  );
+
+/** Waits until the table shows exactly these orders. */
 const showsOrders = async (page: Page, expected: PlacedOrder[]) => {
   const numbers = expected.map((order) => orderNumber(order.id));
-  await page.waitForFunction(
-    (wanted) =>
-      JSON.stringify(
-        [...document.querySelectorAll('table[aria-label="Orders"] tbody a')].map((link) => link.textContent),
-      ) === JSON.stringify(wanted),
-    numbers,
-  );
+  await showsTexts(page, 'table[aria-label="Orders"] tbody a', numbers);
   expect(await numbersShown(page)).toEqual(numbers);
 };
 
@@ -173,6 +180,69 @@ describe('the Customers screen', () => {
     await page.goto(`/admin/customers/${encodeURIComponent('nobody@example.com')}`);
     await page.getByRole('heading', { level: 1, name: 'Customer not found' }).waitFor();
     expect(errors.filter((error) => !error.includes('404'))).toEqual([]);
+    await close();
+  });
+});
+
+describe('the Team screen', () => {
+  /** Added after the seeded admin, in this order: the list shows the earliest added first. */
+  const TEAM = [
+    { username: 'ann-auditor', role: 'auditor' },
+    { username: 'bob-admin', role: 'admin' },
+    { username: 'cy-auditor', role: 'auditor' },
+    { username: 'dee-auditor', role: 'auditor' },
+  ] as const;
+  const EVERYONE = [ADMIN_USERNAME, ...TEAM.map((user) => user.username)];
+  const AUDITORS = TEAM.filter((user) => user.role === 'auditor').map((user) => user.username);
+
+  beforeAll(async () => {
+    const { page, close } = await openAdminPage(browser, store.url);
+    for (const user of TEAM) {
+      const added = await page.request.post('/api/admin/users', {
+        data: { ...user, password: 'team member password' },
+      });
+      expect(added.status(), await added.text()).toBe(201);
+    }
+    await close();
+  });
+
+  /** Waits until the table shows exactly these users ("(you)" follows the name, outside its text). */
+  const showsUsers = (page: Page, expected: string[]) =>
+    showsTexts(page, 'table[aria-label="Back-office users"] tbody td:first-child', expected);
+
+  it('pages on the server with the role filter and the page in the URL, kept on reload and by the back button', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.goto('/admin/team?limit=2');
+    await showsUsers(page, EVERYONE.slice(0, 2));
+    const pages = page.getByRole('navigation', { name: 'Back-office user pages' });
+    expect(await pages.getByRole('button', { name: 'Previous' }).isDisabled()).toBe(true);
+    await pages.getByRole('button', { name: 'Next' }).click();
+    await showsUsers(page, EVERYONE.slice(2, 4));
+    expect(new URL(page.url()).searchParams.get('cursor')).toBeTruthy();
+
+    const role = page.getByRole('combobox', { name: 'Role' });
+    await role.click();
+    await page.getByRole('option', { name: 'Auditor', exact: true }).click();
+    await page.waitForURL(
+      (url) => url.searchParams.get('role') === 'auditor' && !url.searchParams.has('cursor'),
+    );
+    await showsUsers(page, AUDITORS.slice(0, 2));
+    await pages.getByRole('button', { name: 'Next' }).click();
+    await showsUsers(page, AUDITORS.slice(2));
+    expect(await pages.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+
+    // The URL is the page: a reload shows the same auditors, the select still saying so.
+    await page.reload();
+    await showsUsers(page, AUDITORS.slice(2));
+    expect(await role.textContent()).toBe('Auditor');
+    await page.goBack();
+    await showsUsers(page, AUDITORS.slice(0, 2));
+    await page.goBack();
+    await showsUsers(page, EVERYONE.slice(2, 4));
+    expect(await role.textContent()).toBe('All roles');
+    await page.screenshot({ path: '/tmp/h-paging-team.png', fullPage: true });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
     await close();
   });
 });

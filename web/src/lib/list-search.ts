@@ -45,9 +45,11 @@ export function useListSearch(): ListSearch {
   );
 }
 
-/** Whether any of these filters is set. */
-export const anySet = (params: Readonly<Record<string, string>>, names: readonly string[]) =>
-  names.some((name) => Boolean(params[name]));
-
-/** The change that removes these filters (for `update`). */
-export const cleared = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, null]));
+/**
+ * What a list's "Clear filters" does: removes these filters and goes back to the first page. Undefined while none
+ * of them is set, so the list can tell "nothing matches" from "nothing yet".
+ */
+export const clearFilters = (search: ListSearch, names: readonly string[]) =>
+  names.some((name) => Boolean(search.params[name]))
+    ? () => search.update(Object.fromEntries(names.map((name) => [name, null])))
+    : undefined;

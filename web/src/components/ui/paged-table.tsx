@@ -9,10 +9,12 @@ import { Table, TableBody, TableHeader, TableHeaderRow, TableMessageRow, TableSk
 /**
  * One page of a keyset-paged list with the states every back-office list shares: placeholder rows while the first
  * page loads, the list's own empty text, a "no match" text with a way to clear the filters when filters hide
- * everything, a retry panel when it could not be loaded, and Previous / Next below.
+ * everything, a retry panel when it could not be loaded, and Previous / Next below. It never widens the grid or
+ * flex row it sits in: a table wider than the screen scrolls sideways inside it.
  */
 export function PagedTable<Row>({
   label,
+  pagesLabel = `${label} pages`,
   columns,
   query,
   errorTitle,
@@ -23,6 +25,8 @@ export function PagedTable<Row>({
   renderRow,
 }: {
   label: string;
+  /** Names the Previous / Next navigation for screen readers. */
+  pagesLabel?: string;
   columns: readonly string[];
   query: UseQueryResult<Page<Row>>;
   errorTitle: string;
@@ -38,7 +42,7 @@ export function PagedTable<Row>({
     return <LoadError title={errorTitle} error={error} onRetry={() => refetch()} retrying={isRefetching} />;
   }
   return (
-    <div className="flex flex-col gap-3">
+    <div className="flex min-w-0 flex-col gap-3">
       <Table aria-label={label} aria-busy={isPending || isPlaceholderData}>
         <TableHeader>
           <TableHeaderRow columns={columns} />
@@ -62,7 +66,7 @@ export function PagedTable<Row>({
           )}
         </TableBody>
       </Table>
-      <Pager label={`${label} pages`} page={page} onPage={onPage} busy={isPlaceholderData} />
+      <Pager label={pagesLabel} page={page} onPage={onPage} busy={isPlaceholderData} />
     </div>
   );
 }

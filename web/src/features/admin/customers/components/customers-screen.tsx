@@ -2,7 +2,7 @@ import { Button } from '@/components/ui/button';
 import { Label } from '@/components/ui/label';
 import { SearchBox } from '@/components/ui/search-box';
 import { Select } from '@/components/ui/select';
-import { anySet, cleared, useListSearch } from '@/lib/list-search';
+import { clearFilters, useListSearch } from '@/lib/list-search';
 import { CustomersTable } from './customers-table';
 
 const SORT_OPTIONS = [
@@ -20,7 +20,7 @@ const FILTERS = ['q'];
 export function CustomersScreen() {
   const search = useListSearch();
   const { params, update } = search;
-  const clear = anySet(params, FILTERS) ? () => update(cleared(FILTERS)) : undefined;
+  const clear = clearFilters(search, FILTERS);
   return (
     <>
       <div className="flex flex-wrap items-end gap-3">

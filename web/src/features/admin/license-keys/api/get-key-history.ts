@@ -1,12 +1,13 @@
 import type { KeyHistoryView } from '@licensestore/shared/key-history';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
+import { keyHistoryKey } from '@/lib/reveal-license-key';
 
 export type { KeyHistoryEntry, KeyHistoryView } from '@licensestore/shared/key-history';
 
 export const keyHistoryQueryOptions = (keyId: string) =>
   queryOptions({
-    queryKey: ['/api/license-keys', keyId, 'history'],
+    queryKey: keyHistoryKey(keyId),
     queryFn: () =>
       getJson<KeyHistoryView>(`/api/license-keys/${encodeURIComponent(keyId)}/history`, { on401: 'throw' }),
   });

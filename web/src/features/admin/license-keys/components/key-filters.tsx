@@ -14,6 +14,9 @@ const STATUS_OPTIONS = [
   { value: 'revoked', label: 'Revoked' },
 ];
 
+/** The filters the keys list keeps in the URL (besides the page). */
+export const KEY_FILTERS = ['product', 'status', 'q'] as const;
+
 export interface KeyFilterValues {
   product?: string;
   status?: string;

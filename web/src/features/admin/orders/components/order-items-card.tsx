@@ -1,113 +1,51 @@
 import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
-import { Copy, Eye, EyeOff, History } from 'lucide-react';
-import { useState } from 'react';
-import { Link } from 'wouter';
+import { KeyHistoryLink } from '@/components/key-history-link';
 import { KeyStatusBadge } from '@/components/key-status-badge';
-import { Button, buttonClasses } from '@/components/ui/button';
+import { RevealableLicenseKey } from '@/components/revealable-license-key';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
-import { copyLicenseKey } from '@/lib/copy-license-key';
 import { formatPrice } from '@/lib/format';
 import { useReadOnly } from '../../auth/api/admin-status';
 import { useOrderItems } from '../api/get-orders';
-import { useRevealLicenseKey } from '../api/reveal-license-key';
 
-/** The link to a key's custody history (imported, assigned, delivered, each reveal). */
-function KeyHistoryLink({ keyId, name }: { keyId: string; name: string }) {
-  return (
-    <Link
-      href={`/admin/license-keys/${keyId}`}
-      aria-label={`History of ${name}`}
-      className={buttonClasses('ghost', 'size-9 shrink-0 p-0')}
-    >
-      <History aria-hidden="true" className="size-4" />
-    </Link>
-  );
-}
+const KEY_TEXT = 'min-w-0 flex-1 font-mono text-sm break-all';
 
 /**
- * A delivered key, masked as the server sends it to the back office. An admin reveals or copies it on purpose,
- * which fetches it in clear and is recorded on the key's history: order pages are opened while talking to a
- * customer, often with the screen shared, and a key on screen is a key given away.
+ * A delivered key, masked as the server sends it to the back office, which an admin reveals or copies on purpose.
+ * An auditor's keys stay masked, and so do keys no longer the customer's: nothing to reveal, nothing worth
+ * copying. The history is there to read for every key.
  */
 function KeyLine({
-  orderId,
   maskedKey,
   keyId,
   unit,
   productName,
   status,
 }: {
-  orderId: string;
   maskedKey: string;
   keyId: string | undefined;
   unit: number;
   productName: string;
   status: OrderKeyStatus | undefined;
 }) {
-  const [clear, setClear] = useState<string | null>(null);
-  const [shown, setShown] = useState(false);
   const readOnly = useReadOnly();
-  const reveal = useRevealLicenseKey(orderId);
   const name = `license key ${unit} of ${productName}`;
-  const history = keyId ? <KeyHistoryLink keyId={keyId} name={name} /> : null;
-  if (readOnly || !keyId || (status && status !== 'valid')) {
-    // An auditor's keys are masked, and so are keys no longer the customer's: nothing to reveal, nothing worth
-    // copying; the history is there to read.
-    return (
-      <li className="flex items-center gap-1 rounded-md border border-border bg-muted/50 py-1 pr-1 pl-3">
-        <code className="min-w-0 flex-1 font-mono text-sm break-all">{maskedKey}</code>
-        <KeyStatusBadge status={status} audience="admin" />
-        {history}
-      </li>
-    );
-  }
-  /** The key in clear: fetched (and recorded) once, then kept while the page shows this order. */
-  const inClear = async () => {
-    if (clear) return clear;
-    const key = await reveal.mutateAsync(keyId);
-    setClear(key);
-    return key;
-  };
+  const opens = !readOnly && keyId && (!status || status === 'valid');
   return (
     <li className="flex items-center gap-1 rounded-md border border-border bg-muted/50 py-1 pr-1 pl-3">
-      <code className="min-w-0 flex-1 font-mono text-sm break-all">{shown && clear ? clear : maskedKey}</code>
-      <Button
-        variant="ghost"
-        className="size-9 shrink-0 p-0"
-        aria-label={`${shown ? 'Hide' : 'Reveal'} ${name}`}
-        aria-pressed={shown}
-        disabled={reveal.isPending}
-        onClick={async () => {
-          if (shown) setShown(false);
-          else if (await inClear().catch(() => null)) setShown(true);
-        }}
-      >
-        {shown ? (
-          <EyeOff aria-hidden="true" className="size-4" />
-        ) : (
-          <Eye aria-hidden="true" className="size-4" />
-        )}
-      </Button>
-      <Button
-        variant="ghost"
-        className="size-9 shrink-0 p-0"
-        aria-label={`Copy ${name}`}
-        disabled={reveal.isPending}
-        onClick={async () => {
-          const key = await inClear().catch(() => null);
-          if (key) await copyLicenseKey(key);
-        }}
-      >
-        <Copy aria-hidden="true" className="size-4" />
-      </Button>
-      {history}
+      {opens ? (
+        <RevealableLicenseKey keyId={keyId} maskedKey={maskedKey} name={name} className={KEY_TEXT} />
+      ) : (
+        <code className={KEY_TEXT}>{maskedKey}</code>
+      )}
+      <KeyStatusBadge status={status} audience="admin" />
+      {keyId && <KeyHistoryLink keyId={keyId} name={name} />}
     </li>
   );
 }
 
-function ItemRow({ orderId, item }: { orderId: string; item: OrderItemView }) {
+function ItemRow({ item }: { item: OrderItemView }) {
   // The back office always gets the keys masked, with their ids; a line without the field has none.
   const keys = item.licenseKeys ?? [];
   const refunded = item.refundedUnits ?? 0;
@@ -130,7 +68,6 @@ function ItemRow({ orderId, item }: { orderId: string; item: OrderItemView }) {
           {keys.map((key, index) => (
             <KeyLine
               key={item.licenseKeyIds?.[index] ?? key}
-              orderId={orderId}
               maskedKey={key}
               keyId={item.licenseKeyIds?.[index] || undefined}
               unit={index + 1}
@@ -177,7 +114,7 @@ export function OrderItemsCard({ orderId }: { orderId: string }) {
         ) : (
           <ul className="grid gap-3">
             {items.map((item) => (
-              <ItemRow key={item.id} orderId={orderId} item={item} />
+              <ItemRow key={item.id} item={item} />
             ))}
           </ul>
         )}

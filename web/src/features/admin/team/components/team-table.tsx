@@ -5,20 +5,10 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Label } from '@/components/ui/label';
-import { LoadError } from '@/components/ui/load-error';
-import { Pager } from '@/components/ui/pager';
+import { PagedTable } from '@/components/ui/paged-table';
 import { Select } from '@/components/ui/select';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHeader,
-  TableHeaderRow,
-  TableMessageRow,
-  TableRow,
-  TableSkeletonRows,
-} from '@/components/ui/table';
-import { useListSearch } from '@/lib/list-search';
+import { TableCell, TableRow } from '@/components/ui/table';
+import { clearFilters, useListSearch } from '@/lib/list-search';
 import { useDeleteBackOfficeUser, useTeamPage } from '../api/back-office-users';
 import { ROLE_LABELS } from './role-labels';
 
@@ -68,6 +58,9 @@ const ROLE_OPTIONS = [
   ...Object.entries(ROLE_LABELS).map(([value, label]) => ({ value, label })),
 ];
 
+/** The filters the team list keeps in the URL (besides the page). */
+const TEAM_FILTERS = ['role'] as const;
+
 /**
  * Everyone who may sign in to the back office, the first admin first, a page at a time (role and page in the URL),
  * each but yourself deletable.
@@ -76,56 +69,37 @@ export function TeamTable({ username }: { username: string | null }) {
   const [deleting, setDeleting] = useState<BackOfficeUserView | null>(null);
   const remove = useDeleteBackOfficeUser();
   const search = useListSearch();
-  const { data: page, error, isPending, isFetching, refetch, isRefetching } = useTeamPage(search.params);
-  const roleFilter = (
-    <div className="grid w-full gap-1.5 sm:w-44">
-      <Label htmlFor="team-filter-role">Role</Label>
-      <Select
-        id="team-filter-role"
-        value={search.params.role ?? ALL_ROLES}
-        onValueChange={(role) => search.update({ role: role === ALL_ROLES ? null : role })}
-        options={ROLE_OPTIONS}
-      />
-    </div>
-  );
-  if (error) {
-    return (
-      <div className="grid gap-4">
-        {roleFilter}
-        <LoadError
-          title="The users could not be loaded"
-          error={error}
-          onRetry={() => refetch()}
-          retrying={isRefetching}
-        />
-      </div>
-    );
-  }
+  const clear = clearFilters(search, TEAM_FILTERS);
   return (
     <div className="grid gap-4">
-      {roleFilter}
-      <Table aria-label="Back-office users" aria-busy={isFetching}>
-        <TableHeader>
-          <TableHeaderRow columns={COLUMNS} />
-        </TableHeader>
-        <TableBody>
-          {isPending ? (
-            <TableSkeletonRows columns={COLUMNS} />
-          ) : page.items.length === 0 ? (
-            <TableMessageRow colSpan={COLUMNS.length}>No users yet.</TableMessageRow>
-          ) : (
-            page.items.map((user) => (
-              <UserRow
-                key={user.id}
-                user={user}
-                isYou={username !== null && user.username.toLowerCase() === username.toLowerCase()}
-                onDelete={setDeleting}
-              />
-            ))
-          )}
-        </TableBody>
-      </Table>
-      <Pager label="Back-office user pages" page={page} onPage={search.goTo} busy={isFetching} />
+      <div className="grid w-full gap-1.5 sm:w-44">
+        <Label htmlFor="team-filter-role">Role</Label>
+        <Select
+          id="team-filter-role"
+          value={search.params.role ?? ALL_ROLES}
+          onValueChange={(role) => search.update({ role: role === ALL_ROLES ? null : role })}
+          options={ROLE_OPTIONS}
+        />
+      </div>
+      <PagedTable
+        label="Back-office users"
+        pagesLabel="Back-office user pages"
+        columns={COLUMNS}
+        query={useTeamPage(search.params)}
+        errorTitle="The users could not be loaded"
+        emptyText="No users yet."
+        noMatchText="No users have this role."
+        onClearFilters={clear}
+        onPage={search.goTo}
+        renderRow={(user) => (
+          <UserRow
+            key={user.id}
+            user={user}
+            isYou={username !== null && user.username.toLowerCase() === username.toLowerCase()}
+            onDelete={setDeleting}
+          />
+        )}
+      />
       <ConfirmDialog
         open={deleting !== null}
         onOpenChange={(open) => !open && setDeleting(null)}

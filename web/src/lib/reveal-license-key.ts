@@ -1,21 +1,22 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
-import { LICENSE_KEYS_KEY } from './get-license-keys';
+
+/** The query key of a key's custody history, which gains a step with each reveal. */
+export const keyHistoryKey = (keyId: string) => ['/api/license-keys', keyId, 'history'] as const;
 
 /**
- * Opens one key of the inventory in clear for the signed-in admin (POST /api/license-keys/:keyId/reveal): the
- * server records the showing before it answers, so the key's history gains a step.
+ * Opens one licence key in clear for the signed-in admin (POST /api/license-keys/:keyId/reveal), whether it is in
+ * stock or an order's: the server records the showing before it answers, so every reveal is on the key's history.
  */
-export function useRevealInventoryKey() {
+export function useRevealLicenseKey() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (keyId: string) => {
       const response = await apiRequest('POST', `/api/license-keys/${encodeURIComponent(keyId)}/reveal`);
       return ((await response.json()) as { licenseKey: string }).licenseKey;
     },
-    onSuccess: (_key, keyId) =>
-      queryClient.invalidateQueries({ queryKey: [...LICENSE_KEYS_KEY, keyId, 'history'] }),
+    onSuccess: (_key, keyId) => queryClient.invalidateQueries({ queryKey: keyHistoryKey(keyId) }),
     onError: (error) => {
       toast({
         title: 'The license key could not be revealed',
