@@ -60,14 +60,9 @@ describe('Licence keys behind a capability', () => {
       interval: 100,
     });
     const [line] = await itemsAs(admin);
-    const revealed = await callApi(
-      url,
-      'POST',
-      `/api/orders/${bought.orderId}/keys/${line?.licenseKeyIds?.[0]}/reveal`,
-      {
-        cookie: admin,
-      },
-    );
+    const revealed = await callApi(url, 'POST', `/api/license-keys/${line?.licenseKeyIds?.[0]}/reveal`, {
+      cookie: admin,
+    });
     key = ((await revealed.json()) as { licenseKey: string }).licenseKey;
     expect(key).toMatch(/\w/);
   });
@@ -189,7 +184,7 @@ describe('Licence keys behind a capability', () => {
       const [line] = await itemsAs(admin);
       expect(line?.licenseKeys).toEqual([masked]);
       expect((await firstSnapshotAs(admin)).items[0]?.licenseKeys).toEqual([masked]);
-      const reveal = `/api/orders/${bought.orderId}/keys/${line?.licenseKeyIds?.[0]}/reveal`;
+      const reveal = `/api/license-keys/${line?.licenseKeyIds?.[0]}/reveal`;
       const auditor = await store.api.sessionCookie({ kind: 'auditor', subjectId: randomUUID() });
       for (const cookie of [undefined, auditor, bought.orderCookie]) {
         expect((await callApi(url, 'POST', reveal, { cookie })).status).toBeGreaterThanOrEqual(401);

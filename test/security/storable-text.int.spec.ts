@@ -60,7 +60,6 @@ const WITHOUT_TEXT: Record<string, string> = {
   'POST /api/login/callback': 'a sign-in token, looked up and never stored',
   'POST /api/logout': 'no body',
   'POST /api/orders/:id/access': "an order's access token, checked and never stored",
-  'POST /api/orders/:id/keys/:keyId/reveal': 'only ids in the path',
   'POST /api/orders/:id/refunds/:refundId/retry': 'only ids in the path',
   'POST /api/my-orders/:orderId/delivery-email': 'no body',
 };

@@ -62,7 +62,6 @@ const ADMIN_WRITES: RouteCase[] = [
   { method: 'DELETE', route: '/api/products/:id', admin: 404 },
   { method: 'PATCH', route: '/api/orders/:id/status', body: { status: 'shipped' }, admin: 400 },
   { method: 'POST', route: '/api/orders/:id/delivery-email', admin: 404 },
-  { method: 'POST', route: '/api/orders/:id/keys/:keyId/reveal', admin: 404 },
   { method: 'POST', route: '/api/orders/:id/refunds', body: { all: true, reason: 'Refused' }, admin: 404 },
   { method: 'POST', route: '/api/orders/:id/refunds/:refundId/retry', admin: 404 },
   { method: 'POST', route: '/api/license-keys', body: {}, admin: 400 },

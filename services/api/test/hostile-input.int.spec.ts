@@ -112,7 +112,6 @@ describe('Hostile input to every write route', () => {
     'PATCH /api/orders/:id/status': { as: ['admin', 'auditor'], ids: orderIds },
     'POST /api/orders/:id/delivery-email': { as: ['admin', 'customer'], ids: orderIds },
     'POST /api/orders/:id/access': { as: ['visitor', 'customer'], ids: orderIds },
-    'POST /api/orders/:id/keys/:keyId/reveal': { as: ['admin', 'auditor'], ids: orderIds },
     'POST /api/orders/:id/refunds': { as: ['admin', 'auditor'], ids: orderIds },
     'POST /api/orders/:id/refunds/:refundId/retry': { as: ['admin', 'auditor'], ids: orderIds },
     'POST /api/my-orders/:orderId/delivery-email': { as: ['customer', 'visitor'], ids: orderIds },

@@ -169,7 +169,7 @@ describe('Key custody', () => {
       expect(items[0]?.licenseKeyIds).toEqual([keyId]);
       expect(await since(before)).toEqual([]);
 
-      const response = await fetch(`${store.api.url}/api/orders/${order.orderId}/keys/${keyId}/reveal`, {
+      const response = await fetch(`${store.api.url}/api/license-keys/${keyId}/reveal`, {
         method: 'POST',
         headers: { cookie: admin },
       });
@@ -191,18 +191,15 @@ describe('Key custody', () => {
       const stream = await openStream(`${store.api.url}/api/orders/${order.orderId}/events`, auditor);
       await stream.next();
       stream.leave();
-      const refused = await fetch(`${store.api.url}/api/orders/${order.orderId}/keys/${keyId}/reveal`, {
+      const refused = await fetch(`${store.api.url}/api/license-keys/${keyId}/reveal`, {
         method: 'POST',
         headers: { cookie: auditor },
       });
       expect(refused.status).toBe(403);
-      const unknown = await fetch(
-        `${store.api.url}/api/orders/${order.orderId}/keys/${randomUUID()}/reveal`,
-        {
-          method: 'POST',
-          headers: { cookie: admin },
-        },
-      );
+      const unknown = await fetch(`${store.api.url}/api/license-keys/${randomUUID()}/reveal`, {
+        method: 'POST',
+        headers: { cookie: admin },
+      });
       expect(unknown.status).toBe(404);
       expect(await since(before)).toEqual([]);
     });

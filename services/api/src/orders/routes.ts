@@ -18,7 +18,7 @@ import type { Logger } from '@licensestore/shared/logging';
 import type { OrderAccess } from '@licensestore/shared/order-access';
 import { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
-import { adminCommandMetadata, requireAdmin, requireBackOffice, signedInAdmin } from '../auth/guards.js';
+import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { setCapabilityCookie } from '../http/cookies.js';
 import { isUuid } from '../http/ids.js';
 import { parsePageQuery } from '../http/paging.js';
@@ -27,7 +27,7 @@ import { parseRequest } from '../http/validation.js';
 import { keyRevealer, masked } from '../licence-keys/reveal.js';
 import type { PaypalClient } from '../payments/index.js';
 import { grantOrderAccess, keyAccess, orderViewFor } from './access.js';
-import { type KeyCustody, orderKeyIds, PAGE_VIEW_MS } from './custody.js';
+import { type KeyCustody, PAGE_VIEW_MS } from './custody.js';
 import { orderEventsRoute, PAGE_VIEW_COOKIE, type SnapshotView } from './events-route.js';
 import { showOrderItems } from './item-views.js';
 import { orderListFiltersSchema } from './order-search.js';
@@ -169,24 +169,6 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
       );
     }
     privateJson(res, shown.items);
-  });
-
-  // An admin opens one key on purpose (the back office otherwise sees keys masked): recorded before it is answered.
-  router.post('/orders/:id/keys/:keyId/reveal', requireAdmin, async (req, res) => {
-    const id = orderId(req);
-    const keyId = String(req.params.keyId).toLowerCase();
-    const keyIds = isUuid(keyId) ? await orderKeyIds(eventStore, id) : new Map<string, string>();
-    const sealed = [...keyIds].find(([, each]) => each === keyId)?.[0];
-    if (!sealed) throw new NotFoundError('This order has no such license key');
-    const licenseKey = reveal(sealed, { orderId: id, keyId });
-    if (licenseKey === null) throw new AppError(500, 'The license key could not be read');
-    await custody.record(req, {
-      orderId: id,
-      keyIds: [keyId],
-      channel: 'admin-reveal',
-      viewer: { type: 'admin', id: signedInAdmin(req) },
-    });
-    privateJson(res, { keyId, licenseKey });
   });
 
   router.get(
