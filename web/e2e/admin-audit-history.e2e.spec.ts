@@ -95,6 +95,55 @@ describe('the event log', () => {
   });
 });
 
+describe('the event log in the URL', () => {
+  it('keeps its page and filters in the URL, says what is wrong with a bad filter, and shows all of an event', async () => {
+    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await page.getByRole('link', { name: 'Event Log' }).click();
+    await page.locator('table[aria-busy="false"] tbody tr').first().waitFor();
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2').waitFor();
+    await page.waitForURL((url) => url.searchParams.has('pages'));
+    await page.locator('table[aria-busy="false"] tbody tr').first().waitFor();
+    const secondPage = await eventTypesShown(page);
+
+    await page.reload();
+    await page.getByText('Page 2').waitFor();
+    await page.locator('table[aria-busy="false"] tbody tr').first().waitFor();
+    expect(await eventTypesShown(page)).toEqual(secondPage);
+
+    await page.getByRole('combobox', { name: 'Event type' }).click();
+    await page.getByRole('option', { name: 'OrderCaptured', exact: true }).click();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(
+      (url) => url.searchParams.get('type') === 'OrderCaptured' && !url.searchParams.has('pages'),
+    );
+    await page.getByText('Page 1').waitFor();
+    await page.goBack();
+    await page.getByText('Page 2').waitFor();
+    expect(await page.getByRole('combobox', { name: 'Event type' }).textContent()).toBe('All event types');
+
+    await page.getByLabel('Order id').fill('not-an-order-id');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'The event log could not be loaded' });
+    await alert.waitFor();
+    expect(await alert.textContent()).not.toMatch(/400|\{"error"/);
+    expect(await alert.textContent()).toMatch(/order/i);
+
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await page.locator('table[aria-busy="false"] tbody tr').first().waitFor();
+    const data = page.locator('table[aria-label="Events, newest first"] tbody tr').first().locator('details');
+    await data.locator('summary').click();
+    const pre = data.locator('pre');
+    expect(await pre.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+    expect(JSON.parse((await pre.textContent()) ?? '')).toBeTruthy();
+    // The bad filter's refusal is the one failed request.
+    expect(errors).toEqual([
+      'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ]);
+    await close();
+  });
+});
+
 describe('the dashboard as of a moment', () => {
   it('shows the figures folded from the log, before and after the order', async () => {
     const { page, errors, close } = await openAdminPage(browser, store.url);

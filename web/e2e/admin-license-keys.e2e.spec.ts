@@ -266,7 +266,10 @@ describe('License Keys screen', () => {
     await choose(page, dialog.getByRole('combobox', { name: 'Product *' }), product.name);
     await dialog.getByLabel('License Key *').fill(key);
     await dialog.getByRole('button', { name: 'Add License Key' }).click();
-    await dialog.getByRole('alert').filter({ hasText: '409:' }).waitFor();
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: 'This license key is already in the inventory' })
+      .waitFor();
     await page.keyboard.press('Escape');
 
     const remove = row.getByRole('button', { name: /^Delete license key/ });
@@ -361,7 +364,7 @@ describe('License Keys screen', () => {
       await outcome.getByText('2 license keys added').waitFor();
       expect(await outcome.textContent()).toContain('1 line refused');
       expect(await outcome.getByRole('list', { name: 'Refused lines' }).textContent()).toContain(
-        'The same licence key as line 1',
+        'The same license key as line 1',
       );
       await toastSaying(page, 'License keys imported', '2 added, 1 refused.');
 
@@ -377,10 +380,10 @@ describe('License Keys screen', () => {
         one,
       );
       await dialog.getByRole('button', { name: 'Import' }).click();
-      await outcome.getByText(/No licence key was added/).waitFor();
+      await outcome.getByText(/No license key was added/).waitFor();
       expect(await outcome.getByRole('listitem').allTextContents()).toEqual([
-        expect.stringMatching(/^Line 2 .*This licence key is already in the inventory$/),
-        expect.stringMatching(/^Line 3 .*This licence key is already in the inventory$/),
+        expect.stringMatching(/^Line 2 .*This license key is already in the inventory$/),
+        expect.stringMatching(/^Line 3 .*This license key is already in the inventory$/),
       ]);
 
       // Behind the dialog the lists were refreshed (a modal hides them from the accessibility tree until it closes).

@@ -161,7 +161,7 @@ describe('with orders', () => {
     // Its keys went back to stock or were revoked: a cancelled order is not reopened.
     await page.goto('/admin/orders');
     await choose(page, name, 'Completed');
-    await toastSaying(page, 'Error', 'its licence keys were released, so it cannot be reopened');
+    await toastSaying(page, 'Error', 'its license keys were released, so it cannot be reopened');
     await row.getByText('cancelled', { exact: true }).waitFor();
     await close();
   });

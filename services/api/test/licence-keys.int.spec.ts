@@ -27,8 +27,8 @@ const LOW_STOCK_THRESHOLD = 3;
 const READ_MODELS = ['products', 'orders', 'licence-keys', 'dashboard'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
-const DUPLICATE = 'This licence key is already in the inventory';
-const BOTH_REQUIRED = 'Product and licence key are both required';
+const DUPLICATE = 'This license key is already in the inventory';
+const BOTH_REQUIRED = 'Product and license key are both required';
 
 /** What the workers would write, written by the test instead. */
 const system: NewEventMetadata = {
@@ -321,7 +321,7 @@ describe('Licence keys API', () => {
           body: { productId: deleted, key: freshKey() },
         }),
         422,
-        { error: 'This product has been deleted: licence keys cannot be added to it' },
+        { error: 'This product has been deleted: license keys cannot be added to it' },
       );
     });
 
@@ -445,7 +445,7 @@ describe('Licence keys API', () => {
       expect(result).toStrictEqual({
         added: 3,
         refused: [
-          { line: 4, key: masked(a.toLowerCase()), reason: 'The same licence key as line 1' },
+          { line: 4, key: masked(a.toLowerCase()), reason: 'The same license key as line 1' },
           { line: 5, key: masked(stored), reason: DUPLICATE },
           { line: 6, key: masked('x'.repeat(201)), reason: KEY_TOO_LONG },
           { line: 8, key: '**D\tKEY', reason: KEY_NOT_PRINTABLE },
@@ -493,11 +493,11 @@ describe('Licence keys API', () => {
       await addKey(productId, stored);
       const response = await importKeys({ productId, keys: `${stored}\n${stored}` });
       await expectAnswer(response, 400, {
-        error: 'No licence key was added: all 2 keys were refused',
+        error: 'No license key was added: all 2 keys were refused',
         added: 0,
         refused: [
           { line: 1, key: masked(stored), reason: DUPLICATE },
-          { line: 2, key: masked(stored), reason: 'The same licence key as line 1' },
+          { line: 2, key: masked(stored), reason: 'The same license key as line 1' },
         ],
       });
     });
@@ -552,8 +552,8 @@ describe('Licence keys API', () => {
     });
 
     it.each([
-      [{}, 'Product and licence keys are both required'],
-      [{ productId: randomUUID(), keys: ' \n ' }, 'Product and licence keys are both required'],
+      [{}, 'Product and license keys are both required'],
+      [{ productId: randomUUID(), keys: ' \n ' }, 'Product and license keys are both required'],
       [{ productId: randomUUID(), keys: ['A'] }, 'keys: must be a string, not array'],
     ])('refuses %j: 400 %s', async (body, error) => {
       await expectAnswer(await importKeys(body), 400, { error });
@@ -562,7 +562,7 @@ describe('Licence keys API', () => {
     it('refuses a file without keys, or with more than 5,000', async () => {
       const { id: productId } = await product();
       await expectAnswer(await importKeys({ productId, keys: 'License Key\n\n' }), 400, {
-        error: 'No licence keys found: put one key per line',
+        error: 'No license keys found: put one key per line',
       });
       const tooMany = Array.from({ length: 5001 }, (_, n) => `KEY-${n}`).join('\n');
       await expectAnswer(await importKeys({ productId, keys: tooMany }), 400, {
@@ -597,7 +597,7 @@ describe('Licence keys API', () => {
           text: freshKey(),
         }),
         400,
-        { error: 'Product and licence keys are both required' },
+        { error: 'Product and license keys are both required' },
       );
     });
   });
@@ -609,7 +609,7 @@ describe('Licence keys API', () => {
       await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 204);
       expect((await listKeys()).map((listed) => listed.id)).not.toContain(key.id);
       await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 404, {
-        error: 'Licence key not found',
+        error: 'License key not found',
       });
       // Removed, it may be added again.
       await addKey(productId, key.key as string);
@@ -621,14 +621,14 @@ describe('Licence keys API', () => {
       const order = await placeOrder({ productId, quantity: 1 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
       await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 409, {
-        error: `This licence key is assigned to order #${order.orderId.slice(0, 8).toUpperCase()} and cannot be deleted.`,
+        error: `This license key is assigned to order #${order.orderId.slice(0, 8).toUpperCase()} and cannot be deleted.`,
       });
       expect((await listKeys()).find((listed) => listed.id === key.id)).toMatchObject({ assigned: true });
     });
 
     it.each([randomUUID(), 'not-a-key'])('answers 404 for %s', async (id) => {
       await expectAnswer(await request('DELETE', `/api/license-keys/${id}`, { cookie: admin }), 404, {
-        error: 'Licence key not found',
+        error: 'License key not found',
       });
     });
   });
@@ -784,7 +784,7 @@ describe('Licence keys API', () => {
         const resend = () =>
           request('POST', `/api/orders/${order.orderId}/delivery-email`, { cookie: admin });
         await expectAnswer(await resend(), 409, {
-          error: `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for licence keys; its delivery e-mail goes out as soon as every key is assigned.`,
+          error: `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for license keys; its delivery e-mail goes out as soon as every key is assigned.`,
         });
 
         await addKey(productId, freshKey());

@@ -92,7 +92,7 @@ export class DuplicateLicenceKeyError extends AppError {
   constructor(readonly duplicates: string[]) {
     super(
       409,
-      `${duplicates.length === 1 ? 'This licence key is' : 'These licence keys are'} already in the inventory`,
+      `${duplicates.length === 1 ? 'This license key is' : 'These license keys are'} already in the inventory`,
     );
   }
 }
@@ -252,13 +252,13 @@ const removeLicenceKey = (
   state: InventoryState,
 ): LicenceKeyEvent[] => {
   const key = state.keys.get(cmd.keyId);
-  if (!key || key.status === 'removed') throw new NotFoundError('Licence key not found');
+  if (!key || key.status === 'removed') throw new NotFoundError('License key not found');
   if (key.status === 'revoked') {
-    throw new IllegalStateError('This licence key was revoked; it stays on record and cannot be deleted.');
+    throw new IllegalStateError('This license key was revoked; it stays on record and cannot be deleted.');
   }
   if (key.status === 'assigned') {
     throw new IllegalStateError(
-      `This licence key is assigned to order ${orderNumber(key.orderId ?? '')} and cannot be deleted.`,
+      `This license key is assigned to order ${orderNumber(key.orderId ?? '')} and cannot be deleted.`,
     );
   }
   const removed: LicenceKeyEvent = {

@@ -269,7 +269,7 @@ describe('Licence-key inventory', () => {
     it('does not know a key that is not there', () => {
       given()
         .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
-        .thenFails(NotFoundError, 'Licence key not found');
+        .thenFails(NotFoundError, 'License key not found');
     });
   });
 });

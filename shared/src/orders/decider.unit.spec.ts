@@ -243,7 +243,7 @@ describe('Order', () => {
     });
   });
 
-  describe('when its licence keys arrive', () => {
+  describe('when its license keys arrive', () => {
     const lineId = (orderLines[0] as { lineId: string }).lineId;
     const key = (n: number) => ({ keyId: randomUUID(), key: `v1.0badc0de.aXY${n}.Y3Q${n}.dGFn` });
     const [k1, k2] = [key(1), key(2)] as const;
@@ -298,7 +298,7 @@ describe('Order', () => {
     it('resends the delivery e-mail only once it is fulfilled', () => {
       givenOrder(placed('processing'), keysAssigned(k1))
         .when({ type: 'RequestDeliveryEmailResend', orderId, now })
-        .thenFails(IllegalStateError, 'still waiting for licence keys');
+        .thenFails(IllegalStateError, 'still waiting for license keys');
       givenOrder(placed('processing'), keysAssigned(k1, k2), fulfilled)
         .when({ type: 'RequestDeliveryEmailResend', orderId, now })
         .thenEmits({ type: 'DeliveryEmailResendRequested', data: { orderId, requestedAt: now } });
@@ -307,7 +307,7 @@ describe('Order', () => {
         data: { orderId, from: 'completed', to: 'cancelled', changedAt: now },
       })
         .when({ type: 'RequestDeliveryEmailResend', orderId, now })
-        .thenFails(IllegalStateError, 'is cancelled: its licence keys are not sent again');
+        .thenFails(IllegalStateError, 'is cancelled: its license keys are not sent again');
     });
 
     it('records each delivery e-mail once per event that caused it', () => {

@@ -304,7 +304,7 @@ const changeOrderStatus = (
   // The keys of a cancelled or refunded order went back to stock or were revoked: it cannot be the customer's again.
   if (order.status === 'cancelled' || order.status === 'refunded') {
     throw new IllegalStateError(
-      `Order ${orderNumber(order.orderId)} is ${order.status}: its licence keys were released, so it cannot be reopened.`,
+      `Order ${orderNumber(order.orderId)} is ${order.status}: its license keys were released, so it cannot be reopened.`,
     );
   }
   return [
@@ -347,12 +347,12 @@ const requestDeliveryEmailResend = (
   const order = placed(state);
   if (order.status === 'cancelled' || order.status === 'refunded') {
     throw new IllegalStateError(
-      `Order ${orderNumber(order.orderId)} is ${order.status}: its licence keys are not sent again.`,
+      `Order ${orderNumber(order.orderId)} is ${order.status}: its license keys are not sent again.`,
     );
   }
   if (!order.fulfilled) {
     throw new IllegalStateError(
-      `Order ${orderNumber(order.orderId)} is still waiting for licence keys; ` +
+      `Order ${orderNumber(order.orderId)} is still waiting for license keys; ` +
         'its delivery e-mail goes out as soon as every key is assigned.',
     );
   }

@@ -43,6 +43,30 @@ export class ApiError extends Error {
   }
 }
 
+/** Plain words for a failure without the server's own sentence, by status. */
+const STATUS_SENTENCES: ReadonlyArray<[(status: number) => boolean, string]> = [
+  [(status) => status === 401 || status === 403, 'You are not allowed to do this. Sign in again and retry.'],
+  [(status) => status === 404, 'It could not be found: it may have been removed.'],
+  [(status) => status === 429, 'Too many requests. Wait a moment and try again.'],
+  [(status) => status >= 500, 'The store could not answer. Try again in a moment.'],
+];
+
+/**
+ * What a person is told when a call failed: the server's own sentence when it gave one, otherwise plain words for
+ * what happened (never a status code and a raw body). Errors of our own making carry their sentence as message.
+ */
+export function errorSentence(error: Error): string {
+  if (error instanceof ApiError) {
+    if (error.reason) return error.reason;
+    const found = STATUS_SENTENCES.find(([matches]) => matches(error.status));
+    return found ? found[1] : 'The request was refused. Check what you entered and try again.';
+  }
+  // fetch rejects with a TypeError when no answer came at all.
+  if (error instanceof TypeError)
+    return 'The store could not be reached. Check your connection and try again.';
+  return error.message;
+}
+
 /** The store answered 404: what was asked for does not exist (an unknown or malformed id). */
 export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;
 

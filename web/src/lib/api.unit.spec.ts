@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest, BACK_OFFICE_STALE_MS, createQueryClient, getJson, isNotFound } from './api';
+import {
+  ApiError,
+  apiRequest,
+  BACK_OFFICE_STALE_MS,
+  createQueryClient,
+  errorSentence,
+  getJson,
+  isNotFound,
+} from './api';
 
 const fetchMock = vi.fn<typeof fetch>();
 vi.stubGlobal('fetch', fetchMock);
@@ -80,6 +88,28 @@ describe('ApiError', () => {
     expect(isNotFound(new ApiError(403, '{"error":"Forbidden"}'))).toBe(false);
     expect(isNotFound(new Error('404: looks like one'))).toBe(false);
     expect(isNotFound(null)).toBe(false);
+  });
+});
+
+describe('errorSentence', () => {
+  it("gives the server's own sentence when there is one", () => {
+    expect(errorSentence(new ApiError(400, '{"error":"order must be an order id"}'))).toBe(
+      'order must be an order id',
+    );
+  });
+
+  it('says what happened in plain words otherwise, never a status and a raw body', () => {
+    expect(errorSentence(new ApiError(503, 'catalogue resting'))).toBe(
+      'The store could not answer. Try again in a moment.',
+    );
+    expect(errorSentence(new ApiError(400, '<html>Bad request</html>'))).toBe(
+      'The request was refused. Check what you entered and try again.',
+    );
+    expect(errorSentence(new ApiError(429, ''))).toBe('Too many requests. Wait a moment and try again.');
+    expect(errorSentence(new TypeError('Failed to fetch'))).toBe(
+      'The store could not be reached. Check your connection and try again.',
+    );
+    expect(errorSentence(new Error('Invalid credentials'))).toBe('Invalid credentials');
   });
 });
 

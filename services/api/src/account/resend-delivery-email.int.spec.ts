@@ -116,7 +116,7 @@ describe('POST /api/my-orders/:orderId/delivery-email', () => {
     const refused = await resend(cancelled, cookie);
     expect(refused.status).toBe(409);
     expect(await refused.json()).toStrictEqual({
-      error: `Order #${cancelled.slice(0, 8).toUpperCase()} is cancelled: its licence keys are not sent again.`,
+      error: `Order #${cancelled.slice(0, 8).toUpperCase()} is cancelled: its license keys are not sent again.`,
     });
 
     const waiting = orderCaptured({
@@ -128,7 +128,7 @@ describe('POST /api/my-orders/:orderId/delivery-email', () => {
     await record(waiting.data.orderId, waiting);
     const early = await resend(waiting.data.orderId, cookie);
     expect(early.status).toBe(409);
-    expect(((await early.json()) as { error: string }).error).toContain('still waiting for licence keys');
+    expect(((await early.json()) as { error: string }).error).toContain('still waiting for license keys');
   });
 
   it("answers 404 for another customer's order and an unknown one, 401 when signed out", async () => {

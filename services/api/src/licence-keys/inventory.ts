@@ -89,7 +89,7 @@ export function licenceKeyInventory({
       if (state.status === 'active') return { id, name: state.fields.name };
       const inventory = await loadStream(eventStore, licenceKeysStream(id), inventoryDecider);
       if (inventory.state.waiting.size === 0) {
-        throw new AppError(422, 'This product has been deleted: licence keys cannot be added to it');
+        throw new AppError(422, 'This product has been deleted: license keys cannot be added to it');
       }
       return { id, name: null };
     },

@@ -3,11 +3,11 @@
 export const MAX_KEY_LENGTH = 200;
 export const MAX_IMPORT_KEYS = 5000;
 
-export const KEY_TOO_LONG = `The licence key is longer than ${MAX_KEY_LENGTH} characters`;
+export const KEY_TOO_LONG = `The license key is longer than ${MAX_KEY_LENGTH} characters`;
 export const KEY_NOT_PRINTABLE =
-  'The licence key contains characters that are not printable (tabs, line breaks or control characters)';
-export const KEY_ALREADY_STORED = 'This licence key is already in the inventory';
-export const sameKeyAs = (line: number) => `The same licence key as line ${line}`;
+  'The license key contains characters that are not printable (tabs, line breaks or control characters)';
+export const KEY_ALREADY_STORED = 'This license key is already in the inventory';
+export const sameKeyAs = (line: number) => `The same license key as line ${line}`;
 
 // Letters, marks, digits, punctuation, symbols and spaces: what can be read off a screen or a box.
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]+$/u;

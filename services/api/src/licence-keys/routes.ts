@@ -48,7 +48,7 @@ const IMPORT_BODY_LIMIT = '1mb';
 const addKeySchema = z.object({ productId: z.string().optional(), key: z.string().optional() });
 const importSchema = z.object({ productId: z.string().optional(), keys: z.string().optional() });
 
-const licenceKeyNotFound = () => new NotFoundError('Licence key not found');
+const licenceKeyNotFound = () => new NotFoundError('License key not found');
 
 /** Keys in clear: no cache anywhere keeps them. */
 const privateJson = (res: Response, status: number, body: unknown) => {
@@ -127,7 +127,7 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
   router.post('/license-keys', requireAdmin, async (req, res) => {
     const body = parseRequest(addKeySchema, req.body);
     if (!body.productId?.trim() || !body.key?.trim()) {
-      throw new ValidationError('Product and licence key are both required');
+      throw new ValidationError('Product and license key are both required');
     }
     const read = readLicenceKey(body.key);
     if (read && 'reason' in read) throw new ValidationError(read.reason);
@@ -197,7 +197,7 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
     async (req, res) => {
       const { productId, text } = importRequest(req);
       if (!productId?.trim() || !text?.trim()) {
-        throw new ValidationError('Product and licence keys are both required');
+        throw new ValidationError('Product and license keys are both required');
       }
       const product = await inventory.productTakingKeys(productId.trim());
       const parsed = parseKeyImport(text);
@@ -207,7 +207,7 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
           `An import takes at most ${MAX_IMPORT_KEYS.toLocaleString('en-US')} keys, not ${lines.toLocaleString('en-US')}: split the file`,
         );
       }
-      if (lines === 0) throw new ValidationError('No licence keys found: put one key per line');
+      if (lines === 0) throw new ValidationError('No license keys found: put one key per line');
 
       const refused = [...parsed.refused];
       const firstLineOf = new Map<string, number>();
@@ -230,7 +230,7 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
       const added = unique.length - duplicates.size;
       if (added === 0) {
         privateJson(res, 400, {
-          error: `No licence key was added: ${refused.length === 1 ? 'the key was' : `all ${refused.length} keys were`} refused`,
+          error: `No license key was added: ${refused.length === 1 ? 'the key was' : `all ${refused.length} keys were`} refused`,
           added,
           refused,
         });

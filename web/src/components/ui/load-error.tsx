@@ -1,4 +1,5 @@
 import { AlertCircle } from 'lucide-react';
+import { errorSentence } from '@/lib/api';
 import { Button } from './button';
 
 /** What a section shows when its data could not be loaded: the reason and a way to try again. */
@@ -19,7 +20,7 @@ export function LoadError({
         <AlertCircle aria-hidden="true" className="size-5 text-destructive" />
         {title}
       </p>
-      <p className="text-sm text-muted-foreground">{error.message}</p>
+      <p className="text-sm text-muted-foreground">{errorSentence(error)}</p>
       <Button variant="outline" onClick={onRetry} disabled={retrying}>
         {retrying ? 'Retrying...' : 'Try again'}
       </Button>

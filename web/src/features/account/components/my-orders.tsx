@@ -1,6 +1,7 @@
 import { CircleAlert, Package, RotateCw } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button, buttonClasses } from '@/components/ui/button';
+import { errorSentence } from '@/lib/api';
 import { useMyOrders } from '../api/get-my-orders';
 import { OrderCard, OrderCardSkeleton } from './order-card';
 import { SignInPrompt } from './sign-in-prompt';
@@ -50,7 +51,7 @@ function OrdersLoadError({ message, retry }: { message: string; retry: () => voi
 export function MyOrders() {
   const { data: orders, isPending, error, refetch } = useMyOrders();
   if (isPending) return <MyOrdersSkeleton />;
-  if (error) return <OrdersLoadError message={error.message} retry={() => void refetch()} />;
+  if (error) return <OrdersLoadError message={errorSentence(error)} retry={() => void refetch()} />;
   // The session ended after the page learnt who was signed in.
   if (orders === null) return <SignInPrompt />;
   if (orders.length === 0) return <NoOrders />;

@@ -2,7 +2,8 @@ import type { OrderWithItemsView } from '@licensestore/shared';
 import { ExternalLink, Mail } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button, buttonClasses } from '@/components/ui/button';
-import { refusalText, useResendKeys } from '../api/resend-keys';
+import { errorSentence } from '@/lib/api';
+import { useResendKeys } from '../api/resend-keys';
 
 /** Every unit has its key and the order stands: the delivery e-mail exists and may be sent again. */
 const mayResend = (order: OrderWithItemsView) =>
@@ -41,7 +42,7 @@ export function OrderActions({ order }: { order: OrderWithItemsView }) {
             minutes; check your spam folder too.
           </span>
         )}
-        {resend.isError && <span className="text-destructive">{refusalText(resend.error)}</span>}
+        {resend.isError && <span className="text-destructive">{errorSentence(resend.error)}</span>}
       </p>
     </div>
   );

@@ -1,6 +1,5 @@
 import type { AuditEventView } from '@licensestore/shared/audit';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { useState } from 'react';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -8,6 +7,7 @@ import { QueryTable } from '@/components/ui/query-table';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { actorLabel } from '@/features/admin/orders/utils/describe-event';
 import { localeDateTime } from '@/features/admin/orders/utils/order-date';
+import { useListSearch } from '@/lib/list-search';
 import { type EventLogFilters, noFilters, useAuditEventRows, useAuditEvents } from '../api/get-audit-events';
 import { EventFilters } from './event-filters';
 
@@ -52,7 +52,8 @@ function EventRow({ event }: { event: AuditEventView }) {
           <summary className="cursor-pointer truncate rounded-sm font-mono text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
             {data.length > PREVIEW ? `${data.slice(0, PREVIEW)}…` : data}
           </summary>
-          <pre className="mt-2 max-w-xs overflow-x-auto rounded-md bg-muted p-3 font-mono sm:max-w-md">
+          {/* Wrapped, never cut or scrolled out of sight: an auditor reads every value of the event. */}
+          <pre className="mt-2 rounded-md bg-muted p-3 font-mono whitespace-pre-wrap [overflow-wrap:anywhere]">
             {JSON.stringify(event.data, null, 2)}
           </pre>
         </details>
@@ -61,30 +62,39 @@ function EventRow({ event }: { event: AuditEventView }) {
   );
 }
 
+const FILTER_NAMES = Object.keys(noFilters) as Array<keyof EventLogFilters>;
+/**
+ * The URL parameter holding the cursors of the pages before this one, oldest first: the log pages by cursor and has
+ * no page numbers, so Previous goes back to the one before and a reload or a shared link shows the same page.
+ */
+const TRAIL_PARAM = 'pages';
+const TRAIL_SEPARATOR = ' ';
+
 /**
  * The store-wide event log, newest first, filtered on the server and paged by cursor: Next asks for the events
- * before the last one shown, Previous goes back to the cursor of the page before (kept here, as the log has no
- * page numbers to go back to).
+ * before the last one shown, Previous goes back to the cursor of the page before. Filters and page live in the URL.
  */
 export function EventLogScreen() {
-  const [filters, setFilters] = useState<EventLogFilters>(noFilters);
-  const [cursors, setCursors] = useState<Array<string | null>>([null]);
-  const before = cursors.at(-1) ?? null;
+  const search = useListSearch();
+  const filters = Object.fromEntries(
+    FILTER_NAMES.map((name) => [name, search.params[name] ?? '']),
+  ) as unknown as EventLogFilters;
+  const trail = search.params[TRAIL_PARAM]?.split(TRAIL_SEPARATOR).filter(Boolean) ?? [];
+  const before = trail.at(-1) ?? null;
   const page = useAuditEvents(filters, before);
   const rows = useAuditEventRows(filters, before);
   const next = page.data?.next ?? null;
-  const pageNumber = cursors.length;
+  const showTrail = (cursors: string[]) => search.update({ [TRAIL_PARAM]: cursors.join(TRAIL_SEPARATOR) });
 
   return (
     <div className="flex flex-col gap-6">
       <Card>
         <CardContent className="pt-6">
           <EventFilters
+            // Filters changed by the URL (back, a link) start the form again from them.
+            key={JSON.stringify(filters)}
             filters={filters}
-            onApply={(applied) => {
-              setFilters(applied);
-              setCursors([null]);
-            }}
+            onApply={(applied) => search.update({ ...applied, [TRAIL_PARAM]: null })}
           />
         </CardContent>
       </Card>
@@ -99,19 +109,19 @@ export function EventLogScreen() {
       <nav aria-label="Event log pages" className="flex items-center justify-between gap-4">
         <Button
           variant="outline"
-          disabled={pageNumber === 1 || page.isFetching}
-          onClick={() => setCursors(cursors.slice(0, -1))}
+          disabled={trail.length === 0 || page.isFetching}
+          onClick={() => showTrail(trail.slice(0, -1))}
         >
           <ChevronLeft aria-hidden="true" className="size-4" />
           Previous
         </Button>
         <span className="text-sm text-muted-foreground" aria-live="polite">
-          Page {pageNumber}
+          Page {trail.length + 1}
         </span>
         <Button
           variant="outline"
           disabled={!next || page.isFetching}
-          onClick={() => next && setCursors([...cursors, next])}
+          onClick={() => next && showTrail([...trail, next])}
         >
           Next
           <ChevronRight aria-hidden="true" className="size-4" />

@@ -1,12 +1,10 @@
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
+import { isNotFound } from '@/lib/api';
 import { formatPrice } from '@/lib/format';
 import { useCustomer } from '../api/get-customers';
 import { lastOrder } from '../utils/last-order';
-
-/** getJson's errors read "<status>: <body>". */
-const isNotFound = (error: Error) => error.message.startsWith('404:');
 
 /** Who the customer is and what they bought in sum; their orders are listed beside it. */
 export function CustomerSummary({ email }: { email: string }) {

@@ -5,6 +5,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
+import { errorSentence } from '@/lib/api';
 import { useAddLicenseKey } from '../api/add-license-key';
 import { useProducts } from '../api/get-products';
 import { productOptions } from './product-options';
@@ -102,7 +103,7 @@ export function AddLicenseKeyDialog() {
           </div>
           {add.error && (
             <p role="alert" className="rounded-md border border-destructive p-3 text-sm text-destructive">
-              {add.error.message}
+              {errorSentence(add.error)}
             </p>
           )}
           <div className="flex justify-end gap-2">

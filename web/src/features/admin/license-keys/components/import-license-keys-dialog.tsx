@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
+import { errorSentence } from '@/lib/api';
 import { useProducts } from '../api/get-products';
 import { type ImportResult, useImportLicenseKeys } from '../api/import-license-keys';
 import { productOptions } from './product-options';
@@ -120,7 +121,7 @@ export function ImportLicenseKeysDialog() {
           {problem && <p className="text-sm text-destructive">{problem}</p>}
           {importing.error && (
             <p role="alert" className="rounded-md border border-destructive p-3 text-sm text-destructive">
-              {importing.error.message}
+              {errorSentence(importing.error)}
             </p>
           )}
           {importing.data && <ImportOutcome result={importing.data} />}

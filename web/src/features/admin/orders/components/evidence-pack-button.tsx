@@ -1,7 +1,7 @@
 import { FileArchive } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { apiRequest } from '@/lib/api';
+import { apiRequest, errorSentence } from '@/lib/api';
 import { toast } from '@/lib/toast';
 
 /** The file name the server gives the pack (Content-Disposition names it after the order). */
@@ -27,7 +27,7 @@ export function EvidencePackButton({ orderId }: { orderId: string }) {
     } catch (error) {
       toast({
         title: 'The evidence pack could not be made',
-        description: error instanceof Error ? error.message : String(error),
+        description: error instanceof Error ? errorSentence(error) : String(error),
         variant: 'destructive',
       });
     } finally {

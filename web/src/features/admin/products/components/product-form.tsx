@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { ImageUploader } from '@/features/admin/uploads/components/image-uploader';
+import { errorSentence } from '@/lib/api';
 import {
   type ProductFormProblems,
   type ProductFormValues,
@@ -201,7 +202,7 @@ export function ProductForm({
           role="alert"
           className="rounded-md border border-destructive p-3 text-sm text-destructive sm:col-span-2"
         >
-          {serverError.message}
+          {errorSentence(serverError)}
         </p>
       )}
       <div className="flex justify-end gap-2 sm:col-span-2">

@@ -9,6 +9,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
+import { errorSentence } from '@/lib/api';
 import { useAddBackOfficeUser } from '../api/back-office-users';
 import { ROLE_LABELS } from './role-labels';
 
@@ -96,7 +97,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
       </FormField>
       {add.error && (
         <p role="alert" className="rounded-md border border-destructive p-3 text-sm text-destructive">
-          {add.error.message}
+          {errorSentence(add.error)}
         </p>
       )}
       <div className="flex justify-end gap-2">

@@ -6,6 +6,7 @@ import { Upload } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useTheme } from '@/components/theme/theme-provider';
 import { Button } from '@/components/ui/button';
+import { errorSentence } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { COULD_NOT_PROCESS, normalizeUpload } from '../api/object-uploads';
 import { createImageUppy, type ImageUppy } from './create-uppy';
@@ -21,7 +22,7 @@ async function uploadChosenFile(uppy: ImageUppy): Promise<{ uploadURL: string } 
     if (uploadURL) return { uploadURL };
     return { error: result?.failed?.[0]?.error ?? COULD_NOT_PROCESS };
   } catch (error) {
-    return { error: error instanceof Error ? error.message : COULD_NOT_PROCESS };
+    return { error: error instanceof Error ? errorSentence(error) : COULD_NOT_PROCESS };
   }
 }
 
