@@ -94,6 +94,22 @@ describe('checkout', () => {
     expect(text).toContain('Tax$0.00');
     expect(text).toContain(`Total${shownMoney(total)}`);
     expect(await page.getByText('License keys will be sent to this email address').isVisible()).toBe(true);
+    // Each line shows its product's picture; Edit cart opens the cart, whose changes the summary follows.
+    expect(
+      await summary
+        .locator('li img')
+        .evaluateAll((images) => images.map((image) => image.getAttribute('src'))),
+    ).toEqual([first.imageUrl, second.imageUrl]);
+    await summary.getByRole('button', { name: 'Edit cart' }).click();
+    const panel = page.getByRole('dialog', { name: 'Shopping Cart' });
+    await panel.getByRole('button', { name: `Increase quantity of ${second.name}` }).click();
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'detached' });
+    await summary.getByText(`Total${shownMoney(total + priceOf(second))}`).first().waitFor();
+    await summary.getByRole('button', { name: 'Edit cart' }).click();
+    await panel.getByRole('button', { name: `Decrease quantity of ${second.name}` }).click();
+    await page.keyboard.press('Escape');
+    await summary.getByText(`Total${shownMoney(total)}`).first().waitFor();
 
     const notice = page.getByText(
       'Please fill in your name and email address above to proceed with payment.',

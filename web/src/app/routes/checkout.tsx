@@ -1,6 +1,6 @@
 import { Seo } from '@/components/seo/seo';
 import { myOrdersQueryKey } from '@/features/account/api/get-my-orders';
-import { cart, useCartLines } from '@/features/cart/api/use-cart';
+import { cart, setCartPanelOpen, useCartLines } from '@/features/cart/api/use-cart';
 import { lineTotalCents, subtotalCents } from '@/features/cart/utils/cart-store';
 import { CheckoutPage } from '@/features/checkout/components/checkout-page';
 import { queryClient } from '@/lib/api';
@@ -27,6 +27,7 @@ export default function CheckoutRoute() {
           subtotalCents: subtotalCents(lines),
         }}
         onPaid={onPaid}
+        onEditCart={() => setCartPanelOpen(true)}
       />
     </>
   );

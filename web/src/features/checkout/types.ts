@@ -2,6 +2,7 @@
 export interface CheckoutLine {
   productId: string;
   productName: string;
+  imageUrl: string;
   /** Unit price in dollars, as the cart keeps it. */
   price: number;
   quantity: number;

@@ -14,10 +14,12 @@ export interface CheckoutPageProps {
   cart: CheckoutCart;
   /** The payment is taken: empty the cart. */
   onPaid: () => void;
+  /** Opens the cart to change it, offered until payment begins. */
+  onEditCart: () => void;
 }
 
 /** Checkout: who the keys go to, the order summary, and payment once the form is valid. */
-export function CheckoutPage({ cart, onPaid }: CheckoutPageProps) {
+export function CheckoutPage({ cart, onPaid, onEditCart }: CheckoutPageProps) {
   const [customer, setCustomer] = useState<Customer>({ customerName: '', customerEmail: '' });
   const [touched, setTouched] = useState<Touched>({ customerName: false, customerEmail: false });
   const errors = validateCustomer(customer);
@@ -50,7 +52,7 @@ export function CheckoutPage({ cart, onPaid }: CheckoutPageProps) {
             onLeave={(field) => setTouched((before) => ({ ...before, [field]: true }))}
           />
           <div className="lg:col-start-2 lg:row-span-2 lg:row-start-1">
-            <OrderSummaryCard cart={shown} />
+            <OrderSummaryCard cart={shown} onEditCart={phase === 'idle' ? onEditCart : undefined} />
           </div>
           <PaymentSection
             offered={paymentOffered(customer)}

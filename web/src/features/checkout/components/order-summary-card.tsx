@@ -1,19 +1,35 @@
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCents } from '@/lib/format';
 import type { CheckoutCart } from '../types';
 
-/** Order Summary: tax is fixed at zero, so the total is the subtotal. */
-export function OrderSummaryCard({ cart }: { cart: CheckoutCart }) {
+/**
+ * Order Summary: tax is fixed at zero, so the total is the subtotal. `onEditCart` (absent once payment has begun)
+ * lets the shopper change the cart without leaving checkout.
+ */
+export function OrderSummaryCard({ cart, onEditCart }: { cart: CheckoutCart; onEditCart?: () => void }) {
   return (
     <Card aria-labelledby="order-summary" className="lg:sticky lg:top-24">
-      <CardHeader>
+      <CardHeader className="flex flex-row items-center justify-between gap-4">
         <CardTitle id="order-summary">Order Summary</CardTitle>
+        {onEditCart && (
+          <Button variant="ghost" className="h-8 px-2 text-sm text-primary" onClick={onEditCart}>
+            Edit cart
+          </Button>
+        )}
       </CardHeader>
       <CardContent>
         <ul className="divide-y divide-border" aria-label="Items">
           {cart.lines.map((line) => (
-            <li key={line.productId} className="flex items-start justify-between gap-4 py-3 first:pt-0">
-              <div className="min-w-0">
+            <li key={line.productId} className="flex items-start gap-3 py-3 first:pt-0">
+              <img
+                src={line.imageUrl}
+                alt=""
+                width={48}
+                height={48}
+                className="size-12 shrink-0 rounded-md bg-muted object-cover"
+              />
+              <div className="min-w-0 flex-1">
                 <p className="font-medium break-words">{line.productName}</p>
                 <p className="text-sm text-muted-foreground">Qty: {line.quantity}</p>
               </div>
