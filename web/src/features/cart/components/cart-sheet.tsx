@@ -1,6 +1,7 @@
 import { Minus, Plus, ShoppingCart, Trash2 } from 'lucide-react';
 import { useLocation } from 'wouter';
 import { Button } from '@/components/ui/button';
+import { ProductThumbnail } from '@/components/ui/product-thumbnail';
 import { Sheet } from '@/components/ui/sheet';
 import { formatCents } from '@/lib/format';
 import { cart, cartButtonRef, setCartPanelOpen, useCartLines, useCartPanelOpen } from '../api/use-cart';
@@ -28,13 +29,7 @@ export function CartSheet() {
           <ul className="-mx-6 flex-1 divide-y divide-border overflow-y-auto px-6" aria-label="Cart items">
             {lines.map((line) => (
               <li key={line.productId} className="flex gap-3 py-4">
-                <img
-                  src={line.imageUrl}
-                  alt=""
-                  width={64}
-                  height={64}
-                  className="size-16 shrink-0 rounded-md bg-muted object-cover"
-                />
+                <ProductThumbnail src={line.imageUrl} size="lg" />
                 <div className="flex min-w-0 flex-1 flex-col gap-2">
                   <p className="truncate font-medium">{line.productName}</p>
                   <p className="text-sm text-muted-foreground">{formatCents(Math.round(line.price * 100))}</p>

@@ -1,5 +1,6 @@
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { ProductThumbnail } from '@/components/ui/product-thumbnail';
 import { formatCents } from '@/lib/format';
 import type { CheckoutCart } from '../types';
 
@@ -22,13 +23,7 @@ export function OrderSummaryCard({ cart, onEditCart }: { cart: CheckoutCart; onE
         <ul className="divide-y divide-border" aria-label="Items">
           {cart.lines.map((line) => (
             <li key={line.productId} className="flex items-start gap-3 py-3 first:pt-0">
-              <img
-                src={line.imageUrl}
-                alt=""
-                width={48}
-                height={48}
-                className="size-12 shrink-0 rounded-md bg-muted object-cover"
-              />
+              <ProductThumbnail src={line.imageUrl} />
               <div className="min-w-0 flex-1">
                 <p className="font-medium break-words">{line.productName}</p>
                 <p className="text-sm text-muted-foreground">Qty: {line.quantity}</p>

@@ -2,6 +2,7 @@ import type { Product } from '@licensestore/shared';
 import { Pencil, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { ProductThumbnail } from '@/components/ui/product-thumbnail';
 import { QueryTable } from '@/components/ui/query-table';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { useProducts } from '@/features/catalogue/api/get-products';
@@ -21,15 +22,7 @@ function ProductRow({ product, actions }: { product: Product; actions: RowAction
     <TableRow>
       <TableCell>
         <div className="flex min-w-56 items-center gap-3">
-          {/* The name beside it says what the picture shows. */}
-          <img
-            src={product.imageUrl}
-            alt=""
-            width={48}
-            height={48}
-            loading="lazy"
-            className="size-12 shrink-0 rounded-md border border-border bg-muted object-cover"
-          />
+          <ProductThumbnail src={product.imageUrl} />
           <div className="flex flex-col items-start gap-1">
             <span className="font-medium">{product.name}</span>
             {product.featured && <Badge variant="primary">Featured</Badge>}
