@@ -163,7 +163,8 @@ const browseLists: Measurement = {
       report(latencyFigure(`${list.name} first page`, await sampleGet(browser, first, sampling)));
       if (list.nextPage) {
         const walk = await walkPages(browser, first, list.nextPage, DEEP_PAGES);
-        report(latencyFigure(`${list.name} deep page`, walk, `, page ${walk.walked}`));
+        const depth = `, pages ${Math.floor(walk.walked / 2) + 1} to ${walk.walked}${walk.reachedEnd ? ', the last' : ''}`;
+        report(latencyFigure(`${list.name} deep page`, walk, depth));
       } else {
         report(missing(`${list.name} deep page`, 'no cursor to walk'));
       }
