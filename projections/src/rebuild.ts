@@ -125,7 +125,8 @@ async function rebuildLocked(options: RebuildManyOptions, projectors: Projector[
     for await (const batch of readBatches(store, null, batchSize, signal)) {
       position = (batch[batch.length - 1] as RecordedEvent).position;
       // Each projector writes on its own connection: Postgres works on several while this process builds the next.
-      await Promise.all(
+      // All are let finish before a failure is thrown, so none still writes to a shadow that is being dropped.
+      const written = await Promise.allSettled(
         shadows.map((shadow) =>
           timedWrite(shadow, () =>
             db
@@ -134,6 +135,8 @@ async function rebuildLocked(options: RebuildManyOptions, projectors: Projector[
           ),
         ),
       );
+      const failed = written.find((write) => write.status === 'rejected');
+      if (failed) throw failed.reason;
       if (Math.floor((events + batch.length) / PROGRESS_EVERY) > Math.floor(events / PROGRESS_EVERY)) {
         log.info({ projectors: names, events: events + batch.length, position }, 'rebuild catching up');
       }
