@@ -9,8 +9,9 @@
  * (bench/support/scale-history.ts) and appended through the event store's batch path, many streams per
  * transaction; every projector is then rebuilt from it, in one pass over the log, before the roles start
  * (bench/support/store.ts `prepare`), so the store runs as `npm start` runs it, on a log it has already projected;
- * each phase of that build prints its time and CPU. Each measurement prints one line per figure, a target's verdict beside it, and the run ends with `bench:scale: N of M targets met`. A measurement is one
- * entry of MEASUREMENTS; a back-office list is one entry of BACK_OFFICE_LISTS.
+ * each phase of that build prints its time and CPU. Each measurement prints one line per figure, a target's verdict
+ * beside it, and the run ends with `bench:scale: N of M targets met`. A measurement is one entry of MEASUREMENTS; a
+ * back-office list is one entry of BACK_OFFICE_LISTS.
  * Knobs: BENCH_SCALE (1), BENCH_SCALE_SAMPLES (50 per figure), BENCH_SCALE_BUDGET_SECONDS (30 per figure),
  * BENCH_SCALE_DEEP_PAGES (400), BENCH_SCALE_TIMEOUT_SECONDS (120 per request), BENCH_SHOPPERS (50),
  * BENCH_ORDERS (1,000 checkouts per store), BENCH_WARMUP (100).
@@ -163,7 +164,8 @@ const browseLists: Measurement = {
       report(latencyFigure(`${list.name} first page`, await sampleGet(browser, first, sampling)));
       if (list.nextPage) {
         const walk = await walkPages(browser, first, list.nextPage, DEEP_PAGES);
-        const depth = `, pages ${Math.floor(walk.walked / 2) + 1} to ${walk.walked}${walk.reachedEnd ? ', the last' : ''}`;
+        const end = walk.reachedEnd ? ', the last' : '';
+        const depth = `, pages ${Math.floor(walk.walked / 2) + 1} to ${walk.walked}${end}`;
         report(latencyFigure(`${list.name} deep page`, walk, depth));
       } else {
         report(missing(`${list.name} deep page`, 'no cursor to walk'));

@@ -33,7 +33,7 @@ export interface RebuildResult {
   writeMs: number;
 }
 
-/** Rebuilds one read model at a time, or several in one pass over the log. */
+/** The options of a rebuild, with the projectors to rebuild together. */
 export interface RebuildManyOptions extends Omit<RebuildOptions, 'projector'> {
   projectors: readonly Projector[];
 }
@@ -52,9 +52,9 @@ export async function rebuildProjector(options: RebuildOptions): Promise<Rebuild
 }
 
 /**
- * Rebuilds several projectors as `rebuildProjector` does each, in one pass over the log: each batch is read once and
- * written to every projector's shadow tables at once, each in its own transaction; then each swaps in on its own. Returns
- * the projectors rebuilt, in the order given (those skipped as already current left out).
+ * Rebuilds several projectors as `rebuildProjector` does each, in one pass over the log: each batch is read once
+ * and written to every projector's shadow tables at once, each in its own transaction; then each swaps in on its
+ * own. Returns the projectors rebuilt, in the order given (those skipped as already current left out).
  */
 export async function rebuildProjectors(options: RebuildManyOptions): Promise<RebuildResult[]> {
   const { db } = options;
