@@ -19,7 +19,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '@licensestore/shared/db';
-import { encodePosition, openEventStore } from '@licensestore/shared/eventstore';
+import { openEventStore, type Position } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -29,11 +29,12 @@ import { appendInBulk, type BulkAppend } from '../projections/test/support/catal
 import { testVault } from '../projections/test/support/licence-keys.js';
 import { startRedisServer } from '../scripts/stack/redis-server.js';
 import { startWorkerHost } from '../workers/src/jobs/host.js';
-import { FinishedJobs } from '../workers/src/jobs/intents.js';
+import { FinishedJobs, recordProgress } from '../workers/src/jobs/intents.js';
 import { JobQueues, redisConnection } from '../workers/src/jobs/queues.js';
 import { migrateWorkers } from '../workers/src/migrations.js';
 import { workerReactions } from '../workers/src/reactor/reactions.js';
 import { type JobSink, jobIdFor, startReactor } from '../workers/src/reactor/reactor.js';
+import { logHead } from './support/log-head.js';
 import { format } from './support/stats.js';
 
 const TARGET_MS = 10_000;
@@ -47,8 +48,9 @@ export interface ReactorRecoveryOptions {
   /** Appends the events whose jobs are left unfinished: called once the workers have finished every earlier job. */
   appendUnfinished: (pool: pg.Pool) => Promise<void>;
   /**
-   * The reactor handled the log before this run (its checkpoint at the log's head, every job finished), as on a store
-   * that has been selling for a year: nothing is derived from the history, so the run's cost is the recovery's alone.
+   * The reactor handled the log before this run (its checkpoint and its mark at the log's head, every job finished),
+   * as on a store that has been selling for a year: nothing is derived from the history, so the run's cost is the
+   * recovery's alone.
    */
   handledBefore?: boolean;
   /** Progress lines; nothing by default. */
@@ -117,6 +119,21 @@ async function forget(redisUrl: string, prefix: string): Promise<void> {
   }
 }
 
+/**
+ * What a reactor that has followed the log to `head` leaves once the workers have finished every job: its last batch
+ * settled by its own steps (intents, none left, and checkpoint in Postgres; then its mark in Redis), so it starts
+ * from the head with nothing to recover.
+ */
+async function settledAt(pool: pg.Pool, jobs: JobQueues, head: Position): Promise<void> {
+  const session = await pool.connect();
+  try {
+    await recordProgress(session, REACTOR, head, []);
+  } finally {
+    session.release();
+  }
+  if (!(await jobs.moveMark(REACTOR, null, head, []))) throw new Error('the reactor mark was already set');
+}
+
 /** Measures one recovery on the log in `databaseUrl`; see the module's comment. */
 export async function measureReactorRecovery(options: ReactorRecoveryOptions): Promise<ReactorRecovery> {
   const log = options.log ?? (() => {});
@@ -127,25 +144,14 @@ export async function measureReactorRecovery(options: ReactorRecoveryOptions): P
   const jobs = new JobQueues(queues);
   const watched = watchedSink(jobs);
   let reactor: ReturnType<typeof startReactor> | undefined;
-  /** The position of the log's last event (the Postgres event store's pair of transaction and global position). */
   const lastPosition = async () => {
-    const { rows } = await database.pool.query<{ transaction_id: string; global_position: string }>(
-      `SELECT transaction_id::text, global_position::text FROM event_store.events
-        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
-    );
-    const last = rows[0];
-    if (!last) throw new Error('the log is empty');
-    return encodePosition(last.transaction_id, last.global_position);
+    const head = await logHead(database.pool);
+    if (!head) throw new Error('the log is empty');
+    return head;
   };
   try {
     await migrateWorkers(database.db);
-    if (options.handledBefore) {
-      await database.pool.query(
-        `INSERT INTO reactor_checkpoints (name, position) VALUES ($1, $2)
-         ON CONFLICT (name) DO UPDATE SET position = excluded.position`,
-        [REACTOR, await lastPosition()],
-      );
-    }
+    if (options.handledBefore) await settledAt(database.pool, jobs, await lastPosition());
     reactor = startReactor({
       name: REACTOR,
       databaseUrl: options.databaseUrl,

@@ -14,12 +14,7 @@ import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openDatabase } from '@licensestore/shared/db';
-import {
-  type EventStore,
-  encodePosition,
-  openEventStore,
-  type Position,
-} from '@licensestore/shared/eventstore';
+import { type EventStore, openEventStore, type Position } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import type pg from 'pg';
 import { withBenchDatabase } from '../projections/bench/support/database.js';
@@ -28,6 +23,7 @@ import { allProjectors } from '../projections/src/projectors.js';
 import { appendInBulk, type BulkAppend, metadata } from '../projections/test/support/catalogue.js';
 import { testVault } from '../projections/test/support/licence-keys.js';
 import { spawnRole } from '../scripts/lib/roles.js';
+import { logHead } from './support/log-head.js';
 import { format, percentile } from './support/stats.js';
 
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -255,11 +251,7 @@ async function main() {
       // What autovacuum would have done by now on a live system; the first reader would otherwise pay for it.
       await pool.query('VACUUM ANALYZE event_store.events');
       const projecting = performance.now();
-      const { rows } = await pool.query<{ transaction_id: string; global_position: string }>(
-        `SELECT transaction_id::text, global_position::text
-           FROM event_store.events ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
-      );
-      const head = rows[0] && encodePosition(rows[0].transaction_id, rows[0].global_position);
+      const head = await logHead(pool);
       if (
         !head ||
         !(await waitForProjections(pool, head, { projectors: PROJECTORS, timeoutMs: 3_600_000 }))

@@ -56,32 +56,41 @@ export async function sampleGet(
   return timings;
 }
 
+/** How far a walk of a list's cursor got: the pages it fetched, and whether it stopped at the list's end. */
+export interface Walk extends Timings {
+  walked: number;
+  reachedEnd: boolean;
+}
+
 /**
- * Walks a list's cursor from `first` for `pages` pages; the timings are those of the deeper half of the walk, pages
- * no earlier visit has warmed. Fewer when the list ends sooner.
+ * Walks a list's cursor from `first` for up to `pages` pages, stopping at the list's end (no page after). The timings
+ * are those of the deeper half of the pages walked, pages no earlier visit has warmed.
  */
 export async function walkPages(
   browser: Browser,
   first: string,
   nextPage: (body: unknown) => string | null,
   pages: number,
-): Promise<Timings & { walked: number }> {
-  const timings = { ms: [] as number[], bytes: 0, failure: null as string | null, walked: 0 };
+): Promise<Walk> {
+  const fetched: Array<{ ms: number; bytes: number }> = [];
+  let failure: string | null = null;
   let path: string | null = first;
-  while (path !== null && timings.walked < pages) {
+  while (path !== null && fetched.length < pages) {
     try {
       const { ms, body } = await timedGet(browser, path);
-      timings.walked++;
-      if (timings.walked > pages / 2) {
-        timings.ms.push(ms);
-        timings.bytes = Math.max(timings.bytes, Buffer.byteLength(body));
-      }
+      fetched.push({ ms, bytes: Buffer.byteLength(body) });
       path = nextPage(JSON.parse(body));
     } catch (error) {
-      timings.failure = failureOf(error);
+      failure = failureOf(error);
       break;
     }
   }
-  timings.ms.sort((a, b) => a - b);
-  return timings;
+  const deeper = fetched.slice(Math.floor(fetched.length / 2));
+  return {
+    ms: deeper.map((page) => page.ms).sort((a, b) => a - b),
+    bytes: Math.max(0, ...deeper.map((page) => page.bytes)),
+    failure,
+    walked: fetched.length,
+    reachedEnd: failure === null && path === null,
+  };
 }

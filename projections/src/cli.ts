@@ -4,7 +4,7 @@ import { jsonLogger } from '@licensestore/shared/logging';
 import { abortedOnSignal, openConfiguredEventStore } from './cli-support.js';
 import { migrateReadModel } from './migrations/index.js';
 import { projectorsNamed } from './projectors.js';
-import { rebuildProjector } from './rebuild.js';
+import { rebuildProjectors } from './rebuild.js';
 
 const USAGE = 'usage: npm run rebuild -- <projector|all>';
 
@@ -23,14 +23,12 @@ async function main(argv: string[]): Promise<number> {
   const signal = abortedOnSignal();
   try {
     await migrateReadModel(db);
-    for (const projector of projectors) {
-      const result = await rebuildProjector({ db, store, projector, log, signal });
-      if (result) {
-        const perSecond = Math.round(result.events / Math.max(result.durationMs / 1000, 0.001));
-        console.log(
-          `${result.projector}: ${result.events} events in ${result.durationMs} ms (${perSecond} events/s)`,
-        );
-      }
+    // Several read models in one pass: the log is read once for them all.
+    for (const result of await rebuildProjectors({ db, store, projectors, log, signal })) {
+      const perSecond = Math.round(result.events / Math.max(result.durationMs / 1000, 0.001));
+      console.log(
+        `${result.projector}: ${result.events} events in ${result.durationMs} ms (${perSecond} events/s)`,
+      );
     }
     return 0;
   } finally {

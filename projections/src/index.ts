@@ -33,5 +33,11 @@ export {
 } from './products/projector.js';
 export type { ApplyContext, Projector } from './projector.js';
 export { allProjectors, projectorsNamed } from './projectors.js';
-export { type RebuildOptions, type RebuildResult, rebuildProjector } from './rebuild.js';
+export {
+  type RebuildManyOptions,
+  type RebuildOptions,
+  type RebuildResult,
+  rebuildProjector,
+  rebuildProjectors,
+} from './rebuild.js';
 export { type BatchApplied, type RunProjectorsOptions, runProjectors } from './runner.js';

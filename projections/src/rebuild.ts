@@ -27,7 +27,15 @@ export interface RebuildResult {
   projector: string;
   events: number;
   position: Position | null;
+  /** From the start of the rebuild until this projector was swapped in. */
   durationMs: number;
+  /** Of that, the time this projector's writes took (not reading the log; in one pass, beside the others'). */
+  writeMs: number;
+}
+
+/** The options of a rebuild, with the projectors to rebuild together. */
+export interface RebuildManyOptions extends Omit<RebuildOptions, 'projector'> {
+  projectors: readonly Projector[];
 }
 
 export const shadowSchema = (projector: Projector) => `rebuild_${projector.name}`;
@@ -39,74 +47,145 @@ export const shadowSchema = (projector: Projector) => `rebuild_${projector.name}
  * new checkpoint. One rebuild per projector at a time (advisory lock); returns null when skipped.
  */
 export async function rebuildProjector(options: RebuildOptions): Promise<RebuildResult | null> {
-  const { db, projector } = options;
-  const lockKey = `licensestore:rebuild:${projector.name}`;
+  const [result] = await rebuildProjectors({ ...options, projectors: [options.projector] });
+  return result ?? null;
+}
+
+/**
+ * Rebuilds several projectors as `rebuildProjector` does each, in one pass over the log: each batch is read once
+ * and written to every projector's shadow tables at once, each in its own transaction; then each swaps in on its
+ * own. Returns the projectors rebuilt, in the order given (those skipped as already current left out).
+ */
+export async function rebuildProjectors(options: RebuildManyOptions): Promise<RebuildResult[]> {
+  const { db } = options;
+  // Locks taken in one order whatever the caller's, so two rebuilds of overlapping sets cannot deadlock.
+  const byName = [...options.projectors].sort((a, b) => a.name.localeCompare(b.name));
+  const lockKey = (projector: Projector) => `licensestore:rebuild:${projector.name}`;
   return db.connection().execute(async (connection) => {
-    await sql`SELECT pg_advisory_lock(hashtextextended(${lockKey}, 0))`.execute(connection);
+    const locked: Projector[] = [];
     try {
-      if (options.onlyIfStale) {
-        const checkpoint = await readCheckpoint(db, projector.name);
-        if (checkpoint?.version === projector.version) return null;
+      for (const projector of byName) {
+        await sql`SELECT pg_advisory_lock(hashtextextended(${lockKey(projector)}, 0))`.execute(connection);
+        locked.push(projector);
       }
-      return await rebuildLocked(options);
+      const stale: Projector[] = [];
+      for (const projector of options.projectors) {
+        const checkpoint = options.onlyIfStale ? await readCheckpoint(db, projector.name) : undefined;
+        if (checkpoint?.version !== projector.version) stale.push(projector);
+      }
+      return stale.length > 0 ? await rebuildLocked(options, stale) : [];
     } finally {
-      await sql`SELECT pg_advisory_unlock(hashtextextended(${lockKey}, 0))`
-        .execute(connection)
-        .catch(() => {});
+      for (const projector of locked) {
+        await sql`SELECT pg_advisory_unlock(hashtextextended(${lockKey(projector)}, 0))`
+          .execute(connection)
+          .catch(() => {});
+      }
     }
   });
 }
 
-async function rebuildLocked(options: RebuildOptions): Promise<RebuildResult> {
-  const { db, store, projector, log, signal } = options;
-  const batchSize = options.batchSize ?? DEFAULT_BATCH;
-  const schema = shadowSchema(projector);
+/** A projector being rebuilt: its shadow schema and the time spent writing to it. */
+interface Shadow {
+  projector: Projector;
+  schema: string;
+  writeMs: number;
+}
+
+async function timedWrite<T>(shadow: Shadow, write: () => Promise<T>): Promise<T> {
   const started = performance.now();
-  log.info({ projector: projector.name, schema }, 'rebuild started');
-  // A schema left by a rebuild that died is ours to drop: we hold the rebuild lock.
-  await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db);
-  await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(db);
   try {
-    await projector.createTables(db, schema);
+    return await write();
+  } finally {
+    shadow.writeMs += performance.now() - started;
+  }
+}
+
+async function rebuildLocked(options: RebuildManyOptions, projectors: Projector[]): Promise<RebuildResult[]> {
+  const { db, store, log, signal } = options;
+  const batchSize = options.batchSize ?? DEFAULT_BATCH;
+  const started = performance.now();
+  const shadows: Shadow[] = projectors.map((projector) => ({
+    projector,
+    schema: shadowSchema(projector),
+    writeMs: 0,
+  }));
+  const names = projectors.map((projector) => projector.name);
+  try {
+    for (const shadow of shadows) {
+      log.info({ projector: shadow.projector.name, schema: shadow.schema }, 'rebuild started');
+      await timedWrite(shadow, async () => {
+        // A schema left by a rebuild that died is ours to drop: we hold the rebuild lock.
+        await sql`DROP SCHEMA IF EXISTS ${sql.id(shadow.schema)} CASCADE`.execute(db);
+        await sql`CREATE SCHEMA ${sql.id(shadow.schema)}`.execute(db);
+        await shadow.projector.createTables(db, shadow.schema);
+      });
+    }
     let position: Position | null = null;
     let events = 0;
     for await (const batch of readBatches(store, null, batchSize, signal)) {
       position = (batch[batch.length - 1] as RecordedEvent).position;
-      await db.transaction().execute((trx) => projector.apply(trx, batch, { schema, log }));
+      // Each projector writes on its own connection: Postgres works on several while this process builds the next.
+      // All are let finish before a failure is thrown, so none still writes to a shadow that is being dropped.
+      const written = await Promise.allSettled(
+        shadows.map((shadow) =>
+          timedWrite(shadow, () =>
+            db
+              .transaction()
+              .execute((trx) => shadow.projector.apply(trx, batch, { schema: shadow.schema, log })),
+          ),
+        ),
+      );
+      const failed = written.find((write) => write.status === 'rejected');
+      if (failed) throw failed.reason;
       if (Math.floor((events + batch.length) / PROGRESS_EVERY) > Math.floor(events / PROGRESS_EVERY)) {
-        log.info(
-          { projector: projector.name, events: events + batch.length, position },
-          'rebuild catching up',
-        );
+        log.info({ projectors: names, events: events + batch.length, position }, 'rebuild catching up');
       }
       events += batch.length;
     }
-    for (const table of projector.tables) await sql`ANALYZE ${sql.table(`${schema}.${table}`)}`.execute(db);
-
-    for (let attempt = 1; ; attempt++) {
-      signal?.throwIfAborted();
-      try {
-        const swapped = await swap(options, schema, position, batchSize);
-        events += swapped.events;
-        const result = {
-          projector: projector.name,
-          events,
-          position: swapped.position,
-          durationMs: Math.round(performance.now() - started),
-        };
-        log.info(result, 'rebuild swapped in');
-        return result;
-      } catch (error) {
-        if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= SWAP_ATTEMPTS) throw error;
-        log.warn(
-          { projector: projector.name, attempt },
-          'rebuild swap waited too long for readers; trying again',
-        );
-      }
+    const results: RebuildResult[] = [];
+    for (const shadow of shadows) {
+      await timedWrite(shadow, async () => {
+        for (const table of shadow.projector.tables) {
+          await sql`ANALYZE ${sql.table(`${shadow.schema}.${table}`)}`.execute(db);
+        }
+      });
+      const swapped = await timedWrite(shadow, () => swapWithRetries(options, shadow, position, batchSize));
+      const result = {
+        projector: shadow.projector.name,
+        events: events + swapped.events,
+        position: swapped.position,
+        durationMs: Math.round(performance.now() - started),
+        writeMs: Math.round(shadow.writeMs),
+      };
+      log.info(result, 'rebuild swapped in');
+      results.push(result);
     }
+    return results;
   } catch (error) {
-    await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db).catch(() => {});
+    for (const { schema } of shadows) {
+      await sql`DROP SCHEMA IF EXISTS ${sql.id(schema)} CASCADE`.execute(db).catch(() => {});
+    }
     throw error;
+  }
+}
+
+async function swapWithRetries(
+  options: RebuildManyOptions,
+  shadow: Shadow,
+  from: Position | null,
+  batchSize: number,
+) {
+  for (let attempt = 1; ; attempt++) {
+    options.signal?.throwIfAborted();
+    try {
+      return await swap(options, shadow, from, batchSize);
+    } catch (error) {
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= SWAP_ATTEMPTS) throw error;
+      options.log.warn(
+        { projector: shadow.projector.name, attempt },
+        'rebuild swap waited too long for readers; trying again',
+      );
+    }
   }
 }
 
@@ -114,8 +193,9 @@ async function rebuildLocked(options: RebuildOptions): Promise<RebuildResult> {
  * The short final transaction: lock the checkpoint row (a live runner's batch finishes first, its next one
  * waits), apply what was appended since the catch-up, replace the live tables, move the checkpoint.
  */
-async function swap(options: RebuildOptions, schema: string, from: Position | null, batchSize: number) {
-  const { db, store, projector, log } = options;
+async function swap(options: RebuildManyOptions, shadow: Shadow, from: Position | null, batchSize: number) {
+  const { db, store, log } = options;
+  const { projector, schema } = shadow;
   return db.transaction().execute(async (trx) => {
     // Bounded: a long reader query must not queue every other reader behind our DROP; we retry instead.
     await sql`SET LOCAL lock_timeout = '5s'`.execute(trx);

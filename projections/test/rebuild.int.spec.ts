@@ -3,8 +3,9 @@ import { promisify } from 'node:util';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLogProjector } from '../src/audit-log/projector.js';
 import { productsProjector } from '../src/products/projector.js';
-import { rebuildProjector } from '../src/rebuild.js';
+import { rebuildProjector, rebuildProjectors } from '../src/rebuild.js';
 import {
   appendInBulk,
   catalogueHistory,
@@ -130,6 +131,37 @@ describe('rebuild', () => {
         .executeTakeFirst();
       expect(stored?.version).toBe(productsProjector.version);
       expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
+    });
+  });
+
+  describe('of several projectors in one pass', () => {
+    it('swaps in each one complete, with its own checkpoint and no shadow left', async () => {
+      const auditOid = async () =>
+        (await sql<{ oid: number }>`SELECT 'public.audit_log'::regclass::oid AS oid`.execute(env.db)).rows[0]
+          ?.oid;
+      const [productsBefore, auditBefore] = [await tableOid(env), await auditOid()];
+      const results = await rebuildProjectors({
+        db: env.db,
+        store: env.store,
+        projectors: [productsProjector, auditLogProjector],
+        log: recordingLogger().logger,
+        batchSize: 700,
+      });
+      const events = await readAllEvents(env.store);
+      const head = events.at(-1)?.position;
+      expect(results.map(({ projector, events, position }) => ({ projector, events, position }))).toEqual([
+        { projector: 'products', events: events.length, position: head },
+        { projector: 'audit-log', events: events.length, position: head },
+      ]);
+      expect(await tableOid(env)).not.toBe(productsBefore);
+      expect(await auditOid()).not.toBe(auditBefore);
+      expect(await readProducts(env.db)).toEqual(expectedProducts(events));
+      const { rows } = await sql<{ logged: number; shadows: number; checkpoints: string[] }>`
+        SELECT (SELECT count(*)::int FROM audit_log) AS logged,
+               (SELECT count(*)::int FROM pg_namespace WHERE nspname LIKE 'rebuild\_%') AS shadows,
+               (SELECT array_agg(DISTINCT position) FROM projection_checkpoints
+                 WHERE name IN ('products', 'audit-log')) AS checkpoints`.execute(env.db);
+      expect(rows[0]).toEqual({ logged: events.length, shadows: 0, checkpoints: [head] });
     });
   });
 

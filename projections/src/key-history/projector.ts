@@ -20,17 +20,24 @@ export type KeyHistoryRow = Omit<KeyHistoryTable, 'at' | 'details'> & {
 /** What one event did to one key: the row less what every row takes from the event itself. */
 type Step = Pick<KeyHistoryRow, 'key_id' | 'kind' | 'order_id' | 'at' | 'details'>;
 
-/** The keys of an order known to have been assigned to it (delivery e-mails carry every one of them). */
-type OrderKeys = (orderId: string) => Promise<string[]>;
+/** A delivery e-mail: it carries every key assigned to its order so far, known only once the batch is read. */
+interface Delivery {
+  orderId: string;
+  at: string;
+  details: { messageId: string; recipient: string };
+}
+
+/** What one event does to key histories: its steps, or a delivery whose keys are looked up for the whole batch. */
+type Effect = Step[] | Delivery;
 
 const lower = (id: string) => id.toLowerCase();
 
 /**
- * The steps an event makes in key histories, by event type. An inventory event type not listed here that names
+ * What an event does to key histories, by event type. An inventory event type not listed here that names
  * its keys (`keyId`, or `keys[].keyId`) still gets a step of its own, its kind being its type: keys revoked or
  * returned to stock by later events plug in without a change here.
  */
-async function stepsOf(event: RecordedEvent, orderKeys: OrderKeys): Promise<Step[]> {
+function effectOf(event: RecordedEvent): Effect {
   const category = streamCategory(event.streamId);
   if (category === LICENCE_KEYS_CATEGORY) {
     const inventory = parseLicenceKeyEvent(event.type, event.data);
@@ -69,13 +76,7 @@ async function stepsOf(event: RecordedEvent, orderKeys: OrderKeys): Promise<Step
     }
     case 'DeliveryEmailSent': {
       const { orderId, messageId, recipient, sentAt } = order.data;
-      return (await orderKeys(lower(orderId))).map((keyId) => ({
-        key_id: keyId,
-        kind: 'delivered',
-        order_id: lower(orderId),
-        at: sentAt,
-        details: { messageId, recipient },
-      }));
+      return { orderId: lower(orderId), at: sentAt, details: { messageId, recipient } };
     }
     case 'LicenceKeysRevealed': {
       const { orderId, keyIds, channel, viewer, clientHash, revealedAt } = order.data;
@@ -121,30 +122,74 @@ function namedKeys(event: RecordedEvent): Step[] {
   }));
 }
 
+/** The batch's events and what each does, those this projector cannot read logged and left out. */
+function effectsOf(events: readonly RecordedEvent[], log: Logger) {
+  const read: Array<{ event: RecordedEvent; effect: Effect }> = [];
+  for (const event of events) {
+    try {
+      read.push({ event, effect: effectOf(event) });
+    } catch (error) {
+      // A recorded event is a fact: one this projector cannot read is logged and left out, never a stop.
+      log.warn({ err: error, projector: NAME, eventId: event.id, type: event.type }, 'event skipped');
+    }
+  }
+  return read;
+}
+
+/** The keys stored as assigned to each of `orderIds`, in one query for the whole batch. */
+async function storedAssignments(
+  trx: Transaction<Database>,
+  schema: string,
+  orderIds: ReadonlySet<string>,
+): Promise<Map<string, Set<string>>> {
+  const assigned = new Map<string, Set<string>>();
+  if (orderIds.size === 0) return assigned;
+  const { rows } = await sql<{ order_id: string; key_id: string }>`
+    SELECT order_id::text, key_id::text FROM ${tableIn(schema, 'key_history')}
+     WHERE order_id = ANY(${[...orderIds]}::uuid[]) AND kind = 'assigned'`.execute(trx);
+  for (const row of rows) keysOf(assigned, row.order_id).add(row.key_id);
+  return assigned;
+}
+
+const keysOf = (assigned: Map<string, Set<string>>, orderId: string) => {
+  let keys = assigned.get(orderId);
+  if (!keys) {
+    keys = new Set();
+    assigned.set(orderId, keys);
+  }
+  return keys;
+};
+
+const isDelivery = (effect: Effect): effect is Delivery => !Array.isArray(effect);
+
+/**
+ * The batch's rows in log order. A delivery delivers the keys its order was assigned before it: those stored by
+ * earlier batches, then those assigned earlier in this batch.
+ */
 async function stepsOfBatch(
   trx: Transaction<Database>,
   schema: string,
   events: readonly RecordedEvent[],
   log: Logger,
 ): Promise<KeyHistoryRow[]> {
+  const read = effectsOf(events, log);
+  const delivered = new Set(read.flatMap(({ effect }) => (isDelivery(effect) ? [effect.orderId] : [])));
+  const assigned = await storedAssignments(trx, schema, delivered);
   const rows: KeyHistoryRow[] = [];
-  const orderKeys: OrderKeys = async (orderId) => {
-    const { rows: stored } = await sql<{ key_id: string }>`
-      SELECT key_id FROM ${tableIn(schema, 'key_history')}
-       WHERE order_id = ${orderId} AND kind = 'assigned'`.execute(trx);
-    const inBatch = rows.filter((row) => row.order_id === orderId && row.kind === 'assigned');
-    return [...new Set([...stored.map((row) => row.key_id), ...inBatch.map((row) => row.key_id)])];
-  };
-  for (const event of events) {
-    let steps: Step[];
-    try {
-      steps = await stepsOf(event, orderKeys);
-    } catch (error) {
-      // A recorded event is a fact: one this projector cannot read is logged and left out, never a stop.
-      log.warn({ err: error, projector: NAME, eventId: event.id, type: event.type }, 'event skipped');
-      continue;
-    }
+  for (const { event, effect } of read) {
+    const steps = isDelivery(effect)
+      ? [...(assigned.get(effect.orderId) ?? [])].map((keyId) => ({
+          key_id: keyId,
+          kind: 'delivered',
+          order_id: effect.orderId,
+          at: effect.at,
+          details: effect.details,
+        }))
+      : effect;
     for (const step of steps) {
+      if (step.kind === 'assigned' && step.order_id && delivered.has(step.order_id)) {
+        keysOf(assigned, step.order_id).add(step.key_id);
+      }
       rows.push({
         ...step,
         position: event.position,

@@ -10,7 +10,7 @@ import {
 } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import {
-  appendWith,
+  appendManyWith,
   type ExpectedRevision,
   eventVersions,
   type NewEventMetadata,
@@ -243,7 +243,7 @@ export interface BulkAppend {
 }
 
 /**
- * Appends through the public append function, many streams per transaction and several transactions at once
+ * Appends through the event store's batch append, many streams per transaction and several transactions at once
  * (one stream always on the same connection, in order), reading the next transactions' appends while the last ones
  * are written. Returns the number of events appended.
  */
@@ -278,14 +278,14 @@ export async function appendInBulk(
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      for (const append of group) {
-        await appendWith(
-          client,
-          append.stream,
-          append.events.map((event) => eventVersions.stamp({ ...event, metadata })),
-          append.expected,
-        );
-      }
+      await appendManyWith(
+        client,
+        group.map((append) => ({
+          stream: append.stream,
+          events: append.events.map((event) => eventVersions.stamp({ ...event, metadata })),
+          expected: append.expected,
+        })),
+      );
       await client.query('COMMIT');
       await notifyAppended(client);
       client.release();

@@ -7,7 +7,7 @@ import { type EventStoreHarness, eventStoreContract, type SlowAppend } from './c
 import { EventStoreDbEventStore } from './esdb.js';
 import { eventVersions } from './event-versions.js';
 import type { AppendResult, EventMetadata, RecordedEvent } from './port.js';
-import { appendWith, notifyAppended, PostgresEventStore } from './postgres.js';
+import { appendManyWith, appendWith, notifyAppended, PostgresEventStore } from './postgres.js';
 import { migrateEventStore } from './postgres-schema.js';
 import { versionedEventStore } from './upcasting.js';
 
@@ -141,6 +141,51 @@ describe('Postgres event store', () => {
         after = page.at(-1)?.position ?? after;
       }
     }
+
+    describe('many appends at once', () => {
+      it('writes them in the order given, a stream taking several, however many statements they take', async () => {
+        const { pool, store } = await openStore();
+        const streams = Array.from({ length: 40 }, () => `many-${randomUUID()}`);
+        const revisions = new Map<string, bigint>();
+        const appends = Array.from({ length: 400 }, (_, index) => {
+          const stream = streams[index % streams.length] as string;
+          const revision = revisions.get(stream) ?? -1n;
+          const events = Array.from({ length: 1 + (index % 3) }, (_, n) => event(`Step${index}.${n}`));
+          revisions.set(stream, revision + BigInt(events.length));
+          return { stream, events, expected: revision < 0n ? ('no_stream' as const) : revision };
+        });
+        const result = await appendManyWith(pool, appends);
+        const stored = await readOurs(store, streams);
+        expect(stored.map((recorded) => recorded.type)).toEqual(
+          appends.flatMap((append) => append.events.map((appended) => appended.type)),
+        );
+        for (const stream of streams) {
+          const revisions = stored.filter((recorded) => recorded.streamId === stream).map((r) => r.revision);
+          expect(revisions).toEqual(revisions.map((_, index) => BigInt(index)));
+        }
+        expect(result.position).toBe(stored.at(-1)?.position);
+        expect(result.nextExpectedRevision).toBe(revisions.get(appends.at(-1)?.stream as string));
+      });
+
+      it('writes none of them in a transaction where one expects a revision its stream is not at', async () => {
+        const { pool, store } = await openStore();
+        const [fresh, taken] = [`many-${randomUUID()}`, `many-${randomUUID()}`];
+        await appendWith(pool, taken, [event('Taken')], 'no_stream');
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const appending = appendManyWith(client, [
+            { stream: fresh, events: [event('Fresh')], expected: 'no_stream' },
+            { stream: taken, events: [event('Again')], expected: 'no_stream' },
+          ]);
+          await expect(appending).rejects.toThrow(/expected a revision its stream is not at \(0\)/);
+          await client.query('ROLLBACK');
+        } finally {
+          client.release();
+        }
+        expect((await readOurs(store, [fresh, taken])).map((recorded) => recorded.type)).toEqual(['Taken']);
+      });
+    });
 
     it('orders the log by transaction id as a number, across a change in the number of digits', async () => {
       // Transaction ids 99 and 100 lie below any running transaction on a fresh server, so both are readable.

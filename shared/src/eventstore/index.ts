@@ -10,7 +10,13 @@ export { EventStoreDbEventStore } from './esdb.js';
 export { eventVersions } from './event-versions.js';
 export * from './port.js';
 export { decodePosition, encodePosition } from './position.js';
-export { appendWith, notifyAppended, PostgresEventStore } from './postgres.js';
+export {
+  appendManyWith,
+  appendWith,
+  notifyAppended,
+  PostgresEventStore,
+  type StreamAppend,
+} from './postgres.js';
 export { migrateEventStore } from './postgres-schema.js';
 export { EventVersions, FutureEventVersionError, type Upcaster, versionedEventStore } from './upcasting.js';
 

@@ -69,6 +69,34 @@ BEGIN
     SELECT * FROM inserted ORDER BY 1 DESC LIMIT 1;
 END
 $$;
+
+-- Many appends in one call, one after the other through append_events: stream i takes the next p_counts[i] events.
+-- Returns the last append's result.
+CREATE OR REPLACE FUNCTION event_store.append_many(
+  p_streams  text[],
+  p_expected text[],
+  p_counts   int[],
+  p_ids      uuid[],
+  p_types    text[],
+  p_data     jsonb[],
+  p_metadata jsonb[]
+) RETURNS TABLE (next_revision bigint, transaction_id xid8, global_position bigint)
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_first int := 1;
+  v_last  int;
+BEGIN
+  FOR i IN 1 .. coalesce(array_length(p_streams, 1), 0) LOOP
+    v_last := v_first + p_counts[i] - 1;
+    SELECT a.next_revision, a.transaction_id, a.global_position
+      INTO next_revision, transaction_id, global_position
+      FROM event_store.append_events(p_streams[i], p_expected[i], p_ids[v_first:v_last],
+             p_types[v_first:v_last], p_data[v_first:v_last], p_metadata[v_first:v_last]) a;
+    v_first := v_last + 1;
+  END LOOP;
+  RETURN NEXT;
+END
+$$;
 `;
 
 /** Creates the schema if missing. Safe to run from several processes at once. */

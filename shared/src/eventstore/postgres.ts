@@ -317,6 +317,106 @@ export async function notifyAppended(db: pg.Pool | pg.PoolClient): Promise<void>
   await db.query(`SELECT pg_notify('${CHANNEL}', '')`);
 }
 
+/** One append of `appendManyWith`: a stream's events, at the revision the stream is expected to be. */
+export interface StreamAppend {
+  stream: string;
+  events: NewEvent[];
+  expected: ExpectedRevision;
+}
+
+/**
+ * Many appends, to any streams, a few round trips for them all, each checked and written as `appendWith` writes it,
+ * in the order given (a stream may take several). For bulk imports; inside a transaction, all or nothing. A wrong
+ * expected revision throws (which append it was, the error cannot tell). Like `appendWith`, it does not wake
+ * subscribers. Returns the last append's result.
+ */
+export async function appendManyWith(
+  db: pg.Pool | pg.PoolClient,
+  appends: readonly StreamAppend[],
+): Promise<AppendResult> {
+  if (appends.length === 0 || appends.some((append) => append.events.length === 0)) {
+    throw new Error('append needs at least one event');
+  }
+  let result: AppendResult | undefined;
+  for (const statement of statementsOf(appends)) result = await appendStatement(db, statement);
+  return result as AppendResult;
+}
+
+/**
+ * Postgres finds an element of an array of variable-length values by walking it from the start, so slicing each
+ * append's events out of one statement's arrays costs their length each time: statements stay short.
+ */
+const STATEMENT_EVENTS = 250;
+
+function* statementsOf(appends: readonly StreamAppend[]): Generator<StreamAppend[]> {
+  let statement: StreamAppend[] = [];
+  let events = 0;
+  for (const append of appends) {
+    if (events > 0 && events + append.events.length > STATEMENT_EVENTS) {
+      yield statement;
+      statement = [];
+      events = 0;
+    }
+    statement.push(append);
+    events += append.events.length;
+  }
+  yield statement;
+}
+
+async function appendStatement(db: pg.Pool | pg.PoolClient, appends: readonly StreamAppend[]) {
+  try {
+    const { rows } = await db.query<AppendRow>(
+      `SELECT * FROM event_store.append_many($1, $2, $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
+      [
+        appends.map((append) => append.stream),
+        appends.map((append) => String(append.expected)),
+        appends.map((append) => append.events.length),
+        ...eventColumns(appends.flatMap((append) => append.events)),
+      ],
+    );
+    return appendResult(rows[0]);
+  } catch (error) {
+    if ((error as { code?: string }).code !== CONFLICT) throw error;
+    throw new Error(
+      `an append of the batch expected a revision its stream is not at (${(error as Error).message})`,
+      { cause: error },
+    );
+  }
+}
+
+interface AppendRow {
+  next_revision: string;
+  transaction_id: string;
+  global_position: string;
+}
+
+/** The events as the append functions take them: ids, types, data and metadata, each a column. */
+const eventColumns = (events: readonly NewEvent[]) => [
+  events.map((event) => event.id ?? randomUUID()),
+  events.map((event) => event.type),
+  events.map((event) => JSON.stringify(event.data)),
+  events.map((event) => JSON.stringify(event.metadata)),
+];
+
+function appendResult(row: AppendRow | undefined): AppendResult {
+  if (!row) throw new Error('append returned no row');
+  return {
+    nextExpectedRevision: BigInt(row.next_revision),
+    position: encodePosition(row.transaction_id, row.global_position),
+  };
+}
+
+/** The append functions report a wrong expected revision as ES409, the stream's actual revision as the message. */
+function conflictOf(error: unknown, stream: string, expected: ExpectedRevision): unknown {
+  if ((error as { code?: string }).code !== CONFLICT) return error;
+  const actual = (error as Error).message;
+  return new WrongExpectedRevisionError(
+    stream,
+    expected,
+    actual === 'no_stream' ? 'no_stream' : BigInt(actual),
+  );
+}
+
 /**
  * Appends through any client or pool, so a caller can append inside a transaction it holds (the slow-writer case of
  * the contract suite). It does not wake subscribers: call `notifyAppended` once the transaction has committed.
@@ -329,33 +429,12 @@ export async function appendWith(
 ): Promise<AppendResult> {
   if (events.length === 0) throw new Error('append needs at least one event');
   try {
-    const { rows } = await db.query<{
-      next_revision: string;
-      transaction_id: string;
-      global_position: string;
-    }>('SELECT * FROM event_store.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])', [
-      stream,
-      String(expected),
-      events.map((event) => event.id ?? randomUUID()),
-      events.map((event) => event.type),
-      events.map((event) => JSON.stringify(event.data)),
-      events.map((event) => JSON.stringify(event.metadata)),
-    ]);
-    const row = rows[0];
-    if (!row) throw new Error('append returned no row');
-    return {
-      nextExpectedRevision: BigInt(row.next_revision),
-      position: encodePosition(row.transaction_id, row.global_position),
-    };
+    const { rows } = await db.query<AppendRow>(
+      'SELECT * FROM event_store.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
+      [stream, String(expected), ...eventColumns(events)],
+    );
+    return appendResult(rows[0]);
   } catch (error) {
-    if ((error as { code?: string }).code === CONFLICT) {
-      const actual = (error as Error).message;
-      throw new WrongExpectedRevisionError(
-        stream,
-        expected,
-        actual === 'no_stream' ? 'no_stream' : BigInt(actual),
-      );
-    }
-    throw error;
+    throw conflictOf(error, stream, expected);
   }
 }

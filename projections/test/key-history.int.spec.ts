@@ -1,0 +1,99 @@
+import { parseOrderEvent } from '@licensestore/shared';
+import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import { silentLogger } from '@licensestore/shared/logging';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyHistoryProjector } from '../src/key-history/projector.js';
+import { openTestReadModel, readAllEvents } from './support/harness.js';
+import { deliveryHistory, testVault } from './support/licence-keys.js';
+import { appendHistory } from './support/orders.js';
+
+type Env = Awaited<ReturnType<typeof openTestReadModel>>;
+
+/** The log applied to a fresh schema `batch` events per transaction; its rows as `key_id position kind order_id`. */
+async function projectInBatches(env: Env, log: readonly RecordedEvent[], schema: string, batch: number) {
+  await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(env.db);
+  await keyHistoryProjector.createTables(env.db, schema);
+  for (let from = 0; from < log.length; from += batch) {
+    const events = log.slice(from, from + batch);
+    await env.db
+      .transaction()
+      .execute((trx) => keyHistoryProjector.apply(trx, events, { schema, log: silentLogger }));
+  }
+  const { rows } = await sql<{ row: string }>`
+    SELECT concat_ws(' ', key_id, position, kind, order_id, details) AS row
+      FROM ${sql.table(`${schema}.key_history`)} ORDER BY key_id, position`.execute(env.db);
+  return rows.map(({ row }) => row);
+}
+
+/**
+ * The oracle for deliveries: a delivery e-mail delivers every key its order was assigned before it in the log, as
+ * `key_id position delivered order_id`.
+ */
+function expectedDeliveries(log: readonly RecordedEvent[]) {
+  const assigned = new Map<string, string[]>();
+  const delivered: string[] = [];
+  for (const recorded of log) {
+    const event = parseOrderEvent(recorded.type, recorded.data);
+    if (event?.type === 'OrderLicenceKeysAssigned') {
+      const keys = assigned.get(event.data.orderId) ?? [];
+      keys.push(...event.data.keys.map(({ keyId }) => keyId));
+      assigned.set(event.data.orderId, keys);
+    } else if (event?.type === 'DeliveryEmailSent') {
+      for (const keyId of assigned.get(event.data.orderId) ?? []) {
+        delivered.push(`${keyId} ${recorded.position} delivered ${event.data.orderId}`);
+      }
+    }
+  }
+  return delivered.sort();
+}
+
+describe('The key-history projector', () => {
+  let env: Env;
+  let log: RecordedEvent[];
+
+  beforeAll(async () => {
+    env = await openTestReadModel();
+    await appendHistory(
+      env.store,
+      deliveryHistory({ seed: 18, products: 3, steps: 200, vault: testVault() }),
+    );
+    log = await readAllEvents(env.store);
+  });
+  afterAll(async () => {
+    await env.close();
+  });
+
+  describe('when a delivery e-mail is sent', () => {
+    it('records every key assigned to the order before it, whether in this batch or an earlier one', async () => {
+      const expected = expectedDeliveries(log);
+      expect(expected.length).toBeGreaterThan(20);
+      for (const [schema, batch] of [
+        ['key_history_one', 1],
+        ['key_history_seven', 7],
+        ['key_history_all', log.length],
+      ] as const) {
+        const rows = await projectInBatches(env, log, schema, batch);
+        const delivered = rows
+          .filter((row) => row.split(' ')[2] === 'delivered')
+          .map((row) => row.split(' ').slice(0, 4).join(' '))
+          .sort();
+        expect(delivered, `${batch} events a batch`).toEqual(expected);
+      }
+    });
+
+    it('writes the same rows whatever the batches, and nothing twice when a batch is applied again', async () => {
+      const one = await projectInBatches(env, log, 'key_history_each', 1);
+      const all = await projectInBatches(env, log, 'key_history_whole', log.length);
+      expect(all).toEqual(one);
+      await env.db
+        .transaction()
+        .execute((trx) =>
+          keyHistoryProjector.apply(trx, log, { schema: 'key_history_whole', log: silentLogger }),
+        );
+      const { rows } = await sql<{ count: number }>`
+        SELECT count(*)::int AS count FROM key_history_whole.key_history`.execute(env.db);
+      expect(rows[0]?.count).toBe(one.length);
+    });
+  });
+});
