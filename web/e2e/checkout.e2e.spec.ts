@@ -105,11 +105,17 @@ describe('checkout', () => {
     await panel.getByRole('button', { name: `Increase quantity of ${second.name}` }).click();
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });
-    await summary.getByText(`Total${shownMoney(total + priceOf(second))}`).first().waitFor();
+    await summary
+      .getByText(`Total${shownMoney(total + priceOf(second))}`)
+      .first()
+      .waitFor();
     await summary.getByRole('button', { name: 'Edit cart' }).click();
     await panel.getByRole('button', { name: `Decrease quantity of ${second.name}` }).click();
     await page.keyboard.press('Escape');
-    await summary.getByText(`Total${shownMoney(total)}`).first().waitFor();
+    await summary
+      .getByText(`Total${shownMoney(total)}`)
+      .first()
+      .waitFor();
 
     const notice = page.getByText(
       'Please fill in your name and email address above to proceed with payment.',
