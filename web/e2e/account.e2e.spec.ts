@@ -123,6 +123,23 @@ describe('My Orders when signed in', () => {
     await close();
   });
 
+  it('wraps a license key on a phone only between its groups, never inside one', async () => {
+    const { page, close } = await accountPage({ email: ada.email, phone: true });
+    await page.goto('/account');
+    await page.getByRole('article').first().waitFor();
+    const keys = page.getByRole('article').locator('code:has(span)');
+    await keys.first().waitFor();
+    // A group on one line has one box; a group broken across two lines has two.
+    const boxesPerGroup = await keys.evaluateAll((codes) =>
+      codes.flatMap((code) =>
+        [...code.querySelectorAll('span')].map((group) => group.getClientRects().length),
+      ),
+    );
+    expect(boxesPerGroup.length).toBeGreaterThan(0);
+    expect(new Set(boxesPerGroup)).toEqual(new Set([1]));
+    await close();
+  });
+
   it("lists only the customer's own orders, newest first, with date, status, total, items and licence keys", async () => {
     // Signed in with the address in another case than the one typed at checkout.
     const { page, errors, close } = await accountPage({ email: ada.email });

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { copyLicenseKey } from '@/lib/copy-license-key';
 import { useRevealLicenseKey } from '@/lib/reveal-license-key';
+import { LicenseKeyText } from './license-key-text';
 
 /**
  * A licence key as the back office receives it, masked, with Reveal / Hide and Copy for an admin. Both fetch the
@@ -32,7 +33,7 @@ export function RevealableLicenseKey({
   };
   return (
     <>
-      <code className={className}>{shown && clear ? clear : maskedKey}</code>
+      <LicenseKeyText licenseKey={shown && clear ? clear : maskedKey} className={className} />
       <Button
         variant="ghost"
         className="size-9 shrink-0 p-0"

@@ -1,6 +1,7 @@
 import type { OrderItemView, OrderKeyStatus, OrderWithItemsView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { KeyStatusBadge } from '@/components/key-status-badge';
+import { LicenseKeyText } from '@/components/license-key-text';
 import { OrderStatusBadge } from '@/components/order-status-badge';
 import { ReceiptLink } from '@/components/receipt-link';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -28,12 +29,11 @@ function LicenceKeys({
           const gone = status !== undefined && status !== 'valid';
           return (
             <li key={key} className="flex flex-wrap items-center gap-2">
-              {/* break-all: a 29-character key must wrap on a phone rather than widen the page. */}
-              <code
-                className={`inline-block rounded bg-background px-2 py-1 font-mono break-all ${gone ? 'text-muted-foreground line-through' : ''}`}
-              >
-                {key}
-              </code>
+              {/* A 29-character key wraps between its groups on a phone rather than widen the page. */}
+              <LicenseKeyText
+                licenseKey={key}
+                className={`inline-block rounded bg-background px-2 py-1 ${gone ? 'text-muted-foreground line-through' : ''}`}
+              />
               {gone ? (
                 <KeyStatusBadge status={status} audience="customer" />
               ) : (

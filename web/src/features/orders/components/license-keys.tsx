@@ -1,6 +1,7 @@
 import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
 import { Copy, KeyRound, LockKeyhole } from 'lucide-react';
 import { KeyStatusBadge } from '@/components/key-status-badge';
+import { LicenseKeyText } from '@/components/license-key-text';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { copyLicenseKey } from '@/lib/copy-license-key';
@@ -20,16 +21,17 @@ function KeyLine({
   if (status && status !== 'valid') {
     return (
       <li className="flex items-center gap-2 rounded-md border border-border py-2 pr-2 pl-3">
-        <code className="min-w-0 flex-1 font-mono text-sm break-all text-muted-foreground line-through">
-          {licenseKey}
-        </code>
+        <LicenseKeyText
+          licenseKey={licenseKey}
+          className="min-w-0 flex-1 text-sm text-muted-foreground line-through"
+        />
         <KeyStatusBadge status={status} audience="customer" />
       </li>
     );
   }
   return (
     <li className="flex items-center gap-2 rounded-md border border-border bg-muted/50 py-1 pr-1 pl-3">
-      <code className="min-w-0 flex-1 font-mono text-sm break-all">{licenseKey}</code>
+      <LicenseKeyText licenseKey={licenseKey} className="min-w-0 flex-1 text-sm" />
       <Button
         variant="ghost"
         className="size-9 shrink-0 p-0"
