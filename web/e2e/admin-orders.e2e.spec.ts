@@ -48,8 +48,9 @@ async function holdRequests(page: Page, path: string) {
   return release;
 }
 
-const localeDate = (page: Page, iso: string) =>
-  page.evaluate((value) => new Date(value).toLocaleDateString(), iso);
+/** Date and time to the second as the viewer's browser writes them: orders of the same day stay apart. */
+const localeDateTime = (page: Page, iso: string) =>
+  page.evaluate((value) => new Date(value).toLocaleString(), iso);
 
 describe('before the first order', () => {
   it('shows skeleton rows while loading, then the empty texts of Orders and Customers', async () => {
@@ -115,7 +116,7 @@ describe('with orders', () => {
         order.customerEmail,
         `$${order.total}`,
         'completed',
-        await localeDate(page, order.createdAt),
+        await localeDateTime(page, order.createdAt),
       ]);
       const status = row.getByRole('combobox', { name: `Status of order ${orderNumber(order.id)}` });
       expect(await status.textContent()).toBe('Completed');
@@ -187,14 +188,14 @@ describe('with orders', () => {
       '1',
       // Her only order was cancelled above.
       '$0.00',
-      await localeDate(page, grace.createdAt),
+      await localeDateTime(page, grace.createdAt),
     ]);
     expect(await table.getByRole('row').nth(2).getByRole('cell').allTextContents()).toEqual([
       'Ada Lovelace',
       'ada@example.com',
       '2',
       shownMoney((cents(first.total) + cents(second.total)) / 100),
-      await localeDate(page, second.createdAt),
+      await localeDateTime(page, second.createdAt),
     ]);
     expect(errors).toEqual([]);
     await close();
@@ -210,7 +211,11 @@ describe('with orders', () => {
 
       const details = page.getByRole('region', { name: 'Order details' });
       await details.getByText(first.customerName).waitFor();
-      for (const text of [first.customerEmail, `$${first.total}`, await localeDate(page, first.createdAt)]) {
+      for (const text of [
+        first.customerEmail,
+        `$${first.total}`,
+        await localeDateTime(page, first.createdAt),
+      ]) {
         expect(await details.getByText(text, { exact: true }).isVisible()).toBe(true);
       }
       expect(

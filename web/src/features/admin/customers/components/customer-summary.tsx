@@ -1,9 +1,9 @@
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
 import { useCustomer } from '../api/get-customers';
-import { lastOrder } from '../utils/last-order';
 
 /** getJson's errors read "<status>: <body>". */
 const isNotFound = (error: Error) => error.message.startsWith('404:');
@@ -34,7 +34,7 @@ export function CustomerSummary({ email }: { email: string }) {
     ['Email', customer.email],
     ['Orders', String(customer.orderCount)],
     ['Total spent', formatPrice(customer.totalSpent)],
-    ['Last order', lastOrder(customer.lastOrderDate)],
+    ['Last order', formatDateTime(customer.lastOrderDate)],
   ];
   return (
     <Card>
