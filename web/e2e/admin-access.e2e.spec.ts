@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
@@ -297,6 +298,7 @@ describe('admin login', () => {
       for (const part of [order.customerName, order.customerEmail, shownMoney(order.total), order.status]) {
         expect(text).toContain(part);
       }
+      expect(await rows.nth(index).getByRole('link').getAttribute('href')).toBe(`/admin/orders/${order.id}`);
     }
     expect(await card('Low Stock').textContent()).toContain(`${dashboard.availableKeys} keys available`);
     for (const product of dashboard.lowStock) {
@@ -306,6 +308,13 @@ describe('admin login', () => {
       await card('Low Stock').getByRole('link', { name: 'Manage license keys' }).getAttribute('href'),
     ).toBe('/admin/license-keys');
     expect(await page.title()).toBe('Dashboard | LicenseStore');
+
+    // A recent order opens its order page.
+    const [newest] = dashboard.recentOrders;
+    if (!newest) throw new Error('the dashboard lists no recent order');
+    await rows.first().getByRole('link').click();
+    await page.waitForURL((url) => url.pathname === `/admin/orders/${newest.id}`);
+    await page.getByRole('heading', { level: 1, name: `Order ${orderNumber(newest.id)}` }).waitFor();
     expect(errors).toEqual([]);
     await close();
   });
