@@ -254,6 +254,37 @@ describe('admin login', () => {
     await close();
   });
 
+  it("names an empty field beside it, in the app's style, before anything is sent; and leads back to the store", async () => {
+    const { page, errors, close } = await openPage(browser, store.url);
+    await page.goto('/admin/login');
+    let attempts = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/admin/login') attempts += 1;
+    });
+    await page.getByRole('button', { name: 'Login' }).click();
+    const username = page.getByLabel('Username');
+    await page.getByText('Please enter your username').waitFor();
+    expect(await page.getByText('Please enter your password').isVisible()).toBe(true);
+    expect(await username.getAttribute('aria-invalid')).toBe('true');
+    // The field's own message, not the browser's bubble: the form is not left to the browser's validation.
+    expect(await username.evaluate((input) => (input as HTMLInputElement).form?.noValidate)).toBe(true);
+    expect(await username.evaluate((input) => input === document.activeElement)).toBe(true);
+
+    await username.fill('admin');
+    expect(await page.getByText('Please enter your username').count()).toBe(0);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByText('Please enter your password').waitFor();
+    expect(await page.getByLabel('Password').evaluate((input) => input === document.activeElement)).toBe(
+      true,
+    );
+    expect(attempts).toBe(0);
+
+    await page.getByRole('link', { name: 'Back to the store' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it('says Error when the sign-in cannot reach the server', async () => {
     const { page, close } = await openPage(browser, store.url);
     await page.goto('/admin/login');
