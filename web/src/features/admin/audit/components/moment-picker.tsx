@@ -53,7 +53,7 @@ export function MomentPicker({
         )}
       </FormField>
       {/* Level with the input, under the label's line. */}
-      <div className="flex gap-3 sm:mt-7">
+      <div className="flex gap-3 sm:mt-6">
         <Button type="submit">Show</Button>
         <Button
           variant="outline"
