@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
@@ -253,6 +254,37 @@ describe('admin login', () => {
     await close();
   });
 
+  it("names an empty field beside it, in the app's style, before anything is sent; and leads back to the store", async () => {
+    const { page, errors, close } = await openPage(browser, store.url);
+    await page.goto('/admin/login');
+    let attempts = 0;
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/admin/login') attempts += 1;
+    });
+    await page.getByRole('button', { name: 'Login' }).click();
+    const username = page.getByLabel('Username');
+    await page.getByText('Please enter your username').waitFor();
+    expect(await page.getByText('Please enter your password').isVisible()).toBe(true);
+    expect(await username.getAttribute('aria-invalid')).toBe('true');
+    // The field's own message, not the browser's bubble: the form is not left to the browser's validation.
+    expect(await username.evaluate((input) => (input as HTMLInputElement).form?.noValidate)).toBe(true);
+    expect(await username.evaluate((input) => input === document.activeElement)).toBe(true);
+
+    await username.fill('admin');
+    expect(await page.getByText('Please enter your username').count()).toBe(0);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.getByText('Please enter your password').waitFor();
+    expect(await page.getByLabel('Password').evaluate((input) => input === document.activeElement)).toBe(
+      true,
+    );
+    expect(attempts).toBe(0);
+
+    await page.getByRole('link', { name: 'Back to the store' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(errors).toEqual([]);
+    await close();
+  });
+
   it('says Error when the sign-in cannot reach the server', async () => {
     const { page, close } = await openPage(browser, store.url);
     await page.goto('/admin/login');
@@ -297,6 +329,7 @@ describe('admin login', () => {
       for (const part of [order.customerName, order.customerEmail, shownMoney(order.total), order.status]) {
         expect(text).toContain(part);
       }
+      expect(await rows.nth(index).getByRole('link').getAttribute('href')).toBe(`/admin/orders/${order.id}`);
     }
     expect(await card('Low Stock').textContent()).toContain(`${dashboard.availableKeys} keys available`);
     for (const product of dashboard.lowStock) {
@@ -306,6 +339,13 @@ describe('admin login', () => {
       await card('Low Stock').getByRole('link', { name: 'Manage license keys' }).getAttribute('href'),
     ).toBe('/admin/license-keys');
     expect(await page.title()).toBe('Dashboard | LicenseStore');
+
+    // A recent order opens its order page.
+    const [newest] = dashboard.recentOrders;
+    if (!newest) throw new Error('the dashboard lists no recent order');
+    await rows.first().getByRole('link').click();
+    await page.waitForURL((url) => url.pathname === `/admin/orders/${newest.id}`);
+    await page.getByRole('heading', { level: 1, name: `Order ${orderNumber(newest.id)}` }).waitFor();
     expect(errors).toEqual([]);
     await close();
   });

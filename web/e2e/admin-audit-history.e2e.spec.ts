@@ -160,6 +160,17 @@ describe('the dashboard as of a moment', () => {
     await page.getByLabel('Show the figures as they stood at').fill(beforeTheOrder);
     await page.getByRole('button', { name: 'Show', exact: true }).click();
     await page.getByText('No orders yet').waitFor();
+
+    // The log holds nothing after now: a future moment is refused with a sentence, the figures shown stay.
+    const shown = await page.getByText(/events folded/).textContent();
+    const tomorrow = await localInput(page, new Date(Date.now() + 86_400_000).toISOString());
+    await page.getByLabel('Show the figures as they stood at').fill(tomorrow);
+    await page.getByRole('button', { name: 'Show', exact: true }).click();
+    await page.getByText('That moment has not happened yet: pick one up to now.').waitFor();
+    expect(await page.getByLabel('Show the figures as they stood at').getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+    expect(await page.getByText(/events folded/).textContent()).toBe(shown);
     // Off the button just clicked: a hovered button's lighter shade is not what axe should judge.
     await page.mouse.move(0, 0);
     expect(await seriousA11yViolations(page)).toEqual([]);

@@ -23,7 +23,8 @@ describe('Verify read models', () => {
     try {
       await page.getByRole('link', { name: 'Verify Read Models' }).click();
       await page.waitForURL((url) => url.pathname === '/admin/audit/verify');
-      await page.getByRole('heading', { name: 'Verify read models' }).waitFor();
+      // The heading is cased as the menu item that leads to it.
+      await page.getByRole('heading', { level: 1, name: 'Verify Read Models', exact: true }).waitFor();
       await page.getByText('No verification has run yet.').waitFor();
 
       await page.getByRole('button', { name: 'Start verification' }).click();

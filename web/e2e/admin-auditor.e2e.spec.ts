@@ -58,6 +58,12 @@ async function openScreen(page: Page, navLabel: string, heading: string) {
   await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached' });
 }
 
+/** The screen's subtitle promises no changes: the admin's "Manage ..." sentence is not shown to an auditor. */
+async function readOnlyWording(page: Page, readOnly: string, admin: string) {
+  expect(await page.getByText(readOnly, { exact: true }).isVisible()).toBe(true);
+  expect(await page.getByText(admin, { exact: true }).count()).toBe(0);
+}
+
 describe('Auditors', () => {
   it('are added by an admin on the Team screen', async () => {
     const { page, errors, close } = await openAdminPage(browser, store.url);
@@ -93,17 +99,21 @@ describe('Auditors', () => {
 
     await page.getByRole('heading', { level: 1, name: 'Dashboard' }).waitFor();
     await page.getByText('Recent Orders').waitFor();
+    await page.getByRole('link', { name: 'View license keys' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Manage license keys' }).count()).toBe(0);
     expect(await writeControls(page)).toEqual([]);
 
     await openScreen(page, 'Products', 'Products');
     expect(
       await page.getByRole('table', { name: 'Products' }).getByRole('columnheader').allTextContents(),
     ).toEqual(['Product', 'Category', 'Platform', 'Price', 'Status']);
+    await readOnlyWording(page, 'Browse the product catalog (read-only)', 'Manage your product catalog');
     expect(await writeControls(page)).toEqual([]);
 
     await openScreen(page, 'Orders', 'Orders');
     const orders = page.getByRole('table', { name: 'Orders' });
     expect(await orders.getByRole('columnheader').allTextContents()).not.toContain('Actions');
+    await readOnlyWording(page, 'Browse customer orders (read-only)', 'Manage customer orders');
     expect(await writeControls(page)).toEqual([]);
 
     // The order's keys come masked, with nothing to reveal or copy.
@@ -124,6 +134,11 @@ describe('Auditors', () => {
       .allTextContents();
     expect(keyCells.length).toBeGreaterThan(0);
     for (const key of keyCells) expect(key).toMatch(/^XXXXX-…-\w{4}$/);
+    await readOnlyWording(
+      page,
+      'Browse the product license keys inventory (read-only)',
+      'Manage product license keys inventory',
+    );
     expect(await writeControls(page)).toEqual([]);
 
     // Typed in by hand, the Team screen says it is not theirs; the server refuses its API anyway.

@@ -48,8 +48,9 @@ async function holdRequests(page: Page, path: string) {
   return release;
 }
 
-const localeDate = (page: Page, iso: string) =>
-  page.evaluate((value) => new Date(value).toLocaleDateString(), iso);
+/** Date and time to the second as the viewer's browser writes them: orders of the same day stay apart. */
+const localeDateTime = (page: Page, iso: string) =>
+  page.evaluate((value) => new Date(value).toLocaleString(), iso);
 
 describe('before the first order', () => {
   it('shows skeleton rows while loading, then the empty texts of Orders and Customers', async () => {
@@ -115,7 +116,7 @@ describe('with orders', () => {
         order.customerEmail,
         `$${order.total}`,
         'completed',
-        await localeDate(page, order.createdAt),
+        await localeDateTime(page, order.createdAt),
       ]);
       const status = row.getByRole('combobox', { name: `Status of order ${orderNumber(order.id)}` });
       expect(await status.textContent()).toBe('Completed');
@@ -137,8 +138,20 @@ describe('with orders', () => {
     await page.goto('/admin/orders');
     const name = `Status of order ${orderNumber(grace.id)}`;
     await page.getByRole('combobox', { name }).waitFor();
+    // Cancelling releases the keys for good: it asks first, naming that, and changes nothing until confirmed.
     await choose(page, name, 'Cancelled');
+    const ask = page.getByRole('alertdialog', { name: `Cancel order ${orderNumber(grace.id)}?` });
+    await ask.waitFor();
+    expect(await ask.textContent()).toContain(
+      'a key already delivered is revoked and can never be used again, any other returns to stock',
+    );
+    await ask.getByRole('button', { name: 'Keep order' }).click();
+    await ask.waitFor({ state: 'detached' });
+    expect(await page.getByRole('combobox', { name }).textContent()).toBe('Completed');
+    await choose(page, name, 'Cancelled');
+    await ask.getByRole('button', { name: 'Cancel order' }).click();
     await toastSaying(page, 'Order status updated successfully');
+    await ask.waitFor({ state: 'detached' });
     const row = page.getByRole('row').filter({ hasText: orderNumber(grace.id) });
     await row.getByText('cancelled', { exact: true }).waitFor();
     expect(await page.getByRole('combobox', { name }).textContent()).toBe('Cancelled');
@@ -187,14 +200,14 @@ describe('with orders', () => {
       '1',
       // Her only order was cancelled above.
       '$0.00',
-      await localeDate(page, grace.createdAt),
+      await localeDateTime(page, grace.createdAt),
     ]);
     expect(await table.getByRole('row').nth(2).getByRole('cell').allTextContents()).toEqual([
       'Ada Lovelace',
       'ada@example.com',
       '2',
       shownMoney((cents(first.total) + cents(second.total)) / 100),
-      await localeDate(page, second.createdAt),
+      await localeDateTime(page, second.createdAt),
     ]);
     expect(errors).toEqual([]);
     await close();
@@ -210,7 +223,11 @@ describe('with orders', () => {
 
       const details = page.getByRole('region', { name: 'Order details' });
       await details.getByText(first.customerName).waitFor();
-      for (const text of [first.customerEmail, `$${first.total}`, await localeDate(page, first.createdAt)]) {
+      for (const text of [
+        first.customerEmail,
+        `$${first.total}`,
+        await localeDateTime(page, first.createdAt),
+      ]) {
         expect(await details.getByText(text, { exact: true }).isVisible()).toBe(true);
       }
       expect(
@@ -240,6 +257,13 @@ describe('with orders', () => {
       await lines.getByRole('button', { name: `Copy license key 1 of ${line.productName}` }).click();
       await toastSaying(page, 'Copied!', 'License key copied to clipboard.');
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+
+      // The order's audit history (its state as of any moment) is one click away.
+      await page.getByRole('link', { name: 'Audit history' }).click();
+      await page.waitForURL((url) => url.pathname === `/admin/audit/orders/${first.id}`);
+      await page
+        .getByRole('heading', { level: 1, name: `Order ${orderNumber(first.id)}: history` })
+        .waitFor();
       expect(errors).toEqual([]);
       await close();
     });
@@ -367,6 +391,11 @@ describe('with orders', () => {
     await expect.poll(focusedOption).toBe('Completed');
     await page.keyboard.press('ArrowDown');
     await expect.poll(focusedOption).toBe('Cancelled');
+    await page.keyboard.press('Enter');
+    // The confirmation starts on Keep order, so a second Enter by habit cancels nothing.
+    const keep = page.getByRole('button', { name: 'Keep order' });
+    await expect.poll(() => keep.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await toastSaying(page, 'Order status updated successfully');
     expect(await trigger.textContent()).toBe('Cancelled');

@@ -11,6 +11,8 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel = 'Delete',
+  cancelLabel = 'Cancel',
+  busyLabel = 'Deleting...',
   busy = false,
   onConfirm,
 }: {
@@ -19,6 +21,8 @@ export function ConfirmDialog({
   title: string;
   description: string;
   confirmLabel?: string;
+  cancelLabel?: string;
+  busyLabel?: string;
   busy?: boolean;
   onConfirm: () => void;
 }) {
@@ -32,7 +36,7 @@ export function ConfirmDialog({
             {description}
           </AlertDialog.Description>
           <div className="flex justify-end gap-2">
-            <AlertDialog.Cancel className={buttonClasses('outline')}>Cancel</AlertDialog.Cancel>
+            <AlertDialog.Cancel className={buttonClasses('outline')}>{cancelLabel}</AlertDialog.Cancel>
             <AlertDialog.Action
               className={buttonClasses('destructive')}
               disabled={busy}
@@ -42,7 +46,7 @@ export function ConfirmDialog({
                 onConfirm();
               }}
             >
-              {busy ? 'Deleting...' : confirmLabel}
+              {busy ? busyLabel : confirmLabel}
             </AlertDialog.Action>
           </div>
         </AlertDialog.Content>

@@ -1,4 +1,5 @@
 import { Seo } from '@/components/seo/seo';
+import { ScreenSubtitle } from '@/features/admin/components/screen-subtitle';
 import { OrdersScreen } from '@/features/admin/orders/components/orders-screen';
 
 /** Orders (spec section 2): the orders a page at a time, searched and filtered, each status changed from the list. */
@@ -8,7 +9,7 @@ export default function OrdersRoute() {
       <Seo title="Orders" description="Manage customer orders" noindex />
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Orders</h1>
-        <p className="text-muted-foreground">Manage customer orders</p>
+        <ScreenSubtitle admin="Manage customer orders" readOnly="Browse customer orders (read-only)" />
       </div>
       <OrdersScreen />
     </>

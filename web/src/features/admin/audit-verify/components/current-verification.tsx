@@ -1,6 +1,7 @@
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatDateTime } from '@/lib/date-time';
 import { isRunning, useVerification } from '../api/verifications';
 import { VerificationProgress } from './verification-progress';
 import { VerificationReport } from './verification-report';
@@ -24,9 +25,7 @@ export function CurrentVerification({ id }: { id: string }) {
     <Card aria-busy={!run || isRunning(run)}>
       <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
         <CardTitle>
-          {run
-            ? `Run of ${new Date(run.requestedAt).toLocaleString()} by ${run.requestedBy}`
-            : 'Verification'}
+          {run ? `Run of ${formatDateTime(run.requestedAt)} by ${run.requestedBy}` : 'Verification'}
         </CardTitle>
         {run && <VerificationStatusBadge status={run.status} />}
       </CardHeader>

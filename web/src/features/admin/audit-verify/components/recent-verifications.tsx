@@ -2,6 +2,7 @@ import type { VerificationView } from '@licensestore/shared/audit-verify';
 import { Button } from '@/components/ui/button';
 import { QueryTable } from '@/components/ui/query-table';
 import { TableCell, TableRow } from '@/components/ui/table';
+import { formatDateTime } from '@/lib/date-time';
 import { useVerifications } from '../api/verifications';
 import { VerificationStatusBadge } from './verification-status-badge';
 
@@ -27,7 +28,7 @@ export function RecentVerifications({
       emptyText="No verification has run yet."
       renderRow={(run) => (
         <TableRow key={run.id} aria-current={run.id === selected ? 'true' : undefined}>
-          <TableCell className="whitespace-nowrap">{new Date(run.requestedAt).toLocaleString()}</TableCell>
+          <TableCell className="whitespace-nowrap">{formatDateTime(run.requestedAt)}</TableCell>
           <TableCell>{run.requestedBy}</TableCell>
           <TableCell>
             <VerificationStatusBadge status={run.status} />
@@ -36,7 +37,7 @@ export function RecentVerifications({
           <TableCell>
             <Button
               variant="ghost"
-              aria-label={`Show the run of ${new Date(run.requestedAt).toLocaleString()}`}
+              aria-label={`Show the run of ${formatDateTime(run.requestedAt)}`}
               onClick={() => onSelect(run.id)}
               disabled={run.id === selected}
             >

@@ -1,5 +1,6 @@
 import type { Mismatch, VerifyReport } from '@licensestore/shared/audit-verify';
 import { Table, TableBody, TableCell, TableHeader, TableHeaderRow, TableRow } from '@/components/ui/table';
+import { formatDateTime } from '@/lib/date-time';
 
 const number = (n: number) => n.toLocaleString('en-US');
 const COLUMNS = ['Projector', 'Table', 'Rows live', 'Rows replayed', 'Missing', 'Extra', 'Different'];
@@ -50,7 +51,7 @@ function MismatchItem({ mismatch }: { mismatch: Mismatch }) {
           <ol className="mt-1 space-y-0.5 font-mono text-xs">
             {mismatch.events.map((event) => (
               <li key={`${event.stream} ${event.position}`} className="break-all">
-                {new Date(event.at).toLocaleString()} · {event.type} · {event.stream} · {event.position}
+                {formatDateTime(event.at)} · {event.type} · {event.stream} · {event.position}
               </li>
             ))}
           </ol>

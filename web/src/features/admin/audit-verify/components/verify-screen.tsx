@@ -20,7 +20,7 @@ export function VerifyScreen() {
     <>
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h1 className="text-3xl font-bold tracking-tight">Verify read models</h1>
+          <h1 className="text-3xl font-bold tracking-tight">Verify Read Models</h1>
           <p className="text-muted-foreground">
             Rebuild every read model from the event log and compare it with what the store shows, row by row
           </p>

@@ -7,7 +7,7 @@ import {
 } from '@/features/admin/dashboard/components/dashboard-stats';
 import { LowStock } from '@/features/admin/dashboard/components/low-stock';
 import { RecentOrders } from '@/features/admin/dashboard/components/recent-orders';
-import { localeDateTime } from '@/features/admin/orders/utils/order-date';
+import { formatDateTime } from '@/lib/date-time';
 import { useDashboardAsOf } from '../api/get-dashboard-as-of';
 import { MomentPicker } from './moment-picker';
 
@@ -36,7 +36,7 @@ export function DashboardAsOfScreen() {
       ) : (
         <>
           <p className="text-sm text-muted-foreground" aria-live="polite">
-            As of <time dateTime={dashboard.asOf}>{localeDateTime(dashboard.asOf)}</time>: {dashboard.events}{' '}
+            As of <time dateTime={dashboard.asOf}>{formatDateTime(dashboard.asOf)}</time>: {dashboard.events}{' '}
             {dashboard.events === 1 ? 'event' : 'events'} folded, {dashboard.assignedKeys} license{' '}
             {dashboard.assignedKeys === 1 ? 'key' : 'keys'} assigned.
           </p>

@@ -6,7 +6,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { QueryTable } from '@/components/ui/query-table';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { actorLabel } from '@/features/admin/orders/utils/describe-event';
-import { localeDateTime } from '@/features/admin/orders/utils/order-date';
+import { formatDateTime } from '@/lib/date-time';
 import { useListSearch } from '@/lib/list-search';
 import { type EventLogFilters, noFilters, useAuditEventRows, useAuditEvents } from '../api/get-audit-events';
 import { EventFilters } from './event-filters';
@@ -42,7 +42,7 @@ function EventRow({ event }: { event: AuditEventView }) {
   return (
     <TableRow>
       <TableCell className="whitespace-nowrap tabular-nums">
-        <time dateTime={event.recordedAt}>{localeDateTime(event.recordedAt)}</time>
+        <time dateTime={event.recordedAt}>{formatDateTime(event.recordedAt)}</time>
       </TableCell>
       <TableCell className="text-sm">{actorLabel(event.actor)}</TableCell>
       <TableCell className="font-medium">{event.type}</TableCell>

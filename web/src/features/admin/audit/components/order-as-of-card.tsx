@@ -4,8 +4,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AdminOrderStatusBadge } from '@/features/admin/components/admin-order-status-badge';
-import { localeDateTime } from '@/features/admin/orders/utils/order-date';
 import { isNotFound } from '@/lib/api';
+import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
 import { useOrderAsOf } from '../api/get-order-as-of';
 import { MomentPicker } from './moment-picker';
@@ -31,7 +31,7 @@ function OrderState({ order }: { order: OrderAsOfView }) {
         <dt className="text-muted-foreground">Last event</dt>
         <dd>
           {order.lastEvent.type} at{' '}
-          <time dateTime={order.lastEvent.recordedAt}>{localeDateTime(order.lastEvent.recordedAt)}</time>
+          <time dateTime={order.lastEvent.recordedAt}>{formatDateTime(order.lastEvent.recordedAt)}</time>
         </dd>
       </dl>
       <ul aria-label="Order lines" className="divide-y divide-border rounded-md border border-border">
@@ -67,7 +67,7 @@ export function OrderAsOfCard({ orderId }: { orderId: string }) {
       <CardContent>
         {isNotFound(error) ? (
           <p className="rounded-md border border-border p-4 text-sm text-muted-foreground">
-            The order did not exist yet at {localeDateTime(at)}.
+            The order did not exist yet at {formatDateTime(at)}.
           </p>
         ) : error ? (
           <LoadError

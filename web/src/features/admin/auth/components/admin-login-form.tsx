@@ -1,49 +1,101 @@
-import { LockKeyhole } from 'lucide-react';
-import { type FormEvent, useId } from 'react';
+import { ArrowLeft, LockKeyhole } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
+import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { useAdminLogin } from '../api/admin-login';
 
-/** The admin login card: both fields required, the button says so while the sign-in runs. */
+interface Problems {
+  username?: string;
+  password?: string;
+}
+
+/** Both fields are required: an empty one is named beside it before anything is sent. */
+const problemsOf = (username: string, password: string): Problems => ({
+  username: username.trim() ? undefined : 'Please enter your username',
+  password: password ? undefined : 'Please enter your password',
+});
+
+/** The admin login card: both fields required, the button says so while the sign-in runs; a way back to the store. */
 export function AdminLoginForm() {
   const login = useAdminLogin();
-  const usernameId = useId();
-  const passwordId = useId();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [problems, setProblems] = useState<Problems>({});
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (login.isPending) return;
-    const form = new FormData(event.currentTarget);
-    login.mutate({ username: String(form.get('username')), password: String(form.get('password')) });
+    const found = problemsOf(username, password);
+    setProblems(found);
+    const first = found.username ? 'username' : found.password ? 'password' : null;
+    if (first) {
+      // Take the keyboard (and a screen reader) to the first thing to fix.
+      event.currentTarget.querySelector<HTMLElement>(`#admin-login-${first}`)?.focus();
+      return;
+    }
+    login.mutate({ username, password });
   };
 
   return (
-    <Card className="w-full max-w-sm">
-      <CardHeader className="items-center text-center">
-        <span className="mb-2 flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
-          <LockKeyhole aria-hidden="true" className="size-6" />
-        </span>
-        <h1 className="text-2xl font-bold tracking-tight">Admin Login</h1>
-        <p className="text-sm text-muted-foreground">Enter your credentials to access the admin panel</p>
-      </CardHeader>
-      <CardContent>
-        <form onSubmit={onSubmit} className="flex flex-col gap-4">
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={usernameId}>Username</Label>
-            <Input id={usernameId} name="username" autoComplete="username" required />
-          </div>
-          <div className="flex flex-col gap-2">
-            <Label htmlFor={passwordId}>Password</Label>
-            <Input id={passwordId} name="password" type="password" autoComplete="current-password" required />
-          </div>
-          {/* aria-disabled rather than disabled: a disabled button would drop the keyboard focus it holds. */}
-          <Button type="submit" className="w-full aria-disabled:opacity-50" aria-disabled={login.isPending}>
-            {login.isPending ? 'Logging in...' : 'Login'}
-          </Button>
-        </form>
-      </CardContent>
-    </Card>
+    <div className="flex w-full max-w-sm flex-col gap-4">
+      <Card>
+        <CardHeader className="items-center text-center">
+          <span className="mb-2 flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
+            <LockKeyhole aria-hidden="true" className="size-6" />
+          </span>
+          <h1 className="text-2xl font-bold tracking-tight">Admin Login</h1>
+          <p className="text-sm text-muted-foreground">Enter your credentials to access the admin panel</p>
+        </CardHeader>
+        <CardContent>
+          <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
+            <FormField id="admin-login-username" label="Username" problem={problems.username}>
+              {(control) => (
+                <Input
+                  {...control}
+                  name="username"
+                  autoComplete="username"
+                  value={username}
+                  onChange={(event) => {
+                    setUsername(event.target.value);
+                    setProblems({ ...problems, username: undefined });
+                  }}
+                  required
+                />
+              )}
+            </FormField>
+            <FormField id="admin-login-password" label="Password" problem={problems.password}>
+              {(control) => (
+                <Input
+                  {...control}
+                  name="password"
+                  type="password"
+                  autoComplete="current-password"
+                  value={password}
+                  onChange={(event) => {
+                    setPassword(event.target.value);
+                    setProblems({ ...problems, password: undefined });
+                  }}
+                  required
+                />
+              )}
+            </FormField>
+            {/* aria-disabled rather than disabled: a disabled button would drop the keyboard focus it holds. */}
+            <Button type="submit" className="w-full aria-disabled:opacity-50" aria-disabled={login.isPending}>
+              {login.isPending ? 'Logging in...' : 'Login'}
+            </Button>
+          </form>
+        </CardContent>
+      </Card>
+      <Link
+        href="/"
+        className="inline-flex w-fit items-center gap-2 self-center rounded-sm text-sm text-muted-foreground underline-offset-4 hover:text-foreground hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+      >
+        <ArrowLeft aria-hidden="true" className="size-4" />
+        Back to the store
+      </Link>
+    </div>
   );
 }

@@ -2,9 +2,9 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isNotFound } from '@/lib/api';
+import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
 import { useCustomer } from '../api/get-customers';
-import { lastOrder } from '../utils/last-order';
 
 /** Who the customer is and what they bought in sum; their orders are listed beside it. */
 export function CustomerSummary({ email }: { email: string }) {
@@ -32,7 +32,7 @@ export function CustomerSummary({ email }: { email: string }) {
     ['Email', customer.email],
     ['Orders', String(customer.orderCount)],
     ['Total spent', formatPrice(customer.totalSpent)],
-    ['Last order', lastOrder(customer.lastOrderDate)],
+    ['Last order', formatDateTime(customer.lastOrderDate)],
   ];
   return (
     <Card>

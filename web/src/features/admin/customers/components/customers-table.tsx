@@ -1,9 +1,9 @@
 import { Link } from 'wouter';
 import { PagedTable } from '@/components/ui/paged-table';
 import { TableCell, TableRow } from '@/components/ui/table';
+import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
 import { type CustomerView, customerHref, useCustomerPage } from '../api/get-customers';
-import { lastOrder } from '../utils/last-order';
 
 const COLUMNS = ['Name', 'Email', 'Orders', 'Total Spent', 'Last Order'];
 
@@ -22,7 +22,7 @@ function CustomerRow({ customer }: { customer: CustomerView }) {
       <TableCell className="whitespace-nowrap">{customer.email}</TableCell>
       <TableCell className="tabular-nums">{customer.orderCount}</TableCell>
       <TableCell className="tabular-nums">{formatPrice(customer.totalSpent)}</TableCell>
-      <TableCell className="whitespace-nowrap">{lastOrder(customer.lastOrderDate)}</TableCell>
+      <TableCell className="whitespace-nowrap">{formatDateTime(customer.lastOrderDate)}</TableCell>
     </TableRow>
   );
 }

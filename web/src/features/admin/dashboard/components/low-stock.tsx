@@ -4,6 +4,7 @@ import { useId } from 'react';
 import { Link } from 'wouter';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useReadOnly } from '../../auth/api/admin-status';
 
 const keysLeft = (count: number) => `${count} ${count === 1 ? 'key' : 'keys'} left`;
 
@@ -13,6 +14,7 @@ const keysLeft = (count: number) => `${count} ${count === 1 ? 'key' : 'keys'} le
  */
 export function LowStock({ dashboard }: { dashboard: DashboardView }) {
   const { lowStock, availableKeys, ordersAwaitingKeys } = dashboard;
+  const readOnly = useReadOnly();
   const titleId = useId();
   return (
     <Card aria-labelledby={titleId}>
@@ -45,7 +47,7 @@ export function LowStock({ dashboard }: { dashboard: DashboardView }) {
           href="/admin/license-keys"
           className="inline-flex items-center gap-1 self-start rounded-sm text-sm font-medium text-primary hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
         >
-          Manage license keys
+          {readOnly ? 'View license keys' : 'Manage license keys'}
           <ArrowRight aria-hidden="true" className="size-4" />
         </Link>
       </CardContent>

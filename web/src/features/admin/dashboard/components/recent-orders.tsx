@@ -1,5 +1,6 @@
 import type { OrderSummaryView } from '@licensestore/shared';
 import { useId } from 'react';
+import { Link } from 'wouter';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AdminOrderStatusBadge } from '@/features/admin/components/admin-order-status-badge';
@@ -7,7 +8,7 @@ import { formatPrice } from '@/lib/format';
 
 const RECENT_ORDERS = 5;
 
-/** The newest orders (spec section 2: the first 5), or 'No orders yet'. */
+/** The newest orders (the first 5), each opening its order page, or 'No orders yet'. */
 export function RecentOrders({ orders }: { orders: OrderSummaryView[] }) {
   const recent = orders.slice(0, RECENT_ORDERS);
   const titleId = useId();
@@ -22,15 +23,20 @@ export function RecentOrders({ orders }: { orders: OrderSummaryView[] }) {
         ) : (
           <ul className="divide-y divide-border">
             {recent.map((order) => (
-              <li key={order.id} className="flex items-center justify-between gap-4 py-3">
-                <div className="min-w-0">
-                  <p className="truncate text-sm font-medium">{order.customerName}</p>
-                  <p className="truncate text-sm text-muted-foreground">{order.customerEmail}</p>
-                </div>
-                <div className="flex shrink-0 items-center gap-3">
-                  <span className="text-sm font-semibold tabular-nums">{formatPrice(order.total)}</span>
-                  <AdminOrderStatusBadge status={order.status} />
-                </div>
+              <li key={order.id}>
+                <Link
+                  href={`/admin/orders/${order.id}`}
+                  className="-mx-2 flex items-center justify-between gap-4 rounded-md px-2 py-3 hover:bg-muted/50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+                >
+                  <div className="min-w-0">
+                    <p className="truncate text-sm font-medium">{order.customerName}</p>
+                    <p className="truncate text-sm text-muted-foreground">{order.customerEmail}</p>
+                  </div>
+                  <div className="flex shrink-0 items-center gap-3">
+                    <span className="text-sm font-semibold tabular-nums">{formatPrice(order.total)}</span>
+                    <AdminOrderStatusBadge status={order.status} />
+                  </div>
+                </Link>
               </li>
             ))}
           </ul>

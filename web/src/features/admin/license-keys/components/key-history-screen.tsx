@@ -6,16 +6,12 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { isNotFound } from '@/lib/api';
+import { formatDateTime } from '@/lib/date-time';
 import { type KeyHistoryEntry, type KeyHistoryView, useKeyHistory } from '../api/get-key-history';
 import { describeKeyStep } from '../utils/describe-key-step';
 
 const LINK =
   'rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary';
-
-const dateTime = (iso: string) => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
-};
 
 const actorLabel = ({ type, id, name }: KeyHistoryEntry['actor']) =>
   type === 'system' ? `System (${id})` : `${type === 'admin' ? 'Admin' : 'Customer'} ${name ?? id}`;
@@ -28,7 +24,7 @@ function Step({ entry }: { entry: KeyHistoryEntry }) {
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h3 className="font-medium">{title}</h3>
         <time dateTime={entry.at} className="text-sm text-muted-foreground tabular-nums">
-          {dateTime(entry.at)}
+          {formatDateTime(entry.at)}
         </time>
       </div>
       {summary && <p className="text-sm break-words">{summary}</p>}

@@ -1,4 +1,5 @@
 import { useReadOnly } from '../../auth/api/admin-status';
+import { ScreenSubtitle } from '../../components/screen-subtitle';
 import { AddLicenseKeyDialog } from './add-license-key-dialog';
 import { ImportLicenseKeysDialog } from './import-license-keys-dialog';
 import { LicenseKeysTable } from './license-keys-table';
@@ -12,7 +13,10 @@ export function LicenseKeysScreen() {
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">License Keys</h1>
-          <p className="text-muted-foreground">Manage product license keys inventory</p>
+          <ScreenSubtitle
+            admin="Manage product license keys inventory"
+            readOnly="Browse the product license keys inventory (read-only)"
+          />
         </div>
         {!readOnly && (
           <div className="flex flex-wrap gap-2">

@@ -1,5 +1,5 @@
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import { ArrowLeft } from 'lucide-react';
+import { ArrowLeft, History } from 'lucide-react';
 import { Link } from 'wouter';
 import { buttonClasses } from '@/components/ui/button';
 import { LoadError } from '@/components/ui/load-error';
@@ -44,7 +44,15 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           <h1 className="text-3xl font-bold tracking-tight">Order {orderNumber(orderId)}</h1>
           <p className="font-mono text-sm break-all text-muted-foreground">{orderId}</p>
         </div>
-        {!error && <EvidencePackButton orderId={orderId} />}
+        {!error && (
+          <div className="flex flex-wrap gap-3">
+            <Link href={`/admin/audit/orders/${orderId}`} className={buttonClasses('outline', 'w-fit')}>
+              <History aria-hidden="true" className="size-4" />
+              Audit history
+            </Link>
+            <EvidencePackButton orderId={orderId} />
+          </div>
+        )}
       </div>
       {error ? (
         <LoadError

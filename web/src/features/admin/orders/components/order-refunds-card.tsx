@@ -1,8 +1,8 @@
 import type { BackOfficeOrderView, OrderRefundView } from '@licensestore/shared';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
-import { localeDate } from '../utils/order-date';
 
 const STATUS: Record<OrderRefundView['status'], string> = {
   requested: 'Requested',
@@ -21,7 +21,7 @@ function RefundRow({ refund }: { refund: OrderRefundView }) {
       <p>{units.length > 0 ? units.join(', ') : 'Money only (no units)'}</p>
       <p className="text-muted-foreground">
         {refund.reason ?? "Made in PayPal's dashboard"}
-        {refund.requestedBy ? ` · by ${refund.requestedBy}` : ''} · {localeDate(refund.requestedAt)}
+        {refund.requestedBy ? ` · by ${refund.requestedBy}` : ''} · {formatDateTime(refund.requestedAt)}
       </p>
       {refund.status === 'failed' && (
         <p className="text-destructive">

@@ -4,11 +4,11 @@ import type { ReactNode } from 'react';
 import { ReceiptLink } from '@/components/receipt-link';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
 import { useReadOnly } from '../../auth/api/admin-status';
 import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge';
 import { useResendDeliveryEmail } from '../api/resend-delivery-email';
-import { localeDate } from '../utils/order-date';
 import { OrderStatusSelect } from './order-status-select';
 import { RefundDialog } from './refund-dialog';
 
@@ -35,7 +35,7 @@ export function OrderSummaryCard({ order }: { order: OrderView }) {
           <Field term="Customer">{order.customerName}</Field>
           <Field term="Email">{order.customerEmail}</Field>
           <Field term="Total">{formatPrice(order.total)}</Field>
-          <Field term="Date">{localeDate(order.createdAt)}</Field>
+          <Field term="Date">{formatDateTime(order.createdAt)}</Field>
           <Field term="Status">
             <AdminOrderStatusBadge status={order.status} />
           </Field>

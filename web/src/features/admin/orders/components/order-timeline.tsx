@@ -3,9 +3,9 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
+import { formatDateTime } from '@/lib/date-time';
 import { type TimelineEntry, useOrderTimeline } from '../api/get-order-timeline';
 import { actorLabel, describeEvent, eventTitle, lineNames } from '../utils/describe-event';
-import { localeDateTime } from '../utils/order-date';
 
 function TimelineItem({ entry, lines }: { entry: TimelineEntry; lines: Map<string, string> }) {
   const summary = describeEvent(entry, lines);
@@ -15,7 +15,7 @@ function TimelineItem({ entry, lines }: { entry: TimelineEntry; lines: Map<strin
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h3 className="font-medium">{eventTitle(entry.type)}</h3>
         <time dateTime={entry.recordedAt} className="text-sm text-muted-foreground tabular-nums">
-          {localeDateTime(entry.recordedAt)}
+          {formatDateTime(entry.recordedAt)}
         </time>
       </div>
       {summary && <p className="text-sm break-words">{summary}</p>}

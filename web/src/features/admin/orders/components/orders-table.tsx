@@ -3,11 +3,11 @@ import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { Link } from 'wouter';
 import { PagedTable } from '@/components/ui/paged-table';
 import { TableCell, TableRow } from '@/components/ui/table';
+import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
 import { useReadOnly } from '../../auth/api/admin-status';
 import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge';
 import { useOrderPage } from '../api/get-orders';
-import { localeDate } from '../utils/order-date';
 import { OrderStatusSelect } from './order-status-select';
 
 const COLUMNS = ['Order ID', 'Customer', 'Email', 'Total', 'Status', 'Date', 'Actions'];
@@ -33,7 +33,7 @@ function OrderRow({ order, readOnly }: { order: OrderView; readOnly: boolean }) 
       <TableCell>
         <AdminOrderStatusBadge status={order.status} />
       </TableCell>
-      <TableCell className="whitespace-nowrap">{localeDate(order.createdAt)}</TableCell>
+      <TableCell className="whitespace-nowrap">{formatDateTime(order.createdAt)}</TableCell>
       {!readOnly && (
         <TableCell>
           <OrderStatusSelect order={order} className="w-36" />

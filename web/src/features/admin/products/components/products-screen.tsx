@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useReadOnly } from '../../auth/api/admin-status';
+import { ScreenSubtitle } from '../../components/screen-subtitle';
 import { useDeleteProduct } from '../api/product-mutations';
 import { ProductFormDialog } from './product-form-dialog';
 import { ProductsTable } from './products-table';
@@ -21,7 +22,10 @@ export function ProductsScreen() {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Products</h1>
-          <p className="text-muted-foreground">Manage your product catalog</p>
+          <ScreenSubtitle
+            admin="Manage your product catalog"
+            readOnly="Browse the product catalog (read-only)"
+          />
         </div>
         {!readOnly && (
           <Button onClick={() => setAdding(true)}>

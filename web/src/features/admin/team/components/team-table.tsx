@@ -8,6 +8,7 @@ import { Label } from '@/components/ui/label';
 import { PagedTable } from '@/components/ui/paged-table';
 import { Select } from '@/components/ui/select';
 import { TableCell, TableRow } from '@/components/ui/table';
+import { formatDateTime } from '@/lib/date-time';
 import { clearFilters, useListSearch } from '@/lib/list-search';
 import { useDeleteBackOfficeUser, useTeamPage } from '../api/back-office-users';
 import { ROLE_LABELS } from './role-labels';
@@ -32,7 +33,7 @@ function UserRow({
       <TableCell>
         <Badge variant={user.role === 'admin' ? 'primary' : 'secondary'}>{ROLE_LABELS[user.role]}</Badge>
       </TableCell>
-      <TableCell className="whitespace-nowrap">{new Date(user.createdAt).toLocaleDateString()}</TableCell>
+      <TableCell className="whitespace-nowrap">{formatDateTime(user.createdAt)}</TableCell>
       <TableCell>
         {/* Nobody deletes their own account: the store always keeps an admin who can sign in. */}
         <div className="flex h-9 items-center">
