@@ -127,16 +127,43 @@ describe('My Orders when signed in', () => {
     const { page, close } = await accountPage({ email: ada.email, phone: true });
     await page.goto('/account');
     await page.getByRole('article').first().waitFor();
-    const keys = page.getByRole('article').locator('code:has(span)');
+    const keys = page.getByRole('article').locator('code', { hasText: /-/ });
     await keys.first().waitFor();
-    // A group on one line has one box; a group broken across two lines has two.
-    const boxesPerGroup = await keys.evaluateAll((codes) =>
-      codes.flatMap((code) =>
-        [...code.querySelectorAll('span')].map((group) => group.getClientRects().length),
-      ),
+    // Narrower than any key, so every key must wrap: a group on one line has one box, a broken group two. Each
+    // group is measured as a range of the key's text, whatever elements draw it.
+    const wrapped = await keys.evaluateAll((codes) =>
+      codes.map((code) => {
+        (code as HTMLElement).style.width = '8ch';
+        const letters: Array<{ node: Text; offset: number }> = [];
+        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (let offset = 0; offset < (node.textContent ?? '').length; offset++) {
+            letters.push({ node: node as Text, offset });
+          }
+        }
+        const text = letters.map(({ node, offset }) => node.data[offset]).join('');
+        const boxes: number[] = [];
+        const tops = new Set<number>();
+        let start = 0;
+        for (const group of text.split('-')) {
+          const range = document.createRange();
+          const first = letters[start] as { node: Text; offset: number };
+          const last = letters[start + group.length - 1] as { node: Text; offset: number };
+          range.setStart(first.node, first.offset);
+          range.setEnd(last.node, last.offset + 1);
+          const rects = [...range.getClientRects()].filter((rect) => rect.width > 0);
+          boxes.push(new Set(rects.map((rect) => rect.top)).size);
+          for (const rect of rects) tops.add(rect.top);
+          start += group.length + 1;
+        }
+        return { boxes, lines: tops.size };
+      }),
     );
-    expect(boxesPerGroup.length).toBeGreaterThan(0);
-    expect(new Set(boxesPerGroup)).toEqual(new Set([1]));
+    expect(wrapped.length).toBeGreaterThan(0);
+    for (const { boxes, lines } of wrapped) {
+      expect(lines).toBeGreaterThan(1);
+      expect(new Set(boxes)).toEqual(new Set([1]));
+    }
     await close();
   });
 

@@ -76,9 +76,8 @@ const TRAIL_SEPARATOR = ' ';
  */
 export function EventLogScreen() {
   const search = useListSearch();
-  const filters = Object.fromEntries(
-    FILTER_NAMES.map((name) => [name, search.params[name] ?? '']),
-  ) as unknown as EventLogFilters;
+  const filters: EventLogFilters = { ...noFilters };
+  for (const name of FILTER_NAMES) filters[name] = search.params[name] ?? '';
   const trail = search.params[TRAIL_PARAM]?.split(TRAIL_SEPARATOR).filter(Boolean) ?? [];
   const before = trail.at(-1) ?? null;
   const page = useAuditEvents(filters, before);
