@@ -196,6 +196,9 @@ describe('Paged back-office lists', () => {
       const byName = placed.filter((order) => order.customer.name === 'Grace Hopper');
       expect((await search('hopp')).sort()).toEqual(byName.map((order) => order.orderId).sort());
       expect((await search('NAVY.EX')).sort()).toEqual(byName.map((order) => order.orderId).sort());
+      expect((await search(' Grace@NAVY.example ')).sort()).toEqual(
+        byName.map((order) => order.orderId).sort(),
+      );
       // Wildcards are characters like any other.
       expect(await search('0%_D')).toHaveLength(3);
       expect(await search('a%a')).toEqual([]);
@@ -297,6 +300,7 @@ describe('Paged back-office lists', () => {
         );
       expect(await search('TURING')).toEqual(['alan@bletchley.example']);
       expect(await search('navy')).toEqual(['grace@navy.example']);
+      expect(await search('Grace@Navy.example')).toEqual(['grace@navy.example']);
       expect(await search('zzz')).toEqual([]);
     });
 
@@ -367,6 +371,31 @@ describe('Paged back-office lists', () => {
       expect(shown).toContain('Index');
       // Without a search, the index gives the order too: no sort of the matching rows.
       if (ordered) expect(shown).not.toContain('"Sort"');
+    });
+
+    // A trigram index reads every row that shares a fragment as common as "@gmail.com" with the address.
+    it('finds the orders of a whole e-mail address through its key, not the trigram indexes', async () => {
+      const shown = await plan((db) =>
+        keysetQuery(
+          orderListQuery(db as never, filters({ q: 'Ada@Example.com' })),
+          ORDER_KEYSET,
+          cursorPage('createdAt', at(3), randomUUID()),
+        ),
+      );
+      expect(shown).toMatch(/orders_customer_(email_key|created_at)_idx/);
+      expect(shown).not.toContain('trgm');
+    });
+
+    it('finds the customer of a whole e-mail address through its key, not the trigram indexes', async () => {
+      const shown = await plan((db) =>
+        keysetQuery(
+          customerListQuery(db as never, { q: 'Ada@Example.com' }),
+          CUSTOMER_KEYSET,
+          cursorPage('lastOrderDate', at(3), 'ada@example.com'),
+        ),
+      );
+      expect(shown).toContain('customers_pkey');
+      expect(shown).not.toContain('trgm');
     });
 
     it.each<[string, string | undefined, PageParams<'lastOrderDate' | 'totalSpent' | 'name'>, boolean]>([

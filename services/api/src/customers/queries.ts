@@ -3,7 +3,7 @@ import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
-import { containing, searchTermSchema } from '../http/search.js';
+import { containing, isWholeEmailAddress, searchTermSchema } from '../http/search.js';
 
 /** A customer as the back office shows it (spec section 3): derived from orders, grouped by e-mail. */
 export interface CustomerView {
@@ -68,7 +68,7 @@ export const CUSTOMER_KEYSET: Keyset<CustomerRow, CustomerSort> = {
   defaultDir: 'desc',
 };
 
-/** The customers list's filter: `q`, part of the name or e-mail address (trigram indexes). */
+/** The customers list's filter: `q`, a whole e-mail address (its key) or part of the name or address (trigrams). */
 export const customerListFiltersSchema = z.object({ q: searchTermSchema });
 export type CustomerListFilters = z.output<typeof customerListFiltersSchema>;
 
@@ -76,6 +76,7 @@ export type CustomerListFilters = z.output<typeof customerListFiltersSchema>;
 export function customerListQuery(db: Kysely<Database>, { q }: CustomerListFilters) {
   const query = db.selectFrom('customers').select(CUSTOMER_COLUMNS);
   if (!q) return query;
+  if (isWholeEmailAddress(q)) return query.where('customers.email_key', '=', customerEmailKey(q));
   return query.where((eb) =>
     eb.or([eb('customers.name', 'ilike', containing(q)), eb('customers.email', 'ilike', containing(q))]),
   );

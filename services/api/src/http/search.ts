@@ -1,4 +1,5 @@
 import { storableText } from '@licensestore/shared/text';
+import { z } from 'zod';
 
 /** Trigram indexes answer a search only from three characters on; shorter terms would read the whole table. */
 export const MIN_SEARCH_LENGTH = 3;
@@ -13,3 +14,10 @@ export const searchTermSchema = storableText({ max: 200, min: 0 })
 
 /** An ILIKE pattern matching text that contains `term` as it is (its `%`, `_` and `\` are no wildcards). */
 export const containing = (term: string) => `%${term.replace(/[\\%_]/g, '\\$&')}%`;
+
+/**
+ * Whether a search term is a whole e-mail address. Such a term is matched by the customer's key (an equality on a
+ * B-tree) rather than as a fragment: a trigram index reads every row that shares the address's common fragments
+ * ("@gmail.com"), so it costs the whole table, and a whole address names one customer anyway.
+ */
+export const isWholeEmailAddress = (term: string) => z.email().safeParse(term).success;

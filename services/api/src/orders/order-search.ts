@@ -1,10 +1,10 @@
-import { orderStatusSchema } from '@licensestore/shared';
+import { customerEmailKey, orderStatusSchema } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import { storableText } from '@licensestore/shared/text';
 import type { ExpressionBuilder } from 'kysely';
 import { z } from 'zod';
 import { isUuid } from '../http/ids.js';
-import { containing, searchTermSchema } from '../http/search.js';
+import { containing, isWholeEmailAddress, searchTermSchema } from '../http/search.js';
 
 const STATUSES = orderStatusSchema.options;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -48,9 +48,10 @@ const HEX_PREFIX = /^[0-9a-f]{1,8}$/i;
 
 /**
  * Orders a search term finds, each way through an index: an id prefix is a range of the primary key, a PayPal id
- * its unique index, part of a name or e-mail address the trigram indexes.
+ * its unique index, a whole e-mail address the customer's key, part of a name or e-mail address the trigram indexes.
  */
 export function orderSearch(eb: ExpressionBuilder<Database, 'orders'>, q: string) {
+  if (isWholeEmailAddress(q)) return eb('orders.customer_email_key', '=', customerEmailKey(q));
   const term = q.replace(/^#/, '');
   const found = [
     eb('orders.paypal_order_id', 'in', [term, term.toUpperCase()]),
