@@ -6,11 +6,12 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { type Config, ConfigError, loadConfig } from '@licensestore/shared/config';
 import { RedisNotInstalledError } from '../stack/redis-server.js';
+import { consoleOutput } from './console-output.js';
 import { launchStore, type Topology } from './launch.js';
 import { LABEL_WIDTH } from './roles.js';
 import { Aborted, Stack } from './stack.js';
 
-const out = (line: string) => process.stdout.write(`${line}\n`);
+const out = consoleOutput();
 export const supervisorLog = (line: string) => out(`${'start'.padEnd(LABEL_WIDTH)} | ${line}`);
 
 /** Runs the store until it is stopped; resolves with the process's exit code. */

@@ -65,7 +65,7 @@ export async function ensureFirstAdmin(
     return { created: true, username: options.username, generatedPassword: false };
   }
   logger.warn(
-    { username: options.username, password },
+    { username: options.username },
     `No ADMIN_PASSWORD was set: created admin "${options.username}" with the generated password ${password} ` +
       '(shown only this once; sign in at /admin/login, or set ADMIN_PASSWORD before the first start to choose one)',
   );
