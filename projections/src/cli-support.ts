@@ -1,4 +1,4 @@
-import { type Config, ConfigError, requireUrl } from '@licensestore/shared/config';
+import { type Config, ConfigError, databaseUrlForTool } from '@licensestore/shared/config';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
 
 /** Bad arguments or configuration: the command did not run, so it exits 2 (1 is a failed run or a failed check). */
@@ -23,11 +23,14 @@ export function runCli(main: (argv: string[]) => Promise<number>, usage: string)
   );
 }
 
-/** The event store a command reads, as the roles open it: EventStoreDB when configured, else the Postgres store. */
+/**
+ * The event store a command reads, as the roles open it: EventStoreDB when configured, else the Postgres store; its
+ * database is DATABASE_URL, or that of the `npm start` running beside it.
+ */
 export async function openConfiguredEventStore(
   config: Config,
 ): Promise<{ databaseUrl: string; store: EventStore }> {
-  const databaseUrl = requireUrl(config, 'DATABASE_URL');
+  const databaseUrl = await databaseUrlForTool(config);
   const store = await openEventStore({
     databaseUrl,
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,

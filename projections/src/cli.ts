@@ -1,7 +1,7 @@
 import { loadConfig } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { jsonLogger } from '@licensestore/shared/logging';
-import { abortedOnSignal, openConfiguredEventStore } from './cli-support.js';
+import { abortedOnSignal, openConfiguredEventStore, runCli } from './cli-support.js';
 import { migrateReadModel } from './migrations/index.js';
 import { projectorsNamed } from './projectors.js';
 import { rebuildProjectors } from './rebuild.js';
@@ -37,10 +37,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
-  },
-);
+runCli(main, USAGE);

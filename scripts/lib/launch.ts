@@ -5,7 +5,7 @@
 //          balancer on PORT in the supervisor's own process: docs/decisions/017-scale-out.md
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Config } from '@licensestore/shared/config';
+import { type Config, STACK_ENV_FILE } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { freePort } from '../stack/free-port.js';
@@ -83,8 +83,8 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
   if (!databaseUrl || !redisUrl) throw new Error('the local services did not report their URLs');
   const sessionSecret = await resolveSessionSecret(dataDir, config.SESSION_SECRET);
   const licenceKeySecret = await resolveLicenceKeySecret(dataDir, config.LICENCE_KEY_SECRET);
-  // For tools run beside the stack (`env $(cat .data/stack.env) npm run rebuild -- all`); removed on stop.
-  const stackEnv = join(dataDir, 'stack.env');
+  // For tools run beside the stack (`npm run rebuild -- all` reads it when DATABASE_URL is unset); removed on stop.
+  const stackEnv = join(dataDir, STACK_ENV_FILE);
   // The URLs carry the servers' passwords: the file is the owner's alone (also one left behind by a killed start).
   await writeFile(stackEnv, `DATABASE_URL=${databaseUrl}\nREDIS_URL=${redisUrl}\n`, { mode: 0o600 });
   await chmod(stackEnv, 0o600);

@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
+import { ConfigError } from './config-error.js';
 
 const optionalString = z
   .string()
@@ -249,13 +250,6 @@ export function sellerDetails(
   };
 }
 
-export class ConfigError extends Error {
-  constructor(readonly issues: string[]) {
-    super(`Invalid configuration:\n${issues.map((issue) => `  - ${issue}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
-
 /** Reads and validates the environment once; an invalid value fails with the list of bad keys. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = configSchema.safeParse(env);
@@ -290,3 +284,5 @@ export function simulatedPaymentsWarning(
   if (config.NODE_ENV !== 'production' || !config.PAYPAL_SIMULATED) return undefined;
   return 'PAYPAL_SIMULATED=1 in production: payments are simulated by the PayPal emulator, no money is taken and anyone can pay with a test card';
 }
+export * from './running-store.js';
+export { ConfigError };

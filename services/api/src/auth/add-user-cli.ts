@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { ValidationError } from '@licensestore/shared';
 import { BACK_OFFICE_ROLES } from '@licensestore/shared/back-office';
-import { loadConfig, requireUrl } from '@licensestore/shared/config';
+import { ConfigError, databaseUrlForTool, loadConfig } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { parseRequest } from '../http/validation.js';
 import { migrateApi } from '../migrations/index.js';
@@ -11,7 +11,7 @@ import { generatePassword } from './passwords.js';
 const USAGE = `usage: npm run users:add -- --username NAME --role ${BACK_OFFICE_ROLES.join('|')} [--password-stdin]
 
 Adds a back-office user. Without --password-stdin a password is generated and printed once; it is stored only
-as its hash. Needs DATABASE_URL (beside \`npm start\`: env $(cat .data/stack.env) npm run users:add -- …).`;
+as its hash. Works on DATABASE_URL, or on the store a running \`npm start\` serves.`;
 
 /** Bad arguments: the usage and exit code 2, as the other CLIs of the repository. */
 class UsageError extends Error {}
@@ -62,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
     throw error;
   }
 
-  const database = openDatabase(requireUrl(loadConfig(), 'DATABASE_URL'), { max: 1 });
+  const database = openDatabase(await databaseUrlForTool(loadConfig()), { max: 1 });
   try {
     // The api migrates at start; a store that has never run one gets the table here.
     await migrateApi(database.db);
@@ -85,6 +85,6 @@ main(process.argv.slice(2)).then(
       process.exit(2);
     }
     console.error(error instanceof Error ? error.message : error);
-    process.exit(1);
+    process.exit(error instanceof ConfigError ? 2 : 1);
   },
 );
