@@ -1,12 +1,10 @@
 // A production start (NODE_ENV=production) takes real money or says loudly that it takes none: every role refuses to
 // start without PayPal credentials unless PAYPAL_SIMULATED=1, and without PUBLIC_URL; the emulator is mounted only
 // while payments are simulated; the demo catalogue is seeded only when asked.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import {
   clientAuthorization,
@@ -19,6 +17,7 @@ import { type RoleName, type RoleProcess, spawnRole } from '../../scripts/lib/ro
 import { freePort } from '../../scripts/stack/free-port.js';
 import { freshEnv } from '../../scripts/testing/store-process.js';
 import { createTestDatabase, testRedisUrl } from '../support/database.js';
+import { spawnNode } from '../support/spawned.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const START_MS = 120_000;
@@ -37,18 +36,7 @@ function role(name: RoleName, env: NodeJS.ProcessEnv): Started & { process: Role
 
 /** A command-line entry of the repository (`npm run migrate`, `npm start`), as its npm script runs it. */
 function command(script: string, env: NodeJS.ProcessEnv): Started {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const output: string[] = [];
-  for (const stream of [child.stdout, child.stderr]) {
-    if (stream) createInterface({ input: stream }).on('line', (line) => output.push(line));
-  }
-  const exited = new Promise<number | string>((done) =>
-    child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')),
-  );
+  const { child, output, exited } = spawnNode(['--import', 'tsx', script], { cwd: ROOT, env });
   const stop = () => {
     child.kill('SIGKILL');
     return exited;
