@@ -115,7 +115,7 @@ describe('waitForProjections', () => {
       expect(await Promise.all(waits)).toEqual(Array(20).fill(true));
       const { rows } = await env.pool.query<{ listening: number }>(
         `SELECT count(*)::int AS listening FROM pg_stat_activity
-          WHERE datname = current_database() AND query ILIKE 'LISTEN ${PROJECTION_CHECKPOINT_CHANNEL}%'`,
+          WHERE datname = current_database() AND application_name = 'listen ${PROJECTION_CHECKPOINT_CHANNEL}'`,
       );
       expect(rows[0]?.listening).toBeLessThanOrEqual(1);
       expect(env.pool.totalCount).toBeLessThanOrEqual(2);

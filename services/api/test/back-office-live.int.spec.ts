@@ -131,7 +131,7 @@ describe('GET /api/admin/live', () => {
     const stream = await openLiveStream(store.api.url, admin);
     await store.database.pool.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND query = 'LISTEN projection_checkpoint'`,
+        WHERE datname = current_database() AND application_name = 'listen projection_checkpoint'`,
     );
     await stream.ended;
     // A new stream listens on a new connection.

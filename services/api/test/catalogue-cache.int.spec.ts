@@ -180,7 +180,7 @@ describe('Catalogue answers: caching and revalidation', () => {
     // Every listener on this database loses its connection: any announcement could now go unheard.
     await database.pool.query(
       `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-        WHERE datname = current_database() AND query ILIKE 'LISTEN ${PROJECTION_CHECKPOINT_CHANNEL}%'`,
+        WHERE datname = current_database() AND application_name = 'listen ${PROJECTION_CHECKPOINT_CHANNEL}'`,
     );
     await renameInReadModel('Changed while nobody listened', false);
     expect(await eventuallyNamed(api, 'Changed while nobody listened')).toBe('Changed while nobody listened');

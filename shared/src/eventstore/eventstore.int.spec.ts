@@ -294,7 +294,7 @@ describe('Postgres event store', () => {
       expect(outcome).toEqual(Array.from({ length: 8 }, () => 'Closed'));
       const { rows } = await pool.query<{ listening: string }>(
         `SELECT count(*) AS listening FROM pg_stat_activity
-          WHERE datname = current_database() AND query = 'LISTEN event_store_appended'`,
+          WHERE datname = current_database() AND application_name = 'listen event_store_appended'`,
       );
       expect(Number(rows[0]?.listening)).toBeLessThanOrEqual(1);
     });
@@ -323,7 +323,7 @@ describe('Postgres event store', () => {
 
       const { rows } = await pool.query<{ terminated: boolean }>(
         `SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity
-          WHERE datname = current_database() AND query = 'LISTEN event_store_appended'`,
+          WHERE datname = current_database() AND application_name = 'listen event_store_appended'`,
       );
       expect(rows).toEqual([{ terminated: true }]);
       let timer: NodeJS.Timeout | undefined;

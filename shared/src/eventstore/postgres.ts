@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { type ChannelListener, type ChannelMember, channelListener } from '../listen/index.js';
 import {
   type AppendResult,
   type EventStore,
@@ -148,7 +149,9 @@ export class PostgresEventStore implements EventStore {
 
   /** One LISTEN connection for all of this store's subscriptions, however many follow the log at once. */
   private async listen(signal: AbortSignal): Promise<Wakeup> {
-    if (!this.listener || this.listener.failed) this.listener = new AppendListener(this.pool);
+    if (!this.listener || this.listener.failed) {
+      this.listener = new AppendListener(channelListener(this.pool, CHANNEL));
+    }
     return this.listener.join(signal);
   }
 }
@@ -166,51 +169,35 @@ interface Subscriber {
 }
 
 /**
- * LISTENs for appends on one pooled connection shared by every subscription of a store (each one holding its own
- * would exhaust the pool: a process following the log with many projectors would wait forever for a connection).
- * Returned to the pool when the last subscription ends. A broken connection cannot be trusted to have delivered
- * every notification, so it fails all its subscriptions, which resume from their checkpoints on a new listener.
+ * The subscriptions of a store following appends, one member of the pool's shared LISTEN connection on the append
+ * channel (a connection each would exhaust the pool: a process following the log with many projectors would wait
+ * forever for one). It leaves when the last subscription ends. A broken connection cannot be trusted to have
+ * delivered every notification, so it fails all its subscriptions, which resume from their checkpoints on a new one.
  */
-class AppendListener {
+class AppendListener implements ChannelMember {
   failed = false;
   private failure: Error | null = null;
   private readonly subscribers = new Set<Subscriber>();
-  private client: pg.PoolClient | null = null;
   private readonly ready: Promise<void>;
 
-  constructor(pool: pg.Pool) {
-    this.ready = this.open(pool);
+  constructor(private readonly channel: ChannelListener) {
+    this.ready = channel.join(this);
     // Subscribers see a failure through join(); this only stops an unhandled rejection.
-    this.ready.catch(() => {});
+    this.ready.catch((error: Error) => this.lost(error));
   }
 
-  private readonly onNotify = () => {
+  notified() {
     for (const subscriber of this.subscribers) {
       subscriber.notified = true;
       subscriber.wake?.();
     }
-  };
+  }
 
-  // A checked-out client that loses its connection emits 'error'; unhandled, that would crash the process.
-  private readonly onError = (error: Error) => this.fail(error);
-
-  private async open(pool: pg.Pool) {
-    let client: pg.PoolClient;
-    try {
-      client = await pool.connect();
-    } catch (error) {
-      this.fail(error as Error);
-      throw error;
-    }
-    this.client = client;
-    client.on('notification', this.onNotify);
-    client.on('error', this.onError);
-    try {
-      await client.query(`LISTEN ${CHANNEL}`);
-    } catch (error) {
-      this.fail(error as Error);
-      throw error;
-    }
+  lost(error: Error) {
+    if (this.failed) return;
+    this.failed = true;
+    this.failure = error;
+    for (const subscriber of this.subscribers) subscriber.wake?.();
   }
 
   async join(signal: AbortSignal): Promise<Wakeup> {
@@ -250,33 +237,11 @@ class AppendListener {
     };
   }
 
-  private fail(error: Error) {
-    if (this.failed) return;
-    this.failed = true;
-    this.failure = error;
-    for (const subscriber of this.subscribers) subscriber.wake?.();
-    const client = this.client;
-    this.client = null;
-    // The error handler stays: the destroyed client may still emit while it closes.
-    client?.off('notification', this.onNotify);
-    client?.release(error);
-  }
-
   private async close() {
-    const client = this.client;
-    if (!client || this.failed) return;
-    // Retired first: a subscription starting from now on opens a listener of its own.
+    if (this.failed) return;
+    // Retired first: a subscription starting from now on joins as a listener of its own.
     this.failed = true;
-    this.client = null;
-    client.off('notification', this.onNotify);
-    try {
-      await client.query(`UNLISTEN ${CHANNEL}`);
-    } catch (error) {
-      client.release(error as Error);
-      return;
-    }
-    client.off('error', this.onError);
-    client.release();
+    await this.channel.leave(this);
   }
 }
 

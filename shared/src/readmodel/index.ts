@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { Position } from '../eventstore/port.js';
+import { type ChannelListener, type ChannelMember, channelListener } from '../listen/index.js';
 
 /** Projection runners NOTIFY this channel with `<projector> <position>` when a checkpoint commits. */
 export const PROJECTION_CHECKPOINT_CHANNEL = 'projection_checkpoint';
@@ -26,52 +27,41 @@ interface Waiter {
 }
 
 /**
- * One LISTEN connection per pool, shared by every concurrent wait and handed back to the pool when the last
- * one ends, so an idle API holds no extra connection.
+ * The waits of one pool, a member of its pool's shared LISTEN connection on the checkpoint channel while any wait
+ * runs; retired when the last ends or the connection breaks, and the next wait starts a new one.
  */
-class CheckpointListener {
+class CheckpointWaits implements ChannelMember {
   readonly waiters = new Set<Waiter>();
-  readonly ready: Promise<void>;
-  private client: pg.PoolClient | null = null;
-  private failed = false;
+  readonly listening: Promise<void>;
+  private retired = false;
   /** The look in flight or done last, and the one waiting for it (gathering projectors), if any. */
   private lastCheck: Promise<void> = Promise.resolve();
   private nextCheck: { projectors: Set<string>; done: Promise<void> } | null = null;
 
   constructor(
-    pool: pg.Pool,
+    private readonly listener: ChannelListener,
     private readonly onRetire: () => void,
   ) {
-    this.ready = this.open(pool);
+    this.listening = listener.join(this);
     // Callers observe failures through their own settle path; this only stops an unhandled rejection.
-    this.ready.catch(() => {});
+    this.listening.catch(() => this.retire());
   }
 
-  private readonly onError = () => this.fail();
-  private readonly onNotification = (message: pg.Notification) => {
-    if (message.channel !== PROJECTION_CHECKPOINT_CHANNEL || !message.payload) return;
-    const checkpoint = parseCheckpointNotification(message.payload);
+  notified(payload: string) {
+    const checkpoint = parseCheckpointNotification(payload);
     if (checkpoint) this.passed(checkpoint.projector, checkpoint.position);
-  };
+  }
 
-  private async open(pool: pg.Pool) {
-    try {
-      const client = await pool.connect();
-      this.client = client;
-      client.on('error', this.onError);
-      client.on('notification', this.onNotification);
-      await client.query(`LISTEN ${PROJECTION_CHECKPOINT_CHANNEL}`);
-    } catch (error) {
-      this.fail();
-      throw error;
-    }
-    if (this.waiters.size === 0) await this.close();
+  /** A broken connection cannot be trusted to have delivered every notification: its waiters end now. */
+  lost() {
+    this.retire();
+    for (const waiter of this.waiters) waiter.settle(false);
   }
 
   /**
    * Looks at the stored checkpoints once, on the listening connection (a wait costs one connection, not two). One
-   * look runs at a time on that connection; the callers that arrive meanwhile share the next one, which starts after
-   * they registered, so a checkpoint written before a caller was listening is still seen.
+   * look runs at a time; the callers that arrive meanwhile share the next one, which starts after they registered,
+   * so a checkpoint written before a caller was listening is still seen.
    */
   check(projectors: string[]): Promise<void> {
     if (!this.nextCheck) {
@@ -90,17 +80,15 @@ class CheckpointListener {
   }
 
   private async look(projectors: string[]) {
-    await this.ready;
-    const client = this.client;
-    if (!client) throw new Error('checkpoint listener connection failed');
-    const { rows } = await client.query<{ name: string; position: string | null }>(
+    await this.listening;
+    const { rows } = await this.listener.query<{ name: string; position: string | null }>(
       'SELECT name, position FROM projection_checkpoints WHERE name = ANY($1::text[])',
       [projectors],
     );
     for (const row of rows) if (row.position !== null) this.passed(row.name, row.position);
   }
 
-  passed(projector: string, position: Position) {
+  private passed(projector: string, position: Position) {
     for (const waiter of this.waiters) {
       if (!waiter.pending.has(projector) || !reached(position, waiter.target)) continue;
       waiter.pending.delete(projector);
@@ -110,55 +98,33 @@ class CheckpointListener {
 
   async remove(waiter: Waiter) {
     this.waiters.delete(waiter);
-    if (this.waiters.size === 0) {
-      this.onRetire();
-      await this.ready.then(() => this.close()).catch(() => {});
-    }
+    if (this.waiters.size > 0) return;
+    this.retire();
+    await this.listening.then(() => this.listener.leave(this)).catch(() => {});
   }
 
-  /** A broken connection cannot be trusted to have delivered every notification: its waiters end now. */
-  private fail() {
-    if (this.failed) return;
-    this.failed = true;
+  private retire() {
+    if (this.retired) return;
+    this.retired = true;
     this.onRetire();
-    for (const waiter of this.waiters) waiter.settle(false);
-    const client = this.client;
-    this.client = null;
-    // The error handler stays: the destroyed client may still emit while it closes.
-    client?.off('notification', this.onNotification);
-    client?.release(new Error('checkpoint listener connection failed'));
-  }
-
-  private async close() {
-    const client = this.client;
-    if (!client || this.failed || this.waiters.size > 0) return;
-    this.client = null;
-    try {
-      await client.query(`UNLISTEN ${PROJECTION_CHECKPOINT_CHANNEL}`);
-    } catch (error) {
-      client.off('notification', this.onNotification);
-      client.release(error as Error);
-      return;
-    }
-    // The client goes back to the pool: it must not carry this listener's handlers to its next user.
-    client.off('notification', this.onNotification);
-    client.off('error', this.onError);
-    client.release();
   }
 }
 
-const listeners = new WeakMap<pg.Pool, CheckpointListener>();
+const waitsByPool = new WeakMap<pg.Pool, CheckpointWaits>();
 
-function listenerFor(pool: pg.Pool): CheckpointListener {
-  let listener = listeners.get(pool);
-  if (!listener) {
-    const created: CheckpointListener = new CheckpointListener(pool, () => {
-      if (listeners.get(pool) === created) listeners.delete(pool);
-    });
-    listeners.set(pool, created);
-    listener = created;
+function waitsFor(pool: pg.Pool): CheckpointWaits {
+  let waits = waitsByPool.get(pool);
+  if (!waits) {
+    const created: CheckpointWaits = new CheckpointWaits(
+      channelListener(pool, PROJECTION_CHECKPOINT_CHANNEL),
+      () => {
+        if (waitsByPool.get(pool) === created) waitsByPool.delete(pool);
+      },
+    );
+    waitsByPool.set(pool, created);
+    waits = created;
   }
-  return listener;
+  return waits;
 }
 
 /**
@@ -181,13 +147,13 @@ export async function waitForProjections(
     timer = setTimeout(() => resolve(false), options.timeoutMs ?? 3000);
   });
   const waiter: Waiter = { target: position, pending, settle };
-  const listener = listenerFor(pool);
-  listener.waiters.add(waiter);
+  const waits = waitsFor(pool);
+  waits.waiters.add(waiter);
   try {
-    listener.check([...pending]).catch(() => settle(false));
+    waits.check([...pending]).catch(() => settle(false));
     return await outcome;
   } finally {
     clearTimeout(timer);
-    await listener.remove(waiter);
+    await waits.remove(waiter);
   }
 }

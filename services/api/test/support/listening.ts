@@ -1,10 +1,12 @@
 import type { DatabaseHandle } from '@licensestore/shared/db';
+import { listeningApplicationName } from '@licensestore/shared/listen';
+import { PROJECTION_CHECKPOINT_CHANNEL } from '@licensestore/shared/readmodel';
 
-/** Connections of this database whose last statement was our LISTEN (still listening, not UNLISTENed). */
+/** Connections of this database listening on the checkpoint channel now (they carry its name while they do). */
 export async function listeningConnections(database: DatabaseHandle): Promise<number> {
   const { rows } = await database.pool.query<{ count: string }>(
-    `SELECT count(*) FROM pg_stat_activity
-      WHERE datname = current_database() AND query = 'LISTEN projection_checkpoint'`,
+    `SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1`,
+    [listeningApplicationName(PROJECTION_CHECKPOINT_CHANNEL)],
   );
   return Number(rows[0]?.count);
 }
