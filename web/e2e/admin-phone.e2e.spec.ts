@@ -1,7 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
-import { PHONE } from './support/browser.js';
+import { PHONE, seriousA11yViolations } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
@@ -11,11 +11,18 @@ let browser: Browser;
 let order: PlacedOrder;
 
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com' };
+/** An address longer than a phone is wide, which must wrap wherever it is shown. */
+const GRACE = {
+  name: 'Grace Hopper',
+  email: 'grace.brewster.murray.hopper@navy-computing-history.example.org',
+};
 
 beforeAll(async () => {
   [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
   const [product] = await purchasableProducts(store.url);
-  order = await purchase(store.url, ADA, [{ product: product as NonNullable<typeof product>, quantity: 1 }]);
+  const line = { product: product as NonNullable<typeof product>, quantity: 1 };
+  await purchase(store.url, ADA, [line]);
+  order = await purchase(store.url, GRACE, [line]);
 });
 
 afterAll(async () => {
@@ -115,6 +122,7 @@ describe('the back office on a 390 px phone', () => {
       await page.goto(path);
       await expectRowsOnScreen(page, list, fields);
       expect(await scrollsSideways(page), path).toBe(false);
+      expect(await seriousA11yViolations(page), path).toEqual([]);
     }
     // Nobody deletes their own account: only the auditor's row has buttons.
     await page.goto('/admin/team');
@@ -146,6 +154,34 @@ describe('the back office on a 390 px phone', () => {
       expect(await scrollsSideways(page), path).toBe(false);
     }
     expect(errors).toEqual([]);
+    await close();
+  });
+
+  it('keeps the controls of a card in reading order: from the order link, Tab reaches its status', async () => {
+    const { page, close } = await openAdminPage(browser, store.url, { phone: true });
+    await page.goto('/admin/orders');
+    const card = page
+      .getByRole('list', { name: 'Orders' })
+      .getByRole('listitem')
+      .filter({ hasText: GRACE.email });
+    await card.getByRole('link', { name: /details and history/ }).focus();
+    await page.keyboard.press('Tab');
+    const status = card.getByRole('combobox', { name: /^Status of order/ });
+    expect(await status.evaluate((element) => element === document.activeElement)).toBe(true);
+    await close();
+  });
+
+  it('has no serious accessibility violations in the dark theme', async () => {
+    const { page, close } = await openAdminPage(browser, store.url, { phone: true, colorScheme: 'dark' });
+    for (const [path, list] of [
+      ['/admin/products', 'Products'],
+      ['/admin/orders', 'Orders'],
+      ['/admin/license-keys', 'License keys'],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole('list', { name: list }).getByRole('listitem').first().waitFor();
+      expect(await seriousA11yViolations(page), path).toEqual([]);
+    }
     await close();
   });
 });

@@ -4,7 +4,8 @@ import { DashboardStats, DashboardStatsSkeleton } from './dashboard-stats';
 import { LowStock, LowStockSkeleton } from './low-stock';
 import { RecentOrders, RecentOrdersSkeleton } from './recent-orders';
 
-const PANELS = 'grid gap-4 lg:grid-cols-3';
+/** Columns as wide as the screen, never as wide as their longest text: a long e-mail is cut, not the page widened. */
+const PANELS = 'grid grid-cols-1 gap-4 lg:grid-cols-3';
 
 /** The figures, recent orders and low stock, from one read of GET /api/admin/dashboard. */
 export function DashboardOverview() {
