@@ -153,6 +153,23 @@ describe('the back office on a 390 px phone', () => {
       await page.getByRole('region', { name: landmark }).waitFor();
       expect(await scrollsSideways(page), path).toBe(false);
     }
+    // The order page leads to its key's history and the order's audit history.
+    await page
+      .getByRole('link', { name: /^History of / })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: 'License key history' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await scrollsSideways(page), 'key history').toBe(false);
+    for (const [path, heading] of [
+      [`/admin/audit/orders/${order.id}`, /: history$/],
+      ['/admin/audit/dashboard', 'Dashboard As Of'],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+      await page.waitForLoadState('networkidle');
+      expect(await scrollsSideways(page), path).toBe(false);
+    }
     expect(errors).toEqual([]);
     await close();
   });
