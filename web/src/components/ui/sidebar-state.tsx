@@ -1,19 +1,10 @@
-import {
-  createContext,
-  type ReactNode,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useState,
-  useSyncExternalStore,
-} from 'react';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { usePhoneWidth } from '@/lib/phone-width';
 import { TooltipProvider } from './tooltip';
 
-/** The open state outlives the page for 7 days; narrower than 768 px is mobile. */
+/** The open state outlives the page for 7 days. */
 export const SIDEBAR_COOKIE = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE_S = 7 * 24 * 60 * 60;
-const MOBILE_QUERY = '(max-width: 767.98px)';
 
 interface SidebarState {
   /** Desktop: expanded (true) or collapsed to icons. */
@@ -38,13 +29,6 @@ function storeOpen(open: boolean) {
   document.cookie = `${SIDEBAR_COOKIE}=${open}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE_S}; samesite=lax`;
 }
 
-function subscribeToMobile(onChange: () => void) {
-  const query = window.matchMedia(MOBILE_QUERY);
-  query.addEventListener('change', onChange);
-  return () => query.removeEventListener('change', onChange);
-}
-const isMobileNow = () => window.matchMedia(MOBILE_QUERY).matches;
-
 const isToggleShortcut = (event: KeyboardEvent) =>
   (event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 'b';
 
@@ -52,7 +36,7 @@ const isToggleShortcut = (event: KeyboardEvent) =>
 export function SidebarProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(storedOpen);
   const [openMobile, setOpenMobile] = useState(false);
-  const isMobile = useSyncExternalStore(subscribeToMobile, isMobileNow);
+  const isMobile = usePhoneWidth();
 
   const toggle = useCallback(() => {
     if (isMobile) {

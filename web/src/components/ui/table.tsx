@@ -1,6 +1,5 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '@/lib/cn';
-import { Skeleton } from './skeleton';
 
 /** A data table that scrolls sideways on narrow screens instead of squeezing its columns. */
 export function Table({ className, ...props }: ComponentProps<'table'>) {
@@ -46,28 +45,6 @@ export const TableHeaderRow = ({ columns }: { columns: readonly string[] }) => (
     ))}
   </TableRow>
 );
-
-/** Placeholder rows while a table's data loads; `cellClassName` shapes a column's placeholder. */
-export function TableSkeletonRows({
-  columns,
-  rows = 5,
-  cellClassName = () => 'h-5 w-full min-w-16',
-}: {
-  columns: readonly string[];
-  rows?: number;
-  cellClassName?: (column: string) => string;
-}) {
-  return Array.from({ length: rows }, (_, row) => (
-    // biome-ignore lint/suspicious/noArrayIndexKey: placeholders have nothing else to tell them apart
-    <TableRow key={row}>
-      {columns.map((column) => (
-        <TableCell key={column}>
-          <Skeleton className={cellClassName(column)} />
-        </TableCell>
-      ))}
-    </TableRow>
-  ));
-}
 
 /** One row across the whole table saying why there is nothing to list. */
 export const TableMessageRow = ({ colSpan, children }: { colSpan: number; children: ReactNode }) => (

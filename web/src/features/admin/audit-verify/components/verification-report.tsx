@@ -1,9 +1,19 @@
 import type { Mismatch, VerifyReport } from '@licensestore/shared/audit-verify';
-import { Table, TableBody, TableCell, TableHeader, TableHeaderRow, TableRow } from '@/components/ui/table';
+import { type Columns, DataTable } from '@/components/ui/data-table';
 import { formatDateTime } from '@/lib/date-time';
 
 const number = (n: number) => n.toLocaleString('en-US');
-const COLUMNS = ['Projector', 'Table', 'Rows live', 'Rows replayed', 'Missing', 'Extra', 'Different'];
+type TableCompared = VerifyReport['tables'][number];
+const COUNT = 'text-right tabular-nums';
+const COLUMNS: Columns<TableCompared> = [
+  { header: 'Projector', cell: (table) => table.projector },
+  { header: 'Table', className: 'font-mono text-sm', cell: (table) => table.table },
+  { header: 'Rows live', className: COUNT, cell: (table) => number(table.liveRows) },
+  { header: 'Rows replayed', className: COUNT, cell: (table) => number(table.replayedRows) },
+  { header: 'Missing', className: COUNT, cell: (table) => number(table.missing) },
+  { header: 'Extra', className: COUNT, cell: (table) => number(table.extra) },
+  { header: 'Different', className: COUNT, cell: (table) => number(table.different) },
+];
 
 const KIND_TEXT: Record<Mismatch['kind'], string> = {
   missing: 'missing from the live table (the replay has it)',
@@ -70,30 +80,16 @@ export function VerificationReport({ report }: { report: VerifyReport }) {
         Replayed {number(report.events)} events in {(report.replayMs / 1000).toFixed(1)} s; the whole check
         took {(report.durationMs / 1000).toFixed(1)} s.
       </p>
-      <Table aria-label="Tables compared">
-        <TableHeader>
-          <TableHeaderRow columns={COLUMNS} />
-        </TableHeader>
-        <TableBody>
-          {report.tables.map((table) => {
-            const differs = table.missing + table.extra + table.different > 0;
-            return (
-              <TableRow
-                key={`${table.projector}/${table.table}`}
-                className={differs ? 'bg-destructive/10' : ''}
-              >
-                <TableCell>{table.projector}</TableCell>
-                <TableCell className="font-mono text-sm">{table.table}</TableCell>
-                <TableCell className="text-right tabular-nums">{number(table.liveRows)}</TableCell>
-                <TableCell className="text-right tabular-nums">{number(table.replayedRows)}</TableCell>
-                <TableCell className="text-right tabular-nums">{number(table.missing)}</TableCell>
-                <TableCell className="text-right tabular-nums">{number(table.extra)}</TableCell>
-                <TableCell className="text-right tabular-nums">{number(table.different)}</TableCell>
-              </TableRow>
-            );
-          })}
-        </TableBody>
-      </Table>
+      <DataTable
+        label="Tables compared"
+        columns={COLUMNS}
+        rows={report.tables}
+        rowKey={(table) => `${table.projector}/${table.table}`}
+        rowMarks={(table) =>
+          table.missing + table.extra + table.different > 0 ? { className: 'bg-destructive/10' } : {}
+        }
+        empty="No read model was compared."
+      />
       {total > 0 && (
         <section aria-labelledby="mismatches-heading" className="space-y-3">
           <h3 id="mismatches-heading" className="text-lg font-semibold">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Card, CardContent } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
+import { DashboardPanels } from '@/features/admin/dashboard/components/dashboard-panels';
 import {
   DashboardStats,
   DashboardStatsSkeleton,
@@ -41,10 +42,10 @@ export function DashboardAsOfScreen() {
             {dashboard.assignedKeys === 1 ? 'key' : 'keys'} assigned.
           </p>
           <DashboardStats dashboard={dashboard} />
-          <div className="grid gap-4 lg:grid-cols-3">
+          <DashboardPanels>
             <RecentOrders orders={dashboard.recentOrders} />
             <LowStock dashboard={dashboard} />
-          </div>
+          </DashboardPanels>
         </>
       )}
     </div>

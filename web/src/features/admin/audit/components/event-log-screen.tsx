@@ -3,15 +3,14 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import type { Columns } from '@/components/ui/data-table';
 import { QueryTable } from '@/components/ui/query-table';
-import { TableCell, TableRow } from '@/components/ui/table';
 import { actorLabel } from '@/features/admin/orders/utils/describe-event';
 import { formatDateTime } from '@/lib/date-time';
 import { useListSearch } from '@/lib/list-search';
 import { type EventLogFilters, noFilters, useAuditEventRows, useAuditEvents } from '../api/get-audit-events';
 import { EventFilters } from './event-filters';
 
-const COLUMNS = ['Time', 'Actor', 'Type', 'Stream', 'Data'];
 const PREVIEW = 40;
 const ORDER_STREAM = /^order-([0-9a-f-]{36})$/i;
 
@@ -22,10 +21,10 @@ const linkClasses =
   'rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary';
 
 /** An order's stream links to its history and state as of a moment. */
-function StreamCell({ stream }: { stream: string }) {
+function Stream({ stream }: { stream: string }) {
   const orderId = ORDER_STREAM.exec(stream)?.[1];
   return (
-    <TableCell className="font-mono text-xs whitespace-nowrap" title={stream}>
+    <span className="font-mono text-xs" title={stream}>
       {orderId ? (
         <Link href={`/admin/audit/orders/${orderId}`} aria-label={stream} className={linkClasses}>
           {shortStream(stream)}
@@ -33,34 +32,36 @@ function StreamCell({ stream }: { stream: string }) {
       ) : (
         shortStream(stream)
       )}
-    </TableCell>
+    </span>
   );
 }
 
-function EventRow({ event }: { event: AuditEventView }) {
-  const data = JSON.stringify(event.data);
+function EventData({ data }: { data: AuditEventView['data'] }) {
+  const preview = JSON.stringify(data);
   return (
-    <TableRow>
-      <TableCell className="whitespace-nowrap tabular-nums">
-        <time dateTime={event.recordedAt}>{formatDateTime(event.recordedAt)}</time>
-      </TableCell>
-      <TableCell className="text-sm">{actorLabel(event.actor)}</TableCell>
-      <TableCell className="font-medium">{event.type}</TableCell>
-      <StreamCell stream={event.stream} />
-      <TableCell className="max-w-xs text-xs">
-        <details>
-          <summary className="cursor-pointer truncate rounded-sm font-mono text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
-            {data.length > PREVIEW ? `${data.slice(0, PREVIEW)}…` : data}
-          </summary>
-          {/* Wrapped, never cut or scrolled out of sight: an auditor reads every value of the event. */}
-          <pre className="mt-2 rounded-md bg-muted p-3 font-mono whitespace-pre-wrap [overflow-wrap:anywhere]">
-            {JSON.stringify(event.data, null, 2)}
-          </pre>
-        </details>
-      </TableCell>
-    </TableRow>
+    <details className="text-xs">
+      <summary className="cursor-pointer truncate rounded-sm font-mono text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
+        {preview.length > PREVIEW ? `${preview.slice(0, PREVIEW)}…` : preview}
+      </summary>
+      {/* Wrapped, never cut or scrolled out of sight: an auditor reads every value of the event. */}
+      <pre className="mt-2 rounded-md bg-muted p-3 font-mono whitespace-pre-wrap [overflow-wrap:anywhere]">
+        {JSON.stringify(data, null, 2)}
+      </pre>
+    </details>
   );
 }
+
+const COLUMNS: Columns<AuditEventView> = [
+  {
+    header: 'Time',
+    className: 'whitespace-nowrap tabular-nums',
+    cell: (event) => <time dateTime={event.recordedAt}>{formatDateTime(event.recordedAt)}</time>,
+  },
+  { header: 'Actor', className: 'text-sm', cell: (event) => actorLabel(event.actor) },
+  { header: 'Type', className: 'font-medium', cell: (event) => event.type },
+  { header: 'Stream', className: 'whitespace-nowrap', cell: (event) => <Stream stream={event.stream} /> },
+  { header: 'Data', className: 'max-w-xs', cell: (event) => <EventData data={event.data} /> },
+];
 
 const FILTER_NAMES = Object.keys(noFilters) as Array<keyof EventLogFilters>;
 /**
@@ -103,7 +104,7 @@ export function EventLogScreen() {
         query={rows}
         errorTitle="The event log could not be loaded"
         emptyText="No events match these filters."
-        renderRow={(event) => <EventRow key={event.id} event={event} />}
+        rowKey={(event) => event.id}
       />
       <nav aria-label="Event log pages" className="flex items-center justify-between gap-4">
         <Button

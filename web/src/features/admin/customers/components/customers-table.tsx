@@ -1,31 +1,33 @@
 import { Link } from 'wouter';
+import type { Columns } from '@/components/ui/data-table';
 import { PagedTable } from '@/components/ui/paged-table';
-import { TableCell, TableRow } from '@/components/ui/table';
 import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
 import { type CustomerView, customerHref, useCustomerPage } from '../api/get-customers';
 
-const COLUMNS = ['Name', 'Email', 'Orders', 'Total Spent', 'Last Order'];
-
-function CustomerRow({ customer }: { customer: CustomerView }) {
-  return (
-    <TableRow>
-      <TableCell className="font-medium whitespace-nowrap">
-        <Link
-          href={customerHref(customer.email)}
-          aria-label={`${customer.name}: customer details and orders`}
-          className="rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
-        >
-          {customer.name}
-        </Link>
-      </TableCell>
-      <TableCell className="whitespace-nowrap">{customer.email}</TableCell>
-      <TableCell className="tabular-nums">{customer.orderCount}</TableCell>
-      <TableCell className="tabular-nums">{formatPrice(customer.totalSpent)}</TableCell>
-      <TableCell className="whitespace-nowrap">{formatDateTime(customer.lastOrderDate)}</TableCell>
-    </TableRow>
-  );
-}
+const COLUMNS: Columns<CustomerView> = [
+  {
+    header: 'Name',
+    className: 'font-medium whitespace-nowrap',
+    cell: (customer) => (
+      <Link
+        href={customerHref(customer.email)}
+        aria-label={`${customer.name}: customer details and orders`}
+        className="rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
+      >
+        {customer.name}
+      </Link>
+    ),
+  },
+  { header: 'Email', className: 'whitespace-nowrap', cell: (customer) => customer.email },
+  { header: 'Orders', className: 'tabular-nums', cell: (customer) => customer.orderCount },
+  { header: 'Total Spent', className: 'tabular-nums', cell: (customer) => formatPrice(customer.totalSpent) },
+  {
+    header: 'Last Order',
+    className: 'whitespace-nowrap',
+    cell: (customer) => formatDateTime(customer.lastOrderDate),
+  },
+];
 
 /** One page of customers derived from the orders, the most recent buyer first by default (spec section 2). */
 export function CustomersTable({
@@ -47,7 +49,7 @@ export function CustomersTable({
       noMatchText="No customers match this search."
       onClearFilters={onClearFilters}
       onPage={onPage}
-      renderRow={(customer) => <CustomerRow key={customer.email} customer={customer} />}
+      rowKey={(customer) => customer.email}
     />
   );
 }

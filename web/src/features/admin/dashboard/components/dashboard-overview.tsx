@@ -1,10 +1,9 @@
 import { LoadError } from '@/components/ui/load-error';
 import { useDashboard } from '../api/get-dashboard';
+import { DashboardPanels } from './dashboard-panels';
 import { DashboardStats, DashboardStatsSkeleton } from './dashboard-stats';
 import { LowStock, LowStockSkeleton } from './low-stock';
 import { RecentOrders, RecentOrdersSkeleton } from './recent-orders';
-
-const PANELS = 'grid gap-4 lg:grid-cols-3';
 
 /** The figures, recent orders and low stock, from one read of GET /api/admin/dashboard. */
 export function DashboardOverview() {
@@ -24,20 +23,20 @@ export function DashboardOverview() {
     return (
       <div aria-busy="true" className="flex flex-col gap-6">
         <DashboardStatsSkeleton />
-        <div className={PANELS}>
+        <DashboardPanels>
           <RecentOrdersSkeleton />
           <LowStockSkeleton />
-        </div>
+        </DashboardPanels>
       </div>
     );
   }
   return (
     <div className="flex flex-col gap-6">
       <DashboardStats dashboard={dashboard} />
-      <div className={PANELS}>
+      <DashboardPanels>
         <RecentOrders orders={dashboard.recentOrders} />
         <LowStock dashboard={dashboard} />
-      </div>
+      </DashboardPanels>
     </div>
   );
 }

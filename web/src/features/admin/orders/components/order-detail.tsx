@@ -62,8 +62,9 @@ export function OrderDetail({ orderId }: { orderId: string }) {
           retrying={isRefetching}
         />
       ) : (
-        <div className="grid items-start gap-6 lg:grid-cols-2">
-          <div className="grid gap-6">
+        // Columns as wide as the screen, never as wide as their longest text: a long e-mail wraps inside its card.
+        <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
+          <div className="grid grid-cols-1 gap-6">
             {isPending ? <Skeleton className="h-64" /> : <OrderSummaryCard order={order} />}
             <OrderItemsCard orderId={orderId} />
             {order && <OrderRefundsCard order={order} />}

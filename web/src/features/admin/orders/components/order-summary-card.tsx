@@ -16,7 +16,7 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
   return (
     <div className="grid gap-1">
       <dt className="text-sm text-muted-foreground">{term}</dt>
-      <dd className="font-medium break-words">{children}</dd>
+      <dd className="font-medium [overflow-wrap:anywhere]">{children}</dd>
     </div>
   );
 }

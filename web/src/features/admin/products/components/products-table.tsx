@@ -2,66 +2,64 @@ import type { Product } from '@licensestore/shared';
 import { Pencil, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import type { Columns } from '@/components/ui/data-table';
 import { ProductThumbnail } from '@/components/ui/product-thumbnail';
 import { QueryTable } from '@/components/ui/query-table';
-import { TableCell, TableRow } from '@/components/ui/table';
 import { useProducts } from '@/features/catalogue/api/get-products';
 import { ProductPrice } from './product-price';
-
-const COLUMNS = ['Product', 'Category', 'Platform', 'Price', 'Status', 'Actions'];
-/** An auditor's table: the same without the Actions column they could not use. */
-const READ_ONLY_COLUMNS = COLUMNS.filter((column) => column !== 'Actions');
 
 interface RowActions {
   onEdit: (product: Product) => void;
   onDelete: (product: Product) => void;
 }
 
-function ProductRow({ product, actions }: { product: Product; actions: RowActions | null }) {
-  return (
-    <TableRow>
-      <TableCell>
-        <div className="flex min-w-56 items-center gap-3">
-          <ProductThumbnail src={product.imageUrl} />
-          <div className="flex flex-col items-start gap-1">
-            <span className="font-medium">{product.name}</span>
-            {product.featured && <Badge variant="primary">Featured</Badge>}
-          </div>
+const COLUMNS: Columns<Product> = [
+  {
+    header: 'Product',
+    skeleton: 'h-12 w-56',
+    cell: (product) => (
+      <div className="flex min-w-56 items-center gap-3">
+        <ProductThumbnail src={product.imageUrl} />
+        <div className="flex flex-col items-start gap-1">
+          <span className="font-medium">{product.name}</span>
+          {product.featured && <Badge variant="primary">Featured</Badge>}
         </div>
-      </TableCell>
-      <TableCell className="whitespace-nowrap">{product.category}</TableCell>
-      <TableCell className="whitespace-nowrap">{product.platform}</TableCell>
-      <TableCell className="whitespace-nowrap">
-        <ProductPrice product={product} />
-      </TableCell>
-      <TableCell>
-        <Badge variant={product.inStock ? 'secondary' : 'outline'} className="whitespace-nowrap">
-          {product.inStock ? 'In Stock' : 'Out of Stock'}
-        </Badge>
-      </TableCell>
-      {actions && (
-        <TableCell>
-          <div className="flex gap-1">
-            <Button
-              variant="ghost"
-              className="size-9 p-0"
-              aria-label={`Edit ${product.name}`}
-              onClick={() => actions.onEdit(product)}
-            >
-              <Pencil aria-hidden="true" className="size-4" />
-            </Button>
-            <Button
-              variant="ghost"
-              className="size-9 p-0 text-destructive hover:text-destructive"
-              aria-label={`Delete ${product.name}`}
-              onClick={() => actions.onDelete(product)}
-            >
-              <Trash2 aria-hidden="true" className="size-4" />
-            </Button>
-          </div>
-        </TableCell>
-      )}
-    </TableRow>
+      </div>
+    ),
+  },
+  { header: 'Category', className: 'whitespace-nowrap', cell: (product) => product.category },
+  { header: 'Platform', className: 'whitespace-nowrap', cell: (product) => product.platform },
+  { header: 'Price', className: 'whitespace-nowrap', cell: (product) => <ProductPrice product={product} /> },
+  {
+    header: 'Status',
+    cell: (product) => (
+      <Badge variant={product.inStock ? 'secondary' : 'outline'} className="whitespace-nowrap">
+        {product.inStock ? 'In Stock' : 'Out of Stock'}
+      </Badge>
+    ),
+  },
+];
+
+function ProductButtons({ product, actions }: { product: Product; actions: RowActions }) {
+  return (
+    <>
+      <Button
+        variant="ghost"
+        className="size-9 p-0"
+        aria-label={`Edit ${product.name}`}
+        onClick={() => actions.onEdit(product)}
+      >
+        <Pencil aria-hidden="true" className="size-4" />
+      </Button>
+      <Button
+        variant="ghost"
+        className="size-9 p-0 text-destructive hover:text-destructive"
+        aria-label={`Delete ${product.name}`}
+        onClick={() => actions.onDelete(product)}
+      >
+        <Trash2 aria-hidden="true" className="size-4" />
+      </Button>
+    </>
   );
 }
 
@@ -70,12 +68,12 @@ export function ProductsTable({ actions }: { actions: RowActions | null }) {
   return (
     <QueryTable
       label="Products"
-      columns={actions ? COLUMNS : READ_ONLY_COLUMNS}
+      columns={COLUMNS}
+      actions={actions ? (product) => <ProductButtons product={product} actions={actions} /> : undefined}
       query={useProducts()}
       errorTitle="The products could not be loaded"
       emptyText="No products yet. Add your first product to get started."
-      renderRow={(product) => <ProductRow key={product.id} product={product} actions={actions} />}
-      skeletonCell={(column) => (column === 'Product' ? 'h-12 w-56' : 'h-5 w-full min-w-16')}
+      rowKey={(product) => product.id}
     />
   );
 }

@@ -4,54 +4,35 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import type { Columns } from '@/components/ui/data-table';
 import { Label } from '@/components/ui/label';
 import { PagedTable } from '@/components/ui/paged-table';
 import { Select } from '@/components/ui/select';
-import { TableCell, TableRow } from '@/components/ui/table';
 import { formatDateTime } from '@/lib/date-time';
 import { clearFilters, useListSearch } from '@/lib/list-search';
 import { useDeleteBackOfficeUser, useTeamPage } from '../api/back-office-users';
 import { ROLE_LABELS } from './role-labels';
 
-const COLUMNS = ['Username', 'Role', 'Added', 'Actions'];
-
-function UserRow({
-  user,
-  isYou,
-  onDelete,
-}: {
-  user: BackOfficeUserView;
-  isYou: boolean;
-  onDelete: (user: BackOfficeUserView) => void;
-}) {
-  return (
-    <TableRow>
-      <TableCell className="font-medium whitespace-nowrap">
+/** Your own row says it is you. */
+const columns = (isYou: (user: BackOfficeUserView) => boolean): Columns<BackOfficeUserView> => [
+  {
+    header: 'Username',
+    className: 'font-medium whitespace-nowrap',
+    cell: (user) => (
+      <>
         {user.username}
-        {isYou && <span className="ml-2 text-sm font-normal text-muted-foreground">(you)</span>}
-      </TableCell>
-      <TableCell>
-        <Badge variant={user.role === 'admin' ? 'primary' : 'secondary'}>{ROLE_LABELS[user.role]}</Badge>
-      </TableCell>
-      <TableCell className="whitespace-nowrap">{formatDateTime(user.createdAt)}</TableCell>
-      <TableCell>
-        {/* Nobody deletes their own account: the store always keeps an admin who can sign in. */}
-        <div className="flex h-9 items-center">
-          {!isYou && (
-            <Button
-              variant="ghost"
-              className="size-9 p-0 text-destructive hover:text-destructive"
-              aria-label={`Delete user ${user.username}`}
-              onClick={() => onDelete(user)}
-            >
-              <Trash2 aria-hidden="true" className="size-4" />
-            </Button>
-          )}
-        </div>
-      </TableCell>
-    </TableRow>
-  );
-}
+        {isYou(user) && <span className="ml-2 text-sm font-normal text-muted-foreground">(you)</span>}
+      </>
+    ),
+  },
+  {
+    header: 'Role',
+    cell: (user) => (
+      <Badge variant={user.role === 'admin' ? 'primary' : 'secondary'}>{ROLE_LABELS[user.role]}</Badge>
+    ),
+  },
+  { header: 'Added', className: 'whitespace-nowrap', cell: (user) => formatDateTime(user.createdAt) },
+];
 
 const ALL_ROLES = 'all';
 const ROLE_OPTIONS = [
@@ -71,6 +52,8 @@ export function TeamTable({ username }: { username: string | null }) {
   const remove = useDeleteBackOfficeUser();
   const search = useListSearch();
   const clear = clearFilters(search, TEAM_FILTERS);
+  const isYou = (user: BackOfficeUserView) =>
+    username !== null && user.username.toLowerCase() === username.toLowerCase();
   return (
     <div className="grid gap-4">
       <div className="grid w-full gap-1.5 sm:w-44">
@@ -85,21 +68,27 @@ export function TeamTable({ username }: { username: string | null }) {
       <PagedTable
         label="Back-office users"
         pagesLabel="Back-office user pages"
-        columns={COLUMNS}
+        columns={columns(isYou)}
+        // Nobody deletes their own account: the store always keeps an admin who can sign in.
+        actions={(user) =>
+          isYou(user) ? null : (
+            <Button
+              variant="ghost"
+              className="size-9 p-0 text-destructive hover:text-destructive"
+              aria-label={`Delete user ${user.username}`}
+              onClick={() => setDeleting(user)}
+            >
+              <Trash2 aria-hidden="true" className="size-4" />
+            </Button>
+          )
+        }
         query={useTeamPage(search.params)}
         errorTitle="The users could not be loaded"
         emptyText="No users yet."
         noMatchText="No users have this role."
         onClearFilters={clear}
         onPage={search.goTo}
-        renderRow={(user) => (
-          <UserRow
-            key={user.id}
-            user={user}
-            isYou={username !== null && user.username.toLowerCase() === username.toLowerCase()}
-            onDelete={setDeleting}
-          />
-        )}
+        rowKey={(user) => user.id}
       />
       <ConfirmDialog
         open={deleting !== null}
