@@ -7,7 +7,7 @@
  *   npm run bench:api
  *
  * The store runs as `npm start` runs it (bench/support/store.ts) with the demo store, the api in production mode.
- * The api and the baseline take turns (A B A B) so drift on the machine falls on both. Targets (issue 9): at least
+ * The api and the baseline take turns (A B A B) so drift on the machine falls on both. Targets: at least
  * 0.8 of the baseline's requests/s and p99 under 20 ms. A missed target prints FAIL; a wrong answer (no ETag, no 304
  * on revalidation, a body with a 304, an error under load) makes it exit 1.
  * Knobs: BENCH_CONNECTIONS (100), BENCH_SECONDS (12 per server and case, split over the rounds), BENCH_ROUNDS (2),

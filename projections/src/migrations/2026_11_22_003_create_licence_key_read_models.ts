@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 // Frozen: a change to the read schema is a new migration (or, for a projector's own tables, a version bump).
-// The `licence-keys` projector's tables, and what issue 4 added to the `orders` and `dashboard` projectors' tables,
+// The `licence-keys` projector's tables, and what licence-key delivery added to the `orders` and `dashboard` projectors' tables,
 // as their createTables made them that day. Columns are added with a default for rows already there, then the
 // default is dropped (the projectors write every column; the version bumps rebuild those rows anyway).
 

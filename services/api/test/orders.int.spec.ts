@@ -384,7 +384,8 @@ describe('Orders, customers and dashboard API', () => {
           completedOrders: 1,
           totalCustomers: 4,
           totalRevenue: '385.99',
-          // The spec's six fields of each, as the dashboard as of a past moment has them.
+          // The six fields of each (id, customer name and e-mail, total, status, date), as the dashboard as of a past
+          // moment has them.
           recentOrders: orders
             .slice(0, 5)
             .map(({ id, customerName, customerEmail, total, status, createdAt }) => ({

@@ -3,7 +3,7 @@ import type { Decider, DomainEvent } from '../commands/index.js';
 
 /**
  * Given/when/then for a decider's specs: the history is folded with its evolve, the command decided on the result,
- * and the events it emits (or the error it throws) compared with what the spec expects.
+ * and the events it emits (or the error it throws) compared with what the test expects.
  */
 export const givenHistory =
   <Command, State, Event extends DomainEvent>(decider: Decider<Command, State, Event>) =>

@@ -4,7 +4,7 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
-/** Below the spec's 768 px mobile breakpoint. */
+/** Below the 768 px width where the layout turns to phones'. */
 export const PHONE = { width: 390, height: 844 } as const;
 
 export interface TestPage {

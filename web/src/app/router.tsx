@@ -12,7 +12,7 @@ const AccountRoute = lazy(() => import('./routes/account'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 const AdminApp = lazy(() => import('./routes/admin/admin-app'));
 
-/** The back office's screens (spec section 2), one route so moving between them keeps the admin layout mounted. */
+/** The back office's screens, one route so moving between them keeps the admin layout mounted. */
 const ADMIN_PATHS =
   /^\/admin(?:\/(?:login|products|orders(?:\/[^/]+)?|customers(?:\/[^/]+)?|license-keys(?:\/[^/]+)?|team|audit\/(?:events|dashboard|verify|orders\/[^/]+)))?\/?$/;
 

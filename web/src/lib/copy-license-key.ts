@@ -1,8 +1,8 @@
 import { toast } from '@/lib/toast';
 
 /**
- * Copies a licence key with the spec's toast (storefront and back office) ('Copied!' / 'License key copied to
- * clipboard.'); true when it was copied.
+ * Copies a licence key with the toast 'Copied!' / 'License key copied to clipboard.' (storefront and back office);
+ * true when it was copied.
  */
 export async function copyLicenseKey(key: string): Promise<boolean> {
   try {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
 import { containing, isWholeEmailAddress, searchTermSchema } from '../http/search.js';
 
-/** A customer as the back office shows it (spec section 3): derived from orders, grouped by e-mail. */
+/** A customer as the back office shows it: derived from orders, grouped by e-mail address. */
 export interface CustomerView {
   email: string;
   name: string;

@@ -24,7 +24,7 @@ export function customerRoutes(db: Kysely<Database>): Router {
     privateJson(res, await listCustomers(db));
   });
 
-  // The back office's list: one page, searched and sorted by the server (the spec's GET /customers answers all).
+  // The back office's list: one page, searched and sorted by the server (GET /api/customers answers them all, as its first callers expect).
   router.get('/admin/customers', requireBackOffice, async (req, res) => {
     const page = parsePageQuery(CUSTOMER_KEYSET, req.query);
     privateJson(res, await pageCustomers(db, parseRequest(customerListFiltersSchema, req.query), page));

@@ -39,7 +39,8 @@ export async function dashboardSummary(
     completedOrders: stats?.completed_count ?? 0,
     totalCustomers: stats?.customer_count ?? 0,
     totalRevenue: stats?.revenue ?? '0.00',
-    // The spec's six fields, as the dashboard as of a past moment folds them from the log.
+    // The six fields of a recent order (id, customer name and e-mail, total, status, date), as the dashboard as of a
+    // past moment folds them from the log.
     recentOrders: recentOrders.map(({ id, customerName, customerEmail, total, status, createdAt }) => ({
       id,
       customerName,

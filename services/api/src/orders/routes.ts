@@ -131,7 +131,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     privateJson(res, await listOrders(db));
   });
 
-  // The back office's list: one page, filtered and sorted by the server (the spec's GET /orders answers them all).
+  // The back office's list: one page, filtered and sorted by the server (GET /api/orders, which the storefront's own screens call, answers them all).
   router.get('/admin/orders', requireBackOffice, async (req, res) => {
     const page = parsePageQuery(ORDER_KEYSET, req.query);
     privateJson(res, await pageOrders(db, parseRequest(orderListFiltersSchema, req.query), page));

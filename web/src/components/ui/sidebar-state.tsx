@@ -25,7 +25,7 @@ function storedOpen(): boolean {
 }
 
 function storeOpen(open: boolean) {
-  // biome-ignore lint/suspicious/noDocumentCookie: a plain cookie is what the spec keeps the state in
+  // biome-ignore lint/suspicious/noDocumentCookie: the open state lives in the cookie sidebar_state for 7 days
   document.cookie = `${SIDEBAR_COOKIE}=${open}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE_S}; samesite=lax`;
 }
 

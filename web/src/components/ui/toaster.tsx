@@ -7,7 +7,7 @@ const variants = {
   destructive: 'border-destructive-solid bg-destructive-solid text-destructive-foreground',
 };
 
-/** Radix toasts with the spec's settings: swipe right past 50 px to dismiss, F8 jumps to them. */
+/** Radix toasts, one at a time: swipe right past 50 px to dismiss, F8 jumps to them. */
 export function Toaster() {
   const toasts = useToasts();
   return (

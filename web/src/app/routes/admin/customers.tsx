@@ -1,7 +1,7 @@
 import { Seo } from '@/components/seo/seo';
 import { CustomersScreen } from '@/features/admin/customers/components/customers-screen';
 
-/** Customers (spec section 2): who bought, how often, how much, and when last; searched a page at a time. */
+/** Customers: who bought, how often, how much, and when last; searched a page at a time. */
 export default function CustomersRoute() {
   return (
     <>

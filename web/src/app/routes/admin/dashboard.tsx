@@ -1,7 +1,7 @@
 import { Seo } from '@/components/seo/seo';
 import { DashboardOverview } from '@/features/admin/dashboard/components/dashboard-overview';
 
-/** Admin dashboard (spec section 2). */
+/** Admin dashboard: the headline figures, recent orders and stock alerts. */
 export default function AdminDashboardRoute() {
   return (
     <>

@@ -1,7 +1,7 @@
 import { Seo } from '@/components/seo/seo';
 import { AdminLoginForm } from '@/features/admin/auth/components/admin-login-form';
 
-/** Admin login (spec section 2); also what a visitor who is not an admin sees on any admin path. */
+/** Admin login; also what a visitor who is not an admin sees on any admin path. */
 export default function AdminLoginRoute() {
   return (
     <div className="flex min-h-svh items-center justify-center bg-muted/40 px-4 py-12">

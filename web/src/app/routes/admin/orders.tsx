@@ -2,7 +2,7 @@ import { Seo } from '@/components/seo/seo';
 import { ScreenSubtitle } from '@/features/admin/components/screen-subtitle';
 import { OrdersScreen } from '@/features/admin/orders/components/orders-screen';
 
-/** Orders (spec section 2): the orders a page at a time, searched and filtered, each status changed from the list. */
+/** Orders: the orders a page at a time, searched and filtered, each status changed from the list. */
 export default function OrdersRoute() {
   return (
     <>

@@ -1,7 +1,7 @@
 import { Seo } from '@/components/seo/seo';
 import { ProductsScreen } from '@/features/admin/products/components/products-screen';
 
-/** Admin Products (spec section 2). */
+/** Admin Products: the catalogue, with create, edit (image upload included) and delete. */
 export default function AdminProductsRoute() {
   return (
     <>

@@ -6,7 +6,7 @@ import { copyLicenseKey } from '@/lib/copy-license-key';
 /** How long the button says "Copied" before it offers to copy again. */
 const COPIED_MS = 2000;
 
-/** Copies one key (with the spec's toast); the button itself says "Copied" for a moment, read out by screen readers. */
+/** Copies one key (toast 'Copied!'); the button itself says "Copied" for a moment, read out by screen readers. */
 export function CopyKeyButton({ licenseKey, productName }: { licenseKey: string; productName: string }) {
   const [copied, setCopied] = useState(false);
   useEffect(() => {

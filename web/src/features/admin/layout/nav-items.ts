@@ -17,7 +17,7 @@ export interface AdminNavItem {
   icon: LucideIcon;
 }
 
-/** The sidebar's Management group, in the order of spec section 2. */
+/** The sidebar's Management group: Dashboard, Products, Orders, Customers, License Keys, in that order. */
 export const ADMIN_NAV_ITEMS: readonly AdminNavItem[] = [
   { label: 'Dashboard', href: '/admin', icon: LayoutDashboard },
   { label: 'Products', href: '/admin/products', icon: Package },

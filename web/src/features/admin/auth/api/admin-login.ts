@@ -25,7 +25,7 @@ async function postAdminLogin(credentials: AdminCredentials): Promise<void> {
   }
 }
 
-/** Signs in; on success goes to the dashboard and reads the admin status again (spec sections 2 and 8). */
+/** Signs in; on success goes to the dashboard and reads the admin status again, so the panel opens at once. */
 export function useAdminLogin() {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();

@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 import { usePagedQuery } from '@/lib/paged-query';
 
-/** A customer as the back office lists it (spec section 3): derived from orders, grouped by e-mail. */
+/** A customer as the back office lists it: derived from orders, grouped by e-mail address. */
 export interface CustomerView {
   email: string;
   name: string;

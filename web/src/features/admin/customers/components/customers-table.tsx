@@ -29,7 +29,7 @@ const COLUMNS: Columns<CustomerView> = [
   },
 ];
 
-/** One page of customers derived from the orders, the most recent buyer first by default (spec section 2). */
+/** One page of customers derived from the orders, the most recent buyer first by default. */
 export function CustomersTable({
   params,
   onPage,

@@ -6,7 +6,7 @@ import { StatCard, StatCardSkeleton } from './stat-card';
 // Two abreast even on a phone: four full-width cards would push the recent orders off the first screen.
 const GRID = 'grid grid-cols-2 gap-3 sm:gap-4 xl:grid-cols-4';
 
-/** The four headline cards of spec section 2. */
+/** The four headline cards: products, orders, customers and revenue. */
 export function DashboardStats({ dashboard }: { dashboard: DashboardView }) {
   return (
     <div className={GRID}>

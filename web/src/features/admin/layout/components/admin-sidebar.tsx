@@ -34,7 +34,7 @@ function NavLink({ item, location }: { item: AdminNavItem; location: string }) {
   );
 }
 
-/** 'Admin Panel': the Management links and Logout (spec section 2). */
+/** 'Admin Panel': the Management links and Logout. */
 export function AdminSidebar() {
   const [location] = useLocation();
   const { setOpenMobile } = useSidebar();

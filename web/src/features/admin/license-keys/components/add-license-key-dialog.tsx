@@ -15,7 +15,7 @@ interface Problems {
   key?: string;
 }
 
-/** Add License Key (spec section 2): a product and a key, both required (spec section 5). */
+/** Add License Key: a product and a key, both required. */
 export function AddLicenseKeyDialog() {
   const [open, setOpen] = useState(false);
   const [productId, setProductId] = useState<string | undefined>();

@@ -4,7 +4,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useDeleteLicenseKey } from '../api/delete-license-key';
 
-/** Deletes an available key after the spec's confirmation (section 8). */
+/** Deletes an available key once the admin confirms that it cannot be undone. */
 export function DeleteLicenseKeyButton({ keyId, label }: { keyId: string; label: string }) {
   const [confirming, setConfirming] = useState(false);
   const remove = useDeleteLicenseKey();

@@ -5,7 +5,7 @@ import { ImportLicenseKeysDialog } from './import-license-keys-dialog';
 import { LicenseKeysTable } from './license-keys-table';
 import { StockSummary } from './stock-summary';
 
-/** License Keys (spec section 2): stock per product, then the keys, with add, import, copy and delete. */
+/** License Keys: stock per product, then the keys, with add, import, copy and delete. */
 export function LicenseKeysScreen() {
   const readOnly = useReadOnly();
   return (

@@ -4,7 +4,7 @@ import { apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { ORDER_PAGES_PATH, ORDERS_KEY } from './get-orders';
 
-/** What an admin may set (spec section 4): any of the three, from any status. */
+/** What an admin may set: pending, completed or cancelled, from any status. */
 export const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
 export type AdminStatus = (typeof ADMIN_STATUSES)[number];
 

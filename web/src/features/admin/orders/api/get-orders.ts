@@ -4,7 +4,7 @@ import { getJson } from '@/lib/api';
 import { usePagedQuery } from '@/lib/paged-query';
 
 /**
- * Every order query key starts with '/api/orders' (the spec's default key-to-path rule), so invalidating that
+ * Every order query key starts with '/api/orders' (a query key's parts joined by slashes are the path it reads), so invalidating that
  * prefix refreshes the list, each order, its items and its timeline at once.
  */
 export const ORDERS_KEY = ['/api/orders'] as const;

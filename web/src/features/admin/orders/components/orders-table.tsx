@@ -39,7 +39,7 @@ const statusSelect = (order: OrderView) => <OrderStatusSelect order={order} clas
 
 /**
  * One page of orders as `params` select and sort them (newest first by default), each with its status drop-down
- * (spec section 2, Orders). `onClearFilters` is given while filters hide orders.
+ * from the list. `onClearFilters` is given while filters hide orders.
  */
 export function OrdersTable({
   params,
