@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Product } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshLicenceKey } from '../../test/support/licence-keys.js';
 import { openAdminPage } from './support/admin.js';
 import { PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
@@ -28,12 +28,6 @@ async function choose(page: Page, trigger: Locator, option: string) {
   await trigger.click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
-
-/** A key no other test run has. */
-const freshKey = () => {
-  const hex = randomBytes(10).toString('hex').toUpperCase();
-  return [0, 4, 8, 12, 16].map((at) => `E2E${hex.slice(at, at + 4)}`).join('-');
-};
 
 const keysTable = (page: Page) => page.getByRole('table', { name: 'License keys' });
 /** A key as every list of the back office shows it: its last four characters. */
@@ -224,7 +218,7 @@ describe('License Keys screen', () => {
     await dialog.getByText('Please select a product').waitFor();
     expect(await dialog.getByText('Please enter a license key').isVisible()).toBe(true);
 
-    const key = freshKey();
+    const key = freshLicenceKey();
     await choose(page, productSelect, product.name);
     await keyInput.fill(key);
     await dialog.getByRole('button', { name: 'Add License Key' }).click();
@@ -356,7 +350,7 @@ describe('License Keys screen', () => {
       await page.getByRole('button', { name: 'Import Keys' }).click();
       const dialog = page.getByRole('dialog', { name: 'Import License Keys' });
       await dialog.waitFor();
-      const [one, two] = [freshKey(), freshKey()];
+      const [one, two] = [freshLicenceKey(), freshLicenceKey()];
       await choose(page, dialog.getByRole('combobox', { name: 'Product *' }), product.name);
       await dialog.getByLabel('License Keys *').fill(`${one}\n${two}\n${one}\n`);
       await dialog.getByRole('button', { name: 'Import' }).click();

@@ -348,6 +348,7 @@ export class ProductOracle {
       platform: f.platform,
       download_url: f.downloadUrl ?? null,
       installation_notes: f.installationNotes ?? null,
+      key_format: f.keyFormat ?? null,
       regular_price: f.regularPrice,
       sale_price: f.salePrice ?? null,
       featured: f.featured,

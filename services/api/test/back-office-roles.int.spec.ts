@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../../../test/support/database.js';
+import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import { createApp } from '../src/app.js';
 import { maskedKey } from '../src/orders/timeline.js';
 import { callApi, recordingLogger, signIn, type TestApi } from './support/api.js';
@@ -225,7 +226,7 @@ describe('Back-office roles', () => {
 
     beforeAll(async () => {
       productId = await seedProduct(eventStore, database);
-      key = `AUDIT-${randomBytes(8).toString('hex').toUpperCase()}`;
+      key = freshLicenceKey();
       const added = await call('POST', '/api/license-keys', { cookie: admin, body: { productId, key } });
       expect(added.status).toBe(201);
     });

@@ -10,7 +10,8 @@ export type ProductCommand =
 export type ProductState =
   | { status: 'absent' }
   | { status: 'active'; fields: ProductFields }
-  | { status: 'deleted' };
+  /** A deleted product keeps its key format: paid orders still waiting for its keys can be served. */
+  | { status: 'deleted'; keyFormat: string | null };
 
 export const initialProductState: ProductState = { status: 'absent' };
 
@@ -23,7 +24,10 @@ export function evolveProduct(state: ProductState, event: ProductEvent): Product
         ? { status: 'active', fields: { ...state.fields, ...event.data.changes } }
         : state;
     case 'ProductDeleted':
-      return { status: 'deleted' };
+      return {
+        status: 'deleted',
+        keyFormat: state.status === 'active' ? (state.fields.keyFormat ?? null) : null,
+      };
   }
 }
 
