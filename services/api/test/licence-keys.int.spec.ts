@@ -720,6 +720,42 @@ describe('Licence keys API', () => {
     });
   });
 
+  describe('GET /api/admin/stock-mismatches', () => {
+    it('lists the products shown in stock with no key available, or out of stock with keys, and follows a fix', async () => {
+      const shownInStock = async (name: string, inStock: boolean) => ({
+        id: await seedProduct(eventStore, database, { name, inStock }),
+        name,
+      });
+      const [empty, stocked, hidden, soldOut] = [
+        await shownInStock('BBB In stock without keys', true),
+        await shownInStock('BBB In stock with keys', true),
+        await shownInStock('BBB Out of stock with keys', false),
+        await shownInStock('BBB Out of stock without keys', false),
+      ];
+      await addKey(stocked.id, freshLicenceKey());
+      for (let n = 0; n < 2; n++) await addKey(hidden.id, freshLicenceKey());
+      const ours = new Set([empty.id, stocked.id, hidden.id, soldOut.id]);
+      const mismatches = async () => {
+        const response = await request('GET', '/api/admin/stock-mismatches', { cookie: admin });
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        const all = (await expectAnswer(response, 200)) as Array<{ productId: string }>;
+        return all.filter((row) => ours.has(row.productId));
+      };
+
+      expect(await mismatches()).toStrictEqual([
+        { productId: empty.id, productName: empty.name, inStock: true, available: 0 },
+        { productId: hidden.id, productName: hidden.name, inStock: false, available: 2 },
+      ]);
+
+      await expectAnswer(
+        await request('PATCH', `/api/products/${hidden.id}`, { cookie: admin, body: { inStock: true } }),
+        200,
+      );
+      await addKey(empty.id, freshLicenceKey());
+      expect(await mismatches()).toStrictEqual([]);
+    });
+  });
+
   describe('GET /api/license-keys/stock', () => {
     it('counts available, assigned and owed keys per product on sale, low below the threshold', async () => {
       const [stocked, short] = [await product('AAA Stocked'), await product('AAA Short')];

@@ -26,7 +26,13 @@ import {
   readLicenceKey,
   sameKeyAs,
 } from './key-text.js';
-import { findKeyToReveal, findLicenceKeyProduct, listLicenceKeys, listStock } from './queries.js';
+import {
+  findKeyToReveal,
+  findLicenceKeyProduct,
+  listLicenceKeys,
+  listStock,
+  listStockMismatches,
+} from './queries.js';
 import { keyRevealer, masked, revealFor } from './reveal.js';
 
 /**
@@ -130,6 +136,11 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
 
   router.get('/license-keys/stock', requireBackOffice, async (_req, res) => {
     privateJson(res, 200, await listStock(database.db, lowStockThreshold));
+  });
+
+  // Products the store shows in stock with no key to deliver, or out of stock while keys wait to be sold.
+  router.get('/admin/stock-mismatches', requireBackOffice, async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(await listStockMismatches(database.db));
   });
 
   router.post('/license-keys', requireAdmin, async (req, res) => {

@@ -1,4 +1,5 @@
 import { LoadError } from '@/components/ui/load-error';
+import { StockMismatchNotice } from '../../stock-mismatches/components/stock-mismatch-notice';
 import { useDashboard } from '../api/get-dashboard';
 import { DashboardStats, DashboardStatsSkeleton } from './dashboard-stats';
 import { LowStock, LowStockSkeleton } from './low-stock';
@@ -6,7 +7,10 @@ import { RecentOrders, RecentOrdersSkeleton } from './recent-orders';
 
 const PANELS = 'grid gap-4 lg:grid-cols-3';
 
-/** The figures, recent orders and low stock, from one read of GET /api/admin/dashboard. */
+/**
+ * The figures, recent orders and low stock, from one read of GET /api/admin/dashboard; beneath the figures, any
+ * product whose stock is shown wrongly.
+ */
 export function DashboardOverview() {
   const { data: dashboard, error, refetch, isFetching } = useDashboard();
 
@@ -34,6 +38,7 @@ export function DashboardOverview() {
   return (
     <div className="flex flex-col gap-6">
       <DashboardStats dashboard={dashboard} />
+      <StockMismatchNotice />
       <div className={PANELS}>
         <RecentOrders orders={dashboard.recentOrders} />
         <LowStock dashboard={dashboard} />

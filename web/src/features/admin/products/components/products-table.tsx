@@ -6,6 +6,8 @@ import { ProductThumbnail } from '@/components/ui/product-thumbnail';
 import { QueryTable } from '@/components/ui/query-table';
 import { TableCell, TableRow } from '@/components/ui/table';
 import { useProducts } from '@/features/catalogue/api/get-products';
+import { type StockMismatch, useStockMismatches } from '../../stock-mismatches/api/stock-mismatches';
+import { StockMismatchFix } from '../../stock-mismatches/components/stock-mismatch-fix';
 import { ProductPrice } from './product-price';
 
 const COLUMNS = ['Product', 'Category', 'Platform', 'Price', 'Status', 'Actions'];
@@ -17,7 +19,15 @@ interface RowActions {
   onDelete: (product: Product) => void;
 }
 
-function ProductRow({ product, actions }: { product: Product; actions: RowActions | null }) {
+function ProductRow({
+  product,
+  actions,
+  mismatch,
+}: {
+  product: Product;
+  actions: RowActions | null;
+  mismatch: StockMismatch | undefined;
+}) {
   return (
     <TableRow>
       <TableCell>
@@ -35,9 +45,12 @@ function ProductRow({ product, actions }: { product: Product; actions: RowAction
         <ProductPrice product={product} />
       </TableCell>
       <TableCell>
-        <Badge variant={product.inStock ? 'secondary' : 'outline'} className="whitespace-nowrap">
-          {product.inStock ? 'In Stock' : 'Out of Stock'}
-        </Badge>
+        <div className="flex min-w-44 flex-col items-start gap-1.5">
+          <Badge variant={product.inStock ? 'secondary' : 'outline'} className="whitespace-nowrap">
+            {product.inStock ? 'In Stock' : 'Out of Stock'}
+          </Badge>
+          {mismatch && <StockMismatchFix mismatch={mismatch} />}
+        </div>
       </TableCell>
       {actions && (
         <TableCell>
@@ -65,8 +78,13 @@ function ProductRow({ product, actions }: { product: Product; actions: RowAction
   );
 }
 
-/** The whole catalogue with edit and delete per product; null: read-only. */
+/**
+ * The whole catalogue with edit and delete per product (null: read-only); a product whose stock is shown wrongly
+ * says so under its status, with the fix.
+ */
 export function ProductsTable({ actions }: { actions: RowActions | null }) {
+  const { data: mismatches } = useStockMismatches();
+  const mismatchOf = new Map(mismatches?.map((mismatch) => [mismatch.productId, mismatch]));
   return (
     <QueryTable
       label="Products"
@@ -74,7 +92,14 @@ export function ProductsTable({ actions }: { actions: RowActions | null }) {
       query={useProducts()}
       errorTitle="The products could not be loaded"
       emptyText="No products yet. Add your first product to get started."
-      renderRow={(product) => <ProductRow key={product.id} product={product} actions={actions} />}
+      renderRow={(product) => (
+        <ProductRow
+          key={product.id}
+          product={product}
+          actions={actions}
+          mismatch={mismatchOf.get(product.id)}
+        />
+      )}
       skeletonCell={(column) => (column === 'Product' ? 'h-12 w-56' : 'h-5 w-full min-w-16')}
     />
   );
