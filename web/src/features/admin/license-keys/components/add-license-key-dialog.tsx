@@ -102,7 +102,8 @@ export function AddLicenseKeyDialog() {
               </p>
             ) : (
               <p id="license-key-text-format" className="text-sm text-muted-foreground">
-                Format: <code className="font-mono">{keyFormat}</code> (X: an upper-case letter or a digit)
+                Format: <code className="font-mono whitespace-nowrap">{keyFormat}</code> (X: an upper-case
+                letter or a digit)
               </p>
             )}
           </div>

@@ -112,7 +112,8 @@ export function ImportLicenseKeysDialog() {
             />
           </div>
           <p id="import-keys-format" className="-mt-2 text-sm text-muted-foreground">
-            Format: <code className="font-mono">{keyFormat}</code> (X: an upper-case letter or a digit)
+            Format: <code className="font-mono whitespace-nowrap">{keyFormat}</code> (X: an upper-case letter
+            or a digit)
           </p>
           <div className="grid gap-2">
             <Label htmlFor="import-file">Or read them from a file</Label>
