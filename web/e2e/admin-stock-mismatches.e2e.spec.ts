@@ -2,7 +2,7 @@ import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
-import { toastSaying } from './support/browser.js';
+import { seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts } from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
@@ -87,4 +87,23 @@ describe('Stock that tells the truth', () => {
     expect(errors).toEqual([]);
     await close();
   });
+
+  it.each(['light', 'dark'] as const)(
+    'has no serious accessibility violations in the flag and the notice, %s theme',
+    async (colorScheme) => {
+      const { page, close } = await openAdminPage(browser, store.url, { colorScheme });
+      const product = products[1] as Product;
+      await setInStock(page, product.id, false);
+      await page.goto('/admin');
+      await page.getByRole('region', { name: 'Stock shown wrongly' }).getByText(product.name).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await page.goto('/admin/products');
+      await productRow(page, product.name)
+        .getByText(/^Shown out of stock/)
+        .waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await setInStock(page, product.id, true);
+      await close();
+    },
+  );
 });

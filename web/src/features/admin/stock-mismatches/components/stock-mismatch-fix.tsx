@@ -20,8 +20,9 @@ export function StockMismatchFix({ mismatch }: { mismatch: StockMismatch }) {
   const inStock = !mismatch.inStock;
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <span className="inline-flex items-center gap-1 text-xs font-medium text-destructive">
-        <TriangleAlert aria-hidden="true" className="size-3.5 shrink-0" />
+      {/* The icon carries the warning's colour: red text this small is too faint on a dark card. */}
+      <span className="inline-flex items-center gap-1 text-xs font-medium">
+        <TriangleAlert aria-hidden="true" className="size-3.5 shrink-0 text-destructive" />
         {mismatchText(mismatch)}
       </span>
       {!readOnly && (
