@@ -46,8 +46,11 @@ const updateProduct = (
   state: ProductState,
 ): ProductEvent[] => {
   if (state.status !== 'active') throw new NotFoundError('Product not found');
+  // A field absent from older events (no download, no key format) is the same as one sent as null.
   const changes = Object.fromEntries(
-    Object.entries(cmd.changes).filter(([key, value]) => state.fields[key as keyof ProductFields] !== value),
+    Object.entries(cmd.changes).filter(
+      ([key, value]) => (state.fields[key as keyof ProductFields] ?? null) !== (value ?? null),
+    ),
   );
   if (Object.keys(changes).length === 0) return [];
   return [{ type: 'ProductUpdated', data: { productId: cmd.productId, changes, updatedAt: cmd.now } }];

@@ -198,6 +198,12 @@ describe('Product', () => {
       expect(after.status === 'active' && keyFormatOf(after.fields)).toBe(DEFAULT_KEY_FORMAT);
     });
 
+    it('is not recorded as changed when an edit sends none for a product recorded without one', () => {
+      given(created)
+        .when({ type: 'UpdateProduct', productId, changes: { keyFormat: null, downloadUrl: null }, now })
+        .thenEmitsNothing();
+    });
+
     it('stays known once the product is deleted, for keys owed to its paid orders', () => {
       expect([withFormat, deleted].reduce(evolveProduct, initialProductState)).toEqual({
         status: 'deleted',
