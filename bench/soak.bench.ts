@@ -17,9 +17,9 @@
  * Knobs: SOAK_MINUTES (10), SOAK_WINDOW_SECONDS (30), SOAK_CONNECTIONS (20), SOAK_BROWSE_RATE (200 requests/s),
  * SOAK_ORDERS_PER_SECOND (2), SOAK_MAX_SHOPPERS (20 purchases in flight at most).
  */
-import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { checkCluster } from '../scripts/testing/cluster-checks.js';
+import { freshLicenceKey } from '../test/support/licence-keys.js';
 import { startTestSmtpServer } from '../test/support/smtp-server.js';
 import { load, summarize } from './support/load.js';
 import { type WindowMemory, watchMemory } from './support/memory.js';
@@ -62,7 +62,7 @@ interface CatalogueProduct {
 async function stockKeys(store: BenchStore, products: BenchProduct[], perProduct: number) {
   const cookie = await signInAsAdmin(store);
   for (const product of products) {
-    const keys = Array.from({ length: perProduct }, () => randomUUID().toUpperCase()).join('\n');
+    const keys = Array.from({ length: perProduct }, freshLicenceKey).join('\n');
     const response = await fetch(`${store.apiUrl}/api/license-keys/import`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },

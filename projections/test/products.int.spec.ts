@@ -74,6 +74,8 @@ describe('products projector', () => {
         platform: 'Windows',
         download_url: 'https://setup.office.com/',
         installation_notes: 'Sign in at setup.office.com.\nEnter your key.',
+        // Recorded without a key format: the default one.
+        key_format: null,
         regular_price: '249.99',
         sale_price: '199.00',
         featured: true,
@@ -89,7 +91,7 @@ describe('products projector', () => {
             type: 'ProductUpdated',
             data: {
               productId: id,
-              changes: { salePrice: null, inStock: false, downloadUrl: null },
+              changes: { salePrice: null, inStock: false, downloadUrl: null, keyFormat: 'XXXX-XXXX' },
               updatedAt: '2026-03-02T09:00:00.000Z',
             },
             metadata,
@@ -103,6 +105,7 @@ describe('products projector', () => {
         in_stock: false,
         download_url: null,
         installation_notes: 'Sign in at setup.office.com.\nEnter your key.',
+        key_format: 'XXXX-XXXX',
         regular_price: '249.99',
         updated_at: new Date('2026-03-02T09:00:00.000Z'),
       });

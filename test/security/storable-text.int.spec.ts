@@ -17,6 +17,7 @@ import { readEvents } from '../../services/api/test/support/checkout.js';
 import { isWriteRoute, registeredRoutes } from '../../services/api/test/support/routes.js';
 import { emulatorAccessToken } from '../../services/paypal-sandbox/test/support/sandbox.js';
 import { testRedisUrl } from '../support/database.js';
+import { freshLicenceKey } from '../support/licence-keys.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 
@@ -124,13 +125,13 @@ describe('Text a route would store', () => {
     'POST /api/license-keys': {
       caller: 'admin',
       path: () => '/api/license-keys',
-      body: () => ({ productId, key: `KEY-${randomUUID()}` }),
+      body: () => ({ productId, key: freshLicenceKey() }),
       fields: ['productId', 'key'],
     },
     'POST /api/license-keys/import': {
       caller: 'admin',
       path: () => '/api/license-keys/import',
-      body: () => ({ productId, keys: `KEY-${randomUUID()}` }),
+      body: () => ({ productId, keys: freshLicenceKey() }),
       fields: ['productId', 'keys'],
     },
     'POST /api/objects/normalize': {

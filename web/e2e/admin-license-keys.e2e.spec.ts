@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import type { Product } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshLicenceKey } from '../../test/support/licence-keys.js';
 import { openAdminPage } from './support/admin.js';
 import { PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
@@ -28,12 +28,6 @@ async function choose(page: Page, trigger: Locator, option: string) {
   await trigger.click();
   await page.getByRole('option', { name: option, exact: true }).click();
 }
-
-/** A key no other test run has. */
-const freshKey = () => {
-  const hex = randomBytes(10).toString('hex').toUpperCase();
-  return [0, 4, 8, 12, 16].map((at) => `E2E${hex.slice(at, at + 4)}`).join('-');
-};
 
 const keysTable = (page: Page) => page.getByRole('table', { name: 'License keys' });
 /** A key as every list of the back office shows it: its last four characters. */
@@ -224,7 +218,7 @@ describe('License Keys screen', () => {
     await dialog.getByText('Please select a product').waitFor();
     expect(await dialog.getByText('Please enter a license key').isVisible()).toBe(true);
 
-    const key = freshKey();
+    const key = freshLicenceKey();
     await choose(page, productSelect, product.name);
     await keyInput.fill(key);
     await dialog.getByRole('button', { name: 'Add License Key' }).click();
@@ -356,17 +350,18 @@ describe('License Keys screen', () => {
       await page.getByRole('button', { name: 'Import Keys' }).click();
       const dialog = page.getByRole('dialog', { name: 'Import License Keys' });
       await dialog.waitFor();
-      const [one, two] = [freshKey(), freshKey()];
+      const [one, two] = [freshLicenceKey(), freshLicenceKey()];
       await choose(page, dialog.getByRole('combobox', { name: 'Product *' }), product.name);
       await dialog.getByLabel('License Keys *').fill(`${one}\n${two}\n${one}\n`);
       await dialog.getByRole('button', { name: 'Import' }).click();
+      // The toast first: it shows for five seconds, which the checks of the outcome may outlast on a loaded machine.
+      await toastSaying(page, 'License keys imported', '2 added, 1 refused.');
       const outcome = dialog.getByRole('status');
       await outcome.getByText('2 license keys added').waitFor();
       expect(await outcome.textContent()).toContain('1 line refused');
       expect(await outcome.getByRole('list', { name: 'Refused lines' }).textContent()).toContain(
         'The same license key as line 1',
       );
-      await toastSaying(page, 'License keys imported', '2 added, 1 refused.');
 
       // The same keys again, from a file: nothing can be added, and each line says why.
       await dialog.getByLabel('Or read them from a file').setInputFiles({
@@ -399,6 +394,98 @@ describe('License Keys screen', () => {
       ]);
       await close();
     });
+  });
+
+  describe("the product's key format", () => {
+    const DEFAULT_FORMAT = 'XXXXX-XXXXX-XXXXX-XXXXX-XXXXX';
+
+    it('refuses a whole import with a line not in the format, naming the line in a sentence, and stores none of it', async () => {
+      const { page, errors, close } = await openAdminPage(browser, store.url);
+      await openKeysScreen(page);
+      const product = products[4] as Product;
+      const before = Number((await stockOf(page, product.name).textContent())?.match(/(\d+) available/)?.[1]);
+
+      await page.getByRole('button', { name: 'Import Keys' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Import License Keys' });
+      await dialog.getByText(/All or nothing: if any line is not a key in the product's format/).waitFor();
+      await choose(page, dialog.getByRole('combobox', { name: 'Product *' }), product.name);
+      const box = dialog.getByLabel('License Keys *');
+      expect(await box.getAttribute('placeholder')).toBe(`${DEFAULT_FORMAT}\n${DEFAULT_FORMAT}`);
+      const [one, two] = [freshLicenceKey(), freshLicenceKey()];
+      await box.fill(`${one}\n\nshort\n${two}`);
+      await dialog.getByRole('button', { name: 'Import' }).click();
+
+      const outcome = dialog.getByRole('status');
+      await outcome
+        .getByText(`Nothing was imported: line 3 is not a key in this product's format ${DEFAULT_FORMAT}`)
+        .waitFor();
+      expect(await outcome.getByRole('listitem').allTextContents()).toEqual([
+        `Line 3 (*****): Not a key in this product's format ${DEFAULT_FORMAT}`,
+      ]);
+
+      await dialog.getByRole('button', { name: 'Done' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      expect(await stockOf(page, product.name).textContent()).toContain(`${before} available`);
+      const listed = await page.request.get(`/api/admin/license-keys?product=${product.id}&limit=100`);
+      const masks = ((await listed.json()) as { items: Array<{ key: string }> }).items.map(
+        (item) => item.key,
+      );
+      expect(masks).not.toContain(masked(one));
+      expect(masks).not.toContain(masked(two));
+      expect(errors).toEqual([
+        'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+      ]);
+      await close();
+    });
+
+    it("adds a key only in the product's own format, which the dialog shows once the product is chosen", async () => {
+      const { page, errors, close } = await openAdminPage(browser, store.url);
+      const product = products[5] as Product;
+      const changed = await page.request.patch(`/api/products/${product.id}`, {
+        data: { keyFormat: 'XXXX-XXXX' },
+      });
+      expect(changed.status(), await changed.text()).toBe(200);
+      await openKeysScreen(page);
+
+      await page.getByRole('button', { name: 'Add License Key' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Add License Key' });
+      const keyInput = dialog.getByLabel('License Key *');
+      expect(await keyInput.getAttribute('placeholder')).toBe(DEFAULT_FORMAT);
+      await choose(page, dialog.getByRole('combobox', { name: 'Product *' }), product.name);
+      expect(await keyInput.getAttribute('placeholder')).toBe('XXXX-XXXX');
+      expect(
+        await dialog.getByText('Format: XXXX-XXXX (X: an upper-case letter or a digit)').isVisible(),
+      ).toBe(true);
+
+      await keyInput.fill(freshLicenceKey());
+      await dialog.getByRole('button', { name: 'Add License Key' }).click();
+      await dialog
+        .getByRole('alert')
+        .getByText("This is not a key in this product's format XXXX-XXXX")
+        .waitFor();
+
+      await keyInput.fill('AB12-CD34');
+      await dialog.getByRole('button', { name: 'Add License Key' }).click();
+      await toastSaying(page, 'License key added successfully');
+      expect(errors).toEqual([
+        'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+      ]);
+      await close();
+    });
+  });
+
+  it('lists the newest key first by default', async () => {
+    const { page, close } = await openAdminPage(browser, store.url);
+    const product = products[6] as Product;
+    const [older, newer] = [freshLicenceKey(), freshLicenceKey()];
+    for (const key of [older, newer]) {
+      const added = await page.request.post('/api/license-keys', { data: { productId: product.id, key } });
+      expect(added.status(), await added.text()).toBe(201);
+    }
+    await openKeysScreen(page);
+    const cells = await keyCells(page);
+    expect(cells.slice(0, 2)).toEqual([masked(newer), masked(older)]);
+    await close();
   });
 
   it('lists the keys as cards on a phone, and the page does not scroll sideways', async () => {

@@ -357,6 +357,34 @@ describe('Admin Products', () => {
     });
   });
 
+  it("sets a product's license key format in the form: groups of X only, empty for the default", async () => {
+    const eset = demo.find((product) => product.name === 'ESET NOD32 Antivirus') as Product;
+    expect(eset.keyFormat).toBeNull();
+    await productRow(eset.name)
+      .getByRole('button', { name: `Edit ${eset.name}` })
+      .click();
+    await page.getByRole('dialog', { name: 'Edit Product' }).waitFor();
+    const keyFormat = page.getByLabel('License Key Format (optional)');
+    expect(await keyFormat.inputValue()).toBe('');
+    expect(await keyFormat.getAttribute('placeholder')).toBe('XXXXX-XXXXX-XXXXX-XXXXX-XXXXX');
+    await page.getByText(/^Groups of X separated by hyphens, e\.g\. XXXX-XXXX-XXXX/).waitFor();
+
+    await keyFormat.fill('[A-Z0-9]{5}(-[A-Z0-9]{5}){4}');
+    await page.getByRole('button', { name: 'Update Product' }).click();
+    await page
+      .getByText('Key format must be groups of X separated by single hyphens, like XXXX-XXXX-XXXX')
+      .waitFor();
+    expect(await keyFormat.getAttribute('aria-invalid')).toBe('true');
+
+    await keyFormat.fill('XXXX-XXXX-XXXX');
+    const patch = page.waitForRequest((request) => request.method() === 'PATCH');
+    await page.getByRole('button', { name: 'Update Product' }).click();
+    expect((await patch).postDataJSON()).toMatchObject({ keyFormat: 'XXXX-XXXX-XXXX' });
+    await toastSaying(page, 'Product updated successfully');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    expect((await getJson<Product>(`/api/products/${eset.id}`)).keyFormat).toBe('XXXX-XXXX-XXXX');
+  });
+
   it('logged no errors in the browser', () => {
     // The server's 400 for the over-long name is the one failed request the browser reports.
     expect(admin.errors.filter((error) => !error.includes('400'))).toEqual([]);

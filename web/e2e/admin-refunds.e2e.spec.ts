@@ -1,6 +1,7 @@
 import type { RefundableUnitView } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshLicenceKey } from '../../test/support/licence-keys.js';
 import { openAdminPage } from './support/admin.js';
 import { openPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
@@ -108,7 +109,7 @@ describe('an admin refund', () => {
     const order = await purchase(store.url, ada, [{ product, quantity: 2 }]);
     const { page, errors, close } = await openAdminPage(browser, store.url);
     await untilUnits(page, order, (units) => units.length === 2);
-    await adminCall(page, 'POST', '/api/license-keys', { productId: product.id, key: 'E2E-REFUND-KEY-0001' });
+    await adminCall(page, 'POST', '/api/license-keys', { productId: product.id, key: freshLicenceKey() });
     await untilUnits(page, order, (units) => units.some((unit) => unit.keyId !== null));
     const before = await availableKeys(page);
 

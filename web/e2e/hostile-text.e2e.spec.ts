@@ -1,6 +1,7 @@
 import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshLicenceKey } from '../../test/support/licence-keys.js';
 import { mailFiles, type ReadMail } from '../../test/support/mail.js';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, type TestPage } from './support/browser.js';
@@ -29,7 +30,8 @@ const PRODUCT = {
   inStock: true,
 };
 const CUSTOMER = { name: `Mallory ${IMG}`, email: 'mallory@example.com' };
-const KEYS = [`KEY-${SVG}-1`, `KEY-${IMG}-2`];
+// Keys must be in their product's format (letters, digits and hyphens), so no key added today holds markup.
+const KEYS = [freshLicenceKey(), freshLicenceKey()];
 /** Usernames may hold anything but spaces and control characters. */
 const USER = {
   username: '<img/src=x/id="xss-user"/onerror="window.__xss=1">',

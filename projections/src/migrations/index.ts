@@ -12,6 +12,7 @@ import * as m20261126024 from './2026_11_26_024_create_key_history.js';
 import * as m20261126030 from './2026_11_26_030_add_back_office_list_indexes.js';
 import * as m20261126040 from './2026_11_26_040_add_licence_key_list_indexes.js';
 import * as m20261126041 from './2026_11_26_041_add_licence_key_tail_hash.js';
+import * as m20261126050 from './2026_11_26_050_add_product_key_format.js';
 
 /** Every read-schema migration, by frozen name; an explicit map (not a folder scan) so bundling cannot drop one. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_030_add_back_office_list_indexes': m20261126030,
   '2026_11_26_040_add_licence_key_list_indexes': m20261126040,
   '2026_11_26_041_add_licence_key_tail_hash': m20261126041,
+  '2026_11_26_050_add_product_key_format': m20261126050,
 };
 
 /**

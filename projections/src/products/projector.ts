@@ -23,6 +23,7 @@ const COLUMNS = {
   platform: 'platform',
   downloadUrl: 'download_url',
   installationNotes: 'installation_notes',
+  keyFormat: 'key_format',
   regularPrice: 'regular_price',
   salePrice: 'sale_price',
   featured: 'featured',
@@ -49,6 +50,7 @@ const createdRow = (id: string, fields: ProductFields, createdAt: string): Produ
   platform: fields.platform,
   download_url: fields.downloadUrl ?? null,
   installation_notes: fields.installationNotes ?? null,
+  key_format: fields.keyFormat ?? null,
   regular_price: fields.regularPrice,
   sale_price: fields.salePrice ?? null,
   featured: fields.featured,
@@ -104,7 +106,7 @@ async function loadRows(
   if (ids.length === 0) return new Map();
   // Prices and timestamps as text: exact, and written back as they are.
   const { rows } = await sql<ProductRow>`
-    SELECT id, name, description, image_url, category, platform, download_url, installation_notes,
+    SELECT id, name, description, image_url, category, platform, download_url, installation_notes, key_format,
            regular_price::text AS regular_price,
            sale_price::text AS sale_price, featured, in_stock, created_at::text AS created_at,
            updated_at::text AS updated_at
@@ -124,7 +126,8 @@ async function writeRows(trx: Transaction<Database>, schema: string, rows: Produ
     ON CONFLICT (id) DO UPDATE SET
       name = excluded.name, description = excluded.description, image_url = excluded.image_url,
       category = excluded.category, platform = excluded.platform, download_url = excluded.download_url,
-      installation_notes = excluded.installation_notes, regular_price = excluded.regular_price,
+      installation_notes = excluded.installation_notes, key_format = excluded.key_format,
+      regular_price = excluded.regular_price,
       sale_price = excluded.sale_price, featured = excluded.featured, in_stock = excluded.in_stock,
       created_at = excluded.created_at, updated_at = excluded.updated_at`.execute(trx);
 }
@@ -132,8 +135,8 @@ async function writeRows(trx: Transaction<Database>, schema: string, rows: Produ
 /** The storefront catalogue: one row per live product; a deleted product has no row (so GET by id is 404). */
 export const productsProjector: Projector = {
   name: 'products',
-  // 2: the official download URL and installation notes.
-  version: 2,
+  // 2: the official download URL and installation notes; 3: the licence-key format.
+  version: 3,
   tables: ['products'],
   sources: { products: (row) => [{ stream: productStream(String(row.id)) }] },
 
@@ -154,7 +157,8 @@ export const productsProjector: Projector = {
         updated_at    timestamptz NOT NULL,
         -- Added by a later migration, so last here too: a rebuilt table has the columns of a migrated one.
         download_url  text,
-        installation_notes text
+        installation_notes text,
+        key_format    text
       )`.execute(db);
     await sql`CREATE INDEX products_featured_idx ON ${table(schema)} (featured) WHERE featured = true`.execute(
       db,

@@ -348,6 +348,7 @@ export class ProductOracle {
       platform: f.platform,
       download_url: f.downloadUrl ?? null,
       installation_notes: f.installationNotes ?? null,
+      key_format: f.keyFormat ?? null,
       regular_price: f.regularPrice,
       sale_price: f.salePrice ?? null,
       featured: f.featured,
@@ -376,7 +377,7 @@ export async function readProducts(db: Kysely<Database>, schema = 'public'): Pro
   const { rows } = await sql<
     Omit<ProductRow, 'created_at' | 'updated_at'> & { created_at: Date; updated_at: Date }
   >`
-    SELECT id, name, description, image_url, category, platform, download_url, installation_notes,
+    SELECT id, name, description, image_url, category, platform, download_url, installation_notes, key_format,
            regular_price::text AS regular_price, sale_price::text AS sale_price, featured, in_stock, created_at,
            updated_at
       FROM ${sql.table(`${schema}.products`)} ORDER BY id`.execute(db);

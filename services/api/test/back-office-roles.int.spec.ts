@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../../../test/support/database.js';
+import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import { createApp } from '../src/app.js';
 import { maskedKey } from '../src/orders/timeline.js';
 import { callApi, recordingLogger, signIn, type TestApi } from './support/api.js';
@@ -43,6 +44,7 @@ const BACK_OFFICE_READS: RouteCase[] = [
   { method: 'GET', route: '/api/license-keys', admin: 200 },
   { method: 'GET', route: '/api/license-keys/stock', admin: 200 },
   { method: 'GET', route: '/api/admin/license-keys', admin: 200 },
+  { method: 'GET', route: '/api/admin/stock-mismatches', admin: 200 },
   { method: 'GET', route: '/api/audit/events', admin: 200 },
   { method: 'GET', route: '/api/audit/verifications', admin: 200 },
 ];
@@ -225,7 +227,7 @@ describe('Back-office roles', () => {
 
     beforeAll(async () => {
       productId = await seedProduct(eventStore, database);
-      key = `AUDIT-${randomBytes(8).toString('hex').toUpperCase()}`;
+      key = freshLicenceKey();
       const added = await call('POST', '/api/license-keys', { cookie: admin, body: { productId, key } });
       expect(added.status).toBe(201);
     });

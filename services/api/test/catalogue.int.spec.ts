@@ -31,6 +31,7 @@ interface ProductBody {
   platform: string;
   downloadUrl: string | null;
   installationNotes: string | null;
+  keyFormat: string | null;
   regularPrice: string;
   salePrice: string | null;
   featured: boolean;
@@ -113,6 +114,7 @@ describe('Catalogue API', () => {
         platform: 'Windows',
         downloadUrl: null,
         installationNotes: null,
+        keyFormat: null,
         regularPrice: '199.90',
         salePrice: null,
         featured: false,
@@ -170,6 +172,7 @@ describe('Catalogue API', () => {
             'imageUrl',
             'inStock',
             'installationNotes',
+            'keyFormat',
             'name',
             'platform',
             'regularPrice',

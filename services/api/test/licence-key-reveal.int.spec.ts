@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { licenceKeysStream, orderStream } from '@licensestore/shared';
 import type { KeyHistoryView } from '@licensestore/shared/key-history';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import { maskedKey } from '../src/orders/timeline.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys, readEvents } from './support/checkout.js';
@@ -34,7 +35,7 @@ describe('Opening one key from the inventory', () => {
   const eventsOf = async (stream: string, type: string) =>
     (await readEvents(store.eventStore, stream)).filter((event) => event.type === type);
   const addKey = async (): Promise<AddedKey> => {
-    const key = `REVEAL-${randomBytes(6).toString('hex').toUpperCase()}`;
+    const key = freshLicenceKey();
     const response = await call('POST', '/api/license-keys', admin, { productId, key });
     expect(response.status).toBe(201);
     return { id: ((await response.json()) as { id: string }).id, key };

@@ -18,6 +18,7 @@ import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startProjections } from '../../../projections/src/index.js';
 import { createTestDatabase } from '../../../test/support/database.js';
+import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import { KEY_NOT_PRINTABLE, KEY_TOO_LONG } from '../src/licence-keys/key-text.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
 import { readEvents, seedProduct } from './support/checkout.js';
@@ -29,6 +30,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const DUPLICATE = 'This license key is already in the inventory';
 const BOTH_REQUIRED = 'Product and license key are both required';
+const DEFAULT_FORMAT = 'XXXXX-XXXXX-XXXXX-XXXXX-XXXXX';
+const NOT_IN_FORMAT = `Not a key in this product's format ${DEFAULT_FORMAT}`;
 
 /** What the workers would write, written by the test instead. */
 const system: NewEventMetadata = {
@@ -58,11 +61,6 @@ const orderKeyMask = (key: string | null) => `XXXXX-…-${key?.slice(-4)}`;
 
 /** A key no one else has: random per test. */
 const masked = (key: string) => `${'*'.repeat(20)}${key.slice(-5)}`;
-
-const freshKey = () => {
-  const hex = randomBytes(10).toString('hex').toUpperCase();
-  return [0, 4, 8, 12, 16].map((at) => `K${hex.slice(at, at + 4)}`).join('-');
-};
 
 describe('Licence keys API', () => {
   let databaseUrl: string;
@@ -240,7 +238,7 @@ describe('Licence keys API', () => {
       const response = await request('POST', '/api/license-keys', {
         cookie: admin,
         origin: 'https://evil.example',
-        body: { productId: id, key: freshKey() },
+        body: { productId: id, key: freshLicenceKey() },
       });
       await expectAnswer(response, 403, { error: 'Cross-site request refused' });
     });
@@ -249,7 +247,7 @@ describe('Licence keys API', () => {
   describe('POST /api/license-keys', () => {
     it('adds the key, sealed at rest, answers 201 with it in clear, and an immediate list shows it first', async () => {
       const { id: productId, name } = await product();
-      const key = freshKey();
+      const key = freshLicenceKey();
       const response = await request('POST', '/api/license-keys', {
         cookie: admin,
         body: { productId, key: `  ${key} ` },
@@ -299,10 +297,27 @@ describe('Licence keys API', () => {
       await expectAnswer(await request('POST', '/api/license-keys', { cookie: admin, body }), 400, { error });
     });
 
+    it("refuses a key not in the product's format, storing nothing: 400", async () => {
+      const { id: productId } = await product();
+      for (const key of ['short', freshLicenceKey().toLowerCase(), `${freshLicenceKey()}-X`]) {
+        await expectAnswer(
+          await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key } }),
+          400,
+          {
+            error: `This is not a key in this product's format ${DEFAULT_FORMAT}`,
+          },
+        );
+      }
+      expect(await readEvents(eventStore, licenceKeysStream(productId))).toStrictEqual([]);
+    });
+
     it('answers 404 for a product that does not exist, 422 for one that was deleted', async () => {
       for (const productId of [randomUUID(), 'not-a-product']) {
         await expectAnswer(
-          await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key: freshKey() } }),
+          await request('POST', '/api/license-keys', {
+            cookie: admin,
+            body: { productId, key: freshLicenceKey() },
+          }),
           404,
           { error: 'Product not found' },
         );
@@ -318,7 +333,7 @@ describe('Licence keys API', () => {
       await expectAnswer(
         await request('POST', '/api/license-keys', {
           cookie: admin,
-          body: { productId: deleted, key: freshKey() },
+          body: { productId: deleted, key: freshLicenceKey() },
         }),
         422,
         { error: 'This product has been deleted: license keys cannot be added to it' },
@@ -338,35 +353,52 @@ describe('Licence keys API', () => {
       );
       const response = await request('POST', '/api/license-keys', {
         cookie: admin,
-        body: { productId, key: freshKey() },
+        body: { productId, key: freshLicenceKey() },
       });
       expect(response.status).toBe(201);
       expect(await response.json()).toMatchObject({ productId, productName: null, assigned: true, orderId });
     });
 
-    it('refuses a key already in the inventory, however it is typed and whichever product has it: 409', async () => {
+    it('refuses a key already in the inventory, however it was typed and whichever product has it: 409', async () => {
       const [first, second] = [await product(), await product()];
-      const key = freshKey();
-      await addKey(first.id, key);
-      for (const [productId, typed] of [
-        [first.id, key],
-        [first.id, ` ${key.toLowerCase().replaceAll('-', ' - ')}`],
-        [second.id, key],
-      ] as const) {
+      const key = freshLicenceKey();
+      // Recorded before products had key formats, in lower case with spaces.
+      const typedEarlier = ` ${key.toLowerCase().replaceAll('-', ' - ')}`;
+      const { position } = await handleCommand(
+        eventStore,
+        licenceKeysStream(first.id),
+        inventoryDecider,
+        {
+          type: 'AddLicenceKeys',
+          productId: first.id,
+          keys: [
+            {
+              keyId: randomUUID(),
+              key: api.keyVault.seal(typedEarlier),
+              fingerprint: api.keyVault.fingerprint(typedEarlier),
+            },
+          ],
+          lowStockThreshold: 0,
+          now: new Date().toISOString(),
+        },
+        system,
+      );
+      await settled(position);
+      for (const productId of [first.id, second.id]) {
         await expectAnswer(
-          await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key: typed } }),
+          await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key } }),
           409,
           { error: DUPLICATE },
         );
       }
-      expect((await listKeys()).filter((listed) => listed.key === key)).toHaveLength(1);
+      expect((await listKeys()).filter((listed) => listed.key === typedEarlier)).toHaveLength(1);
     });
 
     it('gives a new key at once to an order waiting for one, and says so', async () => {
       const { id: productId } = await product();
       const order = await placeOrder({ productId, quantity: 1 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
-      const created = await addKey(productId, freshKey());
+      const created = await addKey(productId, freshLicenceKey());
       expect(created).toMatchObject({ assigned: true, orderId: order.orderId });
       // The admin who typed it gets it back; the list masks it from then on, as it is an order's key now.
       expect((await listKeys()).find((listed) => listed.id === created.id)).toStrictEqual({
@@ -379,8 +411,8 @@ describe('Licence keys API', () => {
   describe('GET /api/license-keys', () => {
     it('lists keys newest first, available ones in clear, assigned ones masked with their order, and keeps a deleted product’s keys', async () => {
       const [kept, deleted] = [await product(), await product()];
-      const older = await addKey(kept.id, freshKey());
-      const goneWithProduct = await addKey(deleted.id, freshKey());
+      const older = await addKey(kept.id, freshLicenceKey());
+      const goneWithProduct = await addKey(deleted.id, freshLicenceKey());
       const order = await placeOrder({ productId: kept.id, quantity: 1 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
       const deletion = await handleCommand(
@@ -433,22 +465,20 @@ describe('Licence keys API', () => {
   });
 
   describe('POST /api/license-keys/import', () => {
-    it('adds every valid pasted key and reports the others line by line, masked', async () => {
+    it('adds every new pasted key and reports, line by line and masked, those already stored or repeated', async () => {
       const { id: productId } = await product();
-      const stored = freshKey();
+      const stored = freshLicenceKey();
       await addKey(productId, stored);
-      const [a, b, c] = [freshKey(), freshKey(), freshKey()];
-      const text = [a, '', b, a.toLowerCase(), stored, 'x'.repeat(201), ` ${c} `, 'BAD\tKEY'].join('\n');
+      const [a, b, c] = [freshLicenceKey(), freshLicenceKey(), freshLicenceKey()];
+      const text = [a, '', b, a, stored, ` ${c} `].join('\n');
 
       const response = await importKeys({ productId, keys: text });
       const result = (await expectAnswer(response, 200)) as ImportBody;
       expect(result).toStrictEqual({
         added: 3,
         refused: [
-          { line: 4, key: masked(a.toLowerCase()), reason: 'The same license key as line 1' },
+          { line: 4, key: masked(a), reason: 'The same license key as line 1' },
           { line: 5, key: masked(stored), reason: DUPLICATE },
-          { line: 6, key: masked('x'.repeat(201)), reason: KEY_TOO_LONG },
-          { line: 8, key: '**D\tKEY', reason: KEY_NOT_PRINTABLE },
         ],
       });
       const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
@@ -462,9 +492,66 @@ describe('Licence keys API', () => {
       expect(new Set(added.slice(1).map((event) => event.position.split('/')[0])).size).toBe(1);
     });
 
+    it('stores nothing when a line is not a key in the product format, naming each such line', async () => {
+      const { id: productId } = await product();
+      const [a, b] = [freshLicenceKey(), freshLicenceKey()];
+      const text = [a, '', 'short', b.toLowerCase(), 'x'.repeat(201), 'BAD\tKEY', b].join('\n');
+
+      await expectAnswer(await importKeys({ productId, keys: text }), 400, {
+        error: `Nothing was imported: lines 3, 4, 5 and 6 are not keys in this product's format ${DEFAULT_FORMAT}`,
+        added: 0,
+        refused: [
+          { line: 3, key: '*****', reason: NOT_IN_FORMAT },
+          { line: 4, key: masked(b.toLowerCase()), reason: NOT_IN_FORMAT },
+          { line: 5, key: masked('x'.repeat(201)), reason: KEY_TOO_LONG },
+          { line: 6, key: '**D\tKEY', reason: KEY_NOT_PRINTABLE },
+        ],
+      });
+      await expectAnswer(await importKeys({ productId, keys: `${a}\nshort` }), 400, {
+        error: `Nothing was imported: line 2 is not a key in this product's format ${DEFAULT_FORMAT}`,
+        added: 0,
+        refused: [{ line: 2, key: '*****', reason: NOT_IN_FORMAT }],
+      });
+      expect(await readEvents(eventStore, licenceKeysStream(productId))).toStrictEqual([]);
+      expect((await listKeys()).filter((key) => key.productId === productId)).toStrictEqual([]);
+    });
+
+    it("checks keys against the product's own format once an admin sets one", async () => {
+      const { id: productId } = await product();
+      const answer = await request('PATCH', `/api/products/${productId}`, {
+        cookie: admin,
+        body: { keyFormat: 'XXXX-XXXX' },
+      });
+      expect(((await expectAnswer(answer, 200)) as { keyFormat: string }).keyFormat).toBe('XXXX-XXXX');
+      const listed = (await expectAnswer(await request('GET', `/api/products/${productId}`), 200)) as {
+        keyFormat: string;
+      };
+      expect(listed.keyFormat).toBe('XXXX-XXXX');
+
+      await expectAnswer(await importKeys({ productId, keys: `AB12-CD34\n${freshLicenceKey()}` }), 400, {
+        error: "Nothing was imported: line 2 is not a key in this product's format XXXX-XXXX",
+        added: 0,
+        refused: [
+          { line: 2, key: expect.any(String), reason: "Not a key in this product's format XXXX-XXXX" },
+        ],
+      });
+      await expectAnswer(await importKeys({ productId, keys: 'AB12-CD34\nEF56-GH78' }), 200, {
+        added: 2,
+        refused: [],
+      });
+      await expectAnswer(
+        await request('PATCH', `/api/products/${productId}`, {
+          cookie: admin,
+          body: { keyFormat: '(X+)+$' },
+        }),
+        400,
+        { error: 'keyFormat: must be groups of X separated by single hyphens, like XXXX-XXXX-XXXX' },
+      );
+    });
+
     it('reads a CSV file sent as it is: first column, header and blank lines skipped', async () => {
       const { id: productId } = await product();
-      const [a, b] = [freshKey(), freshKey()];
+      const [a, b] = [freshLicenceKey(), freshLicenceKey()];
       const csv = `License Key,Notes\r\n${a},first\r\n\r\n"${b}","second, quoted"\r\n\r\n`;
       const response = await request('POST', `/api/license-keys/import?productId=${productId}`, {
         cookie: admin,
@@ -478,7 +565,7 @@ describe('Licence keys API', () => {
 
     it('reads a TXT file sent as it is', async () => {
       const { id: productId } = await product();
-      const keys = [freshKey(), freshKey()];
+      const keys = [freshLicenceKey(), freshLicenceKey()];
       const response = await request('POST', `/api/license-keys/import?productId=${productId}`, {
         cookie: admin,
         contentType: 'text/plain',
@@ -489,7 +576,7 @@ describe('Licence keys API', () => {
 
     it('answers 400 with the refused lines when no key could be added', async () => {
       const { id: productId } = await product();
-      const stored = freshKey();
+      const stored = freshLicenceKey();
       await addKey(productId, stored);
       const response = await importKeys({ productId, keys: `${stored}\n${stored}` });
       await expectAnswer(response, 400, {
@@ -504,7 +591,7 @@ describe('Licence keys API', () => {
 
     it('refuses, line by line, a key the read table does not show yet but the inventory has', async () => {
       const { id: productId } = await product();
-      const [racing, fresh] = [freshKey(), freshKey()];
+      const [racing, fresh] = [freshLicenceKey(), freshLicenceKey()];
       await stopProjections();
       try {
         await handleCommand(
@@ -541,7 +628,7 @@ describe('Licence keys API', () => {
 
     it('adds thousands of keys in a few commands', async () => {
       const { id: productId } = await product();
-      const keys = Array.from({ length: 2100 }, () => freshKey());
+      const keys = Array.from({ length: 2100 }, () => freshLicenceKey());
       const response = await importKeys({ productId, keys: keys.join('\n') });
       await expectAnswer(response, 200, { added: 2100, refused: [] });
       const stock = (await expectAnswer(
@@ -575,14 +662,14 @@ describe('Licence keys API', () => {
       await expectAnswer(await importKeys({ productId, keys: 'x'.repeat(1_100_000) }), 413, {
         error: 'Request body too large: at most 1 MB',
       });
-      await expectAnswer(await importKeys({ productId: randomUUID(), keys: freshKey() }), 404, {
+      await expectAnswer(await importKeys({ productId: randomUUID(), keys: freshLicenceKey() }), 404, {
         error: 'Product not found',
       });
       await expectAnswer(
         await request('POST', '/api/license-keys/import', {
           cookie: admin,
           contentType: 'application/octet-stream',
-          text: freshKey(),
+          text: freshLicenceKey(),
         }),
         415,
         {
@@ -594,7 +681,7 @@ describe('Licence keys API', () => {
         await request('POST', '/api/license-keys/import', {
           cookie: admin,
           contentType: 'text/plain',
-          text: freshKey(),
+          text: freshLicenceKey(),
         }),
         400,
         { error: 'Product and license keys are both required' },
@@ -605,7 +692,7 @@ describe('Licence keys API', () => {
   describe('DELETE /api/license-keys/:id', () => {
     it('removes an available key: 204, gone from the list, and a second delete is 404', async () => {
       const { id: productId } = await product();
-      const key = await addKey(productId, freshKey());
+      const key = await addKey(productId, freshLicenceKey());
       await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 204);
       expect((await listKeys()).map((listed) => listed.id)).not.toContain(key.id);
       await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 404, {
@@ -617,7 +704,7 @@ describe('Licence keys API', () => {
 
     it('refuses an assigned key with 409, naming the order', async () => {
       const { id: productId } = await product();
-      const key = await addKey(productId, freshKey());
+      const key = await addKey(productId, freshLicenceKey());
       const order = await placeOrder({ productId, quantity: 1 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
       await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 409, {
@@ -633,11 +720,47 @@ describe('Licence keys API', () => {
     });
   });
 
+  describe('GET /api/admin/stock-mismatches', () => {
+    it('lists the products shown in stock with no key available, or out of stock with keys, and follows a fix', async () => {
+      const shownInStock = async (name: string, inStock: boolean) => ({
+        id: await seedProduct(eventStore, database, { name, inStock }),
+        name,
+      });
+      const [empty, stocked, hidden, soldOut] = [
+        await shownInStock('BBB In stock without keys', true),
+        await shownInStock('BBB In stock with keys', true),
+        await shownInStock('BBB Out of stock with keys', false),
+        await shownInStock('BBB Out of stock without keys', false),
+      ];
+      await addKey(stocked.id, freshLicenceKey());
+      for (let n = 0; n < 2; n++) await addKey(hidden.id, freshLicenceKey());
+      const ours = new Set([empty.id, stocked.id, hidden.id, soldOut.id]);
+      const mismatches = async () => {
+        const response = await request('GET', '/api/admin/stock-mismatches', { cookie: admin });
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        const all = (await expectAnswer(response, 200)) as Array<{ productId: string }>;
+        return all.filter((row) => ours.has(row.productId));
+      };
+
+      expect(await mismatches()).toStrictEqual([
+        { productId: empty.id, productName: empty.name, inStock: true, available: 0 },
+        { productId: hidden.id, productName: hidden.name, inStock: false, available: 2 },
+      ]);
+
+      await expectAnswer(
+        await request('PATCH', `/api/products/${hidden.id}`, { cookie: admin, body: { inStock: true } }),
+        200,
+      );
+      await addKey(empty.id, freshLicenceKey());
+      expect(await mismatches()).toStrictEqual([]);
+    });
+  });
+
   describe('GET /api/license-keys/stock', () => {
     it('counts available, assigned and owed keys per product on sale, low below the threshold', async () => {
       const [stocked, short] = [await product('AAA Stocked'), await product('AAA Short')];
-      for (let n = 0; n < 4; n++) await addKey(stocked.id, freshKey());
-      await addKey(short.id, freshKey());
+      for (let n = 0; n < 4; n++) await addKey(stocked.id, freshLicenceKey());
+      await addKey(short.id, freshLicenceKey());
       const order = await placeOrder({ productId: short.id, quantity: 3 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
 
@@ -670,9 +793,9 @@ describe('Licence keys API', () => {
   describe('orders', () => {
     it('GET /api/orders/:id/items shows the holder each line’s keys in clear, first one as licenseKey', async () => {
       const [office, windows, antivirus] = [await product(), await product(), await product()];
-      const officeKeys = [freshKey(), freshKey()];
+      const officeKeys = [freshLicenceKey(), freshLicenceKey()];
       for (const key of officeKeys) await addKey(office.id, key);
-      const windowsKey = freshKey();
+      const windowsKey = freshLicenceKey();
       await addKey(windows.id, windowsKey);
       const order = await placeOrder(
         { productId: office.id, quantity: 2 },
@@ -787,7 +910,7 @@ describe('Licence keys API', () => {
           error: `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for license keys; its delivery e-mail goes out as soon as every key is assigned.`,
         });
 
-        await addKey(productId, freshKey());
+        await addKey(productId, freshLicenceKey());
         await requestKeys(order.orderId, order.lines[0] as OrderLine);
         const response = await resend();
         expect(await expectAnswer(response, 202)).toStrictEqual({ requestedAt: expect.stringMatching(ISO) });

@@ -1,21 +1,17 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { checkoutStream, orderStream } from '@licensestore/shared';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startProjections } from '../../../projections/src/index.js';
 import { createTestDatabase } from '../../../test/support/database.js';
+import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import { maskedKey, type TimelineEntry } from '../src/orders/timeline.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
 import { deliverKeys as deliverKeysOf, seedProduct } from './support/checkout.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const SEALED = /v1\.[0-9a-f]{8}\./;
-
-const freshKey = () => {
-  const hex = randomBytes(10).toString('hex').toUpperCase();
-  return [0, 4, 8, 12, 16].map((at) => `T${hex.slice(at, at + 4)}`).join('-');
-};
 
 describe('GET /api/orders/:id/timeline', () => {
   let database: DatabaseHandle;
@@ -85,9 +81,9 @@ describe('GET /api/orders/:id/timeline', () => {
 
     beforeAll(async () => {
       const productId = await seedProduct(eventStore, database);
-      key = freshKey();
+      key = freshLicenceKey();
       // The other order's key comes first, so the inventory holds events of an order that is not this one.
-      for (const added of [freshKey(), key]) {
+      for (const added of [freshLicenceKey(), key]) {
         await ok(call('POST', '/api/license-keys', { cookie: admin, body: { productId, key: added } }), 201);
       }
       const other = await buy(productId);

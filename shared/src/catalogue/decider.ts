@@ -10,7 +10,8 @@ export type ProductCommand =
 export type ProductState =
   | { status: 'absent' }
   | { status: 'active'; fields: ProductFields }
-  | { status: 'deleted' };
+  /** A deleted product keeps its key format: paid orders still waiting for its keys can be served. */
+  | { status: 'deleted'; keyFormat: string | null };
 
 export const initialProductState: ProductState = { status: 'absent' };
 
@@ -23,7 +24,10 @@ export function evolveProduct(state: ProductState, event: ProductEvent): Product
         ? { status: 'active', fields: { ...state.fields, ...event.data.changes } }
         : state;
     case 'ProductDeleted':
-      return { status: 'deleted' };
+      return {
+        status: 'deleted',
+        keyFormat: state.status === 'active' ? (state.fields.keyFormat ?? null) : null,
+      };
   }
 }
 
@@ -42,8 +46,11 @@ const updateProduct = (
   state: ProductState,
 ): ProductEvent[] => {
   if (state.status !== 'active') throw new NotFoundError('Product not found');
+  // A field absent from older events (no download, no key format) is the same as one sent as null.
   const changes = Object.fromEntries(
-    Object.entries(cmd.changes).filter(([key, value]) => state.fields[key as keyof ProductFields] !== value),
+    Object.entries(cmd.changes).filter(
+      ([key, value]) => (state.fields[key as keyof ProductFields] ?? null) !== (value ?? null),
+    ),
   );
   if (Object.keys(changes).length === 0) return [];
   return [{ type: 'ProductUpdated', data: { productId: cmd.productId, changes, updatedAt: cmd.now } }];

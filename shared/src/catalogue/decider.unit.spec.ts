@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
 import { decideProduct, evolveProduct, initialProductState, type ProductCommand } from './decider.js';
 import { type ProductEvent, parseProductEvent } from './events.js';
-import type { ProductFields } from './product.js';
+import { DEFAULT_KEY_FORMAT, keyFormatOf } from './key-format.js';
+import { type ProductFields, productChangesSchema, productFieldsSchema } from './product.js';
 
 const productId = randomUUID();
 const createdAt = '2026-01-05T10:00:00.000Z';
@@ -162,7 +163,66 @@ describe('Product', () => {
       };
       expect([created, deleted, update].reduce(evolveProduct, initialProductState)).toEqual({
         status: 'deleted',
+        keyFormat: null,
       });
+    });
+  });
+
+  describe('key format', () => {
+    const withFormat: ProductEvent = {
+      type: 'ProductCreated',
+      data: { productId, fields: { ...fields, keyFormat: 'XXXX-XXXX' }, createdAt },
+    };
+
+    it('is recorded with the product and changed by an update', () => {
+      given()
+        .when({ type: 'CreateProduct', productId, fields: { ...fields, keyFormat: 'XXXX-XXXX' }, now })
+        .thenEmits({ ...withFormat, data: { ...withFormat.data, createdAt: now } });
+      given(withFormat)
+        .when({ type: 'UpdateProduct', productId, changes: { keyFormat: 'XXXXXXXX' }, now })
+        .thenEmits({
+          type: 'ProductUpdated',
+          data: { productId, changes: { keyFormat: 'XXXXXXXX' }, updatedAt: now },
+        });
+    });
+
+    it('is the default for a product recorded without one, and for one whose format was cleared', () => {
+      const old = parseProductEvent('ProductCreated', created.data) as ProductEvent;
+      const state = evolveProduct(initialProductState, old);
+      expect(state.status === 'active' && keyFormatOf(state.fields)).toBe(DEFAULT_KEY_FORMAT);
+      const cleared: ProductEvent = {
+        type: 'ProductUpdated',
+        data: { productId, changes: { keyFormat: null }, updatedAt: now },
+      };
+      const after = [withFormat, cleared].reduce(evolveProduct, initialProductState);
+      expect(after.status === 'active' && keyFormatOf(after.fields)).toBe(DEFAULT_KEY_FORMAT);
+    });
+
+    it('is not recorded as changed when an edit sends none for a product recorded without one', () => {
+      given(created)
+        .when({ type: 'UpdateProduct', productId, changes: { keyFormat: null, downloadUrl: null }, now })
+        .thenEmitsNothing();
+    });
+
+    it('stays known once the product is deleted, for keys owed to its paid orders', () => {
+      expect([withFormat, deleted].reduce(evolveProduct, initialProductState)).toEqual({
+        status: 'deleted',
+        keyFormat: 'XXXX-XXXX',
+      });
+    });
+
+    it('is read from a stored event', () => {
+      expect(parseProductEvent('ProductCreated', withFormat.data)).toEqual(withFormat);
+    });
+
+    it('takes only groups of X separated by single hyphens from an admin, empty meaning the default', () => {
+      const format = (keyFormat: unknown) => productChangesSchema.safeParse({ keyFormat });
+      expect(format(' XXXX-XXXX ').data).toEqual({ keyFormat: 'XXXX-XXXX' });
+      expect(format('').data).toEqual({ keyFormat: null });
+      for (const bad of ['XXXX--XXXX', '-XXXX', 'XXXX-', '[A-Z]{5}', '(a+)+$', 'xxxx', 'X'.repeat(101)]) {
+        expect(format(bad).success).toBe(false);
+      }
+      expect(productFieldsSchema.parse(fields).keyFormat).toBeUndefined();
     });
   });
 

@@ -11,6 +11,7 @@ import { type ProductEvent, parseProductEvent } from './events.js';
 export * from './decider.js';
 export * from './download-url.js';
 export * from './events.js';
+export * from './key-format.js';
 export * from './product.js';
 
 export const productDecider: Decider<ProductCommand, ProductState, ProductEvent> = {

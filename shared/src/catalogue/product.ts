@@ -6,6 +6,7 @@ import {
   downloadUrlProblem,
   INSTALLATION_NOTES_MAX_LENGTH,
 } from './download-url.js';
+import { KEY_FORMAT_MAX_LENGTH, keyFormatProblem } from './key-format.js';
 
 /** An official download link as admins send it, stored as the URL's normal form; empty or null for none. */
 const downloadUrl = z
@@ -23,6 +24,22 @@ const downloadUrl = z
 /** Short installation notes shown with the download link (several lines); empty or null for none. */
 const installationNotes = z
   .union([storableText({ max: INSTALLATION_NOTES_MAX_LENGTH, multiline: true, min: 0 }), z.null()])
+  .transform((value) => (value ? value : null))
+  .optional();
+
+/** The pattern its licence keys must follow; empty or null for the default format. */
+const keyFormat = z
+  .union([
+    z
+      .string()
+      .trim()
+      .check((context) => {
+        if (context.value === '') return;
+        const problem = keyFormatProblem(context.value);
+        if (problem) context.issues.push({ code: 'custom', input: context.value, message: problem });
+      }),
+    z.null(),
+  ])
   .transform((value) => (value ? value : null))
   .optional();
 
@@ -49,6 +66,7 @@ export const productFieldsSchema = z.object({
   platform: storableText({ max: 100 }),
   downloadUrl,
   installationNotes,
+  keyFormat,
   ...otherFields,
 });
 export type ProductFields = z.infer<typeof productFieldsSchema>;
@@ -64,6 +82,7 @@ const changesOf = (shape: typeof productFieldsSchema.shape | typeof recordedProd
       platform: shape.platform,
       downloadUrl: shape.downloadUrl,
       installationNotes: shape.installationNotes,
+      keyFormat: shape.keyFormat,
       regularPrice: shape.regularPrice,
       salePrice: shape.salePrice,
       featured: z.boolean(),
@@ -92,6 +111,8 @@ export const recordedProductFieldsSchema = z.object({
   // Absent from events recorded before products had downloads: none.
   downloadUrl: z.string().max(DOWNLOAD_URL_MAX_LENGTH).nullable().optional(),
   installationNotes: z.string().max(INSTALLATION_NOTES_MAX_LENGTH).nullable().optional(),
+  // Absent from events recorded before products had key formats: the default format.
+  keyFormat: z.string().max(KEY_FORMAT_MAX_LENGTH).nullable().optional(),
   ...otherFields,
 });
 export const recordedProductChangesSchema = changesOf(recordedProductFieldsSchema.shape);
@@ -101,4 +122,6 @@ export interface Product extends ProductFields {
   id: string;
   downloadUrl: string | null;
   installationNotes: string | null;
+  /** Null: the default format. */
+  keyFormat: string | null;
 }

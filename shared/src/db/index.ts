@@ -14,6 +14,7 @@ export interface ProductsTable {
   /** The official installer's https URL; null when the product has none. */
   download_url: string | null;
   installation_notes: string | null;
+  key_format: string | null;
   regular_price: string;
   sale_price: string | null;
   featured: boolean;

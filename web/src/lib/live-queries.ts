@@ -10,9 +10,17 @@ const LICENCE_KEYS = ['/api/license-keys', '/api/admin/license-keys'];
 const DASHBOARD = '/api/admin/dashboard';
 const AUDIT_EVENTS = '/api/audit/events';
 const PRODUCTS = '/api/products';
+const STOCK_MISMATCHES = '/api/admin/stock-mismatches';
 
 /** Every prefix above: these answers go stale in time, besides being refreshed when their read model moves. */
-export const BACK_OFFICE_READ_MODELS = [...ORDERS, ...CUSTOMERS, ...LICENCE_KEYS, DASHBOARD, AUDIT_EVENTS];
+export const BACK_OFFICE_READ_MODELS = [
+  ...ORDERS,
+  ...CUSTOMERS,
+  ...LICENCE_KEYS,
+  DASHBOARD,
+  AUDIT_EVENTS,
+  STOCK_MISMATCHES,
+];
 
 type KeyMatch = (key: QueryKey) => boolean;
 
@@ -31,17 +39,17 @@ const partOf =
 
 /**
  * What each projector's read model feeds, by the names the projection runner gives its projectors. Orders feed
- * the customers' order counts and the dashboard's recent orders; keys its low stock; the audit log each order's
- * timeline and the event log.
+ * the customers' order counts and the dashboard's recent orders; keys its low stock; keys and products alike the
+ * stock shown wrongly; the audit log each order's timeline and the event log.
  */
 const FED_BY: Record<string, KeyMatch[]> = {
   orders: [...ORDERS, ...CUSTOMERS, DASHBOARD].map(under),
   customers: CUSTOMERS.map(under),
   dashboard: [under(DASHBOARD)],
-  'licence-keys': [...LICENCE_KEYS, DASHBOARD].map(under),
+  'licence-keys': [...LICENCE_KEYS, DASHBOARD, STOCK_MISMATCHES].map(under),
   'key-history': [partOf('/api/license-keys', 'history')],
   'audit-log': [partOf('/api/orders', 'timeline'), under(AUDIT_EVENTS)],
-  products: [under(PRODUCTS)],
+  products: [PRODUCTS, STOCK_MISMATCHES].map(under),
 };
 
 const EVERY_MATCH = Object.values(FED_BY).flat();

@@ -18,6 +18,7 @@ const KEYS: QueryKey[] = [
   ['/api/admin/license-keys', { product: 'p1' }],
   ['/api/audit/events', 'type=OrderCaptured'],
   ['/api/products'],
+  ['/api/admin/stock-mismatches'],
   ['/api/admin/status'],
   ['/api/admin/ordersummary'],
   ['/api/testimonials'],
@@ -66,7 +67,7 @@ describe('live query invalidation', () => {
     );
   });
 
-  it('reads again the inventory and the low stock on the dashboard when the keys move', async () => {
+  it('reads again the inventory, the low stock on the dashboard and the stock shown wrongly when the keys move', async () => {
     expect(await invalidatedBy((client) => invalidateMoved(client, ['licence-keys']))).toEqual(
       named(
         ['/api/admin/dashboard'],
@@ -74,7 +75,14 @@ describe('live query invalidation', () => {
         ['/api/license-keys', 'stock'],
         ['/api/license-keys', 'k1', 'history'],
         ['/api/admin/license-keys', { product: 'p1' }],
+        ['/api/admin/stock-mismatches'],
       ),
+    );
+  });
+
+  it('reads again the catalogue and the stock shown wrongly when the products move', async () => {
+    expect(await invalidatedBy((client) => invalidateMoved(client, ['products']))).toEqual(
+      named(['/api/products'], ['/api/admin/stock-mismatches']),
     );
   });
 

@@ -12,6 +12,7 @@ type ProductRow = Pick<
   | 'platform'
   | 'download_url'
   | 'installation_notes'
+  | 'key_format'
   | 'regular_price'
   | 'sale_price'
   | 'featured'
@@ -27,6 +28,7 @@ const COLUMNS = [
   'platform',
   'download_url',
   'installation_notes',
+  'key_format',
   'regular_price',
   'sale_price',
   'featured',
@@ -42,6 +44,7 @@ const toProduct = (row: ProductRow): Product => ({
   platform: row.platform,
   downloadUrl: row.download_url,
   installationNotes: row.installation_notes,
+  keyFormat: row.key_format,
   regularPrice: row.regular_price,
   salePrice: row.sale_price,
   featured: row.featured,

@@ -82,6 +82,7 @@ export function catalogueRoutes({ config, database, eventStore, logger, closing 
       ...fields,
       downloadUrl: fields.downloadUrl ?? null,
       installationNotes: fields.installationNotes ?? null,
+      keyFormat: fields.keyFormat ?? null,
     };
   };
 

@@ -4,6 +4,7 @@ import {
   DuplicateLicenceKeyError,
   type InventoryState,
   inventoryDecider,
+  keyFormatOf,
   type LicenceKeyCommand,
   licenceKeysStream,
   type NewLicenceKey,
@@ -53,6 +54,13 @@ export interface AddedKeys {
   addedAt: string;
 }
 
+/** A product keys can be added to: its name (null once deleted) and the format its keys must have. */
+export interface ProductTakingKeys {
+  id: string;
+  name: string | null;
+  keyFormat: string;
+}
+
 const productNotFound = () => new NotFoundError('Product not found');
 
 /** The admin's commands on a product's key inventory, answered once the `licence-keys` read model has them. */
@@ -78,20 +86,22 @@ export function licenceKeyInventory({
 
   return {
     /**
-     * The product's name. Keys go to a product that exists and is still sold, or to a deleted one while paid
-     * orders still wait for its keys (deleting a product must not strand them).
+     * The product's name and the format its keys must have. Keys go to a product that exists and is still sold, or
+     * to a deleted one while paid orders still wait for its keys (deleting a product must not strand them).
      */
-    async productTakingKeys(productId: unknown): Promise<{ id: string; name: string | null }> {
+    async productTakingKeys(productId: unknown): Promise<ProductTakingKeys> {
       if (!isUuid(productId)) throw productNotFound();
       const id = productId.toLowerCase();
       const { state } = await loadStream(eventStore, productStream(id), productDecider);
       if (state.status === 'absent') throw productNotFound();
-      if (state.status === 'active') return { id, name: state.fields.name };
+      if (state.status === 'active') {
+        return { id, name: state.fields.name, keyFormat: keyFormatOf(state.fields) };
+      }
       const inventory = await loadStream(eventStore, licenceKeysStream(id), inventoryDecider);
       if (inventory.state.waiting.size === 0) {
         throw new AppError(422, 'This product has been deleted: license keys cannot be added to it');
       }
-      return { id, name: null };
+      return { id, name: null, keyFormat: keyFormatOf(state) };
     },
 
     /**

@@ -8,6 +8,28 @@ export const KEY_NOT_PRINTABLE =
   'The license key contains characters that are not printable (tabs, line breaks or control characters)';
 export const KEY_ALREADY_STORED = 'This license key is already in the inventory';
 export const sameKeyAs = (line: number) => `The same license key as line ${line}`;
+export const notInFormat = (format: string) => `Not a key in this product's format ${format}`;
+
+/** Line numbers named in a sentence: at most ten, then how many more. */
+const SHOWN_LINES = 10;
+
+/**
+ * Why an import stored nothing: every line must be a key in the product's format, so one line that is not refuses
+ * the whole file (the admin fixes it and sends it again, never wondering which keys went in).
+ */
+export function importRefusedSentence(lines: readonly number[], format: string): string {
+  const shown = lines.slice(0, SHOWN_LINES);
+  const more = lines.length - shown.length;
+  const named =
+    more > 0
+      ? `${shown.join(', ')} and ${more} more`
+      : shown.length === 1
+        ? String(shown[0])
+        : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+  return lines.length === 1
+    ? `Nothing was imported: line ${named} is not a key in this product's format ${format}`
+    : `Nothing was imported: lines ${named} are not keys in this product's format ${format}`;
+}
 
 // Letters, marks, digits, punctuation, symbols and spaces: what can be read off a screen or a box.
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]+$/u;

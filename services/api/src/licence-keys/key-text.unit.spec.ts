@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  importRefusedSentence,
   KEY_NOT_PRINTABLE,
   KEY_TOO_LONG,
   maskLicenceKey,
@@ -90,6 +91,23 @@ describe('Licence key text', () => {
 
     it('finds nothing in blank text', () => {
       expect(parseKeyImport(' \n\n')).toEqual({ keys: [], refused: [] });
+    });
+  });
+
+  describe('importRefusedSentence', () => {
+    const format = 'XXXX-XXXX';
+
+    it('names one line, a few lines, or the first ten and how many more', () => {
+      expect(importRefusedSentence([3], format)).toBe(
+        "Nothing was imported: line 3 is not a key in this product's format XXXX-XXXX",
+      );
+      expect(importRefusedSentence([3, 7, 9], format)).toBe(
+        "Nothing was imported: lines 3, 7 and 9 are not keys in this product's format XXXX-XXXX",
+      );
+      const many = Array.from({ length: 13 }, (_, index) => index + 1);
+      expect(importRefusedSentence(many, format)).toBe(
+        "Nothing was imported: lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 3 more are not keys in this product's format XXXX-XXXX",
+      );
     });
   });
 });

@@ -97,6 +97,42 @@ export interface StockView {
   lowStock: boolean;
 }
 
+/** A product whose In Stock flag says the opposite of its inventory. */
+export interface StockMismatch {
+  productId: string;
+  productName: string;
+  /** What the store shows: In Stock (true) or Out of Stock. */
+  inStock: boolean;
+  available: number;
+}
+
+/**
+ * Products shown in stock with no key available, or out of stock with keys available, by name. The catalogue is
+ * read whole, as its list is; each product's stock is one row found by its primary key.
+ */
+export async function listStockMismatches(db: Kysely<Database>): Promise<StockMismatch[]> {
+  const available = sql<number>`coalesce(${sql.ref('licence_key_stock.available')}, 0)`;
+  const rows = await db
+    .selectFrom('products')
+    .leftJoin('licence_key_stock', 'licence_key_stock.product_id', 'products.id')
+    .select(['products.id', 'products.name', 'products.in_stock', available.as('available')])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('products.in_stock', '=', true), eb(available, '=', 0)]),
+        eb.and([eb('products.in_stock', '=', false), eb(available, '>', 0)]),
+      ]),
+    )
+    .orderBy('products.name')
+    .orderBy('products.id')
+    .execute();
+  return rows.map((row) => ({
+    productId: row.id,
+    productName: row.name,
+    inStock: row.in_stock,
+    available: Number(row.available),
+  }));
+}
+
 /** Every product on sale, by name, with its keys (none yet counts as 0). */
 export async function listStock(db: Kysely<Database>, lowStockThreshold: number): Promise<StockView[]> {
   const rows = await db

@@ -1,4 +1,10 @@
-import { AppError, DuplicateLicenceKeyError, NotFoundError, ValidationError } from '@licensestore/shared';
+import {
+  AppError,
+  DuplicateLicenceKeyError,
+  matchesKeyFormat,
+  NotFoundError,
+  ValidationError,
+} from '@licensestore/shared';
 import express, { type Request, type Response, Router } from 'express';
 import { z } from 'zod';
 import { requireAdmin, requireBackOffice, signedInAdmin } from '../auth/guards.js';
@@ -10,15 +16,23 @@ import { keyHistory } from './history.js';
 import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
 import { keyListFilters, keyListKeyset, listKeyPage } from './key-list.js';
 import {
+  importRefusedSentence,
   KEY_ALREADY_STORED,
   MAX_IMPORT_KEYS,
   maskLicenceKey,
+  notInFormat,
   parseKeyImport,
   type RefusedLine,
   readLicenceKey,
   sameKeyAs,
 } from './key-text.js';
-import { findKeyToReveal, findLicenceKeyProduct, listLicenceKeys, listStock } from './queries.js';
+import {
+  findKeyToReveal,
+  findLicenceKeyProduct,
+  listLicenceKeys,
+  listStock,
+  listStockMismatches,
+} from './queries.js';
 import { keyRevealer, masked, revealFor } from './reveal.js';
 
 /**
@@ -124,6 +138,11 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
     privateJson(res, 200, await listStock(database.db, lowStockThreshold));
   });
 
+  // Products the store shows in stock with no key to deliver, or out of stock while keys wait to be sold.
+  router.get('/admin/stock-mismatches', requireBackOffice, async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json(await listStockMismatches(database.db));
+  });
+
   router.post('/license-keys', requireAdmin, async (req, res) => {
     const body = parseRequest(addKeySchema, req.body);
     if (!body.productId?.trim() || !body.key?.trim()) {
@@ -133,6 +152,9 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
     if (read && 'reason' in read) throw new ValidationError(read.reason);
     const key = body.key.trim();
     const product = await inventory.productTakingKeys(body.productId.trim());
+    if (!matchesKeyFormat(key, product.keyFormat)) {
+      throw new ValidationError(`This is not a key in this product's format ${product.keyFormat}`);
+    }
     const { keyIds, duplicates, state, addedAt } = await inventory.add(req, product.id, [
       { key, fingerprint: keyVault.fingerprint(key) },
     ]);
@@ -181,8 +203,9 @@ function importRequest(req: Request): { productId?: string; text?: string } {
 }
 
 /**
- * Bulk import for one product: every key that can be stored is added (in as few commands as the size allows),
- * every other is reported with its line. It parses its own body, up to 1 MB, so it is mounted before the API's
+ * Bulk import for one product: every line must be a key in the product's format, or nothing is stored; keys the
+ * inventory already holds (or the file holds twice) are skipped and reported with their lines, the rest added in
+ * as few commands as the size allows. It parses its own body, up to 1 MB, so it is mounted before the API's
  * 100 kB JSON parser.
  */
 export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
@@ -209,7 +232,28 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
       }
       if (lines === 0) throw new ValidationError('No license keys found: put one key per line');
 
-      const refused = [...parsed.refused];
+      // Checked before anything is appended: a file with one line that is not a key stores nothing.
+      const misfits: RefusedLine[] = [
+        ...parsed.refused,
+        ...parsed.keys
+          .filter(({ key }) => !matchesKeyFormat(key, product.keyFormat))
+          .map(({ line, key }) => ({
+            line,
+            key: maskLicenceKey(key),
+            reason: notInFormat(product.keyFormat),
+          })),
+      ].sort((a, b) => a.line - b.line);
+      if (misfits.length > 0) {
+        const lineNumbers = misfits.map(({ line }) => line);
+        privateJson(res, 400, {
+          error: importRefusedSentence(lineNumbers, product.keyFormat),
+          added: 0,
+          refused: misfits,
+        });
+        return;
+      }
+
+      const refused: RefusedLine[] = [];
       const firstLineOf = new Map<string, number>();
       const unique: Array<{ line: number; key: string; fingerprint: string }> = [];
       for (const { line, key } of parsed.keys) {

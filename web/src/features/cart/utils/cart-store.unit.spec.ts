@@ -20,6 +20,7 @@ const product = (overrides: Partial<Product> = {}): Product => ({
   platform: 'Windows',
   downloadUrl: null,
   installationNotes: null,
+  keyFormat: null,
   regularPrice: '249.99',
   salePrice: null,
   featured: false,

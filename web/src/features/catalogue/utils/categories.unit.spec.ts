@@ -11,6 +11,7 @@ const product = (id: string, category: string): Product => ({
   platform: 'Windows',
   downloadUrl: null,
   installationNotes: null,
+  keyFormat: null,
   regularPrice: '10.00',
   salePrice: null,
   featured: false,

@@ -1,11 +1,15 @@
 import { LoadError } from '@/components/ui/load-error';
+import { StockMismatchNotice } from '../../stock-mismatches/components/stock-mismatch-notice';
 import { useDashboard } from '../api/get-dashboard';
 import { DashboardPanels } from './dashboard-panels';
 import { DashboardStats, DashboardStatsSkeleton } from './dashboard-stats';
 import { LowStock, LowStockSkeleton } from './low-stock';
 import { RecentOrders, RecentOrdersSkeleton } from './recent-orders';
 
-/** The figures, recent orders and low stock, from one read of GET /api/admin/dashboard. */
+/**
+ * The figures, recent orders and low stock, from one read of GET /api/admin/dashboard; beneath the figures, any
+ * product whose stock is shown wrongly.
+ */
 export function DashboardOverview() {
   const { data: dashboard, error, refetch, isFetching } = useDashboard();
 
@@ -33,6 +37,7 @@ export function DashboardOverview() {
   return (
     <div className="flex flex-col gap-6">
       <DashboardStats dashboard={dashboard} />
+      <StockMismatchNotice />
       <DashboardPanels>
         <RecentOrders orders={dashboard.recentOrders} />
         <LowStock dashboard={dashboard} />

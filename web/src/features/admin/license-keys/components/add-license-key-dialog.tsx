@@ -8,7 +8,7 @@ import { Select } from '@/components/ui/select';
 import { errorSentence } from '@/lib/api';
 import { useAddLicenseKey } from '../api/add-license-key';
 import { useProducts } from '../api/get-products';
-import { productOptions } from './product-options';
+import { keyFormatFor, productOptions } from './product-options';
 
 interface Problems {
   product?: string;
@@ -23,6 +23,7 @@ export function AddLicenseKeyDialog() {
   const [problems, setProblems] = useState<Problems>({});
   const products = useProducts();
   const add = useAddLicenseKey();
+  const keyFormat = keyFormatFor(products.data, productId);
 
   const reset = () => {
     setProductId(undefined);
@@ -87,17 +88,22 @@ export function AddLicenseKeyDialog() {
               id="license-key-text"
               value={key}
               onChange={(event) => setKey(event.target.value)}
-              placeholder="XXXXX-XXXXX-XXXXX-XXXXX-XXXXX"
+              placeholder={keyFormat}
               autoComplete="off"
               spellCheck={false}
               required
               aria-invalid={problems.key ? true : undefined}
-              aria-describedby={problems.key ? 'license-key-text-problem' : undefined}
+              aria-describedby={problems.key ? 'license-key-text-problem' : 'license-key-text-format'}
               className="font-mono"
             />
-            {problems.key && (
+            {problems.key ? (
               <p id="license-key-text-problem" className="text-sm text-destructive">
                 {problems.key}
+              </p>
+            ) : (
+              <p id="license-key-text-format" className="text-sm text-muted-foreground">
+                Format: <code className="font-mono whitespace-nowrap">{keyFormat}</code> (X: an upper-case
+                letter or a digit)
               </p>
             )}
           </div>

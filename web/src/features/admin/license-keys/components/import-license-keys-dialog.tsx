@@ -7,7 +7,7 @@ import { Select } from '@/components/ui/select';
 import { errorSentence } from '@/lib/api';
 import { useProducts } from '../api/get-products';
 import { type ImportResult, useImportLicenseKeys } from '../api/import-license-keys';
-import { productOptions } from './product-options';
+import { keyFormatFor, productOptions } from './product-options';
 
 function ImportOutcome({ result }: { result: ImportResult }) {
   return (
@@ -37,7 +37,8 @@ function ImportOutcome({ result }: { result: ImportResult }) {
 
 /**
  * Bulk import for one product: keys pasted one per line, or read from a TXT/CSV file into the same box (so the
- * admin sees what will be sent). The server stores every key it can and reports the others by line number.
+ * admin sees what will be sent). The server stores nothing when a line is not a key in the product's format, and
+ * otherwise skips the keys it already holds; either way it reports the lines by number.
  */
 export function ImportLicenseKeysDialog() {
   const [open, setOpen] = useState(false);
@@ -46,6 +47,7 @@ export function ImportLicenseKeysDialog() {
   const [problem, setProblem] = useState<string | null>(null);
   const products = useProducts();
   const importing = useImportLicenseKeys();
+  const keyFormat = keyFormatFor(products.data, productId);
 
   const reset = () => {
     setProductId(undefined);
@@ -82,7 +84,7 @@ export function ImportLicenseKeysDialog() {
           if (!next) reset();
         }}
         title="Import License Keys"
-        description="Paste keys one per line, or choose a TXT or CSV file (first column). Up to 5,000 keys per import."
+        description="Paste keys one per line, or choose a TXT or CSV file (first column). Up to 5,000 keys per import. All or nothing: if any line is not a key in the product's format, nothing is imported; keys already in the inventory are skipped."
       >
         <form noValidate onSubmit={submit} className="grid gap-4">
           <div className="grid gap-2">
@@ -104,10 +106,15 @@ export function ImportLicenseKeysDialog() {
               onChange={(event) => setKeys(event.target.value)}
               rows={6}
               spellCheck={false}
-              placeholder={'XXXXX-XXXXX-XXXXX-XXXXX-XXXXX\nXXXXX-XXXXX-XXXXX-XXXXX-XXXXX'}
+              placeholder={`${keyFormat}\n${keyFormat}`}
+              aria-describedby="import-keys-format"
               className="w-full rounded-md border border-border bg-background px-3 py-2 font-mono text-sm placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
             />
           </div>
+          <p id="import-keys-format" className="-mt-2 text-sm text-muted-foreground">
+            Format: <code className="font-mono whitespace-nowrap">{keyFormat}</code> (X: an upper-case letter
+            or a digit)
+          </p>
           <div className="grid gap-2">
             <Label htmlFor="import-file">Or read them from a file</Label>
             <input

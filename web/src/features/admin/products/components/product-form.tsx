@@ -1,4 +1,9 @@
 import { INSTALLATION_NOTES_MAX_LENGTH } from '@licensestore/shared/catalogue/download-url';
+import {
+  DEFAULT_KEY_FORMAT,
+  KEY_FORMAT_HELP,
+  KEY_FORMAT_MAX_LENGTH,
+} from '@licensestore/shared/catalogue/key-format';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { FormField } from '@/components/ui/form-field';
@@ -174,6 +179,25 @@ export function ProductForm({
             maxLength={INSTALLATION_NOTES_MAX_LENGTH}
             placeholder="e.g. Sign in to your vendor account, enter the license key, then run the installer."
             className={TEXTAREA}
+          />
+        )}
+      </FormField>
+      <FormField
+        id="product-keyFormat"
+        label="License Key Format (optional)"
+        problem={problems.keyFormat}
+        hint={KEY_FORMAT_HELP}
+        className="sm:col-span-2"
+      >
+        {(control) => (
+          <Input
+            {...control}
+            {...text('keyFormat')}
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={KEY_FORMAT_MAX_LENGTH}
+            placeholder={DEFAULT_KEY_FORMAT}
+            className="font-mono"
           />
         )}
       </FormField>

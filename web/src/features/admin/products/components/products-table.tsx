@@ -6,6 +6,8 @@ import type { Columns } from '@/components/ui/data-table';
 import { ProductThumbnail } from '@/components/ui/product-thumbnail';
 import { QueryTable } from '@/components/ui/query-table';
 import { useProducts } from '@/features/catalogue/api/get-products';
+import { type StockMismatch, useStockMismatches } from '../../stock-mismatches/api/stock-mismatches';
+import { StockMismatchFix } from '../../stock-mismatches/components/stock-mismatch-fix';
 import { ProductPrice } from './product-price';
 
 interface RowActions {
@@ -13,7 +15,8 @@ interface RowActions {
   onDelete: (product: Product) => void;
 }
 
-const COLUMNS: Columns<Product> = [
+/** The list's columns; a product whose stock is shown wrongly says so under its status, with the fix. */
+const columnsWith = (mismatchOf: ReadonlyMap<string, StockMismatch>): Columns<Product> => [
   {
     header: 'Product',
     skeleton: 'h-12 w-56',
@@ -32,11 +35,17 @@ const COLUMNS: Columns<Product> = [
   { header: 'Price', className: 'whitespace-nowrap', cell: (product) => <ProductPrice product={product} /> },
   {
     header: 'Status',
-    cell: (product) => (
-      <Badge variant={product.inStock ? 'secondary' : 'outline'} className="whitespace-nowrap">
-        {product.inStock ? 'In Stock' : 'Out of Stock'}
-      </Badge>
-    ),
+    cell: (product) => {
+      const mismatch = mismatchOf.get(product.id);
+      return (
+        <div className="flex min-w-44 flex-col items-start gap-1.5">
+          <Badge variant={product.inStock ? 'secondary' : 'outline'} className="whitespace-nowrap">
+            {product.inStock ? 'In Stock' : 'Out of Stock'}
+          </Badge>
+          {mismatch && <StockMismatchFix mismatch={mismatch} />}
+        </div>
+      );
+    },
   },
 ];
 
@@ -63,12 +72,14 @@ function ProductButtons({ product, actions }: { product: Product; actions: RowAc
   );
 }
 
-/** The whole catalogue with edit and delete per product; null: read-only. */
+/** The whole catalogue with edit and delete per product (null: read-only), and the stock shown wrongly. */
 export function ProductsTable({ actions }: { actions: RowActions | null }) {
+  const { data: mismatches } = useStockMismatches();
+  const mismatchOf = new Map(mismatches?.map((mismatch) => [mismatch.productId, mismatch]));
   return (
     <QueryTable
       label="Products"
-      columns={COLUMNS}
+      columns={columnsWith(mismatchOf)}
       actions={actions ? (product) => <ProductButtons product={product} actions={actions} /> : undefined}
       query={useProducts()}
       errorTitle="The products could not be loaded"

@@ -3,6 +3,7 @@ import {
   downloadUrlProblem,
   INSTALLATION_NOTES_MAX_LENGTH,
 } from '@licensestore/shared/catalogue/download-url';
+import { keyFormatProblem } from '@licensestore/shared/catalogue/key-format';
 
 /** What the form's inputs hold: text as typed, prices included (number inputs report strings). */
 export interface ProductFormValues {
@@ -15,6 +16,7 @@ export interface ProductFormValues {
   imageUrl: string;
   downloadUrl: string;
   installationNotes: string;
+  keyFormat: string;
   featured: boolean;
   inStock: boolean;
 }
@@ -34,6 +36,7 @@ export const EMPTY_PRODUCT_FORM: ProductFormValues = {
   imageUrl: '',
   downloadUrl: '',
   installationNotes: '',
+  keyFormat: '',
   featured: false,
   inStock: true,
 };
@@ -48,6 +51,7 @@ export const formValuesOf = (product: Product): ProductFormValues => ({
   imageUrl: product.imageUrl,
   downloadUrl: product.downloadUrl ?? '',
   installationNotes: product.installationNotes ?? '',
+  keyFormat: product.keyFormat ?? '',
   featured: product.featured,
   inStock: product.inStock,
 });
@@ -82,10 +86,13 @@ export function validateProductForm(values: ProductFormValues): ProductFormProbl
   if (values.installationNotes.trim().length > INSTALLATION_NOTES_MAX_LENGTH) {
     problems.installationNotes = `Installation notes must be at most ${INSTALLATION_NOTES_MAX_LENGTH} characters`;
   }
+  const keyFormat = values.keyFormat.trim();
+  const formatProblem = keyFormat === '' ? null : keyFormatProblem(keyFormat);
+  if (formatProblem) problems.keyFormat = `Key format ${formatProblem}`;
   return problems;
 }
 
-/** Prices travel as strings; an empty sale price, download URL or notes is sent as null. */
+/** Prices travel as strings; an empty sale price, download URL, notes or key format is sent as null. */
 export const productPayload = (values: ProductFormValues): ProductPayload => ({
   name: values.name.trim(),
   category: values.category.trim(),
@@ -96,6 +103,7 @@ export const productPayload = (values: ProductFormValues): ProductPayload => ({
   imageUrl: values.imageUrl.trim(),
   downloadUrl: values.downloadUrl.trim() === '' ? null : values.downloadUrl.trim(),
   installationNotes: values.installationNotes.trim() === '' ? null : values.installationNotes.trim(),
+  keyFormat: values.keyFormat.trim() === '' ? null : values.keyFormat.trim(),
   featured: values.featured,
   inStock: values.inStock,
 });

@@ -59,4 +59,13 @@ describe('the product form', () => {
       installationNotes: 'Sign in.\nEnter the key.',
     });
   });
+
+  it('takes an optional key format of X groups and hyphens, sent as null when empty', () => {
+    expect(validateProductForm({ ...complete, keyFormat: ' XXXX-XXXX ' })).toEqual({});
+    expect(validateProductForm({ ...complete, keyFormat: '[A-Z]{5}' })).toEqual({
+      keyFormat: 'Key format must be groups of X separated by single hyphens, like XXXX-XXXX-XXXX',
+    });
+    expect(productPayload(complete).keyFormat).toBeNull();
+    expect(productPayload({ ...complete, keyFormat: ' XXXX-XXXX ' }).keyFormat).toBe('XXXX-XXXX');
+  });
 });
