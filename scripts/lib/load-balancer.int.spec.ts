@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type LoadBalancer, type Pool, startLoadBalancer } from './load-balancer.js';
+import { type LoadBalancer, type Pool, startLoadBalancer, UPSTREAM_IDLE_MS } from './load-balancer.js';
 
 interface Backend {
   name: string;
@@ -158,6 +158,41 @@ describe('the load balancer', () => {
     expect(status).toBe(502);
     expect(body.error).toMatch(/^api-1 failed before answering .*not retried/);
     expect(posted).toBe(0);
+  });
+
+  it('sends a GET again on a new connection when the instance closed the kept-alive one, and keeps it in rotation', async () => {
+    // The second request on each connection finds it closing, as when an instance's keep-alive ends just then.
+    const requestsOn = new WeakMap<object, number>();
+    const one = await backend('api-1', (self, req, res) => {
+      const count = (requestsOn.get(req.socket) ?? 0) + 1;
+      requestsOn.set(req.socket, count);
+      if (count === 2) req.socket.destroy();
+      else echo(self, req, res);
+    });
+    const lb = await balancer([apiPool(one)]);
+
+    expect(await getJson(`${lb.url}/api/products`)).toMatchObject({
+      status: 200,
+      body: { backend: 'api-1' },
+    });
+    expect(await getJson(`${lb.url}/api/products`)).toMatchObject({
+      status: 200,
+      body: { backend: 'api-1' },
+    });
+    expect(lb.up()).toEqual(['api-1']);
+  });
+
+  it('closes a kept-alive connection to an instance once idle, before the instance would', async () => {
+    const closed: number[] = [];
+    const one = await backend('api-1');
+    one.server.on('connection', (socket) => socket.on('close', () => closed.push(Date.now())));
+    const lb = await balancer([apiPool(one)]);
+    const answered = Date.now();
+    await getJson(`${lb.url}/api/products`);
+
+    await new Promise((resolve) => setTimeout(resolve, UPSTREAM_IDLE_MS + 1000));
+    // The health check's connection and the request's: both gone, the request's after about UPSTREAM_IDLE_MS.
+    expect(closed.some((at) => at - answered >= UPSTREAM_IDLE_MS - 100)).toBe(true);
   });
 
   it('answers 502 with a clear message when no instance is up', async () => {

@@ -64,6 +64,38 @@ const HOP_BY_HOP = [
   'proxy-authenticate',
 ];
 const IDEMPOTENT = new Set(['GET', 'HEAD']);
+/**
+ * A kept-alive connection to an instance is closed after this long idle: before any instance closes it (Node's
+ * default keep-alive is 5 s, the api's 65 s), so the balancer never sends a request down a connection the instance
+ * is closing at that moment.
+ */
+export const UPSTREAM_IDLE_MS = 4_000;
+/** A request body up to this size is kept while it streams, so the request can be sent again if it has to be. */
+const REPLAYABLE_BODY_BYTES = 1024 * 1024;
+
+/** A request's body as it streamed to the first instance: whole, unless it grew past what is kept. */
+interface HeldBody {
+  chunks: Buffer[];
+  bytes: number;
+  complete: boolean;
+}
+
+function holdBody(req: IncomingMessage): HeldBody {
+  const held: HeldBody = { chunks: [], bytes: 0, complete: false };
+  req.on('data', (chunk: Buffer) => {
+    held.bytes += chunk.length;
+    if (held.bytes <= REPLAYABLE_BODY_BYTES) held.chunks.push(chunk);
+    else held.chunks = [];
+  });
+  req.on('end', () => {
+    held.complete = true;
+  });
+  return held;
+}
+
+/** The whole body, when it is complete and was kept. */
+const replayable = (held: HeldBody) =>
+  held.complete && held.bytes <= REPLAYABLE_BODY_BYTES ? Buffer.concat(held.chunks) : null;
 
 interface Member extends Upstream {
   healthy: boolean;
@@ -115,7 +147,7 @@ export async function startLoadBalancer(options: LoadBalancerOptions): Promise<L
     }))
     // Longest prefix first, so the first match is the most specific.
     .sort((a, b) => b.prefix.length - a.prefix.length);
-  const agent = new Agent({ keepAlive: true });
+  const agent = new Agent({ keepAlive: true, timeout: UPSTREAM_IDLE_MS });
   const served: Record<string, number> = {};
 
   const setHealth = (member: Member, healthy: boolean, why: string) => {
@@ -154,14 +186,26 @@ export async function startLoadBalancer(options: LoadBalancerOptions): Promise<L
     return { pool, order: [...healthy.slice(start), ...healthy.slice(0, start)] };
   };
 
-  const forward = (req: IncomingMessage, res: ServerResponse, order: Member[], attempt: number) => {
+  const forward = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    order: Member[],
+    attempt: number,
+    body: HeldBody | null,
+    fresh = false,
+  ) => {
     const member = order[attempt];
     if (!member) {
       refuse(res, `no instance answered (${order.map((m) => m.name).join(', ') || 'none'} tried)`);
       return;
     }
     const target = new URL(req.url ?? '/', member.url);
-    const upstream = request(target, { method: req.method, headers: forwardedHeaders(req), agent });
+    const upstream = request(target, {
+      method: req.method,
+      headers: forwardedHeaders(req),
+      // A request sent again after a kept-alive connection failed goes on a connection of its own.
+      agent: fresh ? false : agent,
+    });
     upstream.on('response', (answer) => {
       served[member.name] = (served[member.name] ?? 0) + 1;
       res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withoutHopByHop(answer.headers));
@@ -175,10 +219,19 @@ export async function startLoadBalancer(options: LoadBalancerOptions): Promise<L
         res.destroy();
         return;
       }
+      const idempotent = body === null;
+      // A kept-alive connection that failed before any answer was closed by the instance, which is not down: the
+      // request goes again on a new connection to the same instance when it is safe to, a GET or HEAD, or a request
+      // of which no byte went out and whose whole body is kept.
+      const unsent = (upstream.socket?.bytesWritten ?? 0) === 0 && body !== null && replayable(body) !== null;
+      if (upstream.reusedSocket && !fresh && (idempotent || unsent)) {
+        forward(req, res, order, attempt, body, true);
+        return;
+      }
       // A connection that failed before any answer: the instance is gone or going; take it out of rotation now
       // rather than at the next health check.
       setHealth(member, false, error.message);
-      if (IDEMPOTENT.has(req.method ?? '')) forward(req, res, order, attempt + 1);
+      if (idempotent) forward(req, res, order, attempt + 1, null);
       else
         refuse(res, `${member.name} failed before answering (${error.message}); the request was not retried`);
     });
@@ -186,7 +239,8 @@ export async function startLoadBalancer(options: LoadBalancerOptions): Promise<L
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();
     });
-    if (IDEMPOTENT.has(req.method ?? '')) upstream.end();
+    if (body === null) upstream.end();
+    else if (fresh) upstream.end(replayable(body));
     else req.pipe(upstream);
   };
 
@@ -200,7 +254,7 @@ export async function startLoadBalancer(options: LoadBalancerOptions): Promise<L
       );
       return;
     }
-    forward(req, res, route.order, 0);
+    forward(req, res, route.order, 0, IDEMPOTENT.has(req.method ?? '') ? null : holdBody(req));
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
