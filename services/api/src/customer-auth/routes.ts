@@ -21,7 +21,7 @@ const emailSchema = z.object({
 const tokenSchema = z.object({ token: z.string().min(1).max(100) });
 
 /** The web client's pages of the sign-in flow; the api redirects browsers to them and never renders pages itself. */
-export const SIGN_IN_PAGES = {
+const SIGN_IN_PAGES = {
   signIn: '/sign-in',
   signUp: '/sign-up',
   linkExpired: '/sign-in/link-expired',
