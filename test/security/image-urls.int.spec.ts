@@ -51,8 +51,11 @@ describe('Product image URLs and the page policy', () => {
       env: { ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, PUBLIC_URL },
     });
     admin = await signIn(store.api.url, ADMIN.username, ADMIN.password);
-    // The sign-in page: a document, with the policy every page of the store has.
-    const page = await fetch(`${store.api.url}/api/login`);
+    // A browser's navigation to Sign In: a document, with the policy every page of the store has.
+    const page = await fetch(`${store.api.url}/api/login`, {
+      redirect: 'manual',
+      headers: { accept: 'text/html' },
+    });
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     const policy = page.headers.get('content-security-policy') ?? '';
     const directive = policy.split(';').find((part) => part.trim().startsWith('img-src ')) ?? '';

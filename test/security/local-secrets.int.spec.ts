@@ -141,8 +141,8 @@ describe('npm start, local secrets', () => {
   it('writes e-mails (sign-in links, licence keys) owner-only into DATA_DIR/mail', async () => {
     const response = await fetch(`${store.url}/api/login`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: store.url },
-      body: 'email=ada%40example.com',
+      headers: { 'content-type': 'application/json', origin: store.url },
+      body: JSON.stringify({ email: 'ada@example.com' }),
     });
     expect(response.status).toBe(200);
     const mailDir = join(dataDir, 'mail');

@@ -418,6 +418,48 @@ describe('the sale', () => {
   });
 });
 
+describe('the box art', () => {
+  it('sits on the card itself in the dark theme, with no lighter slab behind it', async () => {
+    const { page, close } = await openPage(browser, store.url, { colorScheme: 'dark' });
+    await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+    await page.goto('/products');
+    await page.getByRole('heading', { level: 2, name: `${products.length} products` }).waitFor();
+    const grounds = await page
+      .locator('main a[href^="/product/"] img')
+      .evaluateAll((images) =>
+        images.map((image) => getComputedStyle(image.parentElement as Element).backgroundColor),
+      );
+    expect(grounds.length).toBe(products.length);
+    expect(new Set(grounds)).toEqual(new Set(['rgba(0, 0, 0, 0)']));
+    await close();
+  });
+
+  it("leaves each box's label uncovered by the sale badge on a phone", async () => {
+    const { page, close } = await openPage(browser, store.url, { viewport: PHONE });
+    await page.goto('/products');
+    await page.getByRole('heading', { level: 2, name: `${products.length} products` }).waitFor();
+    const overlaps = await page.locator('main a[href^="/product/"]').evaluateAll((cards) =>
+      cards.flatMap((card) => {
+        const picture = card.querySelector('img')?.getBoundingClientRect();
+        const badge = [...card.querySelectorAll('span, div')].find((node) =>
+          /^\d+% OFF$/.test(node.textContent ?? ''),
+        );
+        if (!picture || !badge) return [];
+        const box = badge.getBoundingClientRect();
+        const apart =
+          box.bottom <= picture.top ||
+          box.top >= picture.bottom ||
+          box.right <= picture.left ||
+          box.left >= picture.right;
+        return apart ? [] : [card.querySelector('h3')?.textContent];
+      }),
+    );
+    expect(await page.getByText(/^\d+% OFF$/).count()).toBe(products.filter(onSale).length);
+    expect(overlaps).toEqual([]);
+    await close();
+  });
+});
+
 describe('the product page', () => {
   it('shows a placeholder while loading', async () => {
     const { page, close } = await openPage(browser, store.url);

@@ -40,7 +40,7 @@ describe('the 404 page', () => {
 });
 
 describe('the header', () => {
-  it('offers Sign In and Sign Up to /api/login when signed out, and no My Orders', async () => {
+  it('offers Sign In and Sign Up at /api/login when signed out, and no My Orders', async () => {
     const { page, close } = await openPage(browser, store.url);
     await page.goto('/no-such-page');
     const nav = page.getByRole('navigation', { name: 'Main' });
@@ -48,7 +48,9 @@ describe('the header', () => {
     expect(await nav.getByRole('link', { name: 'Products' }).isVisible()).toBe(true);
     expect(await page.getByRole('link', { name: 'My Orders' }).count()).toBe(0);
     expect(await page.getByRole('link', { name: 'Sign In' }).getAttribute('href')).toBe('/api/login');
-    expect(await page.getByRole('link', { name: 'Sign Up' }).getAttribute('href')).toBe('/api/login');
+    expect(await page.getByRole('link', { name: 'Sign Up' }).getAttribute('href')).toBe(
+      '/api/login?intent=sign-up',
+    );
     await close();
   });
 

@@ -62,6 +62,14 @@
     return json;
   }
 
+  /** CSS properties by either spelling PayPal takes: `borderRadius` or `font-size`. */
+  function restyle(node, style) {
+    for (const [name, value] of Object.entries(style)) {
+      if (name.includes('-')) node.style.setProperty(name, value);
+      else node.style[name] = value;
+    }
+  }
+
   function containerOf(container) {
     const element = typeof container === 'string' ? document.querySelector(container) : container;
     if (!element) throw new Error(`Document is ready and element ${container} does not exist`);
@@ -200,10 +208,11 @@
         for (const [value, label] of CHOICES)
           chooser.append(element('option', { value, textContent: label }));
         chooser.value = defaultChoice;
+        // The page's own text colour: legible on the page's background in any theme.
         const label = element(
           'label',
-          { textContent: 'Sandbox buyer: ' },
-          { font: '12px sans-serif', color: '#555', display: 'flex', gap: '4px', alignItems: 'center' },
+          { textContent: 'Sandbox buyer: ', className: 'paypal-sandbox-buyer' },
+          { font: '12px sans-serif', color: 'inherit', display: 'flex', gap: '4px', alignItems: 'center' },
         );
         label.append(chooser);
         wrapper.append(button, label);
@@ -375,6 +384,11 @@
       }
     }
 
+    /** The style for `selector` given to CardFields, with the field's own over it. */
+    function styleOf(selector, entry) {
+      return { ...props.style?.[selector], ...entry.options.style?.[selector] };
+    }
+
     function field(kind) {
       return (fieldOptions) => {
         const entry = { options: fieldOptions || {}, input: null, focused: false };
@@ -402,13 +416,18 @@
                   font: 'inherit',
                 },
               );
+              // As PayPal's fields do: the merchant's `style` ('input', ':focus') over the defaults.
+              restyle(input, styleOf('input', entry));
+              const resting = input.style.cssText;
               input.setAttribute('aria-label', LABELS[kind]);
               input.addEventListener('input', () => emit(kind, 'onChange'));
               input.addEventListener('focus', () => {
+                restyle(input, styleOf(':focus', entry));
                 entry.focused = true;
                 emit(kind, 'onFocus');
               });
               input.addEventListener('blur', () => {
+                input.style.cssText = resting;
                 entry.focused = false;
                 emit(kind, 'onBlur');
               });

@@ -72,6 +72,10 @@ try {
     .render('#paypal-buttons');
 
   const cardFields = paypal.CardFields({
+    style: {
+      input: { borderRadius: '8px', 'font-size': '15px' },
+      ':focus': { boxShadow: 'rgb(0, 0, 255) 0px 0px 0px 4px' },
+    },
     createOrder,
     onApprove: async (data) => events.push({ type: 'card-approve', data }),
     onError: (error) => events.push({ type: 'card-error', message: String(error && error.message) }),
@@ -79,7 +83,7 @@ try {
   window.cardEligible = cardFields.isEligible();
   if (cardFields.isEligible()) {
     await cardFields.NameField({}).render('#card-name');
-    await cardFields.NumberField({}).render('#card-number');
+    await cardFields.NumberField({ style: { input: { color: 'rgb(1, 2, 3)' } } }).render('#card-number');
     await cardFields.ExpiryField({}).render('#card-expiry');
     await cardFields.CVVField({}).render('#card-cvv');
     window.cardState = () => cardFields.getState();
@@ -325,6 +329,37 @@ describe('PayPal sandbox browser SDK', () => {
         payment_source: { card: { last_digits: '1111', brand: 'VISA', name: 'Jane Buyer' } },
       });
       expect(consoleErrors).toEqual([]);
+    });
+
+    it('draws the fields in the style given to CardFields and to each field, the focus style while focused', async () => {
+      await open();
+      const look = (label: string) =>
+        page.getByLabel(label).evaluate((input) => {
+          const style = (
+            globalThis as unknown as { getComputedStyle: (node: unknown) => Record<string, string> }
+          ).getComputedStyle(input);
+          return {
+            radius: style.borderRadius,
+            size: style.fontSize,
+            color: style.color,
+            shadow: style.boxShadow,
+          };
+        });
+      expect(await look('Card number')).toMatchObject({
+        radius: '8px',
+        size: '15px',
+        color: 'rgb(1, 2, 3)',
+        shadow: 'none',
+      });
+      expect((await look('Cardholder name')).color).not.toBe('rgb(1, 2, 3)');
+      await page.getByLabel('Card number').focus();
+      expect((await look('Card number')).shadow).toBe('rgb(0, 0, 255) 0px 0px 0px 4px');
+      await page.getByLabel('Cardholder name').focus();
+      expect(await look('Card number')).toMatchObject({
+        radius: '8px',
+        color: 'rgb(1, 2, 3)',
+        shadow: 'none',
+      });
     });
 
     it('reports invalid fields and submits nothing', async () => {

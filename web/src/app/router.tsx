@@ -9,6 +9,11 @@ const ProductRoute = lazy(() => import('./routes/product'));
 const CheckoutRoute = lazy(() => import('./routes/checkout'));
 const OrderConfirmationRoute = lazy(() => import('./routes/order-confirmation'));
 const AccountRoute = lazy(() => import('./routes/account'));
+const SignInRoute = lazy(() => import('./routes/sign-in'));
+const SignUpRoute = lazy(() => import('./routes/sign-up'));
+const SignInLinkExpiredRoute = lazy(() => import('./routes/sign-in-link-expired'));
+const SignInConfirmRoute = lazy(() => import('./routes/sign-in-confirm'));
+const SignOutRoute = lazy(() => import('./routes/sign-out'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 const AdminApp = lazy(() => import('./routes/admin/admin-app'));
 
@@ -34,6 +39,11 @@ function Routes() {
         <Route path="/checkout" component={CheckoutRoute} />
         <Route path="/order-confirmation/:orderId" component={OrderConfirmationRoute} />
         <Route path="/account" component={AccountRoute} />
+        <Route path="/sign-in" component={SignInRoute} />
+        <Route path="/sign-up" component={SignUpRoute} />
+        <Route path="/sign-in/link-expired" component={SignInLinkExpiredRoute} />
+        <Route path="/sign-in/confirm" component={SignInConfirmRoute} />
+        <Route path="/sign-out" component={SignOutRoute} />
         <Route path={ADMIN_PATHS} component={AdminApp} />
         <Route component={NotFoundRoute} />
       </Switch>

@@ -1,29 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { customerEmailKey } from '@licensestore/shared';
+import { customerEmailKey, ValidationError } from '@licensestore/shared';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Mailer } from '@licensestore/shared/mail';
 import { storableText } from '@licensestore/shared/text';
-import express, { type CookieOptions, type Request, type Response, Router } from 'express';
+import { type CookieOptions, type Request, type Response, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import { sessionToken } from '../auth/guards.js';
 import { SESSION_COOKIE, type SessionStore } from '../auth/sessions.js';
 import { isOwnNavigation } from '../http/same-origin.js';
-import {
-  checkInboxPage,
-  confirmSignInPage,
-  confirmSignOutPage,
-  linkExpiredPage,
-  sendFailedPage,
-  signInEmail,
-  signInPage,
-} from './pages.js';
+import { signInEmail } from './email.js';
 import { SignInLinkThrottle } from './throttle.js';
 import { SignInTokens } from './tokens.js';
 
 const emailSchema = z.object({
   email: storableText({ min: 0, max: 254 }).pipe(z.email('must be an e-mail address')),
 });
+
+// Looked up (as its hash), never stored: any string is safe to try.
+const tokenSchema = z.object({ token: z.string().min(1).max(100) });
+
+/** The web client's pages of the sign-in flow; the api redirects browsers to them and never renders pages itself. */
+const SIGN_IN_PAGES = {
+  signIn: '/sign-in',
+  signUp: '/sign-up',
+  linkExpired: '/sign-in/link-expired',
+  confirmSignIn: '/sign-in/confirm',
+  confirmSignOut: '/sign-out',
+  signedIn: '/account',
+} as const;
 
 export interface CustomerAuthRoutesDeps {
   redis: Redis;
@@ -36,16 +41,18 @@ export interface CustomerAuthRoutesDeps {
   secureCookies: boolean;
 }
 
-const sendPage = (res: Response, status: number, html: string) => {
-  res.status(status).set('Cache-Control', 'no-store').type('html').send(html);
+/** A redirect that no cache keeps: each answer depends on a one-time token or the session. */
+const redirectTo = (res: Response, location: string) => {
+  res.set('Cache-Control', 'no-store').redirect(303, location);
 };
 
 /**
- * Customer sign-in by a one-time link e-mailed to the address: GET and POST /api/login, /api/login/callback,
- * /api/logout. The session is the one admins get (ADR 006), of kind 'customer' with the normalised address as its
- * subject. The callback and logout change state only when the browser says the navigation is the visitor's own
- * (typed, bookmarked, opened from a mail program, or a link on this site) or by a POST from this site's own page;
- * a link on another site gets a page whose button does it.
+ * Customer sign-in by a one-time link e-mailed to the address. Browsers navigate to GET /api/login (and /api/logout,
+ * /api/login/callback) and are redirected to the web client's pages, which call the JSON endpoints: POST
+ * /api/login asks for a link, POST /api/login/callback signs in with its token, POST /api/logout signs out. The
+ * session is the one admins get (ADR 006), of kind 'customer' with the normalised address as its subject. A GET
+ * changes state only when the browser says the navigation is the visitor's own (typed, bookmarked, opened from a
+ * mail program, or a link on this site); a link on another site is sent to a page whose button does it.
  */
 export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
   const { sessions, mailer, logger, publicUrl, secureCookies } = deps;
@@ -53,34 +60,26 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
   const throttle = new SignInLinkThrottle(deps.redis);
   // As the admin login sets it: no Max-Age, HttpOnly, SameSite=Lax, Secure behind https.
   const cookieOptions: CookieOptions = { httpOnly: true, sameSite: 'lax', path: '/', secure: secureCookies };
-  const form = express.urlencoded({ extended: false, limit: '10kb' });
   const router = Router();
 
-  router.get('/login', (_req, res) => {
-    sendPage(res, 200, signInPage());
+  router.get('/login', (req, res) => {
+    redirectTo(res, req.query.intent === 'sign-up' ? SIGN_IN_PAGES.signUp : SIGN_IN_PAGES.signIn);
   });
 
-  router.post('/login', form, async (req, res) => {
+  router.post('/login', async (req, res) => {
     const parsed = emailSchema.safeParse(req.body ?? {});
-    if (!parsed.success) {
-      const typed = typeof req.body?.email === 'string' ? req.body.email.slice(0, 254) : '';
-      sendPage(
-        res,
-        400,
-        signInPage({ email: typed, error: 'Enter an e-mail address, like name@example.com.' }),
-      );
-      return;
-    }
+    if (!parsed.success) throw new ValidationError('Enter an e-mail address, like name@example.com.');
+    // The same answer whether a link was sent, throttled, or the address never ordered: no address oracle.
+    const accepted = () => res.set('Cache-Control', 'no-store').json({ email: parsed.data.email });
     const email = customerEmailKey(parsed.data.email);
     const ip = req.ip ?? 'unknown';
     const verdict = await throttle.request(email, ip);
     if (!verdict.allowed) {
-      // The same page as a sent link: the throttle says nothing about the address either.
       logger.warn(
         { ip, limit: verdict.limit, requestId: req.requestId },
         'sign-in link refused: over the limit',
       );
-      sendPage(res, 200, checkInboxPage(parsed.data.email));
+      accepted();
       return;
     }
     const token = await tokens.issue(email);
@@ -94,18 +93,18 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
     } catch (error) {
       await tokens.consume(token);
       logger.error({ err: error, requestId: req.requestId }, 'sign-in link not sent');
-      sendPage(res, 503, sendFailedPage());
+      res
+        .status(503)
+        .json({ error: 'We could not send the e-mail just now. Please try again in a few minutes.' });
       return;
     }
-    sendPage(res, 200, checkInboxPage(parsed.data.email));
+    accepted();
   });
 
-  const signInWith = async (req: Request, res: Response, token: string) => {
-    const email = token ? await tokens.consume(token) : null;
-    if (!email) {
-      sendPage(res, token ? 410 : 400, linkExpiredPage());
-      return;
-    }
+  /** Consumes the token and starts a session; false when the token is used, expired, unknown or malformed. */
+  const signInWith = async (req: Request, res: Response, token: string): Promise<boolean> => {
+    const email = await tokens.consume(token);
+    if (!email) return false;
     // A fresh session at every sign-in, so a token planted before it (session fixation) is worth nothing.
     const previous = sessionToken(req.get('cookie'));
     if (previous) await sessions.destroy(previous);
@@ -115,38 +114,48 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
       createdAt: new Date().toISOString(),
     });
     res.cookie(SESSION_COOKIE, sid, cookieOptions);
-    res.set('Cache-Control', 'no-store').redirect(303, '/account');
+    return true;
   };
 
   router.get('/login/callback', async (req, res) => {
     const token = typeof req.query.token === 'string' ? req.query.token : '';
-    if (token && !isOwnNavigation(req)) {
-      sendPage(res, 200, confirmSignInPage(token));
-      return;
-    }
-    await signInWith(req, res, token);
+    if (!token) return redirectTo(res, SIGN_IN_PAGES.linkExpired);
+    // In the fragment, the token reaches the confirming page's script but no server log, nor any Referer.
+    if (!isOwnNavigation(req))
+      return redirectTo(res, `${SIGN_IN_PAGES.confirmSignIn}#token=${encodeURIComponent(token)}`);
+    const signedIn = await signInWith(req, res, token);
+    redirectTo(res, signedIn ? SIGN_IN_PAGES.signedIn : SIGN_IN_PAGES.linkExpired);
   });
 
-  router.post('/login/callback', form, async (req, res) => {
-    await signInWith(req, res, typeof req.body?.token === 'string' ? req.body.token : '');
+  router.post('/login/callback', async (req, res) => {
+    const parsed = tokenSchema.safeParse(req.body ?? {});
+    if (!parsed.success)
+      throw new ValidationError('The sign-in link has no token: open the link from the e-mail.');
+    if (!(await signInWith(req, res, parsed.data.token))) {
+      res
+        .status(410)
+        .json({ error: 'This sign-in link has expired or was already used. Ask for a new one.' });
+      return;
+    }
+    res.set('Cache-Control', 'no-store').status(204).end();
   });
 
   const signOut = async (req: Request, res: Response) => {
     const token = sessionToken(req.get('cookie'));
     if (token) await sessions.destroy(token);
     res.clearCookie(SESSION_COOKIE, cookieOptions);
-    res.set('Cache-Control', 'no-store').redirect(303, '/');
   };
 
   router.get('/logout', async (req, res) => {
-    if (!isOwnNavigation(req)) {
-      sendPage(res, 200, confirmSignOutPage());
-      return;
-    }
+    if (!isOwnNavigation(req)) return redirectTo(res, SIGN_IN_PAGES.confirmSignOut);
     await signOut(req, res);
+    redirectTo(res, '/');
   });
 
-  router.post('/logout', signOut);
+  router.post('/logout', async (req, res) => {
+    await signOut(req, res);
+    res.set('Cache-Control', 'no-store').status(204).end();
+  });
 
   return router;
 }

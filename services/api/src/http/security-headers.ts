@@ -29,8 +29,8 @@ const PERMISSIONS_POLICY = [
 /** What documents and data alike carry: no sniffing, no framing, same-origin referrers and resources, https kept. */
 const everyAnswersHeaders = (options: { https: boolean }): Headers => [
   ['Cross-Origin-Resource-Policy', 'same-origin'],
-  // no-referrer makes Chromium send `Origin: null` with a form posted to its own site (the sign-in page), which the
-  // cross-site guard must refuse. same-origin still tells other sites nothing.
+  // no-referrer makes Chromium send `Origin: null` with a POST to its own site (a form, or the web client's fetch),
+  // which the cross-site guard must refuse. same-origin still tells other sites nothing.
   ['Referrer-Policy', 'same-origin'],
   ...(options.https ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as const] : []),
   ['X-Content-Type-Options', 'nosniff'],

@@ -1,8 +1,9 @@
 import type { BoxArt, DemoProduct } from './catalogue.js';
 
 /**
- * Box art for a demo product: a software box in three-quarter view in the product family's colour, with the
- * category, a family glyph, the name and the platform. Deterministic, so a test can check the committed files
+ * Box art for a demo product: a software box in three-quarter view in the product's colour, with the category, a
+ * family glyph, the name and the platform, on a transparent ground, so it sits on the page's own colour in the light
+ * theme and the dark one alike. Deterministic, so a test can check the committed files
  * are what this renders (regenerate with `npm run images:products`).
  */
 export function renderBoxArt(product: DemoProduct): string {
@@ -18,10 +19,6 @@ export function renderBoxArt(product: DemoProduct): string {
       <stop offset="0" stop-color="${art.colour}"/>
       <stop offset="1" stop-color="${art.shade}"/>
     </linearGradient>
-    <radialGradient id="backdrop" cx="0.5" cy="0.45" r="0.75">
-      <stop offset="0" stop-color="#FFFFFF"/>
-      <stop offset="1" stop-color="#E5E7EB"/>
-    </radialGradient>
     <style>
       text { font-family: 'Segoe UI', 'Helvetica Neue', Arial, sans-serif; text-anchor: middle; fill: ${art.ink}; }
       .category { font-size: 17px; font-weight: 600; letter-spacing: 3px; opacity: 0.85; }
@@ -29,7 +26,6 @@ export function renderBoxArt(product: DemoProduct): string {
       .platform { font-size: 17px; font-weight: 500; }
     </style>
   </defs>
-  <rect width="600" height="600" fill="url(#backdrop)"/>
   <ellipse cx="300" cy="556" rx="215" ry="16" fill="#000000" opacity="0.16"/>
   <polygon points="110,60 150,36 490,36 450,60" fill="${art.colour}"/>
   <polygon points="110,60 150,36 490,36 450,60" fill="#FFFFFF" opacity="0.3"/>

@@ -1,6 +1,9 @@
 import type { ProductFields } from '@licensestore/shared';
 
-/** Colours and glyph of a product family, used for its box art (scripts/generate-product-images.ts). */
+/**
+ * Colours and glyph of a product's box art (scripts/generate-product-images.ts): a family shares its glyph, and each
+ * product has a colour of its own, so boxes of one family still tell apart at a glance.
+ */
 export interface BoxArt {
   /** Main colour of the box. */
   colour: string;
@@ -111,7 +114,7 @@ export const demoProducts: DemoProduct[] = [
   },
   {
     slug: 'microsoft-office-2024-home-business',
-    art: office,
+    art: { ...office, colour: '#B4009E', shade: '#7A006B' },
     fields: {
       name: 'Microsoft Office 2024 Home & Business',
       category: OFFICE,
@@ -129,7 +132,7 @@ export const demoProducts: DemoProduct[] = [
   },
   {
     slug: 'microsoft-office-2021-home-student',
-    art: office,
+    art: { ...office, colour: '#038387', shade: '#025B5E' },
     fields: {
       name: 'Microsoft Office 2021 Home & Student',
       category: OFFICE,
@@ -147,7 +150,7 @@ export const demoProducts: DemoProduct[] = [
   },
   {
     slug: 'microsoft-office-2019-professional-plus',
-    art: office,
+    art: { ...office, colour: '#A4262C', shade: '#6E1A1E' },
     fields: {
       name: 'Microsoft Office 2019 Professional Plus',
       category: OFFICE,
@@ -215,7 +218,7 @@ export const demoProducts: DemoProduct[] = [
   },
   {
     slug: 'windows-11-home',
-    art: windows,
+    art: { ...windows, colour: '#4F52B2', shade: '#33357A' },
     fields: {
       name: 'Windows 11 Home',
       category: OS,
@@ -232,7 +235,7 @@ export const demoProducts: DemoProduct[] = [
   },
   {
     slug: 'windows-10-pro',
-    art: windows,
+    art: { ...windows, colour: '#005B70', shade: '#003A48' },
     fields: {
       name: 'Windows 10 Pro',
       category: OS,
@@ -283,7 +286,7 @@ export const demoProducts: DemoProduct[] = [
   },
   {
     slug: 'norton-360-premium',
-    art: norton,
+    art: { ...norton, colour: '#242424', shade: '#0A0A0A', ink: '#FFC700' },
     fields: {
       name: 'Norton 360 Premium',
       category: ANTIVIRUS,
@@ -368,7 +371,7 @@ export const demoProducts: DemoProduct[] = [
   },
   {
     slug: 'adobe-photoshop-premiere-elements-2024',
-    art: photoshopElements,
+    art: { ...photoshopElements, colour: '#3D3DB8', shade: '#00005B' },
     fields: {
       name: 'Adobe Photoshop & Premiere Elements 2024',
       category: CREATIVE,

@@ -64,6 +64,19 @@ describe('demo catalogue', () => {
     }
   });
 
+  it('gives every product box art of its own colour, so boxes of one family tell apart', () => {
+    const colours = demoProducts.map((product) => product.art.colour.toUpperCase());
+    expect(new Set(colours).size).toBe(demoProducts.length);
+  });
+
+  it('draws the box on a transparent ground, with no backdrop behind it', () => {
+    for (const product of demoProducts) {
+      const svg = renderBoxArt(product);
+      expect(svg, product.slug).not.toMatch(/<rect width="600" height="600"/);
+      expect(svg, product.slug).not.toContain('backdrop');
+    }
+  });
+
   it('escapes product names in the box art', () => {
     const [first] = demoProducts;
     if (!first) throw new Error('no demo products');

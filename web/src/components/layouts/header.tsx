@@ -3,14 +3,11 @@ import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation, useRoute } from 'wouter';
 import { ThemeToggle } from '@/components/theme/theme-toggle';
 import { buttonClasses } from '@/components/ui/button';
+import { SIGN_IN_URL, SIGN_OUT_URL, SIGN_UP_URL } from '@/config/sign-in';
 import { SITE_NAME } from '@/config/site';
 import { useUser } from '@/features/auth/api/get-user';
 import { cartButtonRef, setCartPanelOpen, useCartLines } from '@/features/cart/api/use-cart';
 import { itemCount } from '@/features/cart/utils/cart-store';
-
-/** Customer sign-in and sign-out are server pages, reached by a full navigation. */
-const LOGIN_URL = '/api/login';
-const LOGOUT_URL = '/api/logout';
 
 function NavLink({ href, children, onClick }: { href: string; children: ReactNode; onClick?: () => void }) {
   const [active] = useRoute(href);
@@ -99,17 +96,17 @@ export function Header() {
           {isAuthenticated ? (
             <div className="hidden items-center gap-2 md:flex">
               <Avatar imageUrl={user?.profileImageUrl ?? null} />
-              <a href={LOGOUT_URL} className={buttonClasses('ghost')}>
+              <a href={SIGN_OUT_URL} className={buttonClasses('ghost')}>
                 <LogOut aria-hidden="true" className="size-4" />
                 Logout
               </a>
             </div>
           ) : (
             <div className="hidden items-center gap-2 md:flex">
-              <a href={LOGIN_URL} className={buttonClasses('ghost')}>
+              <a href={SIGN_IN_URL} className={buttonClasses('ghost')}>
                 Sign In
               </a>
-              <a href={LOGIN_URL} className={buttonClasses('primary')}>
+              <a href={SIGN_UP_URL} className={buttonClasses('primary')}>
                 Sign Up
               </a>
             </div>
@@ -145,7 +142,7 @@ export function Header() {
                   My Orders
                 </NavLink>
                 <a
-                  href={LOGOUT_URL}
+                  href={SIGN_OUT_URL}
                   className="rounded-md px-3 py-2 text-sm font-medium text-muted-foreground hover:bg-muted"
                 >
                   Logout
@@ -153,7 +150,7 @@ export function Header() {
               </>
             ) : (
               <a
-                href={LOGIN_URL}
+                href={SIGN_IN_URL}
                 className="rounded-md px-3 py-2 text-sm font-medium text-muted-foreground hover:bg-muted"
               >
                 Sign In

@@ -26,3 +26,27 @@ export function Button({
 }: ComponentProps<'button'> & { variant?: Variant }) {
   return <button type={type} className={buttonClasses(variant, className)} {...props} />;
 }
+
+/**
+ * A button that says what it is doing while its action runs, and ignores presses until it is done. aria-disabled
+ * rather than disabled: a disabled button would drop the keyboard focus it holds.
+ */
+export function BusyButton({
+  busy,
+  busyLabel,
+  className,
+  onClick,
+  children,
+  ...props
+}: ComponentProps<typeof Button> & { busy: boolean; busyLabel: string }) {
+  return (
+    <Button
+      {...props}
+      className={cn('aria-disabled:opacity-50', className)}
+      aria-disabled={busy}
+      onClick={busy ? undefined : onClick}
+    >
+      {busy ? busyLabel : children}
+    </Button>
+  );
+}

@@ -13,7 +13,7 @@ export function ProductThumbnail({ src, size = 'md' }: { src: string; size?: key
       width={pixels}
       height={pixels}
       loading="lazy"
-      className={`${className} shrink-0 rounded-md border border-border bg-muted object-cover`}
+      className={`${className} shrink-0 rounded-md border border-border bg-muted object-cover dark:bg-transparent`}
     />
   );
 }

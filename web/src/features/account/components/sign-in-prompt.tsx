@@ -1,8 +1,6 @@
 import { LogIn } from 'lucide-react';
 import { buttonClasses } from '@/components/ui/button';
-
-/** Sign-in is a server page: a full navigation, not a client-side route. */
-const LOGIN_URL = '/api/login';
+import { SIGN_IN_URL } from '@/config/sign-in';
 
 export function SignInPrompt() {
   return (
@@ -20,7 +18,7 @@ export function SignInPrompt() {
         Your orders and license keys are kept with your account. Sign in with the email address you used at
         checkout to see them.
       </p>
-      <a href={LOGIN_URL} className={buttonClasses('primary', 'mt-6 px-6')}>
+      <a href={SIGN_IN_URL} className={buttonClasses('primary', 'mt-6 px-6')}>
         Sign In
       </a>
     </section>

@@ -17,7 +17,8 @@ export function ProductCard({ product }: { product: Product }) {
       href={`/product/${product.id}`}
       className="group flex w-full flex-col overflow-hidden rounded-lg border border-border bg-card text-card-foreground shadow-sm transition-shadow hover:shadow-md focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
     >
-      <div className="relative aspect-square overflow-hidden bg-muted">
+      {/* The box art is drawn on a transparent ground: no lighter slab behind it in the dark theme. */}
+      <div className="aspect-square overflow-hidden bg-muted dark:bg-transparent">
         <img
           src={product.imageUrl}
           alt=""
@@ -27,14 +28,13 @@ export function ProductCard({ product }: { product: Product }) {
           decoding="async"
           className="size-full object-cover transition-transform duration-300 group-hover:scale-105"
         />
-        {sale && (
-          <Badge variant="sale" className="absolute top-2 left-2 shadow-sm">
-            {sale.percentOff}% OFF
-          </Badge>
-        )}
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-3 sm:p-4">
-        <p className="text-xs font-semibold tracking-wide text-primary uppercase">{product.category}</p>
+        {/* Beside the category, never over the picture, where it would cover the name on the box on a phone. */}
+        <div className="flex min-h-6 flex-wrap items-center justify-between gap-x-2 gap-y-1">
+          <p className="text-xs font-semibold tracking-wide text-primary uppercase">{product.category}</p>
+          {sale && <Badge variant="sale">{sale.percentOff}% OFF</Badge>}
+        </div>
         <h3 className="line-clamp-2 text-sm font-semibold sm:text-base">{product.name}</h3>
         <p className="flex items-center gap-1.5 text-xs text-muted-foreground sm:text-sm">
           <Monitor aria-hidden="true" className="size-3.5 shrink-0" />

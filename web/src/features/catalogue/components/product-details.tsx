@@ -27,7 +27,7 @@ export function ProductDetails({
             width={IMAGE_SIZE}
             height={IMAGE_SIZE}
             fetchPriority="high"
-            className="aspect-square w-full rounded-xl border border-border bg-muted object-cover"
+            className="aspect-square w-full rounded-xl border border-border bg-muted object-cover dark:bg-transparent"
           />
         </div>
         <ProductSummary product={product} onAddToCart={onAddToCart} />

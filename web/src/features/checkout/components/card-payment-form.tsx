@@ -4,10 +4,12 @@ import type {
   PayPalNamespace,
 } from '@paypal/paypal-js';
 import { useEffect, useRef, useState } from 'react';
+import { useTheme } from '@/components/theme/theme-provider';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import type { PaymentHandlers } from '../hooks/use-payment-flow';
 import { CARD_FIELD_DATA, type CardFieldKey, cardFieldMessages } from '../utils/card-field-messages';
+import { cardFieldStyle } from '../utils/card-field-style';
 import { CardPaymentsUnavailable } from './card-payments-unavailable';
 
 /** Eligibility is asked 100 ms after the tab opens, once the containers are laid out. */
@@ -50,12 +52,15 @@ export function CardPaymentForm({ paypal, handlers, amount, currency }: CardPaym
   const [fieldState, setFieldState] = useState<PayPalCardFieldsStateObject | null>(null);
   const [marked, setMarked] = useState<ReadonlySet<FieldKey>>(new Set());
   const messages = fieldState ? cardFieldMessages(fieldState, marked) : {};
+  const { theme } = useTheme();
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the fields take the theme's colours when drawn (cardFieldStyle), so a change of theme draws them again.
   useEffect(() => {
     let current = true;
     const closers: Array<() => Promise<void>> = [];
     const timer = setTimeout(async () => {
       const fields = paypal.CardFields?.({
+        style: cardFieldStyle(),
         createOrder: () => handlers.createOrder(),
         onApprove: (data) => handlers.approve(data.orderID),
         onError: (error) => handlers.fail(error),
@@ -99,7 +104,7 @@ export function CardPaymentForm({ paypal, handlers, amount, currency }: CardPaym
       cardFields.current = null;
       for (const close of closers) close().catch(() => {});
     };
-  }, [paypal, handlers]);
+  }, [paypal, handlers, theme]);
 
   const pay = async () => {
     const fields = cardFields.current;
@@ -138,7 +143,7 @@ export function CardPaymentForm({ paypal, handlers, amount, currency }: CardPaym
                   containers.current[field.key] = element;
                 }}
                 className={cn(
-                  'min-h-10 rounded-[5px] [&_input]:bg-background [&_input]:text-foreground [&_input]:placeholder:text-muted-foreground',
+                  'min-h-10 rounded-md [&_input]:bg-background [&_input]:text-foreground [&_input]:placeholder:text-muted-foreground',
                   message && 'ring-2 ring-destructive',
                 )}
               />

@@ -24,22 +24,23 @@ export function PaymentSection({ offered, phase, failure, handlers, amount }: Pa
       </CardHeader>
       <CardContent className="grid gap-4">
         {offered ? (
-          <div className="relative" aria-busy={busy}>
-            <PaymentWidget
-              handlers={handlers}
-              amount={amount}
-              disabled={busy}
-              problem={busy ? null : failure}
-            />
+          <div className="grid gap-3" aria-busy={busy}>
+            {/* Above the widget, never over it: PayPal's mark and buttons stay in sight while a payment runs. */}
             {busy && (
-              <div
-                role="status"
-                className="absolute inset-0 flex items-center justify-center gap-2 rounded-md bg-card/85 font-medium"
-              >
+              <p role="status" className="flex items-center justify-center gap-2 font-medium">
                 <Loader2 aria-hidden="true" className="size-5 animate-spin text-primary" />
                 Processing payment...
-              </div>
+              </p>
             )}
+            {/* inert: no second payment can be started from it while one runs. */}
+            <div inert={busy} className={busy ? 'opacity-60' : undefined}>
+              <PaymentWidget
+                handlers={handlers}
+                amount={amount}
+                disabled={busy}
+                problem={busy ? null : failure}
+              />
+            </div>
           </div>
         ) : (
           <>

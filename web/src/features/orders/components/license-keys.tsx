@@ -4,6 +4,7 @@ import { KeyStatusBadge } from '@/components/key-status-badge';
 import { LicenseKeyText } from '@/components/license-key-text';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { SIGN_IN_URL } from '@/config/sign-in';
 import { copyLicenseKey } from '@/lib/copy-license-key';
 import { formatPrice } from '@/lib/format';
 import { ProductDownload } from './product-download';
@@ -43,8 +44,6 @@ function KeyLine({
     </li>
   );
 }
-
-const SIGN_IN_URL = '/api/login';
 
 /**
  * Keys the server withholds from this visitor (it knows the order id, not more): where they went, and the two

@@ -1,7 +1,7 @@
 import { ArrowLeft, LockKeyhole } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'wouter';
-import { Button } from '@/components/ui/button';
+import { BusyButton } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
@@ -82,10 +82,9 @@ export function AdminLoginForm() {
                 />
               )}
             </FormField>
-            {/* aria-disabled rather than disabled: a disabled button would drop the keyboard focus it holds. */}
-            <Button type="submit" className="w-full aria-disabled:opacity-50" aria-disabled={login.isPending}>
-              {login.isPending ? 'Logging in...' : 'Login'}
-            </Button>
+            <BusyButton type="submit" className="w-full" busy={login.isPending} busyLabel="Logging in...">
+              Login
+            </BusyButton>
           </form>
         </CardContent>
       </Card>

@@ -1,0 +1,23 @@
+import { SignInLinkForm } from '@/features/auth/components/sign-in-link-form';
+
+/** Sign up: there is no separate registration, and the page says so before offering the same form. */
+export default function SignUpRoute() {
+  return (
+    <SignInLinkForm
+      title="Sign up"
+      heading="Create your account"
+      description={
+        <>
+          <p>
+            There is no separate sign-up here: your account is made the first time you sign in with your
+            e-mail address. No password, nothing else to fill in.
+          </p>
+          <p>
+            Enter the address you buy with. We will e-mail you a link; open it and you are signed in, with
+            your orders and license keys under My Orders.
+          </p>
+        </>
+      }
+    />
+  );
+}
