@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { maskedKey } from '@licensestore/shared/audit';
 import { loadConfig } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
@@ -8,7 +9,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../../../test/support/database.js';
 import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import { createApp } from '../src/app.js';
-import { maskedKey } from '../src/orders/timeline.js';
 import { callApi, recordingLogger, signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys, seedProduct } from './support/checkout.js';

@@ -69,7 +69,7 @@ describe('Hostile requests', () => {
       ['PATCH', `/api/products/${randomUUID()}`, 'application/json', '100 kB', json(100 * KB)],
       ['POST', '/paypal/order', 'application/json', '100 kB', json(100 * KB)],
       ['POST', '/api/objects/normalize', 'application/json', '10 kB', json(10 * KB)],
-      ['POST', '/api/login', 'application/x-www-form-urlencoded', '10 kB', `email=${'x'.repeat(10 * KB)}`],
+      ['POST', '/api/login', 'application/json', '100 kB', json(100 * KB)],
       ['POST', '/api/license-keys/import', 'application/json', '1 MB', json(MB)],
       ['POST', `/api/license-keys/import?productId=${randomUUID()}`, 'text/csv', '1 MB', keys(MB)],
       ['POST', `/api/license-keys/import?productId=${randomUUID()}`, 'text/plain', '1 MB', keys(MB)],

@@ -1,8 +1,9 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { maskedKey } from '@licensestore/shared/audit';
 import type { Page } from '@licensestore/shared/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import type { KeyListItem } from '../src/licence-keys/key-list.js';
-import { maskedKey } from '../src/orders/timeline.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys } from './support/checkout.js';
 import { purchase } from './support/purchase.js';
@@ -31,7 +32,7 @@ describe('The back office’s list of licence keys (GET /api/admin/license-keys)
     return JSON.parse(text) as Page<KeyListItem>;
   };
   const addKey = async (productId: string) => {
-    const key = `LIST-${randomBytes(6).toString('hex').toUpperCase()}`;
+    const key = freshLicenceKey();
     const response = await fetch(`${store.api.url}/api/license-keys`, {
       method: 'POST',
       headers: { cookie: admin, 'content-type': 'application/json' },

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { licenceKeysStream, orderStream } from '@licensestore/shared';
+import { maskedKey } from '@licensestore/shared/audit';
 import type { KeyHistoryView } from '@licensestore/shared/key-history';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../../test/support/licence-keys.js';
-import { maskedKey } from '../src/orders/timeline.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys, readEvents } from './support/checkout.js';
 import { purchase } from './support/purchase.js';

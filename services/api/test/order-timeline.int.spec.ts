@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { checkoutStream, orderStream } from '@licensestore/shared';
+import { maskedKey } from '@licensestore/shared/audit';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startProjections } from '../../../projections/src/index.js';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { freshLicenceKey } from '../../../test/support/licence-keys.js';
-import { maskedKey, type TimelineEntry } from '../src/orders/timeline.js';
+import type { TimelineEntry } from '../src/orders/timeline.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
 import { deliverKeys as deliverKeysOf, seedProduct } from './support/checkout.js';
 

@@ -210,8 +210,8 @@ describe('Security headers', () => {
     const customerCookie = async (api: TestApi, apiDataDir: string) => {
       const asked = await fetch(`${api.url}/api/login`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ email: 'ada@example.com' }).toString(),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'ada@example.com' }),
       });
       expect(asked.status).toBe(200);
       const [mail] = [...(await mailFiles(apiDataDir)).values()];

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import { z } from 'zod';
+import type { Emulator } from './emulator.js';
 import {
   authenticationFailure,
   debugId,
@@ -31,7 +32,6 @@ import {
   renderOrder,
   renderRefund,
 } from './orders.js';
-import type { Emulator } from './sandbox.js';
 import { verifyRequest } from './validation.js';
 import { verifyTransmission, WEBHOOK_EVENT_TYPES, type WebhookDelivery } from './webhooks.js';
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Logger, silentLogger } from '@licensestore/shared/logging';
 import type { Router } from 'express';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_WEBHOOK_ID } from './credentials.js';
+import type { Emulator } from './emulator.js';
 import { unprocessableIssue } from './errors.js';
 import {
   type CaptureRef,
@@ -65,25 +66,6 @@ export interface PaypalSandbox {
   idle(): Promise<void>;
   /** Stops webhook retries and aborts deliveries in flight. */
   close(): Promise<void>;
-}
-
-/** Shared between the public API and the routes. */
-export interface Emulator {
-  state: SandboxState;
-  clientId: string;
-  clientSecret: string;
-  webhookId: string;
-  webhookSecret: Buffer;
-  captureLatencyMs: number;
-  logger: Logger;
-  /** Serialises work on one order (capture, refund, approval). */
-  withLock<T>(key: string, work: () => Promise<T> | T): Promise<T>;
-  /** Sends an event about a capture or refund and remembers it as the order's latest. */
-  emit(eventType: WebhookEventType, ref: CaptureRef | RefundRef): Promise<WebhookDelivery>;
-  resend(eventId: string): Promise<WebhookDelivery>;
-  lastEventOf(orderId: string): WebhookEvent | undefined;
-  settle(ref: CaptureRef, result: 'complete' | 'deny'): Promise<{ delivery: Promise<WebhookDelivery> }>;
-  deliveries: readonly WebhookDelivery[];
 }
 
 /** Creates an in-memory PayPal (REST, webhooks and browser SDK) for development and tests. */

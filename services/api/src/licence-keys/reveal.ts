@@ -1,7 +1,7 @@
+import { maskedKey } from '@licensestore/shared/audit';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Request } from 'express';
-import { maskedKey } from '../orders/timeline.js';
 
 /** Opens a sealed key for an answer; null for none. */
 export type RevealKey = (sealed: string, about: Record<string, unknown>) => string | null;

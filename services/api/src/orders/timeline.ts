@@ -2,7 +2,6 @@ import { checkoutStream, licenceKeysStream, orderStream, parseOrderEvent } from 
 import {
   type AuditEventView,
   type AuditTables,
-  maskedKey,
   maskKeys,
   maskOpened,
   type OrderHistoryEntry,
@@ -15,9 +14,6 @@ import type { RevealKey } from '../licence-keys/reveal.js';
 
 /** One recorded event of an order's history, as the back office shows it (keys masked). */
 export type TimelineEntry = OrderHistoryEntry;
-
-/** Re-exported for the key views that mask the same way. */
-export { maskedKey };
 
 /** At most this many events of other streams per correlation: a bulk key import shares one correlation id. */
 const CORRELATED_LIMIT = 200;
