@@ -7,12 +7,12 @@
 import { spawnSync } from 'node:child_process';
 import { cp, mkdir, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { transform } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Where `npm run build` writes. Elsewhere only under the repository, whose node_modules the output resolves from. */
-export const DIST = join(ROOT, 'dist');
+const DIST = join(ROOT, 'dist');
 
 /** The workspaces a role needs at run time, each with the folders of data its code reads beside itself. */
 const PACKAGES: Array<{ dir: string; assets: string[] }> = [
@@ -114,7 +114,7 @@ export async function build({ out = DIST, web = true }: { out?: string; web?: bo
   return { files: sources.length };
 }
 
-if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const started = performance.now();
   const { files } = await build({ web: !process.argv.includes('--no-web') });
   console.log(

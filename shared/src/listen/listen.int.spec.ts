@@ -89,9 +89,16 @@ describe('channelListener', () => {
     const channel = 'projection_checkpoint';
     const other = member();
     await channelListener(database.pool, channel).join(other.handlers);
-    const waiting = waitForProjections(database.pool, '999', { projectors: ['nobody'], timeoutMs: 2000 });
-    // The wait has joined by now: still the one connection.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const waiting = waitForProjections(database.pool, '999', { projectors: ['nobody'], timeoutMs: 5000 });
+    // The wait looks at the checkpoints on the listening connection itself: one connection for both.
+    await vi.waitFor(async () => {
+      const { rows } = await admin.pool.query<{ count: string }>(
+        `SELECT count(*) FROM pg_stat_activity
+          WHERE datname = current_database() AND application_name = $1 AND query LIKE '%projection_checkpoints%'`,
+        [listeningApplicationName(channel)],
+      );
+      expect(Number(rows[0]?.count)).toBe(1);
+    });
     expect(await listening(channel)).toBe(1);
     expect(await waiting).toBe(false);
     expect(await listening(channel)).toBe(1);
