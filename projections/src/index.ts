@@ -31,7 +31,7 @@ export {
   type ProductRow,
   productsProjector,
 } from './products/projector.js';
-export type { ApplyContext, Projector } from './projector.js';
+export { type ApplyContext, createProjectorTables, type Projector } from './projector.js';
 export { allProjectors, projectorsNamed } from './projectors.js';
 export {
   type RebuildManyOptions,

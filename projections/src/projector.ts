@@ -1,7 +1,7 @@
 import type { Database } from '@licensestore/shared/db';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely, RawBuilder, Transaction } from 'kysely';
 
 /**
  * A stream whose events made a row; `mentioning` narrows a stream many rows share (a product's key inventory) to
@@ -39,9 +39,25 @@ export interface Projector {
   readonly version: number;
   /** The tables it owns, swapped together after a rebuild. */
   readonly tables: readonly string[];
-  /** Creates empty tables (with their indexes) in `schema`, which exists. */
+  /** Creates empty tables in `schema`, which exists, with their keys and the indexes `apply` itself reads by. */
   createTables(db: Kysely<Database>, schema: string): Promise<void>;
+  /**
+   * The indexes only the read side uses (the back office's sorts and searches, the audit's filters). A rebuild
+   * builds them once it has caught up, one sorted pass each, instead of keeping them up row by row through the
+   * whole log; a verification's shadow, read by nothing but the comparison, goes without them.
+   */
+  readonly readerIndexes?: (schema: string) => readonly RawBuilder<unknown>[];
   /** For each table, the streams behind one of its rows (without them, an audit reports a mismatch bare). */
   readonly sources?: Readonly<Record<string, RowSources>>;
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[], context: ApplyContext): Promise<void>;
+}
+
+/** A projector's tables as the migrations make them for the live model: its own indexes and the readers'. */
+export async function createProjectorTables(db: Kysely<Database>, projector: Projector, schema: string) {
+  await projector.createTables(db, schema);
+  await createReaderIndexes(db, projector, schema);
+}
+
+export async function createReaderIndexes(db: Kysely<Database>, projector: Projector, schema: string) {
+  for (const index of projector.readerIndexes?.(schema) ?? []) await index.execute(db);
 }

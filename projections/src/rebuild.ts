@@ -3,7 +3,7 @@ import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/e
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
 import { ensureCheckpoint, notifyCheckpoint, readCheckpoint } from './checkpoints.js';
-import type { Projector } from './projector.js';
+import { createReaderIndexes, type Projector } from './projector.js';
 import { readBatches } from './read-batches.js';
 
 const DEFAULT_BATCH = 5000;
@@ -41,10 +41,11 @@ export interface RebuildManyOptions extends Omit<RebuildOptions, 'projector'> {
 export const shadowSchema = (projector: Projector) => `rebuild_${projector.name}`;
 
 /**
- * Builds the projector's tables from the start of the log in a shadow schema, then swaps them in with the
- * checkpoint in one transaction, so readers see the old model until the new one is complete. A live runner
- * keeps going: its guarded checkpoint update waits for the swap and then fails, and it resubscribes from the
- * new checkpoint. One rebuild per projector at a time (advisory lock); returns null when skipped.
+ * Builds the projector's tables from the start of the log in a shadow schema (the readers' indexes once it has
+ * caught up, not row by row on the way), then swaps them in with the checkpoint in one transaction, so readers
+ * see the old model until the new one is complete. A live runner keeps going: its guarded checkpoint update waits
+ * for the swap and then fails, and it resubscribes from the new checkpoint. One rebuild per projector at a time
+ * (advisory lock); returns null when skipped.
  */
 export async function rebuildProjector(options: RebuildOptions): Promise<RebuildResult | null> {
   const [result] = await rebuildProjectors({ ...options, projectors: [options.projector] });
@@ -142,6 +143,14 @@ async function rebuildLocked(options: RebuildManyOptions, projectors: Projector[
       }
       events += batch.length;
     }
+    // The readers' indexes, one sorted pass each over the caught-up tables, each projector's on its own connection.
+    const indexed = await Promise.allSettled(
+      shadows.map((shadow) =>
+        timedWrite(shadow, () => createReaderIndexes(db, shadow.projector, shadow.schema)),
+      ),
+    );
+    const unindexed = indexed.find((outcome) => outcome.status === 'rejected');
+    if (unindexed) throw unindexed.reason;
     const results: RebuildResult[] = [];
     for (const shadow of shadows) {
       await timedWrite(shadow, async () => {

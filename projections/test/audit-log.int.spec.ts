@@ -50,27 +50,6 @@ describe('audit-log projector', () => {
     await env.close();
   });
 
-  it('createTables makes the tables and indexes the migration makes', async () => {
-    const shape = async (schema: string, table: string) => ({
-      columns: (
-        await sql`SELECT column_name, data_type, is_nullable FROM information_schema.columns
-                   WHERE table_schema = ${schema} AND table_name = ${table} ORDER BY ordinal_position`.execute(
-          env.db,
-        )
-      ).rows,
-      indexes: (
-        await sql`SELECT indexname, replace(indexdef, ${`${schema}.`}, '') AS indexdef FROM pg_indexes
-                   WHERE schemaname = ${schema} AND tablename = ${table} ORDER BY indexname`.execute(env.db)
-      ).rows,
-    });
-    await sql`CREATE SCHEMA ddl_audit_log`.execute(env.db);
-    await auditLogProjector.createTables(env.db, 'ddl_audit_log');
-    for (const table of auditLogProjector.tables) {
-      expect(await shape('ddl_audit_log', table)).toEqual(await shape('public', table));
-    }
-    await sql`DROP SCHEMA ddl_audit_log CASCADE`.execute(env.db);
-  });
-
   describe('when a product gets keys and an order is delivered', () => {
     const productId = randomUUID();
     const keys = newKeys(vault, 2);

@@ -42,23 +42,6 @@ type Env = Awaited<ReturnType<typeof openTestReadModel>>;
 
 const ORDER_PROJECTORS = [ordersProjector, customersProjector, dashboardProjector, licenceKeysProjector];
 
-/** Columns, indexes and constraints of a table, with the schema name (quoted when it must be) taken out. */
-async function shape(env: Env, schema: string, table: string) {
-  const columns = await sql`
-    SELECT column_name, data_type, numeric_precision, numeric_scale, is_nullable, column_default
-      FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = ${table}
-     ORDER BY ordinal_position`.execute(env.db);
-  const indexes = await sql`
-    SELECT indexname, replace(replace(indexdef, ${`"${schema}".`}, ''), ${`${schema}.`}, '') AS indexdef
-      FROM pg_indexes
-     WHERE schemaname = ${schema} AND tablename = ${table} ORDER BY indexname`.execute(env.db);
-  const constraints = await sql`
-    SELECT conname, pg_get_constraintdef(c.oid) AS definition
-      FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
-     WHERE n.nspname = ${schema} AND t.relname = ${table} ORDER BY conname`.execute(env.db);
-  return { columns: columns.rows, indexes: indexes.rows, constraints: constraints.rows };
-}
-
 const tableOid = async (env: Env, table: string) =>
   (await sql<{ oid: number }>`SELECT ${`public.${table}`}::regclass::oid AS oid`.execute(env.db)).rows[0]
     ?.oid;
@@ -140,21 +123,6 @@ describe('order read models', () => {
     env = await openTestReadModel();
   });
   afterAll(() => env.close());
-
-  it('createTables makes the tables the migrations make', async () => {
-    for (const projector of ORDER_PROJECTORS) {
-      const schema = `ddl_${projector.name}`;
-      await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(env.db);
-      await projector.createTables(env.db, schema);
-      for (const table of projector.tables) {
-        expect({ table, ...(await shape(env, schema, table)) }).toEqual({
-          table,
-          ...(await shape(env, 'public', table)),
-        });
-      }
-      await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(env.db);
-    }
-  });
 
   describe('replayed from the whole log', () => {
     // Two long histories (refunds and keys given back included), replayed three ways and rebuilt by the CLI.

@@ -44,19 +44,23 @@ export const auditLogProjector: Projector = {
         order_id       uuid,
         data           jsonb NOT NULL
       )`.execute(db);
-    await sql`CREATE INDEX audit_log_type_idx ON ${log} (type, position)`.execute(db);
-    await sql`CREATE INDEX audit_log_actor_idx ON ${log} (actor_id, position)`.execute(db);
-    await sql`CREATE INDEX audit_log_order_idx ON ${log} (order_id, position) WHERE order_id IS NOT NULL`.execute(
-      db,
-    );
-    await sql`CREATE INDEX audit_log_correlation_idx ON ${log} (correlation_id, position)`.execute(db);
-    await sql`CREATE INDEX audit_log_recorded_at_idx ON ${log} (recorded_at, position)`.execute(db);
     await sql`
       CREATE TABLE ${tableIn(schema, 'audit_log_products')} (
         product_id uuid NOT NULL,
         position   text NOT NULL,
         PRIMARY KEY (product_id, position)
       )`.execute(db);
+  },
+
+  readerIndexes: (schema) => {
+    const log = tableIn(schema, 'audit_log');
+    return [
+      sql`CREATE INDEX audit_log_type_idx ON ${log} (type, position)`,
+      sql`CREATE INDEX audit_log_actor_idx ON ${log} (actor_id, position)`,
+      sql`CREATE INDEX audit_log_order_idx ON ${log} (order_id, position) WHERE order_id IS NOT NULL`,
+      sql`CREATE INDEX audit_log_correlation_idx ON ${log} (correlation_id, position)`,
+      sql`CREATE INDEX audit_log_recorded_at_idx ON ${log} (recorded_at, position)`,
+    ];
   },
 
   async apply(trx, events, { schema }) {

@@ -11,9 +11,9 @@ export const verifySchema = (projector: Projector) => `verify_${projector.name}`
 /**
  * Empty tables for each projector in its own `verify_<name>` schema, made for one fast replay: UNLOGGED (they live
  * for one verification and are dropped after it, so writing them to the WAL would only slow the replay down),
- * and with only the indexes behind a constraint (the primary key the projectors load by and the comparison joins
- * on, and unique columns, whose refusals are part of what a projector does); the indexes serving the API's
- * queries would cost the replay more than anything else. A schema left by a verification that died is dropped
+ * and without the readers' indexes (they would cost the replay more than anything else): only the keys, which the
+ * projectors load by and the comparison joins on, unique columns, whose refusals are part of what a projector
+ * does, and the indexes a projector's own writes read by. A schema left by a verification that died is dropped
  * first (the caller holds the verification lock).
  */
 export async function createShadows(db: Kysely<Database>, projectors: readonly Projector[]): Promise<void> {
@@ -25,19 +25,7 @@ export async function createShadows(db: Kysely<Database>, projectors: readonly P
     for (const table of projector.tables) {
       await sql`ALTER TABLE ${tableIn(schema, table)} SET UNLOGGED`.execute(db);
     }
-    await dropQueryIndexes(db, schema);
   }
-}
-
-async function dropQueryIndexes(db: Kysely<Database>, schema: string) {
-  const { rows } = await sql<{ name: string }>`
-    SELECT c.relname AS name
-      FROM pg_index i
-      JOIN pg_class c ON c.oid = i.indexrelid
-      JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = ${schema}
-       AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conindid = i.indexrelid)`.execute(db);
-  for (const { name } of rows) await sql`DROP INDEX ${sql.table(`${schema}.${name}`)}`.execute(db);
 }
 
 export async function dropShadows(db: Kysely<Database>, projectors: readonly Projector[]): Promise<void> {

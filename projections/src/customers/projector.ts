@@ -187,19 +187,6 @@ export const customersProjector: Projector = {
         total_spent   numeric(12, 2) NOT NULL,
         last_order_at timestamptz NOT NULL
       )`.execute(db);
-    await sql`CREATE INDEX customers_last_order_at_idx ON ${tableIn(schema, 'customers')} (last_order_at DESC, email_key)`.execute(
-      db,
-    );
-    // The back office's paged list: an index per sort, trigrams for search.
-    for (const index of [
-      sql`CREATE INDEX customers_last_order_idx ON ${tableIn(schema, 'customers')} (last_order_at, email_key)`,
-      sql`CREATE INDEX customers_total_spent_idx ON ${tableIn(schema, 'customers')} (total_spent, email_key)`,
-      sql`CREATE INDEX customers_name_idx ON ${tableIn(schema, 'customers')} (name, email_key)`,
-      sql`CREATE INDEX customers_name_trgm_idx ON ${tableIn(schema, 'customers')} USING gin (name gin_trgm_ops)`,
-      sql`CREATE INDEX customers_email_trgm_idx ON ${tableIn(schema, 'customers')} USING gin (email gin_trgm_ops)`,
-    ]) {
-      await index.execute(db);
-    }
     await sql`
       CREATE TABLE ${tableIn(schema, 'customer_orders')} (
         order_id  uuid PRIMARY KEY,
@@ -208,6 +195,19 @@ export const customersProjector: Projector = {
         status    text NOT NULL,
         refunded  numeric(12, 2) NOT NULL
       )`.execute(db);
+  },
+
+  readerIndexes: (schema) => {
+    const customers = tableIn(schema, 'customers');
+    return [
+      sql`CREATE INDEX customers_last_order_at_idx ON ${customers} (last_order_at DESC, email_key)`,
+      // The back office's paged list: an index per sort, trigrams for search.
+      sql`CREATE INDEX customers_last_order_idx ON ${customers} (last_order_at, email_key)`,
+      sql`CREATE INDEX customers_total_spent_idx ON ${customers} (total_spent, email_key)`,
+      sql`CREATE INDEX customers_name_idx ON ${customers} (name, email_key)`,
+      sql`CREATE INDEX customers_name_trgm_idx ON ${customers} USING gin (name gin_trgm_ops)`,
+      sql`CREATE INDEX customers_email_trgm_idx ON ${customers} USING gin (email gin_trgm_ops)`,
+    ];
   },
 
   async apply(trx, events, { schema, log }) {

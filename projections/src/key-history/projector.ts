@@ -236,10 +236,11 @@ export const keyHistoryProjector: Projector = {
     await sql`CREATE INDEX key_history_order_idx ON ${table} (order_id, kind) WHERE order_id IS NOT NULL`.execute(
       db,
     );
-    await sql`CREATE INDEX key_history_batch_idx ON ${table} (correlation_id) WHERE kind = 'imported'`.execute(
-      db,
-    );
   },
+
+  readerIndexes: (schema) => [
+    sql`CREATE INDEX key_history_batch_idx ON ${tableIn(schema, 'key_history')} (correlation_id) WHERE kind = 'imported'`,
+  ],
 
   async apply(trx, events, { schema, log }) {
     const rows = await stepsOfBatch(trx, schema, events, log);

@@ -192,19 +192,6 @@ export const licenceKeysProjector: Projector = {
         returned_from uuid,
         tail_hash     text
       )`.execute(db);
-    await sql`CREATE INDEX licence_keys_fingerprint_idx ON ${tableIn(schema, 'licence_keys')} (fingerprint)`.execute(
-      db,
-    );
-    // The back office's paged list, newest first: one index per filter combination, each ending in (added_at, id).
-    for (const [name, columns] of [
-      ['licence_keys_added_idx', sql`(added_at, id)`],
-      ['licence_keys_product_added_idx', sql`(product_id, added_at, id)`],
-      ['licence_keys_status_added_idx', sql`(status, added_at, id)`],
-      ['licence_keys_product_status_added_idx', sql`(product_id, status, added_at, id)`],
-      ['licence_keys_tail_added_idx', sql`(tail_hash, added_at, id)`],
-    ] as const) {
-      await sql`CREATE INDEX ${sql.id(name)} ON ${tableIn(schema, 'licence_keys')} ${columns}`.execute(db);
-    }
     await sql`
       CREATE TABLE ${tableIn(schema, 'licence_key_stock')} (
         product_id uuid PRIMARY KEY,
@@ -214,6 +201,19 @@ export const licenceKeysProjector: Projector = {
         updated_at timestamptz NOT NULL,
         revoked    integer NOT NULL
       )`.execute(db);
+  },
+
+  readerIndexes: (schema) => {
+    const keys = tableIn(schema, 'licence_keys');
+    return [
+      sql`CREATE INDEX licence_keys_fingerprint_idx ON ${keys} (fingerprint)`,
+      // The back office's paged list, newest first: one index per filter combination, each ending in (added_at, id).
+      sql`CREATE INDEX licence_keys_added_idx ON ${keys} (added_at, id)`,
+      sql`CREATE INDEX licence_keys_product_added_idx ON ${keys} (product_id, added_at, id)`,
+      sql`CREATE INDEX licence_keys_status_added_idx ON ${keys} (status, added_at, id)`,
+      sql`CREATE INDEX licence_keys_product_status_added_idx ON ${keys} (product_id, status, added_at, id)`,
+      sql`CREATE INDEX licence_keys_tail_added_idx ON ${keys} (tail_hash, added_at, id)`,
+    ];
   },
 
   async apply(trx, events, { schema, log }) {

@@ -19,7 +19,7 @@ import {
   statusAfter,
   storableText,
 } from './events.js';
-import { applyRefunds, createRefundsTable } from './refunds.js';
+import { applyRefunds, createRefundsTable, refundsReaderIndexes } from './refunds.js';
 
 const NAME = 'orders';
 
@@ -265,23 +265,6 @@ export const ordersProjector: Projector = {
         refunded_total         numeric(12, 2) NOT NULL,
         receipt_number         text UNIQUE
       )`.execute(db);
-    await sql`CREATE INDEX orders_created_at_idx ON ${tableIn(schema, 'orders')} (created_at DESC, id DESC)`.execute(
-      db,
-    );
-    await sql`CREATE INDEX orders_customer_email_key_idx ON ${tableIn(schema, 'orders')} (customer_email_key)`.execute(
-      db,
-    );
-    // The back office's paged list: an index per sort (and per filter with a sort), trigrams for search.
-    for (const index of [
-      sql`CREATE INDEX orders_total_idx ON ${tableIn(schema, 'orders')} (total, id)`,
-      sql`CREATE INDEX orders_status_created_at_idx ON ${tableIn(schema, 'orders')} (status, created_at, id)`,
-      sql`CREATE INDEX orders_status_total_idx ON ${tableIn(schema, 'orders')} (status, total, id)`,
-      sql`CREATE INDEX orders_customer_created_at_idx ON ${tableIn(schema, 'orders')} (customer_email_key, created_at, id)`,
-      sql`CREATE INDEX orders_customer_name_trgm_idx ON ${tableIn(schema, 'orders')} USING gin (customer_name gin_trgm_ops)`,
-      sql`CREATE INDEX orders_customer_email_trgm_idx ON ${tableIn(schema, 'orders')} USING gin (customer_email gin_trgm_ops)`,
-    ]) {
-      await index.execute(db);
-    }
     await sql`
       CREATE TABLE ${tableIn(schema, 'order_items')} (
         id           text PRIMARY KEY,
@@ -302,6 +285,22 @@ export const ordersProjector: Projector = {
       db,
     );
     await createRefundsTable(db, schema);
+  },
+
+  readerIndexes: (schema) => {
+    const orders = tableIn(schema, 'orders');
+    return [
+      sql`CREATE INDEX orders_created_at_idx ON ${orders} (created_at DESC, id DESC)`,
+      sql`CREATE INDEX orders_customer_email_key_idx ON ${orders} (customer_email_key)`,
+      // The back office's paged list: an index per sort (and per filter with a sort), trigrams for search.
+      sql`CREATE INDEX orders_total_idx ON ${orders} (total, id)`,
+      sql`CREATE INDEX orders_status_created_at_idx ON ${orders} (status, created_at, id)`,
+      sql`CREATE INDEX orders_status_total_idx ON ${orders} (status, total, id)`,
+      sql`CREATE INDEX orders_customer_created_at_idx ON ${orders} (customer_email_key, created_at, id)`,
+      sql`CREATE INDEX orders_customer_name_trgm_idx ON ${orders} USING gin (customer_name gin_trgm_ops)`,
+      sql`CREATE INDEX orders_customer_email_trgm_idx ON ${orders} USING gin (customer_email gin_trgm_ops)`,
+      ...refundsReaderIndexes(schema),
+    ];
   },
 
   async apply(trx, events, { schema, log }) {

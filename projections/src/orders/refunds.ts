@@ -39,10 +39,12 @@ export async function createRefundsTable(db: Kysely<Database>, schema: string) {
       failure_code     text,
       failure_message  text
     )`.execute(db);
-  await sql`CREATE INDEX order_refunds_order_id_idx ON ${tableIn(schema, 'order_refunds')} (order_id, requested_at)`.execute(
-    db,
-  );
 }
+
+/** An order's refunds, as its page lists them. */
+export const refundsReaderIndexes = (schema: string) => [
+  sql`CREATE INDEX order_refunds_order_id_idx ON ${tableIn(schema, 'order_refunds')} (order_id, requested_at)`,
+];
 
 /** The refund events of a batch with who recorded them (the metadata's actor), in log order. */
 function refundEventsOf(events: readonly RecordedEvent[]): Array<{ event: RefundEvent; actor: string }> {

@@ -160,10 +160,11 @@ export const productsProjector: Projector = {
         installation_notes text,
         key_format    text
       )`.execute(db);
-    await sql`CREATE INDEX products_featured_idx ON ${table(schema)} (featured) WHERE featured = true`.execute(
-      db,
-    );
   },
+
+  readerIndexes: (schema) => [
+    sql`CREATE INDEX products_featured_idx ON ${table(schema)} (featured) WHERE featured = true`,
+  ],
 
   async apply(trx, events, { schema, log }) {
     const folded = foldProductEvents(parseProductBatch(events, log, 'products'));

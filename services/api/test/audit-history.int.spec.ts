@@ -14,7 +14,7 @@ import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore'
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLogProjector } from '../../../projections/src/index.js';
+import { auditLogProjector, createProjectorTables } from '../../../projections/src/index.js';
 import { auditEventsQuery, type EventLogFilters } from '../src/audit/event-log.js';
 import { signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
@@ -387,7 +387,7 @@ describe('audit history and time travel', () => {
 
     beforeAll(async () => {
       await sql`CREATE SCHEMA ${sql.id(SCHEMA)}`.execute(database.db);
-      await auditLogProjector.createTables(database.db, SCHEMA);
+      await createProjectorTables(database.db, auditLogProjector, SCHEMA);
       // 200,000 events: 40 actors, 25,000 orders of 8 events, 500 products, one event per second.
       await sql`
         INSERT INTO ${sql.table(`${SCHEMA}.audit_log`)}
