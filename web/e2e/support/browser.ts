@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
-import { expect } from 'vitest';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 /** Below the 768 px width where the layout turns to phones'. */
