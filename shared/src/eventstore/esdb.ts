@@ -41,6 +41,9 @@ const toClientPosition = (position: Position | null) => {
   return { commit, prepare };
 };
 
+/** Log positions are signed 64-bit numbers on the server: from 2^63 up, a number is -1 sent as unsigned. */
+const UNKNOWN_POSITION = 2n ** 63n;
+
 const isSystem = (resolved: ResolvedEvent) =>
   !resolved.event || resolved.event.type.startsWith('$') || resolved.event.streamId.startsWith('$');
 
@@ -122,7 +125,10 @@ export class EventStoreDbEventStore implements EventStore {
   private async positionOfRevision(stream: string, revision: bigint): Promise<Position> {
     for await (const resolved of this.client.readStream(stream, { fromRevision: revision, maxCount: 1 })) {
       const position = resolved.event?.position ?? null;
-      if (position) return encodePosition(position.commit, position.prepare);
+      // A server that does not know an event's log position when reading a stream answers -1 as unsigned.
+      if (position && position.commit < UNKNOWN_POSITION) {
+        return encodePosition(position.commit, position.prepare);
+      }
     }
     throw new Error(
       `stream ${stream}: EventStoreDB answered the append without a log position, and revision ${revision} has none`,
