@@ -12,7 +12,7 @@ import {
 import { handleCommand } from '@licensestore/shared/commands';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import type { EventStore, NewEventMetadata, Position } from '@licensestore/shared/eventstore';
-import { openEventStore } from '@licensestore/shared/eventstore';
+import { MAX_APPEND_BYTES, openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -636,6 +636,49 @@ describe('Licence keys API', () => {
         200,
       )) as Array<{ productId: string; available: number }>;
       expect(stock.find((row) => row.productId === productId)?.available).toBe(2100);
+    });
+
+    it("lands an import larger than one append may hold completely, no append over the store's limit", async () => {
+      // The longest keys a format allows: 5,000 of them come to several times one append's limit.
+      const groups = 20;
+      const keyFormat = Array.from({ length: groups }, () => 'XXXX').join('-');
+      const { id: productId } = await product();
+      await expectAnswer(
+        await request('PATCH', `/api/products/${productId}`, { cookie: admin, body: { keyFormat } }),
+        200,
+      );
+      const longKey = () => {
+        const hex = randomBytes(groups * 2)
+          .toString('hex')
+          .toUpperCase();
+        return Array.from({ length: groups }, (_, group) => hex.slice(group * 4, group * 4 + 4)).join('-');
+      };
+      const keys = Array.from({ length: 5000 }, longKey);
+      await expectAnswer(await importKeys({ productId, keys: keys.join('\n') }), 200, {
+        added: 5000,
+        refused: [],
+      });
+
+      const added = (await readEvents(eventStore, licenceKeysStream(productId))).filter(
+        (event) => event.type === 'LicenceKeyAdded',
+      );
+      expect(added).toHaveLength(5000);
+      // One append is one Postgres transaction: the first part of the position.
+      const bytesPerAppend = new Map<string, number>();
+      for (const event of added) {
+        const append = event.position.split('/')[0] as string;
+        const bytes =
+          Buffer.byteLength(JSON.stringify(event.data)) + Buffer.byteLength(JSON.stringify(event.metadata));
+        bytesPerAppend.set(append, (bytesPerAppend.get(append) ?? 0) + bytes);
+      }
+      const sizes = [...bytesPerAppend.values()];
+      expect(sizes.reduce((sum, bytes) => sum + bytes, 0)).toBeGreaterThan(2 * MAX_APPEND_BYTES);
+      for (const bytes of sizes) expect(bytes).toBeLessThanOrEqual(MAX_APPEND_BYTES);
+      const stock = (await expectAnswer(
+        await request('GET', '/api/license-keys/stock', { cookie: admin }),
+        200,
+      )) as Array<{ productId: string; available: number }>;
+      expect(stock.find((row) => row.productId === productId)?.available).toBe(5000);
     });
 
     it.each([

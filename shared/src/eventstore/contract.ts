@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { AppendTooLargeError, MAX_APPEND_BYTES } from './append-size.js';
 import {
   type AppendResult,
   type EventMetadata,
@@ -421,6 +422,59 @@ export function eventStoreContract(harness: () => EventStoreHarness): void {
         },
         { timeout: WAIT_MS, interval: 20 },
       );
+    });
+  });
+
+  describe('appends of several events', () => {
+    it("answers the position of the append's last event, so reading $all after it finds none of them", async () => {
+      const { store } = await open(harness());
+      const { checkpoint } = await readToEnd(store, null);
+      const stream = newStream();
+      const events = [newEvent('Opened'), newEvent('Noted'), newEvent('Closed')];
+      const appended = await store.append(stream, events, 'no_stream');
+      const after = newEvent('Reopened');
+      await store.append(stream, [after], 2n);
+      await vi.waitFor(
+        async () => {
+          const ours = (await readToEnd(store, checkpoint)).events.filter(
+            (event) => event.streamId === stream,
+          );
+          expect(idsOf(ours)).toEqual([...events, after].map((event) => event.id));
+          expect(ours[2]?.position).toBe(appended.position);
+        },
+        { timeout: WAIT_MS, interval: 20 },
+      );
+      const ours = (await readToEnd(store, appended.position)).events.filter(
+        (event) => event.streamId === stream,
+      );
+      expect(idsOf(ours)).toEqual([after.id]);
+    });
+  });
+
+  describe('the append size limit', () => {
+    /** Events of about `bytes` each, their data a string of that many ASCII characters. */
+    const sized = (count: number, bytes: number) =>
+      Array.from({ length: count }, (_, n) => newEvent('Sized', { n, padding: 'x'.repeat(bytes) }));
+
+    it('refuses an append over the limit, storing none of it', async () => {
+      const { store } = await open(harness());
+      const stream = newStream();
+      const error = await store.append(stream, sized(5, MAX_APPEND_BYTES / 4), 'no_stream').then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+      expect(error).toBeInstanceOf(AppendTooLargeError);
+      expect((error as Error).message).toMatch(/over the 1048576-byte limit of one append; split it/);
+      expect(await readStream(store, stream)).toEqual([]);
+    });
+
+    it('takes the same events split into appends under the limit', async () => {
+      const { store } = await open(harness());
+      const stream = newStream();
+      const events = sized(5, MAX_APPEND_BYTES / 4);
+      await store.append(stream, events.slice(0, 3), 'no_stream');
+      await store.append(stream, events.slice(3), 2n);
+      expect(idsOf(await readStream(store, stream))).toEqual(events.map((event) => event.id));
     });
   });
 

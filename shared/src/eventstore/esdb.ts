@@ -5,6 +5,7 @@ import {
   EventStoreDBClient,
   excludeSystemEvents,
   jsonEvent,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   type ResolvedEvent,
   START,
@@ -12,6 +13,7 @@ import {
   StreamNotFoundError,
   WrongExpectedVersionError,
 } from '@eventstore/db-client';
+import { AppendTooLargeError, appendBytes, refuseOversizedAppend, serialized } from './append-size.js';
 import {
   type AppendResult,
   type EventStore,
@@ -38,6 +40,9 @@ const toClientPosition = (position: Position | null) => {
   const [commit, prepare] = decodePosition(position);
   return { commit, prepare };
 };
+
+/** Log positions are signed 64-bit numbers on the server: from 2^63 up, a number is -1 sent as unsigned. */
+const UNKNOWN_POSITION = 2n ** 63n;
 
 const isSystem = (resolved: ResolvedEvent) =>
   !resolved.event || resolved.event.type.startsWith('$') || resolved.event.streamId.startsWith('$');
@@ -74,6 +79,8 @@ export class EventStoreDbEventStore implements EventStore {
 
   async append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    const written = serialized(events);
+    refuseOversizedAppend(stream, written);
     try {
       const result = await this.client.appendToStream(
         stream,
@@ -87,10 +94,11 @@ export class EventStoreDbEventStore implements EventStore {
         ),
         { expectedRevision: toClientRevision(expected) },
       );
-      const position = result.position ?? { commit: 0n, prepare: 0n };
       return {
         nextExpectedRevision: result.nextExpectedRevision,
-        position: encodePosition(position.commit, position.prepare),
+        position: result.position
+          ? encodePosition(result.position.commit, result.position.prepare)
+          : await this.positionOfRevision(stream, result.nextExpectedRevision),
       };
     } catch (error) {
       if (error instanceof WrongExpectedVersionError) {
@@ -101,8 +109,30 @@ export class EventStoreDbEventStore implements EventStore {
           typeof actual === 'bigint' ? actual : 'no_stream',
         );
       }
+      if (error instanceof MaxAppendSizeExceededError) {
+        // A server configured below the default limit.
+        throw new AppendTooLargeError(stream, appendBytes(written), error.maxAppendSize);
+      }
       throw error;
     }
+  }
+
+  /**
+   * The log position of the stream's event at `revision`, for an append the server answered without one (it may,
+   * for a repeat of events it already holds). Never a stand-in: position zero would let every read-your-writes
+   * wait pass at once, before any reader has the events.
+   */
+  private async positionOfRevision(stream: string, revision: bigint): Promise<Position> {
+    for await (const resolved of this.client.readStream(stream, { fromRevision: revision, maxCount: 1 })) {
+      const position = resolved.event?.position ?? null;
+      // A server that does not know an event's log position when reading a stream answers -1 as unsigned.
+      if (position && position.commit < UNKNOWN_POSITION) {
+        return encodePosition(position.commit, position.prepare);
+      }
+    }
+    throw new Error(
+      `stream ${stream}: EventStoreDB answered the append without a log position, and revision ${revision} has none`,
+    );
   }
 
   async *readStream(stream: string, fromRevision = 0n): AsyncIterable<RecordedEvent> {

@@ -39,6 +39,33 @@ async function eventStoreDbSource(): Promise<'connection string' | 'docker' | nu
 }
 
 const esdbSource = await eventStoreDbSource();
+/**
+ * Set by `npm run test:esdb`, whose whole point is a real server: there, a missing or silent server fails the run
+ * instead of skipping the cases.
+ */
+const esdbRequired = process.env.EVENTSTORE_CONTRACT === 'required';
+const ESDB_ANSWER_MS = 15_000;
+
+/** Fails at once, saying why, when the server does not answer (every case would otherwise time out on its own). */
+async function expectServerAnswers(connectionString: string) {
+  const store = new EventStoreDbEventStore(connectionString);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      store.readAll(null, 1),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${ESDB_ANSWER_MS} ms`)), ESDB_ANSWER_MS);
+      }),
+    ]);
+  } catch (error) {
+    throw new Error(`EventStoreDB at ${connectionString} does not answer: ${(error as Error).message}`, {
+      cause: error,
+    });
+  } finally {
+    clearTimeout(timer);
+    await store.close().catch(() => {});
+  }
+}
 
 describe('Postgres event store', () => {
   let databaseUrl: string;
@@ -339,17 +366,27 @@ describe('Postgres event store', () => {
   });
 });
 
-describe.skipIf(!esdbSource)(
+const NO_SERVER = 'EVENTSTORE_CONNECTION_STRING is unset and no Docker engine answers';
+
+describe.skipIf(!esdbSource && !esdbRequired)(
   esdbSource
     ? `EventStoreDB event store (via ${esdbSource})`
-    : 'EventStoreDB event store [skipped: EVENTSTORE_CONNECTION_STRING is unset and no Docker engine answers]',
+    : esdbRequired
+      ? `EventStoreDB event store [failed: ${NO_SERVER}]`
+      : `EventStoreDB event store [skipped: ${NO_SERVER}]`,
   () => {
     let container: StartedTestContainer | undefined;
     let connectionString: string;
 
     beforeAll(async () => {
+      if (!esdbSource) {
+        throw new Error(
+          `${NO_SERVER}: set it to the server to test, e.g. EVENTSTORE_CONNECTION_STRING=esdb://localhost:2113?tls=false`,
+        );
+      }
       if (process.env.EVENTSTORE_CONNECTION_STRING) {
         connectionString = process.env.EVENTSTORE_CONNECTION_STRING;
+        await expectServerAnswers(connectionString);
         return;
       }
       const { GenericContainer, Wait } = await import('testcontainers');

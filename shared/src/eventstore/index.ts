@@ -6,6 +6,7 @@ import { PostgresEventStore } from './postgres.js';
 import { migrateEventStore } from './postgres-schema.js';
 import { versionedEventStore } from './upcasting.js';
 
+export { AppendTooLargeError, MAX_APPEND_BYTES } from './append-size.js';
 export { EventStoreDbEventStore } from './esdb.js';
 export { eventVersions } from './event-versions.js';
 export * from './port.js';

@@ -52,11 +52,17 @@ export interface RecordedEvent {
 }
 
 export interface AppendResult {
+  /** The revision of the append's last event. */
   nextExpectedRevision: bigint;
+  /**
+   * The position of the append's last event in the global log: a reader past it has every event of the append,
+   * and reading `$all` after it returns none of them.
+   */
   position: Position;
 }
 
 export interface EventStore {
+  /** All or nothing; more than MAX_APPEND_BYTES at once is refused with AppendTooLargeError. */
   append(stream: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** The stream's events in revision order from `fromRevision` (inclusive, default 0); empty for a missing stream. */
   readStream(stream: string, fromRevision?: bigint): AsyncIterable<RecordedEvent>;

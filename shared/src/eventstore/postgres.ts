@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { type ChannelListener, type ChannelMember, channelListener } from '../listen/index.js';
+import { refuseOversizedAppend, type SerializedEvent, serialized } from './append-size.js';
 import {
   type AppendResult,
   type EventStore,
@@ -302,8 +303,13 @@ export async function appendManyWith(
   if (appends.length === 0 || appends.some((append) => append.events.length === 0)) {
     throw new Error('append needs at least one event');
   }
+  const written = appends.map((append) => {
+    const events = serialized(append.events);
+    refuseOversizedAppend(append.stream, events);
+    return { ...append, events };
+  });
   let result: AppendResult | undefined;
-  for (const statement of statementsOf(appends)) result = await appendStatement(db, statement);
+  for (const statement of statementsOf(written)) result = await appendStatement(db, statement);
   return result as AppendResult;
 }
 
@@ -313,8 +319,8 @@ export async function appendManyWith(
  */
 const STATEMENT_EVENTS = 250;
 
-function* statementsOf(appends: readonly StreamAppend[]): Generator<StreamAppend[]> {
-  let statement: StreamAppend[] = [];
+function* statementsOf(appends: readonly SerializedAppend[]): Generator<SerializedAppend[]> {
+  let statement: SerializedAppend[] = [];
   let events = 0;
   for (const append of appends) {
     if (events > 0 && events + append.events.length > STATEMENT_EVENTS) {
@@ -328,7 +334,7 @@ function* statementsOf(appends: readonly StreamAppend[]): Generator<StreamAppend
   yield statement;
 }
 
-async function appendStatement(db: pg.Pool | pg.PoolClient, appends: readonly StreamAppend[]) {
+async function appendStatement(db: pg.Pool | pg.PoolClient, appends: readonly SerializedAppend[]) {
   try {
     const { rows } = await db.query<AppendRow>(
       `SELECT * FROM event_store.append_many($1, $2, $3::int[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
@@ -355,12 +361,17 @@ interface AppendRow {
   global_position: string;
 }
 
+/** A StreamAppend with its events serialized: measured against the append limit, then written as they are. */
+interface SerializedAppend extends Omit<StreamAppend, 'events'> {
+  events: SerializedEvent[];
+}
+
 /** The events as the append functions take them: ids, types, data and metadata, each a column. */
-const eventColumns = (events: readonly NewEvent[]) => [
-  events.map((event) => event.id ?? randomUUID()),
-  events.map((event) => event.type),
-  events.map((event) => JSON.stringify(event.data)),
-  events.map((event) => JSON.stringify(event.metadata)),
+const eventColumns = (events: readonly SerializedEvent[]) => [
+  events.map(({ event }) => event.id ?? randomUUID()),
+  events.map(({ type }) => type),
+  events.map(({ dataJson }) => dataJson),
+  events.map(({ metadataJson }) => metadataJson),
 ];
 
 function appendResult(row: AppendRow | undefined): AppendResult {
@@ -393,10 +404,12 @@ export async function appendWith(
   expected: ExpectedRevision,
 ): Promise<AppendResult> {
   if (events.length === 0) throw new Error('append needs at least one event');
+  const written = serialized(events);
+  refuseOversizedAppend(stream, written);
   try {
     const { rows } = await db.query<AppendRow>(
       'SELECT * FROM event_store.append_events($1, $2, $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[])',
-      [stream, String(expected), ...eventColumns(events)],
+      [stream, String(expected), ...eventColumns(written)],
     );
     return appendResult(rows[0]);
   } catch (error) {

@@ -14,7 +14,7 @@ import {
 } from '@licensestore/shared';
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore, Position } from '@licensestore/shared/eventstore';
+import { AppendTooLargeError, type EventStore, type Position } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Request } from 'express';
@@ -23,11 +23,6 @@ import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { storedFingerprints } from './queries.js';
 
-/**
- * Keys per AddLicenceKeys command: a 5,000-key import in one append would be megabytes (EventStoreDB refuses
- * appends over 1 MB by default); a thousand events stay well below.
- */
-const KEYS_PER_COMMAND = 1000;
 const READ_MODEL = 'licence-keys';
 
 export interface InventoryDeps {
@@ -131,20 +126,17 @@ export function licenceKeyInventory({
       let state: InventoryState | null = null;
       let position: Position | null = null;
       const addedAt = new Date().toISOString();
-      for (let start = 0; start < candidates.length; start += KEYS_PER_COMMAND) {
-        let chunk = candidates.slice(start, start + KEYS_PER_COMMAND);
-        while (chunk.length > 0) {
+      const addChunk = async (slice: typeof candidates) => {
+        let chunk = slice;
+        for (;;) {
           try {
-            const outcome = await run(req, {
+            return await run(req, {
               type: 'AddLicenceKeys',
               productId,
               keys: chunk.map(({ index: _index, ...key }) => key),
               lowStockThreshold,
               now: addedAt,
             });
-            state = outcome.state;
-            position = outcome.position;
-            break;
           } catch (error) {
             // Added since the read table was looked at: refuse those, keep the rest.
             if (!(error instanceof DuplicateLicenceKeyError)) throw error;
@@ -152,8 +144,25 @@ export function licenceKeyInventory({
             const rest = chunk.filter((candidate) => !clashing.has(candidate.keyId));
             if (rest.length === chunk.length) throw error;
             for (const candidate of chunk) if (clashing.has(candidate.keyId)) duplicates.add(candidate.index);
+            if (rest.length === 0) return null;
             chunk = rest;
           }
+        }
+      };
+      // As few commands as the store's append limit allows: a command whose events would not fit in one append
+      // is made again from half its keys, and that size carries on. Each command lands on its own, so a failure
+      // midway leaves the keys before it stored; sending the same file again adds the rest and names those lines
+      // as already in the inventory.
+      let keysPerCommand = candidates.length;
+      for (let start = 0; start < candidates.length; ) {
+        const chunk = candidates.slice(start, start + keysPerCommand);
+        try {
+          const outcome = await addChunk(chunk);
+          if (outcome) ({ state, position } = outcome);
+          start += chunk.length;
+        } catch (error) {
+          if (!(error instanceof AppendTooLargeError) || chunk.length === 1) throw error;
+          keysPerCommand = Math.ceil(chunk.length / 2);
         }
       }
       await caughtUp(position);
