@@ -125,7 +125,7 @@ export function catalogueRoutes({ config, database, eventStore, logger, closing 
   );
 
   // What the edit form starts from: the product as its stream holds it and the revision that is (the ETag its save
-  // sends back as If-Match). From the stream, not the read model, which may not have caught up: a tag older than
+  // sends back as If-Match). From the stream, not the read model, which may not have caught up: a tag newer than
   // the fields shown would let a save overwrite changes nobody saw. A product's stream is a handful of events.
   writes.get('/admin/products/:id', requireBackOffice, async (req, res) => {
     const id = productId(req);
