@@ -335,6 +335,43 @@ describe('with orders', () => {
       await close();
     });
 
+    it('refuses a status chosen on an order page that missed a change made in another tab, and shows that change', async () => {
+      const stale = await openAdminPage(browser, store.url);
+      const other = await openAdminPage(browser, store.url);
+      try {
+        // This tab hears of no change by itself, as when its live stream cannot connect: held, never answered.
+        await stale.page.route(
+          (url) => url.pathname === '/api/admin/live',
+          () => {},
+        );
+        const name = `Status of order ${orderNumber(first.id)}`;
+        for (const tab of [stale.page, other.page]) {
+          await tab.goto(`/admin/orders/${first.id}`);
+          await tab.getByRole('combobox', { name }).waitFor();
+        }
+        expect(await stale.page.getByRole('combobox', { name }).textContent()).toBe('Completed');
+
+        await choose(other.page, name, 'Pending');
+        await toastSaying(other.page, 'Order status updated successfully');
+
+        const refused = stale.page.waitForResponse((response) => response.request().method() === 'PATCH');
+        await choose(stale.page, name, 'Pending');
+        expect((await refused).status()).toBe(412);
+        await toastSaying(
+          stale.page,
+          'Not changed',
+          'This order was changed by someone else since you opened it; it now shows the changes. Choose again if you still want to.',
+        );
+        const details = stale.page.getByRole('region', { name: 'Order details' });
+        await details.getByText('pending', { exact: true }).waitFor();
+        // The refused change is the one failed request this tab reports.
+        expect(stale.errors.filter((error) => !error.includes('412'))).toEqual([]);
+        expect(other.errors).toEqual([]);
+      } finally {
+        await Promise.all([stale.close(), other.close()]);
+      }
+    });
+
     it('says Order Not Found for an unknown order', async () => {
       const { page, close } = await openAdminPage(browser, store.url);
       await page.goto('/admin/orders/00000000-0000-4000-8000-000000000000');

@@ -1,7 +1,7 @@
 import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signInAsAdmin } from './support/admin.js';
+import { openAdminPage, signInAsAdmin } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { shownMoney } from './support/money.js';
@@ -383,6 +383,51 @@ describe('Admin Products', () => {
     await toastSaying(page, 'Product updated successfully');
     await page.getByRole('dialog').waitFor({ state: 'detached' });
     expect((await getJson<Product>(`/api/products/${eset.id}`)).keyFormat).toBe('XXXX-XXXX-XXXX');
+  });
+
+  it('refuses a save on a product someone else saved since the form opened, and reloads their change', async () => {
+    const visio = demo.find((product) => product.name === 'Microsoft Visio 2021 Professional') as Product;
+    const editIn = async (target: Page) => {
+      await target.getByRole('button', { name: `Edit ${visio.name}` }).click();
+      const dialog = target.getByRole('dialog', { name: 'Edit Product' });
+      await dialog.getByLabel('Description *').waitFor();
+      return dialog;
+    };
+    const other = await openAdminPage(browser, store.url);
+    try {
+      await other.page.goto('/admin/products');
+      const late = await editIn(other.page);
+      const first = await editIn(page);
+
+      await first.getByLabel('Description *').fill('Saved first, in the other tab.');
+      await first.getByRole('button', { name: 'Update Product' }).click();
+      await toastSaying(page, 'Product updated successfully');
+
+      await late.getByLabel('Description *').fill('Saved second, on what the form loaded before.');
+      const refused = other.page.waitForResponse((response) => response.request().method() === 'PATCH');
+      await late.getByRole('button', { name: 'Update Product' }).click();
+      expect((await refused).status()).toBe(412);
+      expect((await refused).request().headers()['if-match']).toBe('"0"');
+      await late.getByText('This product was changed by someone else; reload to see the changes').waitFor();
+      expect((await getJson<Product>(`/api/products/${visio.id}`)).description).toBe(
+        'Saved first, in the other tab.',
+      );
+
+      await late.getByRole('button', { name: 'Reload' }).click();
+      await late.getByRole('alert').waitFor({ state: 'detached' });
+      expect(await late.getByLabel('Description *').inputValue()).toBe('Saved first, in the other tab.');
+      await late.getByLabel('Platform *').fill('Windows 10, Windows 11');
+      await late.getByRole('button', { name: 'Update Product' }).click();
+      await toastSaying(other.page, 'Product updated successfully');
+      expect(await getJson<Product>(`/api/products/${visio.id}`)).toMatchObject({
+        description: 'Saved first, in the other tab.',
+        platform: 'Windows 10, Windows 11',
+      });
+      // The refused save is the one failed request this page reports.
+      expect(other.errors.filter((error) => !error.includes('412'))).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('logged no errors in the browser', () => {

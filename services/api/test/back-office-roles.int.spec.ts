@@ -33,6 +33,8 @@ interface RouteCase {
 /** Back-office reads: admins and auditors alike. */
 const BACK_OFFICE_READS: RouteCase[] = [
   { method: 'GET', route: '/api/admin/dashboard', admin: 200 },
+  // What the product edit form starts from, with the revision its save names.
+  { method: 'GET', route: '/api/admin/products/:id', admin: 404 },
   // The screens' live updates: which read models moved, never what they hold.
   { method: 'GET', route: '/api/admin/live', admin: 200 },
   { method: 'GET', route: '/api/orders', admin: 200 },

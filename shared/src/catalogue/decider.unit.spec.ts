@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
-import { decideProduct, evolveProduct, initialProductState, type ProductCommand } from './decider.js';
+import { givenHistory } from '../testing/given.js';
+import { evolveProduct, initialProductState } from './decider.js';
 import { type ProductEvent, parseProductEvent } from './events.js';
+import { productDecider } from './index.js';
 import { DEFAULT_KEY_FORMAT, keyFormatOf } from './key-format.js';
 import { type ProductFields, productChangesSchema, productFieldsSchema } from './product.js';
 
@@ -25,20 +27,7 @@ const fields: ProductFields = {
 const created: ProductEvent = { type: 'ProductCreated', data: { productId, fields, createdAt } };
 const deleted: ProductEvent = { type: 'ProductDeleted', data: { productId, deletedAt: createdAt } };
 
-/** given(past events).when(command) → thenEmits(new events) | thenFails(error). */
-const given = (...history: ProductEvent[]) => ({
-  when: (command: ProductCommand) => {
-    const decide = () => decideProduct(command, history.reduce(evolveProduct, initialProductState));
-    return {
-      thenEmits: (...expected: ProductEvent[]) => expect(decide()).toEqual(expected),
-      thenEmitsNothing: () => expect(decide()).toEqual([]),
-      thenFails: (error: new (message: string) => Error, message: string) => {
-        expect(decide).toThrow(error);
-        expect(decide).toThrow(message);
-      },
-    };
-  },
-});
+const given = givenHistory(productDecider);
 
 describe('Product', () => {
   describe('when it does not exist yet', () => {

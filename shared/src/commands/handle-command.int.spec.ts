@@ -3,7 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { type ProductFields, productDecider, productStream } from '../catalogue/index.js';
-import { NotFoundError } from '../errors/index.js';
+import { NotFoundError, PreconditionFailedError } from '../errors/index.js';
 import { eventVersions } from '../eventstore/event-versions.js';
 import {
   type EventStore,
@@ -197,6 +197,68 @@ describe('handleCommand', () => {
         'Rival 4',
         'Rival 5',
       ]);
+    });
+  });
+
+  describe('when the caller names the revision it decided on (If-Match)', () => {
+    const rename = (productId: string) =>
+      ({ type: 'UpdateProduct', productId, changes: { name: 'Office Suite Pro' }, now }) as const;
+
+    it('appends with that revision when the stream is still there', async () => {
+      const { productId, stream } = await createdProduct();
+
+      const outcome = await handleCommand(store, stream, productDecider, rename(productId), metadata, {
+        expectedRevision: 0n,
+      });
+
+      expect(outcome.appended?.nextExpectedRevision).toBe(1n);
+      expect(await readStream(stream)).toHaveLength(2);
+    });
+
+    it('refuses, appending nothing, when the stream has moved on since', async () => {
+      const { productId, stream } = await createdProduct();
+      await otherWriter(stream, 'ProductUpdated', { productId, changes: { featured: true }, updatedAt: now });
+
+      const refused = handleCommand(store, stream, productDecider, rename(productId), metadata, {
+        expectedRevision: 0n,
+      });
+
+      await expect(refused).rejects.toThrow(PreconditionFailedError);
+      await expect(refused).rejects.toThrow(
+        'changed by someone else since you loaded it (revision 0, now 1)',
+      );
+      expect(await readStream(stream)).toHaveLength(2);
+    });
+
+    it('refuses instead of deciding again when another writer appends between load and append', async () => {
+      const { productId, stream } = await createdProduct();
+      const racing = withInterloper(async () => {
+        await otherWriter(stream, 'ProductUpdated', {
+          productId,
+          changes: { featured: true },
+          updatedAt: now,
+        });
+      });
+
+      await expect(
+        handleCommand(racing.store, stream, productDecider, rename(productId), metadata, {
+          expectedRevision: 0n,
+        }),
+      ).rejects.toThrow(PreconditionFailedError);
+      expect(racing.attempts()).toBe(1);
+      expect((await readStream(stream)).map((event) => event.data)).toEqual([
+        { productId, fields, createdAt: now },
+        { productId, changes: { featured: true }, updatedAt: now },
+      ]);
+    });
+
+    it('refuses a revision of a stream that does not exist', async () => {
+      const productId = randomUUID();
+      await expect(
+        handleCommand(store, productStream(productId), productDecider, rename(productId), metadata, {
+          expectedRevision: 0n,
+        }),
+      ).rejects.toThrow('(revision 0, now none)');
     });
   });
 

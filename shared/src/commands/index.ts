@@ -1,3 +1,4 @@
+import { PreconditionFailedError } from '../errors/index.js';
 import {
   type AppendResult,
   type EventStore,
@@ -90,9 +91,23 @@ export interface CommandOutcome<State, Event> {
 
 const MAX_ATTEMPTS = 5;
 
+export interface CommandOptions {
+  /**
+   * The revision the caller saw when it chose this command (an If-Match). The command must then be decided on that
+   * state or not at all: a stream that has moved on refuses it, never decides it again on a state nobody looked at.
+   */
+  expectedRevision?: bigint;
+}
+
+const staleRevision = (expected: bigint, actual: bigint | 'no_stream') =>
+  new PreconditionFailedError(
+    `This was changed by someone else since you loaded it (revision ${expected}, now ${actual === 'no_stream' ? 'none' : actual}); reload to see the changes`,
+  );
+
 /**
  * Load → decide → append with the stream's expected revision. A concurrent writer makes the append
- * conflict; the command is then decided again on the fresh state, a bounded number of times.
+ * conflict; the command is then decided again on the fresh state, a bounded number of times, unless the caller
+ * named the revision it decided on, which makes any change since a refusal.
  */
 export async function handleCommand<Command, State, Event extends DomainEvent>(
   store: EventStore,
@@ -100,9 +115,12 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
   decider: Decider<Command, State, Event>,
   command: Command,
   metadata: NewEventMetadata,
+  { expectedRevision }: CommandOptions = {},
 ): Promise<CommandOutcome<State, Event>> {
   for (let attempt = 1; ; attempt++) {
     const loaded = await loadStream(store, stream, decider);
+    if (expectedRevision !== undefined && loaded.revision !== expectedRevision)
+      throw staleRevision(expectedRevision, loaded.revision);
     const events = decider.decide(command, loaded.state);
     if (events.length === 0)
       return { events, state: loaded.state, appended: null, position: loaded.position };
@@ -119,7 +137,9 @@ export async function handleCommand<Command, State, Event extends DomainEvent>(
         position: appended.position,
       };
     } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= MAX_ATTEMPTS) throw error;
+      if (!(error instanceof WrongExpectedRevisionError)) throw error;
+      if (expectedRevision !== undefined) throw staleRevision(expectedRevision, error.actual);
+      if (attempt >= MAX_ATTEMPTS) throw error;
     }
   }
 }

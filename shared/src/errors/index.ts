@@ -40,6 +40,13 @@ export class IllegalStateError extends AppError {
   }
 }
 
+/** The caller decided on a version of the resource that is no longer the current one (a stale If-Match). */
+export class PreconditionFailedError extends AppError {
+  constructor(message: string) {
+    super(412, message);
+  }
+}
+
 export class TooManyRequestsError extends AppError {
   constructor(
     message: string,

@@ -1,15 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
+import { givenHistory } from '../testing/given.js';
 import type { LicenceKeyEvent } from './events.js';
-import {
-  DuplicateLicenceKeyError,
-  decideInventory,
-  evolveInventory,
-  initialInventoryState,
-  type LicenceKeyCommand,
-  type NewLicenceKey,
-} from './inventory.js';
+import { inventoryDecider } from './index.js';
+import { DuplicateLicenceKeyError, type LicenceKeyCommand, type NewLicenceKey } from './inventory.js';
 
 const productId = randomUUID();
 const now = '2026-01-05T10:00:00.000Z';
@@ -53,19 +48,7 @@ const add = (...keys: NewLicenceKey[]): LicenceKeyCommand => ({
   now,
 });
 
-const given = (...history: LicenceKeyEvent[]) => ({
-  when: (command: LicenceKeyCommand) => {
-    const decide = () => decideInventory(command, history.reduce(evolveInventory, initialInventoryState));
-    return {
-      thenEmits: (...expected: LicenceKeyEvent[]) => expect(decide()).toEqual(expected),
-      thenEmitsNothing: () => expect(decide()).toEqual([]),
-      thenFails: (error: abstract new (...args: never[]) => Error, message: string) => {
-        expect(decide).toThrow(error);
-        expect(decide).toThrow(message);
-      },
-    };
-  },
-});
+const given = givenHistory(inventoryDecider);
 
 describe('Licence-key inventory', () => {
   const [k1, k2, k3, k4] = [newKey(1), newKey(2), newKey(3), newKey(4)] as [

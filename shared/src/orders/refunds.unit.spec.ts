@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../errors/index.js';
+import { givenHistory } from '../testing/given.js';
 import type { OrderEvent, OrderUnit } from './events.js';
-import { decideOrder, evolveOrder, initialOrderState, type OrderCommand, type PlacedOrder } from './order.js';
+import { orderDecider } from './index.js';
+import { evolveOrder, initialOrderState, type OrderCommand, type PlacedOrder } from './order.js';
 import { keyReleases, liveUnits } from './units.js';
 
 const orderId = randomUUID();
@@ -83,19 +85,7 @@ const becameRefunded = (from: 'completed' | 'processing'): OrderEvent => ({
 });
 
 const stateOf = (...history: OrderEvent[]) => history.reduce(evolveOrder, initialOrderState) as PlacedOrder;
-const given = (...history: OrderEvent[]) => ({
-  when: (command: OrderCommand) => {
-    const decide = () => decideOrder(command, stateOf(...history));
-    return {
-      thenEmits: (...expected: OrderEvent[]) => expect(decide()).toEqual(expected),
-      thenEmitsNothing: () => expect(decide()).toEqual([]),
-      thenFails: (message: string) => {
-        expect(decide).toThrow(IllegalStateError);
-        expect(decide).toThrow(message);
-      },
-    };
-  },
-});
+const given = givenHistory(orderDecider);
 
 describe('Order refunds', () => {
   describe('when an admin refunds chosen units of a paid order', () => {
@@ -137,22 +127,22 @@ describe('Order refunds', () => {
       const inFlight = requested([{ lineId: 'L1', keyId: k1 }], '24.99');
       given(...delivered, inFlight)
         .when(refund([{ lineId: 'L1', keyId: k1 }], randomUUID()))
-        .thenFails('a refund of it is in progress');
+        .thenFails(IllegalStateError, 'a refund of it is in progress');
       given(...delivered, inFlight, completed([{ lineId: 'L1', keyId: k1 }], '24.99'))
         .when(refund([{ lineId: 'L1', keyId: k1 }], randomUUID()))
-        .thenFails('it is not a unit of this order still to refund');
+        .thenFails(IllegalStateError, 'it is not a unit of this order still to refund');
     });
 
     it('refuses units the order does not have', () => {
       given(...delivered)
         .when(refund([{ lineId: 'L1', keyId: randomUUID() }]))
-        .thenFails('cannot be refunded');
+        .thenFails(IllegalStateError, 'cannot be refunded');
       given(...delivered)
         .when(refund([{ lineId: 'L9', keyId: null }]))
-        .thenFails('line L9');
+        .thenFails(IllegalStateError, 'line L9');
       given(...delivered)
         .when(refund([{ lineId: 'L1', keyId: null }]))
-        .thenFails('unit without a key');
+        .thenFails(IllegalStateError, 'unit without a key');
     });
 
     it('frees the units of a refund PayPal refused', () => {
@@ -191,7 +181,7 @@ describe('Order refunds', () => {
     it('refuses a pending capture, saying so', () => {
       given(captured('PENDING'))
         .when(refund('all'))
-        .thenFails('still under review at PayPal (capture pending)');
+        .thenFails(IllegalStateError, 'still under review at PayPal (capture pending)');
     });
 
     it('refuses a denied payment', () => {
@@ -200,7 +190,7 @@ describe('Order refunds', () => {
         data: { orderId, captureId: 'CAP1', deniedAt: now },
       })
         .when(refund('all'))
-        .thenFails('was denied');
+        .thenFails(IllegalStateError, 'was denied');
     });
   });
 
@@ -309,7 +299,7 @@ describe('Order refunds', () => {
       const all = liveUnits(stateOf(...delivered));
       given(...delivered, requested(all, '59.98'), completed(all, '59.98'), becameRefunded('completed'))
         .when({ type: 'ChangeOrderStatus', orderId, to: 'completed', now })
-        .thenFails('cannot be reopened');
+        .thenFails(IllegalStateError, 'cannot be reopened');
     });
   });
 });

@@ -76,12 +76,29 @@ async function throwIfNotOk(response: Response): Promise<void> {
   throw new ApiError(response.status, (await response.text()) || response.statusText);
 }
 
-/** Every call carries the session cookie; a JSON content type is sent only with a body. */
-export async function apiRequest(method: string, url: string, body?: unknown): Promise<Response> {
+/**
+ * The store refused a write made on a version that is no longer the current one (412 to its If-Match): someone
+ * else changed the thing since this page loaded it.
+ */
+export const isStale = (error: unknown): boolean => error instanceof ApiError && error.status === 412;
+
+/**
+ * Every call carries the session cookie; a JSON content type is sent only with a body. `ifMatch` is the ETag the
+ * page loaded the thing with: the store then refuses the write if it changed since (see `isStale`).
+ */
+export async function apiRequest(
+  method: string,
+  url: string,
+  body?: unknown,
+  { ifMatch }: { ifMatch?: string | null } = {},
+): Promise<Response> {
   const response = await fetch(url, {
     method,
     credentials: 'include',
-    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    headers: {
+      ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      ...(ifMatch ? { 'If-Match': ifMatch } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   await throwIfNotOk(response);
@@ -105,6 +122,19 @@ export async function getJson<T>(
   }
   await throwIfNotOk(response);
   return (await response.json()) as T;
+}
+
+/** A resource with the ETag it was answered with: what a write on it sends back as If-Match. */
+export interface Tagged<T> {
+  value: T;
+  etag: string | null;
+}
+
+/** GET a JSON resource with its ETag; any non-2xx (a 401 too) is a failure. */
+export async function getTaggedJson<T>(url: string): Promise<Tagged<T>> {
+  const response = await fetch(url, { credentials: 'include' });
+  await throwIfNotOk(response);
+  return { value: (await response.json()) as T, etag: response.headers.get('ETag') };
 }
 
 /** The default read: GET on the query key's parts joined by '/' (['/api/products', id] → /api/products/{id}). */

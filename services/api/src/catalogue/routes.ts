@@ -3,27 +3,38 @@ import {
   NotFoundError,
   type Product,
   type ProductCommand,
+  type ProductFields,
   productChangesSchema,
   productDecider,
   productFieldsSchema,
   productStream,
 } from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
+import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import { type Config, publicUrl } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Request, type RequestHandler, Router } from 'express';
-import { adminCommandMetadata, requireAdmin } from '../auth/guards.js';
+import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { sendCached } from '../http/cached-answer.js';
 import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
+import { ifMatchRevision, setRevisionTag } from '../http/revision-tags.js';
 import { parseRequest } from '../http/validation.js';
 import { CatalogueCache } from './cache.js';
 import { siteImagePath } from './image-url.js';
 import { findProduct, listFeaturedProducts, listProducts } from './queries.js';
 
 const productNotFound = () => new NotFoundError('Product not found');
+
+/** A product as the API answers it, from the fields its stream holds. */
+const productView = (id: string, fields: ProductFields): Product => ({
+  id,
+  ...fields,
+  downloadUrl: fields.downloadUrl ?? null,
+  installationNotes: fields.installationNotes ?? null,
+  keyFormat: fields.keyFormat ?? null,
+});
 
 const productId = (req: Request) => {
   const id = req.params.id;
@@ -61,7 +72,10 @@ export function catalogueRoutes({ config, database, eventStore, logger, closing 
   const cache = new CatalogueCache(database.pool, logger, closing);
   const siteOrigin = new URL(publicUrl(config)).origin;
 
-  /** Runs a product command as the signed-in admin and answers once the read model has caught up with it. */
+  /**
+   * Runs a product command as the signed-in admin, on the revision its If-Match names if it has one, and answers once
+   * the read model has caught up with it.
+   */
   const execute = async (req: Request, command: ProductCommand): Promise<Product | null> => {
     const outcome = await handleCommand(
       eventStore,
@@ -69,21 +83,14 @@ export function catalogueRoutes({ config, database, eventStore, logger, closing 
       productDecider,
       command,
       adminCommandMetadata(req),
+      { expectedRevision: ifMatchRevision(req) },
     );
     if (outcome.appended) {
       await awaitReadModel(database.pool, outcome.appended.position, ['products'], logger);
       // This instance's own notification may still be on its way: the caller's next read must see the change.
       cache.invalidate();
     }
-    if (outcome.state.status !== 'active') return null;
-    const { fields } = outcome.state;
-    return {
-      id: command.productId,
-      ...fields,
-      downloadUrl: fields.downloadUrl ?? null,
-      installationNotes: fields.installationNotes ?? null,
-      keyFormat: fields.keyFormat ?? null,
-    };
+    return outcome.state.status === 'active' ? productView(command.productId, outcome.state.fields) : null;
   };
 
   /**
@@ -116,6 +123,17 @@ export function catalogueRoutes({ config, database, eventStore, logger, closing 
       return [`product:${id}`, () => findProduct(db, id)];
     }),
   );
+
+  // What the edit form starts from: the product as its stream holds it and the revision that is (the ETag its save
+  // sends back as If-Match). From the stream, not the read model, which may not have caught up: a tag newer than
+  // the fields shown would let a save overwrite changes nobody saw. A product's stream is a handful of events.
+  writes.get('/admin/products/:id', requireBackOffice, async (req, res) => {
+    const id = productId(req);
+    const { state, revision } = await loadStream(eventStore, productStream(id), productDecider);
+    if (state.status !== 'active' || revision === 'no_stream') throw productNotFound();
+    setRevisionTag(res, revision);
+    res.set('Cache-Control', 'no-store').json(productView(id, state.fields));
+  });
 
   writes.post('/products', requireAdmin, async (req, res) => {
     const parsed = parseRequest(productFieldsSchema, req.body);

@@ -9,7 +9,7 @@ import {
   orderStream,
   orderUnitSchema,
 } from '@licensestore/shared';
-import { handleCommand, loadStream } from '@licensestore/shared/commands';
+import { type CommandOptions, handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore, NewEventMetadata, Position } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
@@ -48,12 +48,14 @@ const shortCode = (text: string) => text.replace(/[^A-Z0-9_]/gi, '_').slice(0, 6
 /**
  * Decides the refund on the order (units exist, are not refunded nor in a refund in flight, the payment is money
  * PayPal holds, the amount priced in cents) and records it as requested before any money moves; then asks PayPal.
+ * `options` may name the order revision the admin chose the units on: a refund of a changed order is refused.
  */
 export async function requestRefund(
   deps: RefundDeps,
   orderId: string,
   body: RefundRequestBody,
   metadata: NewEventMetadata,
+  options: CommandOptions = {},
 ): Promise<RefundOutcome> {
   const refundId = randomUUID();
   const units: OrderUnit[] | 'all' = 'all' in body ? 'all' : body.units;
@@ -70,6 +72,7 @@ export async function requestRefund(
       now: new Date().toISOString(),
     },
     metadata,
+    options,
   );
   return settleRefund(deps, orderId, refundId, metadata);
 }

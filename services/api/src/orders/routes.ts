@@ -23,17 +23,18 @@ import { setCapabilityCookie } from '../http/cookies.js';
 import { isUuid } from '../http/ids.js';
 import { parsePageQuery } from '../http/paging.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
+import { ifMatchRevision, setRevisionTag } from '../http/revision-tags.js';
 import { parseRequest } from '../http/validation.js';
 import { keyRevealer, masked } from '../licence-keys/reveal.js';
 import type { PaypalClient } from '../payments/index.js';
 import { grantOrderAccess, keyAccess, orderViewFor } from './access.js';
+import { findTaggedBackOfficeOrder } from './back-office-order.js';
 import { type KeyCustody, PAGE_VIEW_MS } from './custody.js';
 import { orderEventsRoute, PAGE_VIEW_COOKIE, type SnapshotView } from './events-route.js';
 import { showOrderItems } from './item-views.js';
 import { orderListFiltersSchema } from './order-search.js';
 import { OrderWatch } from './order-watch.js';
 import {
-  findBackOfficeOrder,
   findOrder,
   listOrderItems,
   listOrderRefunds,
@@ -124,8 +125,18 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   };
 
   const refunds = { eventStore, database, paypal, logger };
+  /** An admin's order command, on the revision its If-Match names if it has one. */
   const execute = (req: Request, command: OrderCommand) =>
-    handleCommand(eventStore, orderStream(command.orderId), orderDecider, command, adminCommandMetadata(req));
+    handleCommand(
+      eventStore,
+      orderStream(command.orderId),
+      orderDecider,
+      command,
+      adminCommandMetadata(req),
+      {
+        expectedRevision: ifMatchRevision(req),
+      },
+    );
 
   router.get('/orders', requireBackOffice, async (_req, res) => {
     privateJson(res, await listOrders(db));
@@ -140,8 +151,12 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   router.get('/orders/:orderId', async (req, res) => {
     const kind = req.session?.kind;
     if (kind === 'admin' || kind === 'auditor') {
-      const order = await findBackOfficeOrder(db, req.params.orderId);
+      const { order, revision } = await findTaggedBackOfficeOrder(
+        { database, eventStore },
+        req.params.orderId,
+      );
       if (!order) throw orderNotFound();
+      if (revision !== null) setRevisionTag(res, revision);
       privateJson(res, order);
       return;
     }
@@ -262,7 +277,9 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   router.post('/orders/:id/refunds', requireAdmin, async (req, res) => {
     const id = orderId(req);
     const body = parseRequest(refundRequestSchema, req.body);
-    const outcome = await requestRefund(refunds, id, body, adminCommandMetadata(req));
+    const outcome = await requestRefund(refunds, id, body, adminCommandMetadata(req), {
+      expectedRevision: ifMatchRevision(req),
+    });
     await answerRefund(res, id, outcome);
   });
 

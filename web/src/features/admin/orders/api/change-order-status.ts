@@ -1,6 +1,6 @@
 import type { OrderView } from '@licensestore/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api';
+import { apiRequest, isStale } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { ORDER_PAGES_PATH, ORDERS_KEY } from './get-orders';
 
@@ -20,20 +20,41 @@ const AFFECTED = [
   ['/api/admin/dashboard'],
 ];
 
+const STALE_ORDER =
+  'This order was changed by someone else since you opened it; it now shows the changes. Choose again if you still want to.';
+
 export function useChangeOrderStatus() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ orderId, status }: { orderId: string; status: AdminStatus }) => {
-      const response = await apiRequest('PATCH', `/api/orders/${encodeURIComponent(orderId)}/status`, {
-        status,
-      });
+    mutationFn: async ({
+      orderId,
+      status,
+      etag = null,
+    }: {
+      orderId: string;
+      status: AdminStatus;
+      /** The ETag of the order as the page shows it: a change on an order changed since is refused. */
+      etag?: string | null;
+    }) => {
+      const response = await apiRequest(
+        'PATCH',
+        `/api/orders/${encodeURIComponent(orderId)}/status`,
+        { status },
+        { ifMatch: etag },
+      );
       return (await response.json()) as OrderView;
     },
     onSuccess: async () => {
       toast({ title: 'Order status updated successfully' });
       await Promise.all(AFFECTED.map((queryKey) => queryClient.invalidateQueries({ queryKey })));
     },
-    onError: (error) => {
+    onError: async (error) => {
+      if (isStale(error)) {
+        toast({ title: 'Not changed', description: STALE_ORDER, variant: 'destructive' });
+        // The page shows the order as it is now, so the next choice is made on what someone else did.
+        await queryClient.invalidateQueries({ queryKey: ORDERS_KEY });
+        return;
+      }
       toast({ title: 'Error', description: error.message, variant: 'destructive' });
     },
   });

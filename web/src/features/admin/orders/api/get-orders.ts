@@ -1,6 +1,6 @@
 import type { BackOfficeOrderView, OrderItemView, OrderView } from '@licensestore/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getJson } from '@/lib/api';
+import { getJson, getTaggedJson } from '@/lib/api';
 import { usePagedQuery } from '@/lib/paged-query';
 
 /**
@@ -11,12 +11,15 @@ export const ORDERS_KEY = ['/api/orders'] as const;
 
 // A 401 on an admin screen means the session ended: an error to show, not an empty answer.
 
-/** The back office gets an order with its refunds, the money refunded and what the store keeps. */
+/**
+ * The back office gets an order with its refunds, the money refunded and what the store keeps, and the ETag of the
+ * version it shows, which the page's changes send as If-Match. A key of its own: the storefront's confirmation page
+ * keeps the same URL's body alone under [...ORDERS_KEY, orderId].
+ */
 export const orderQueryOptions = (orderId: string) =>
   queryOptions({
-    queryKey: [...ORDERS_KEY, orderId],
-    queryFn: () =>
-      getJson<BackOfficeOrderView>(`/api/orders/${encodeURIComponent(orderId)}`, { on401: 'throw' }),
+    queryKey: [...ORDERS_KEY, orderId, 'tagged'],
+    queryFn: () => getTaggedJson<BackOfficeOrderView>(`/api/orders/${encodeURIComponent(orderId)}`),
   });
 
 export const orderItemsQueryOptions = (orderId: string) =>

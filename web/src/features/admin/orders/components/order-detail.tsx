@@ -23,7 +23,8 @@ function BackToOrders() {
 
 /** One order for admins: its details, lines and keys, and its event history. */
 export function OrderDetail({ orderId }: { orderId: string }) {
-  const { data: order, error, isPending, refetch, isRefetching } = useOrder(orderId);
+  const { data, error, isPending, refetch, isRefetching } = useOrder(orderId);
+  const order = data?.value;
 
   if (isNotFound(error)) {
     return (
@@ -65,7 +66,11 @@ export function OrderDetail({ orderId }: { orderId: string }) {
         // Columns as wide as the screen, never as wide as their longest text: a long e-mail wraps inside its card.
         <div className="grid grid-cols-1 items-start gap-6 lg:grid-cols-2">
           <div className="grid grid-cols-1 gap-6">
-            {isPending ? <Skeleton className="h-64" /> : <OrderSummaryCard order={order} />}
+            {isPending || !data ? (
+              <Skeleton className="h-64" />
+            ) : (
+              <OrderSummaryCard order={data.value} etag={data.etag} />
+            )}
             <OrderItemsCard orderId={orderId} />
             {order && <OrderRefundsCard order={order} />}
           </div>

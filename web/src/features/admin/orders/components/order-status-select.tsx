@@ -21,15 +21,27 @@ const CANCEL_CONSEQUENCE =
 
 /**
  * The order's status as a drop-down of the three an admin may set. An order in another status (processing,
- * refunded) shows it as the placeholder, so the list never claims a status the order does not have.
+ * refunded) shows it as the placeholder, so the list never claims a status the order does not have. With the `etag`
+ * of the order shown, a change is refused if the order changed since (the order page has it; the list does not).
  */
-export function OrderStatusSelect({ order, className }: { order: OrderView; className?: string }) {
+export function OrderStatusSelect({
+  order,
+  etag = null,
+  className,
+}: {
+  order: OrderView;
+  etag?: string | null;
+  className?: string;
+}) {
   const change = useChangeOrderStatus();
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const status = order.status.toLowerCase();
   const number = orderNumber(order.id);
   const cancel = () =>
-    change.mutate({ orderId: order.id, status: CANCELLED }, { onSettled: () => setConfirmingCancel(false) });
+    change.mutate(
+      { orderId: order.id, status: CANCELLED, etag },
+      { onSettled: () => setConfirmingCancel(false) },
+    );
   return (
     <>
       <Select
@@ -44,7 +56,7 @@ export function OrderStatusSelect({ order, className }: { order: OrderView; clas
           // Asked once the drop-down has closed: the Enter that chose the option would otherwise also press
           // the dialog's first button and close it unseen.
           if (value === CANCELLED) setTimeout(() => setConfirmingCancel(true));
-          else change.mutate({ orderId: order.id, status: value });
+          else change.mutate({ orderId: order.id, status: value, etag });
         }}
       />
       <ConfirmDialog

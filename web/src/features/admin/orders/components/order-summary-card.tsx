@@ -21,8 +21,11 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
   );
 }
 
-/** Who bought, what it cost, where it stands; the status is changed and the delivery e-mail resent from here. */
-export function OrderSummaryCard({ order }: { order: OrderView }) {
+/**
+ * Who bought, what it cost, where it stands; the status is changed and the delivery e-mail resent from here. `etag`
+ * names the version shown: a status change made on it is refused if the order changed since.
+ */
+export function OrderSummaryCard({ order, etag }: { order: OrderView; etag: string | null }) {
   const resend = useResendDeliveryEmail(order.id, order.customerEmail);
   const readOnly = useReadOnly();
   return (
@@ -44,7 +47,7 @@ export function OrderSummaryCard({ order }: { order: OrderView }) {
         {order.receiptNumber && <ReceiptLink order={order} className="w-fit" />}
         {!readOnly && (
           <div className="flex flex-wrap items-center gap-3">
-            <OrderStatusSelect order={order} className="w-40" />
+            <OrderStatusSelect order={order} etag={etag} className="w-40" />
             <RefundDialog orderId={order.id} />
             <Button variant="outline" onClick={() => resend.mutate()} disabled={resend.isPending}>
               <Mail aria-hidden="true" className="size-4" />

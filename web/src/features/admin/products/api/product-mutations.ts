@@ -27,9 +27,18 @@ export function useCreateProduct() {
 export function useUpdateProduct() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, payload }: { id: string; payload: ProductPayload }) =>
+    mutationFn: async ({
+      id,
+      payload,
+      etag,
+    }: {
+      id: string;
+      payload: ProductPayload;
+      /** The ETag the form loaded the product with: a product changed since is refused, never overwritten. */
+      etag: string | null;
+    }) =>
       (await (
-        await apiRequest('PATCH', `/api/products/${encodeURIComponent(id)}`, payload)
+        await apiRequest('PATCH', `/api/products/${encodeURIComponent(id)}`, payload, { ifMatch: etag })
       ).json()) as Product,
     onSuccess: async () => {
       toast({ title: 'Product updated successfully' });
