@@ -14,6 +14,7 @@ import type {
   DashboardProductsTable,
   Database,
 } from '@licensestore/shared/db';
+import { projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { customerOrderStreams } from '../customers/projector.js';
 import {
@@ -29,7 +30,7 @@ import { parseProductBatch } from '../products/events.js';
 import type { Projector } from '../projector.js';
 import { tableIn, upsertRows } from '../sql.js';
 
-const NAME = 'dashboard';
+const NAME = projectorDescriptors.dashboard.name;
 
 /** How much each counter of `dashboard_stats` moves; `revenueCents` in cents. */
 export interface StatsDelta {
@@ -315,9 +316,7 @@ async function writeState<T>(
  * after a batch, so they always equal aggregates over that state, and applying a batch twice moves them once.
  */
 export const dashboardProjector: Projector = {
-  name: NAME,
-  // 3: revenue net of refunds (each order's refunded money kept beside its total); revoked keys count as neither.
-  version: 3,
+  ...projectorDescriptors.dashboard,
   tables: [
     'dashboard_stats',
     'dashboard_products',

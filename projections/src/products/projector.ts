@@ -5,6 +5,7 @@ import {
   productStream,
 } from '@licensestore/shared';
 import type { Database, ProductsTable } from '@licensestore/shared/db';
+import { projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 import { parseProductBatch } from './events.js';
@@ -134,9 +135,7 @@ async function writeRows(trx: Transaction<Database>, schema: string, rows: Produ
 
 /** The storefront catalogue: one row per live product; a deleted product has no row (so GET by id is 404). */
 export const productsProjector: Projector = {
-  name: 'products',
-  // 2: the official download URL and installation notes; 3: the licence-key format.
-  version: 3,
+  ...projectorDescriptors.products,
   tables: ['products'],
   sources: { products: (row) => [{ stream: productStream(String(row.id)) }] },
 

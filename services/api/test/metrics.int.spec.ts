@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { allProjectors } from '@licensestore/projections';
 import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import { recordingLogger } from '@licensestore/shared/logging';
 import { JOB_QUEUES } from '@licensestore/shared/metrics';
+import { allProjectorDescriptors } from '@licensestore/shared/readmodel';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerStoreGauges } from '../src/metrics/store-gauges.js';
@@ -117,7 +117,7 @@ describe('GET /metrics', () => {
       for (const name of ['licensestore_projection_lag_events', 'licensestore_projection_lag_seconds']) {
         const lags = samplesOf(samples, name);
         expect(lags.map((sample) => sample.labels.projector).sort()).toEqual(
-          allProjectors.map((projector) => projector.name).sort(),
+          allProjectorDescriptors.map((projector) => projector.name).sort(),
         );
         expect(lags.every((sample) => sample.value === 0)).toBe(true);
       }
