@@ -1,8 +1,14 @@
 import { formatCents, type OrderEvent, type OrderStatus, orderStream, toCents } from '@licensestore/shared';
 import type { CustomerOrdersTable, CustomersTable, Database } from '@licensestore/shared/db';
-import { projectorDescriptors } from '@licensestore/shared/readmodel';
+import {
+  emailKey,
+  keepsMoney,
+  parseOrderBatch,
+  projectorDescriptors,
+  statusAfter,
+  storableText,
+} from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { emailKey, keepsMoney, parseOrderBatch, statusAfter, storableText } from '../orders/events.js';
 import type { Projector, RowSource } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
 

@@ -1,11 +1,16 @@
 import { type LicenceKeyEvent, licenceKeysStream, orderStream } from '@licensestore/shared';
 import type { Database, LicenceKeysTable } from '@licensestore/shared/db';
-import { projectorDescriptors } from '@licensestore/shared/readmodel';
+import {
+  inventoryEventTime,
+  keyIdsOf,
+  keyStatusAfter,
+  parseLicenceKeyBatch,
+  projectorDescriptors,
+  storableText,
+} from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { storableText } from '../orders/events.js';
 import type { Projector, RowSource } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
-import { inventoryEventTime, keyIdsOf, keyStatusAfter, parseLicenceKeyBatch } from './events.js';
 
 const NAME = projectorDescriptors.licenceKeys.name;
 

@@ -8,18 +8,18 @@ import {
 } from '@licensestore/shared';
 import type { Database, OrderItemsTable, OrdersTable } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
-import { projectorDescriptors } from '@licensestore/shared/readmodel';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Projector } from '../projector.js';
-import { isoText, tableIn, upsertRows } from '../sql.js';
 import {
   emailKey,
   orderEventTime,
   parseOrderBatch,
   paymentAfter,
+  projectorDescriptors,
   statusAfter,
   storableText,
-} from './events.js';
+} from '@licensestore/shared/readmodel';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Projector } from '../projector.js';
+import { isoText, tableIn, upsertRows } from '../sql.js';
 import { applyRefunds, createRefundsTable } from './refunds.js';
 
 const NAME = projectorDescriptors.orders.name;

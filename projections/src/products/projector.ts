@@ -5,10 +5,9 @@ import {
   productStream,
 } from '@licensestore/shared';
 import type { Database, ProductsTable } from '@licensestore/shared/db';
-import { projectorDescriptors } from '@licensestore/shared/readmodel';
+import { parseProductBatch, projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
-import { parseProductBatch } from './events.js';
 
 /** A `products` row as the projector writes it (prices as decimal strings, timestamps as ISO text). */
 export type ProductRow = Omit<ProductsTable, 'created_at' | 'updated_at'> & {
