@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
+import { AUDIT_VERIFY_QUEUE } from '@licensestore/shared/audit-verify';
 import { loadStream } from '@licensestore/shared/commands';
 import { recordingLogger } from '@licensestore/shared/logging';
 import { JOB_QUEUES } from '@licensestore/shared/metrics';
@@ -135,10 +136,11 @@ describe('GET /metrics', () => {
       );
     });
 
-    it('shows every queue the workers consume, by state, empty and without failures once delivered', async () => {
+    it('shows every queue the store consumes, by state, empty and without failures once delivered', async () => {
       const started = store.workersLog.entries.find((entry) => entry.message === 'workers started');
       const { queues } = (started?.fields ?? { queues: [] }) as { queues: string[] };
-      expect([...queues].sort()).toEqual([...JOB_QUEUES].sort());
+      // The verification queue is the projections role's.
+      expect([...queues, AUDIT_VERIFY_QUEUE].sort()).toEqual([...JOB_QUEUES].sort());
       const samples = await scrapeUntil('the queues drained', (current) =>
         samplesOf(current, 'licensestore_queue_jobs').every((sample) => sample.value === 0),
       );
