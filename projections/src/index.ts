@@ -1,14 +1,7 @@
 export { jsonLogger, type Logger, silentLogger } from '@licensestore/shared/logging';
 export { auditLogProjector } from './audit-log/projector.js';
 export { type CustomerRow, customersProjector, foldCustomerEvents } from './customers/projector.js';
-export { dashboardAsOf } from './dashboard/as-of.js';
-export {
-  dashboardProjector,
-  foldDashboardKeys,
-  foldDashboardOrders,
-  foldDashboardProducts,
-  type StatsDelta,
-} from './dashboard/projector.js';
+export { dashboardProjector } from './dashboard/projector.js';
 export {
   foldLicenceKeyEvents,
   type LicenceKeyRow,
@@ -17,7 +10,6 @@ export {
 } from './licence-keys/projector.js';
 export { type ProjectionsOptions, startProjections } from './main.js';
 export { migrateReadModel } from './migrations/index.js';
-export { emailKey, keepsMoney } from './orders/events.js';
 export {
   type FoldedOrder,
   foldOrderEvents,

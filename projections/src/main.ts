@@ -4,6 +4,7 @@ import { openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
 import pg from 'pg';
+import { consumeVerifications, type VerifyQueue } from './audit/verify-job.js';
 import { abortableDelay } from './delay.js';
 import { migrateReadModel } from './migrations/index.js';
 import type { Projector } from './projector.js';
@@ -25,13 +26,16 @@ export interface ProjectionsOptions {
   /** Most events per transaction while catching up. */
   maxBatch?: number | undefined;
   onBatch?: (batch: BatchApplied) => void;
+  /** The back office's verification queue; unset, this instance takes no verifications. */
+  verifications?: VerifyQueue;
 }
 
 /**
  * The `projections` role: migrates the read schema, then waits for the active lock (`pg_advisory_lock` on a
  * connection of its own, so a standby takes over as soon as the holder's connection dies) and runs every
- * projector while it holds it. Resolves once started (active or standing by); the returned function stops
- * cleanly: subscriptions end, the batch being written commits, the lock is released.
+ * projector while it holds it; active or standing by, it takes the back office's verifications. Resolves once
+ * started; the returned function stops cleanly: no new verification starts and the one under way finishes,
+ * subscriptions end, the batch being written commits, the lock is released.
  */
 export async function startProjections(options: ProjectionsOptions): Promise<() => Promise<void>> {
   const log = options.logger ?? jsonLogger({ role: 'projections' });
@@ -48,6 +52,20 @@ export async function startProjections(options: ProjectionsOptions): Promise<() 
     await database.close();
     throw error;
   }
+  let stopVerifying: (() => Promise<void>) | undefined;
+  if (options.verifications) {
+    try {
+      stopVerifying = await consumeVerifications(options.verifications, {
+        databaseUrl: options.databaseUrl,
+        eventStore: store,
+        logger: log,
+      });
+    } catch (error) {
+      await database.close();
+      if (!options.eventStore) await store.close();
+      throw error;
+    }
+  }
   const stopping = new AbortController();
   const running = leadLoop({
     ...options,
@@ -62,7 +80,7 @@ export async function startProjections(options: ProjectionsOptions): Promise<() 
   return () => {
     stopped ??= (async () => {
       stopping.abort();
-      await running;
+      await Promise.all([running, stopVerifying?.()]);
       await database.close();
       if (!options.eventStore) await store.close();
     })();
@@ -151,6 +169,7 @@ async function main() {
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
     logger,
     maxBatch,
+    verifications: { redisUrl: requireUrl(config, 'REDIS_URL') },
   });
   const shutdown = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'stopping');

@@ -11,9 +11,14 @@ import {
   orderStatusSchema,
   type PlacedOrder,
 } from '@licensestore/shared';
+import {
+  type KeyStatus,
+  keyStatusAfter,
+  type LaterOrderEvent,
+  paymentAfter,
+  statusAfter,
+} from '@licensestore/shared/readmodel';
 import { describe, expect, it } from 'vitest';
-import { type KeyStatus, keyStatusAfter } from '../src/licence-keys/events.js';
-import { type LaterOrderEvent, paymentAfter, statusAfter } from '../src/orders/events.js';
 import { newKey, testVault } from './support/licence-keys.js';
 import { orderCaptured, orderLine } from './support/orders.js';
 

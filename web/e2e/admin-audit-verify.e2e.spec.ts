@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 describe('Verify read models', () => {
-  it('starts a verification from the sidebar, follows it in the workers and shows every table matching', async () => {
+  it('starts a verification from the sidebar, follows it in the projections role and shows every table matching', async () => {
     const { page, close } = await openAdminPage(browser, store.url);
     try {
       await page.getByRole('link', { name: 'Verify Read Models' }).click();

@@ -1,12 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Product } from '@licensestore/shared';
+import { checkExport } from '@licensestore/shared/audit-export';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { extractText } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkExport } from '../../projections/src/audit/check-export.js';
 import { ADMIN_USERNAME, openAdminPage, signInToBackOffice } from './support/admin.js';
 import { openPage, seriousA11yViolations } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';

@@ -11,7 +11,6 @@ import { openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
 import { createOrderAccess } from '@licensestore/shared/order-access';
-import { verifyReadModelsProcessor } from './audit-verify/processor.js';
 import { startWorkerHost } from './jobs/host.js';
 import { FinishedJobs } from './jobs/intents.js';
 import type { JobProcessor } from './jobs/processor.js';
@@ -71,10 +70,7 @@ export async function startWorkers(options: WorkersOptions): Promise<RunningWork
     logger,
   });
   const host = await startWorkerHost({
-    processors: [
-      ...(options.processors ?? registeredProcessors)(context),
-      verifyReadModelsProcessor({ databaseUrl: options.databaseUrl, eventStore, logger }),
-    ],
+    processors: (options.processors ?? registeredProcessors)(context),
     queues,
     logger,
     finishedJobs: new FinishedJobs(database.pool, logger),

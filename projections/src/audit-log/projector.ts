@@ -1,5 +1,6 @@
 import type { AuditTables } from '@licensestore/shared/audit';
 import type { Database } from '@licensestore/shared/db';
+import { projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
 import type { Projector } from '../projector.js';
 import { tableIn } from '../sql.js';
@@ -11,8 +12,7 @@ import { auditLogRowJson, productsOf } from './rows.js';
  * newest first is an index range read backwards from the cursor, however long the log (ADR 015).
  */
 export const auditLogProjector: Projector = {
-  name: 'audit-log',
-  version: 1,
+  ...projectorDescriptors.auditLog,
   tables: ['audit_log', 'audit_log_products'],
   sources: {
     audit_log: (row) => [{ stream: String(row.stream) }],

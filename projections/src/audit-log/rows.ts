@@ -1,7 +1,7 @@
 import { LICENCE_KEYS_CATEGORY, sealedKeySchema } from '@licensestore/shared';
 import { WITHHELD_KEY } from '@licensestore/shared/audit';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import { storableText } from '../orders/events.js';
+import { storableText } from '@licensestore/shared/readmodel';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidOr = (value: unknown) =>

@@ -3,11 +3,10 @@ import { createReadStream, existsSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
+import { checkExport, EVIDENCE_EVENTS_FILE, EVIDENCE_MANIFEST_FILE } from '@licensestore/shared/audit-export';
 import { loadConfig, parseEd25519Key } from '@licensestore/shared/config';
 import { strFromU8, unzipSync } from 'fflate';
 import { runCli, UsageError } from '../cli-support.js';
-import { checkExport } from './check-export.js';
-import { EVIDENCE_EVENTS_FILE, EVIDENCE_MANIFEST_FILE } from './evidence.js';
 
 const USAGE = `usage: npm run audit:check-export -- FILE [--manifest MANIFEST] [--public-key KEY_FILE]
   Proves FILE is complete and unaltered: exit 0; otherwise names the first bad line and why: exit 1.

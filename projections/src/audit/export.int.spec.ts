@@ -5,15 +5,19 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import {
+  checkExport,
+  keyIdOf,
+  lineHash,
+  type Manifest,
+  signManifest,
+} from '@licensestore/shared/audit-export';
 import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
-import { checkExport } from './check-export.js';
 import { eventsRecordedIn, writeExport } from './export.js';
-import { lineHash } from './hash-chain.js';
-import { keyIdOf, type Manifest, signManifest } from './manifest.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 const RANGE = { from: new Date('2026-01-01T10:00:00.000Z'), to: new Date('2026-01-01T12:00:00.000Z') };

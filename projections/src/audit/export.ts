@@ -1,11 +1,17 @@
 import type { KeyObject } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { sealedKeySchema } from '@licensestore/shared';
+import {
+  auditRecord,
+  exportHeader,
+  genesisHash,
+  HashChain,
+  keyIdOf,
+  type Manifest,
+  signManifest,
+} from '@licensestore/shared/audit-export';
 import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
 import { readBatches } from '../read-batches.js';
-import { HashChain, sha256Hex } from './hash-chain.js';
-import { exportHeader, genesisHash, keyIdOf, type Manifest, signManifest } from './manifest.js';
 
 /** Inclusive `from`, exclusive `to`, so consecutive ranges never share or miss an event. */
 export interface ExportRange {
@@ -30,37 +36,6 @@ export async function* eventsRecordedIn(
     for (const event of batch) if (event.createdAt >= from && event.createdAt < to) yield event;
   }
 }
-
-/**
- * Every sealed licence key replaced by the SHA-256 of its sealed text. An export leaves the store (an auditor's
- * laptop, e-mail), and sealed keys in it would be readable by whoever later gets the licence-key secret; the digest
- * reveals nothing, needs no secret to compute, and still lets someone with access to the store match the line
- * against the stored event. Matching the sealed form, not field names, also covers event types added later.
- */
-export function withoutSealedKeys(value: unknown): unknown {
-  if (typeof value === 'string') {
-    // The prefix test spares the schema (slow next to it) every string that cannot be a sealed key.
-    const sealed = value.startsWith('v1.') && sealedKeySchema.safeParse(value).success;
-    return sealed ? `sealed-key:sha256:${sha256Hex(value)}` : value;
-  }
-  if (Array.isArray(value)) return value.map(withoutSealedKeys);
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([name, item]) => [name, withoutSealedKeys(item)]));
-  }
-  return value;
-}
-
-/** One event as an export line holds it, before `seq`, `prev` and `hash` are added. */
-export const auditRecord = (event: RecordedEvent) => ({
-  position: event.position,
-  stream: event.streamId,
-  revision: Number(event.revision),
-  id: event.id,
-  type: event.type,
-  recordedAt: event.createdAt.toISOString(),
-  metadata: event.metadata,
-  data: withoutSealedKeys(event.data),
-});
 
 /**
  * Writes the events as NDJSON, one hash-chained line each (`seq` counts from 1), honouring the destination's

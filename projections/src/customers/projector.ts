@@ -1,11 +1,18 @@
 import { formatCents, type OrderEvent, type OrderStatus, orderStream, toCents } from '@licensestore/shared';
 import type { CustomerOrdersTable, CustomersTable, Database } from '@licensestore/shared/db';
+import {
+  emailKey,
+  keepsMoney,
+  parseOrderBatch,
+  projectorDescriptors,
+  statusAfter,
+  storableText,
+} from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { emailKey, keepsMoney, parseOrderBatch, statusAfter, storableText } from '../orders/events.js';
 import type { Projector, RowSource } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
 
-const NAME = 'customers';
+const NAME = projectorDescriptors.customers.name;
 
 /** A `customers` row as the projector writes it (money as a decimal string, the timestamp as ISO text). */
 export type CustomerRow = Omit<CustomersTable, 'last_order_at'> & { last_order_at: string };
@@ -168,9 +175,7 @@ export async function customerOrderStreams(db: Kysely<Database>, emailKey: strin
  * money without reading another projector's tables.
  */
 export const customersProjector: Projector = {
-  name: NAME,
-  // 3: money spent net of refunds (each order's refunded money kept beside its total).
-  version: 3,
+  ...projectorDescriptors.customers,
   tables: ['customers', 'customer_orders'],
   sources: {
     customers: (row, db) => customerOrderStreams(db, String(row.email_key)),

@@ -3,11 +3,12 @@ import type { Database } from '@licensestore/shared/db';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
 import type { KeyHistoryTable } from '@licensestore/shared/key-history';
 import type { Logger } from '@licensestore/shared/logging';
+import { projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 import { tableIn } from '../sql.js';
 
-const NAME = 'key-history';
+const NAME = projectorDescriptors.keyHistory.name;
 /** `order-<uuid>` streams. */
 const ORDER_CATEGORY = 'order';
 
@@ -211,8 +212,7 @@ async function stepsOfBatch(
  * whatever the size of its product's inventory stream.
  */
 export const keyHistoryProjector: Projector = {
-  name: NAME,
-  version: 1,
+  ...projectorDescriptors.keyHistory,
   tables: ['key_history'],
   sources: { key_history: (row) => [{ stream: String(row.stream), mentioning: String(row.key_id) }] },
 

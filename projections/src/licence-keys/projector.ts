@@ -1,12 +1,18 @@
 import { type LicenceKeyEvent, licenceKeysStream, orderStream } from '@licensestore/shared';
 import type { Database, LicenceKeysTable } from '@licensestore/shared/db';
+import {
+  inventoryEventTime,
+  keyIdsOf,
+  keyStatusAfter,
+  parseLicenceKeyBatch,
+  projectorDescriptors,
+  storableText,
+} from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { storableText } from '../orders/events.js';
 import type { Projector, RowSource } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
-import { inventoryEventTime, keyIdsOf, keyStatusAfter, parseLicenceKeyBatch } from './events.js';
 
-const NAME = 'licence-keys';
+const NAME = projectorDescriptors.licenceKeys.name;
 
 /** A `licence_keys` row as the projector writes it (timestamps as ISO text). */
 export type LicenceKeyRow = Omit<LicenceKeysTable, 'added_at' | 'assigned_at'> & {
@@ -166,9 +172,7 @@ async function moveStock(trx: Transaction<Database>, schema: string, stock: Map<
  * product the keys available, assigned, revoked and the units paid orders still wait for, kept up to date event by event rather than counted.
  */
 export const licenceKeysProjector: Projector = {
-  name: NAME,
-  // 2: keys revoked or returned from refunded and cancelled orders; revoked keys counted per product.
-  version: 2,
+  ...projectorDescriptors.licenceKeys,
   tables: ['licence_keys', 'licence_key_stock'],
   sources: {
     licence_keys: (row) => keySources(String(row.product_id), String(row.id), row.order_id),

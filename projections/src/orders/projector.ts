@@ -8,20 +8,21 @@ import {
 } from '@licensestore/shared';
 import type { Database, OrderItemsTable, OrdersTable } from '@licensestore/shared/db';
 import type { Logger } from '@licensestore/shared/logging';
-import { type Kysely, sql, type Transaction } from 'kysely';
-import type { Projector } from '../projector.js';
-import { isoText, tableIn, upsertRows } from '../sql.js';
 import {
   emailKey,
   orderEventTime,
   parseOrderBatch,
   paymentAfter,
+  projectorDescriptors,
   statusAfter,
   storableText,
-} from './events.js';
+} from '@licensestore/shared/readmodel';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Projector } from '../projector.js';
+import { isoText, tableIn, upsertRows } from '../sql.js';
 import { applyRefunds, createRefundsTable, refundsReaderIndexes } from './refunds.js';
 
-const NAME = 'orders';
+const NAME = projectorDescriptors.orders.name;
 
 type Timestamps = 'created_at' | 'updated_at' | 'fulfilled_at' | 'delivery_email_sent_at';
 
@@ -233,12 +234,7 @@ async function loadItems(
  * My Orders and the back office read them.
  */
 export const ordersProjector: Projector = {
-  name: NAME,
-  // 2: lines carry their keys, orders their fulfilment and delivery e-mail; statuses exactly as evolveOrder.
-  // 3: orders carry their payment status (pending review, completed, denied, refunded).
-  // 4: refunds (their own rows, the refunded total, refunded units and key ids per line).
-  // 5: orders carry their receipt number.
-  version: 5,
+  ...projectorDescriptors.orders,
   tables: ['orders', 'order_items', 'order_refunds'],
   sources: {
     orders: (row) => [{ stream: orderStream(String(row.id)) }],

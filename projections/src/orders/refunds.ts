@@ -1,9 +1,9 @@
 import { type OrderEvent, orderEventSchemas } from '@licensestore/shared';
 import type { Database, OrderRefundsTable } from '@licensestore/shared/db';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
+import { storableText } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isoText, tableIn, upsertRows } from '../sql.js';
-import { storableText } from './events.js';
 
 type Timestamps = 'requested_at' | 'completed_at' | 'failed_at';
 

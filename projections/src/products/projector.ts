@@ -5,9 +5,9 @@ import {
   productStream,
 } from '@licensestore/shared';
 import type { Database, ProductsTable } from '@licensestore/shared/db';
+import { parseProductBatch, projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
-import { parseProductBatch } from './events.js';
 
 /** A `products` row as the projector writes it (prices as decimal strings, timestamps as ISO text). */
 export type ProductRow = Omit<ProductsTable, 'created_at' | 'updated_at'> & {
@@ -134,9 +134,7 @@ async function writeRows(trx: Transaction<Database>, schema: string, rows: Produ
 
 /** The storefront catalogue: one row per live product; a deleted product has no row (so GET by id is 404). */
 export const productsProjector: Projector = {
-  name: 'products',
-  // 2: the official download URL and installation notes; 3: the licence-key format.
-  version: 3,
+  ...projectorDescriptors.products,
   tables: ['products'],
   sources: { products: (row) => [{ stream: productStream(String(row.id)) }] },
 

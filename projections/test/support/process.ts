@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { testRedisUrl } from '../../../test/support/database.js';
 import type { LogLine } from './harness.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
@@ -13,11 +14,14 @@ export interface ProjectionsProcess {
   kill: (signal?: NodeJS.Signals) => void;
 }
 
-/** Starts the `projections` role the way production does: its own process, configured by the environment. */
+/**
+ * Starts the `projections` role the way production does: its own process, configured by the environment (Redis
+ * for the back office's verifications it takes).
+ */
 export function spawnProjections(databaseUrl: string, env: Record<string, string> = {}): ProjectionsProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'projections/src/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: testRedisUrl(), LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: LogLine[] = [];

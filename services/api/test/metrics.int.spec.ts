@@ -1,9 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { allProjectors } from '@licensestore/projections';
 import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
+import { AUDIT_VERIFY_QUEUE } from '@licensestore/shared/audit-verify';
 import { loadStream } from '@licensestore/shared/commands';
 import { recordingLogger } from '@licensestore/shared/logging';
 import { JOB_QUEUES } from '@licensestore/shared/metrics';
+import { allProjectorDescriptors } from '@licensestore/shared/readmodel';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerStoreGauges } from '../src/metrics/store-gauges.js';
@@ -117,7 +118,7 @@ describe('GET /metrics', () => {
       for (const name of ['licensestore_projection_lag_events', 'licensestore_projection_lag_seconds']) {
         const lags = samplesOf(samples, name);
         expect(lags.map((sample) => sample.labels.projector).sort()).toEqual(
-          allProjectors.map((projector) => projector.name).sort(),
+          allProjectorDescriptors.map((projector) => projector.name).sort(),
         );
         expect(lags.every((sample) => sample.value === 0)).toBe(true);
       }
@@ -135,10 +136,11 @@ describe('GET /metrics', () => {
       );
     });
 
-    it('shows every queue the workers consume, by state, empty and without failures once delivered', async () => {
+    it('shows every queue the store consumes, by state, empty and without failures once delivered', async () => {
       const started = store.workersLog.entries.find((entry) => entry.message === 'workers started');
       const { queues } = (started?.fields ?? { queues: [] }) as { queues: string[] };
-      expect([...queues].sort()).toEqual([...JOB_QUEUES].sort());
+      // The verification queue is the projections role's.
+      expect([...queues, AUDIT_VERIFY_QUEUE].sort()).toEqual([...JOB_QUEUES].sort());
       const samples = await scrapeUntil('the queues drained', (current) =>
         samplesOf(current, 'licensestore_queue_jobs').every((sample) => sample.value === 0),
       );

@@ -3,7 +3,7 @@ import { z } from 'zod';
 
 /**
  * A verification of the read models against the log (`npm run audit:verify`, or a run an auditor starts in the
- * back office): what it reports, and how a back-office run travels from the API to the workers and back.
+ * back office): what it reports, and how a back-office run travels from the API to the projections role and back.
  */
 
 export type Row = Record<string, unknown>;
@@ -105,13 +105,13 @@ export interface VerificationView {
   error: string | null;
 }
 
-/** The workers' queue for back-office runs; one job per run, its id the run's. */
+/** The queue of back-office runs, which the projections role consumes; one job per run, its id the run's. */
 export const AUDIT_VERIFY_QUEUE = 'audit-verify';
 export const AUDIT_VERIFY_JOB = 'verify-read-models';
 export const verifyJobSchema = z.object({ verificationId: z.uuid() });
 export type VerifyJob = z.infer<typeof verifyJobSchema>;
 
-/** The runs table (the API's migration creates it; the workers write a run's progress and outcome). */
+/** The runs table (the API's migration creates it; the projections role writes a run's progress and outcome). */
 export interface AuditVerificationsTable {
   id: string;
   status: VerificationStatus;

@@ -1,9 +1,10 @@
 import { AUDIT_VERIFY_QUEUE } from '../audit-verify/index.js';
 
 /**
- * Every BullMQ queue the workers role consumes: the API reports their depth on /metrics from Redis, for the whole
- * deployment, without running a worker. The workers log the queues they consume at start ('workers started');
- * services/api/test/metrics.int.spec.ts checks that list against this one.
+ * Every BullMQ queue the store consumes (the workers role's, and the back office's verifications, which the
+ * projections role runs): the API reports their depth on /metrics from Redis, for the whole deployment, without
+ * running a worker. The workers log the queues they consume at start ('workers started');
+ * services/api/test/metrics.int.spec.ts checks that list and the verification queue against this one.
  */
 export const JOB_QUEUES = [
   'place-captured-order',

@@ -2,6 +2,14 @@ import type pg from 'pg';
 import type { Position } from '../eventstore/port.js';
 import { type ChannelListener, type ChannelMember, channelListener } from '../listen/index.js';
 
+export * from './batch-parser.js';
+export * from './dashboard-as-of.js';
+export * from './dashboard-fold.js';
+export * from './licence-key-events.js';
+export * from './order-events.js';
+export * from './product-events.js';
+export * from './projectors.js';
+
 /** Projection runners NOTIFY this channel with `<projector> <position>` when a checkpoint commits. */
 export const PROJECTION_CHECKPOINT_CHANNEL = 'projection_checkpoint';
 

@@ -20,9 +20,9 @@ class QueueUnavailableError extends AppError {
 const DAY_SECONDS = 24 * 60 * 60;
 
 /**
- * Verifications of the read models started from the back office. The replay is heavy, so it runs in the workers
- * role (a BullMQ job), never in the API process; the API records the run and reads back the progress and outcome
- * the workers write.
+ * Verifications of the read models started from the back office. The replay is heavy and runs every projector,
+ * so it runs in the projections role (a BullMQ job), never in the API process; the API records the run and reads
+ * back the progress and outcome the projections role writes.
  */
 export function auditVerifyRoutes(deps: {
   db: Kysely<Database>;
@@ -33,7 +33,7 @@ export function auditVerifyRoutes(deps: {
   closing?: AbortSignal;
 }): Router {
   const { db, logger } = deps;
-  // The workers of the same instance are started with this prefix (`bull`, BullMQ's default, without one).
+  // The projections role of the same instance is started with this prefix (`bull`, BullMQ's default, without one).
   const prefix = deps.redis.options.keyPrefix ? `${deps.redis.options.keyPrefix}bull` : undefined;
   let queue: Queue | undefined;
   const verifications = () => {

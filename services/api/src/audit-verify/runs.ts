@@ -78,7 +78,7 @@ export async function startOrJoinRun(
   });
 }
 
-/** A run the workers never got (the queue refused it): ended, so it does not block the next one. */
+/** A run the projections role never got (the queue refused it): ended, so it does not block the next one. */
 export async function abandonRun(db: Kysely<Database>, id: string, reason: string): Promise<void> {
   await runs(db)
     .updateTable('audit_verifications')

@@ -8,8 +8,6 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appendProduct, productCreated, productFields } from '../../../../projections/test/support/orders.js';
 import { testRedisUrl } from '../../../../test/support/database.js';
-import { type RunningWorkers, startWorkers } from '../../../../workers/src/main.js';
-import { testSideEffects } from '../../../../workers/src/testing/fixtures.js';
 import { callApi, startTestApi, type TestApi } from '../../test/support/api.js';
 
 const FINISHED_WITHIN_MS = 30_000;
@@ -17,7 +15,6 @@ const FINISHED_WITHIN_MS = 30_000;
 describe('Verifying the read models from the back office', () => {
   let api: TestApi;
   let stopProjections: () => Promise<void>;
-  let workers: RunningWorkers;
   let database: ReturnType<typeof openDatabase>;
   let auditor: string;
 
@@ -27,7 +24,7 @@ describe('Verifying the read models from the back office', () => {
     expect(response.status).toBe(200);
     return (await response.json()) as VerificationView;
   };
-  /** Polls the run as the back office does until the workers have finished it. */
+  /** Polls the run as the back office does until the projections role has finished it. */
   const finished = (id: string) =>
     vi.waitFor(
       async () => {
@@ -48,20 +45,15 @@ describe('Verifying the read models from the back office', () => {
       await appendProduct(store, id, productCreated(id, productFields({ name }), new Date().toISOString()));
     }
     await store.close();
-    stopProjections = await startProjections({ databaseUrl: api.databaseUrl, logger: silentLogger });
-    workers = await startWorkers({
+    stopProjections = await startProjections({
       databaseUrl: api.databaseUrl,
-      redisUrl: testRedisUrl(),
-      // The API namespaces its queue under its Redis key prefix; its workers share it.
-      queuePrefix: `${api.redisKeyPrefix}bull`,
       logger: silentLogger,
-      sideEffects: testSideEffects(),
-      processors: () => [],
+      // The API namespaces its queue under its Redis key prefix; its projections role shares it.
+      verifications: { redisUrl: testRedisUrl(), prefix: `${api.redisKeyPrefix}bull` },
     });
     auditor = await api.sessionCookie({ kind: 'auditor', subjectId: randomUUID() });
   });
   afterAll(async () => {
-    await workers?.stop();
     await stopProjections?.();
     await database?.close();
     await api?.stop();
@@ -75,7 +67,7 @@ describe('Verifying the read models from the back office', () => {
     );
   });
 
-  it('runs in the workers, an auditor following its progress, and passes when the models follow from the log', async () => {
+  it('runs in the projections role, an auditor following its progress, and passes when the models follow from the log', async () => {
     const response = await start();
     expect(response.status).toBe(202);
     const queued = (await response.json()) as VerificationView;
@@ -94,7 +86,7 @@ describe('Verifying the read models from the back office', () => {
       extra: 0,
       different: 0,
     });
-    // The last progress the workers wrote: the comparison, table by table.
+    // The last progress the projections role wrote: the comparison, table by table.
     expect(run.progress).toMatchObject({ phase: 'comparing', total: run.report?.tables.length });
   });
 

@@ -1,10 +1,10 @@
 // The dashboard's own folds, so the figures of the past cannot drift from the live ones (ADR 015).
-import { dashboardAsOf } from '@licensestore/projections';
 import { NotFoundError } from '@licensestore/shared';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
+import { dashboardAsOf } from '@licensestore/shared/readmodel';
 import { storableText } from '@licensestore/shared/text';
 import { type Response, Router } from 'express';
 import { z } from 'zod';

@@ -1,6 +1,6 @@
-import { allProjectors } from '@licensestore/projections';
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore, Position } from '@licensestore/shared/eventstore';
+import { allProjectorDescriptors } from '@licensestore/shared/readmodel';
 import type { Kysely } from 'kysely';
 
 export interface ProjectorLag {
@@ -42,7 +42,7 @@ export async function projectionLag(
     return read;
   };
   return Promise.all(
-    allProjectors.map(async (projector) => {
+    allProjectorDescriptors.map(async (projector) => {
       const checkpoint = checkpoints.get(projector.name);
       const { events, oldest } = await after(checkpoint?.position ?? null);
       return {

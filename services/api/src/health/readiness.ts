@@ -1,6 +1,6 @@
-import { allProjectors } from '@licensestore/projections';
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
+import { allProjectorDescriptors } from '@licensestore/shared/readmodel';
 import type { Redis } from 'ioredis';
 import { type Kysely, sql } from 'kysely';
 import { projectionLag } from './projection-lag.js';
@@ -68,10 +68,10 @@ export async function readiness(deps: {
   if (postgres === 'ok' && eventStoreCheck === 'ok') {
     projections = await withinTimeout(projectionStates(db, eventStore, Date.now()), CHECK_TIMEOUT_MS).catch(
       (error: unknown) =>
-        Object.fromEntries(allProjectors.map((projector) => [projector.name, String(error)])),
+        Object.fromEntries(allProjectorDescriptors.map((projector) => [projector.name, String(error)])),
     );
   } else {
-    projections = Object.fromEntries(allProjectors.map((projector) => [projector.name, 'unknown']));
+    projections = Object.fromEntries(allProjectorDescriptors.map((projector) => [projector.name, 'unknown']));
   }
   const checks = { postgres, redis: redisCheck, eventStore: eventStoreCheck, projections };
   const ready =

@@ -1,10 +1,10 @@
 import type { KeyObject } from 'node:crypto';
+import { AppError, NotFoundError } from '@licensestore/shared';
 import {
   EVIDENCE_EVENTS_FILE,
   EVIDENCE_MANIFEST_FILE,
   evidenceEvents,
-} from '@licensestore/projections/audit/evidence';
-import { AppError, NotFoundError } from '@licensestore/shared';
+} from '@licensestore/shared/audit-export';
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import { auditRecord } from './export.js';
+import type { RecordedEvent } from '../eventstore/port.js';
 import { HashChain } from './hash-chain.js';
 import { EVIDENCE_FORMAT, genesisHash, keyIdOf, type Manifest, signManifest } from './manifest.js';
+import { auditRecord } from './record.js';
 
 /** The NDJSON file and its manifest inside an evidence pack, by the names `audit:check-export` looks for. */
 export const EVIDENCE_EVENTS_FILE = 'events.ndjson';

@@ -1,18 +1,12 @@
-import {
-  formatCents,
-  type LicenceKeyEvent,
-  type LowStockView,
-  type OrderEvent,
-  type OrderSummaryView,
-  type ProductEvent,
-} from '@licensestore/shared';
-import type { DashboardAsOfView } from '@licensestore/shared/audit';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
-import type { KeyStatus } from '../licence-keys/events.js';
-import { parseLicenceKeyBatch } from '../licence-keys/events.js';
-import { emailKey, parseOrderBatch } from '../orders/events.js';
-import { parseProductBatch } from '../products/events.js';
+import type { DashboardAsOfView } from '../audit/views.js';
+import type { ProductEvent } from '../catalogue/events.js';
+import type { LowStockView } from '../dashboard/index.js';
+import type { RecordedEvent } from '../eventstore/port.js';
+import type { LicenceKeyEvent } from '../licence-keys/events.js';
+import type { Logger } from '../logging/index.js';
+import { formatCents } from '../money/index.js';
+import type { OrderEvent } from '../orders/events.js';
+import type { OrderSummaryView } from '../orders/views.js';
 import {
   type DashboardOrder,
   foldDashboardKeys,
@@ -20,7 +14,10 @@ import {
   foldDashboardProducts,
   noChange,
   type StatsDelta,
-} from './projector.js';
+} from './dashboard-fold.js';
+import { type KeyStatus, parseLicenceKeyBatch } from './licence-key-events.js';
+import { emailKey, parseOrderBatch } from './order-events.js';
+import { parseProductBatch } from './product-events.js';
 
 const NAME = 'dashboard-as-of';
 const RECENT_ORDERS = 5;

@@ -1,5 +1,5 @@
-import { type ProductEvent, parseProductEvent } from '@licensestore/shared';
-import { batchParser } from '../batch-parser.js';
+import { type ProductEvent, parseProductEvent } from '../catalogue/events.js';
+import { batchParser } from './batch-parser.js';
 
 /** The product-stream events of a batch, their product ids in lower case (the folds key maps by the id text). */
 export const parseProductBatch = batchParser<ProductEvent>({

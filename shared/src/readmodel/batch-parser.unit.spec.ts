@@ -1,6 +1,6 @@
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
 import { describe, expect, it } from 'vitest';
+import type { RecordedEvent } from '../eventstore/port.js';
+import type { Logger } from '../logging/index.js';
 import { batchParser } from './batch-parser.js';
 
 const recorded = (streamId: string, data: unknown, position: string): RecordedEvent => ({

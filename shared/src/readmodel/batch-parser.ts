@@ -1,5 +1,5 @@
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
+import { type RecordedEvent, streamCategory } from '../eventstore/port.js';
+import type { Logger } from '../logging/index.js';
 
 interface ParsedBatch<Event> {
   events: Event[];

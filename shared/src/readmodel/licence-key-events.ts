@@ -1,5 +1,5 @@
-import { LICENCE_KEYS_CATEGORY, type LicenceKeyEvent, parseLicenceKeyEvent } from '@licensestore/shared';
-import { batchParser } from '../batch-parser.js';
+import { LICENCE_KEYS_CATEGORY, type LicenceKeyEvent, parseLicenceKeyEvent } from '../licence-keys/events.js';
+import { batchParser } from './batch-parser.js';
 
 /** The inventory events of a batch, their uuids in lower case (the folds key maps by the id text). */
 export const parseLicenceKeyBatch = batchParser<LicenceKeyEvent>({

@@ -1,16 +1,17 @@
-import { type DashboardAsOfView, recordedBy } from '@licensestore/shared/audit';
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
-import { DashboardFold, type DashboardFoldState } from './as-of-fold.js';
-import { dashboardProjector } from './projector.js';
+import { recordedBy } from '../audit/order-as-of.js';
+import type { DashboardAsOfView } from '../audit/views.js';
+import type { Database } from '../db/index.js';
+import type { EventStore } from '../eventstore/port.js';
+import type { Logger } from '../logging/index.js';
+import { DashboardFold, type DashboardFoldState } from './dashboard-as-of-fold.js';
+import { projectorDescriptors } from './projectors.js';
 
 const PAGE = 5_000;
 /** A snapshot every this many events: a fold as of any moment reads at most this many events of the log. */
 export const SNAPSHOT_INTERVAL = 20_000;
 /** Snapshots of another set of fold rules are not this fold's: the dashboard projector's version names them. */
-const FOLD_VERSION = `dashboard-${dashboardProjector.version}/as-of-1`;
+const FOLD_VERSION = `dashboard-${projectorDescriptors.dashboard.version}/as-of-1`;
 
 /**
  * The latest snapshot of a log prefix recorded entirely by `at`. A snapshot remembers the latest time among the

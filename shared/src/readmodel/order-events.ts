@@ -1,12 +1,8 @@
-import {
-  customerEmailKey,
-  type OrderEvent,
-  type OrderStatus,
-  type PaymentState,
-  parseOrderEvent,
-  toCents,
-} from '@licensestore/shared';
-import { batchParser } from '../batch-parser.js';
+import { toCents } from '../money/index.js';
+import { customerEmailKey } from '../orders/customer-email-key.js';
+import { type OrderEvent, type OrderStatus, parseOrderEvent } from '../orders/events.js';
+import type { PaymentState } from '../orders/order.js';
+import { batchParser } from './batch-parser.js';
 
 /** The order-stream events of a batch, their order ids in lower case (the folds key maps by the id text). */
 export const parseOrderBatch = batchParser<OrderEvent>({

@@ -1,0 +1,185 @@
+import type { ProductEvent } from '../catalogue/events.js';
+import type { LicenceKeyEvent } from '../licence-keys/events.js';
+import { toCents } from '../money/index.js';
+import type { OrderEvent, OrderStatus } from '../orders/events.js';
+import { type KeyStatus, keyIdsOf, keyStatusAfter } from './licence-key-events.js';
+import { keepsMoney, statusAfter } from './order-events.js';
+
+/** How much each counter of `dashboard_stats` moves; `revenueCents` in cents. */
+export interface StatsDelta {
+  products: number;
+  featured: number;
+  orders: number;
+  completed: number;
+  customers: number;
+  revenueCents: number;
+  availableKeys: number;
+  assignedKeys: number;
+  awaitingKeys: number;
+}
+
+/** A delta that changes nothing: where every fold starts. */
+export const noChange = (): StatsDelta => ({
+  products: 0,
+  featured: 0,
+  orders: 0,
+  completed: 0,
+  customers: 0,
+  revenueCents: 0,
+  availableKeys: 0,
+  assignedKeys: 0,
+  awaitingKeys: 0,
+});
+
+/** A live product (deleted and never-created ones are absent). */
+export interface DashboardProduct {
+  featured: boolean;
+}
+
+export interface DashboardOrder {
+  status: OrderStatus;
+  totalCents: number;
+  /** Money PayPal refunded on it (completed refunds). */
+  refundedCents: number;
+  /** Every unit has its key (OrderFulfilled). */
+  fulfilled: boolean;
+}
+
+const productCounts = (product: DashboardProduct | undefined) => ({
+  products: product ? 1 : 0,
+  featured: product?.featured ? 1 : 0,
+});
+
+/**
+ * Awaiting keys: paid and owed keys, which is what `processing` means (a paid capture or a completed payment
+ * puts an order there; fulfilment, a denial, a refund or an admin moves it on), not yet fulfilled.
+ */
+const orderCounts = (order: DashboardOrder | undefined) => ({
+  orders: order ? 1 : 0,
+  completed: order?.status === 'completed' ? 1 : 0,
+  revenueCents: order && keepsMoney(order.status) ? order.totalCents - order.refundedCents : 0,
+  awaitingKeys: order?.status === 'processing' && !order.fulfilled ? 1 : 0,
+});
+
+const keyCounts = (status: KeyStatus | undefined) => ({
+  available: status === 'available' ? 1 : 0,
+  assigned: status === 'assigned' ? 1 : 0,
+});
+
+/**
+ * Folds product events in log order onto the stored products they touch (same rules as the products
+ * projector: a creation replaces, edits to a product that is not live are ignored, a deletion removes it) and
+ * returns how the product counters move: what the touched products count for now, less what they counted for.
+ */
+export function foldDashboardProducts(
+  events: Iterable<ProductEvent>,
+  products: Map<string, DashboardProduct>,
+  delta: StatsDelta,
+): Set<string> {
+  const touched = new Set<string>();
+  const before = new Map<string, ReturnType<typeof productCounts>>();
+  for (const event of events) {
+    const id = event.data.productId;
+    if (!touched.has(id)) {
+      touched.add(id);
+      before.set(id, productCounts(products.get(id)));
+    }
+    switch (event.type) {
+      case 'ProductCreated':
+        products.set(id, { featured: event.data.fields.featured });
+        break;
+      case 'ProductUpdated': {
+        const product = products.get(id);
+        if (product && event.data.changes.featured !== undefined)
+          product.featured = event.data.changes.featured;
+        break;
+      }
+      case 'ProductDeleted':
+        products.delete(id);
+        break;
+    }
+  }
+  for (const [id, counted] of before) {
+    const now = productCounts(products.get(id));
+    delta.products += now.products - counted.products;
+    delta.featured += now.featured - counted.featured;
+  }
+  return touched;
+}
+
+/**
+ * Folds order events in log order onto the stored orders they touch (a capture replaces, a later event changes
+ * a known order, as `evolveOrder` does) and returns how the order counters move, as for products. Customers are
+ * counted separately: a new e-mail key is one more customer, whatever happens to its orders.
+ */
+export function foldDashboardOrders(
+  events: Iterable<OrderEvent>,
+  orders: Map<string, DashboardOrder>,
+  delta: StatsDelta,
+): Set<string> {
+  const touched = new Set<string>();
+  const before = new Map<string, ReturnType<typeof orderCounts>>();
+  const remember = (id: string) => {
+    if (touched.has(id)) return;
+    touched.add(id);
+    before.set(id, orderCounts(orders.get(id)));
+  };
+  for (const event of events) {
+    const id = event.data.orderId;
+    if (event.type === 'OrderCaptured') {
+      remember(id);
+      orders.set(id, {
+        status: event.data.status,
+        totalCents: toCents(event.data.total),
+        refundedCents: 0,
+        fulfilled: false,
+      });
+      continue;
+    }
+    const order = orders.get(id);
+    if (!order) continue;
+    const status = statusAfter(order.status, event);
+    const fulfilled = order.fulfilled || event.type === 'OrderFulfilled';
+    const refunded = event.type === 'OrderRefundCompleted' ? toCents(event.data.amount) : 0;
+    if (status === order.status && fulfilled === order.fulfilled && refunded === 0) continue;
+    remember(id);
+    order.status = status;
+    order.fulfilled = fulfilled;
+    order.refundedCents += refunded;
+  }
+  for (const [id, counted] of before) {
+    const now = orderCounts(orders.get(id));
+    delta.orders += now.orders - counted.orders;
+    delta.completed += now.completed - counted.completed;
+    delta.revenueCents += now.revenueCents - counted.revenueCents;
+    delta.awaitingKeys += now.awaitingKeys - counted.awaitingKeys;
+  }
+  return touched;
+}
+
+/**
+ * Folds inventory events in log order onto the stored keys they name (same rules as the licence-keys
+ * projector) and returns how the key counters move, as for products.
+ */
+export function foldDashboardKeys(
+  events: Iterable<LicenceKeyEvent>,
+  keys: Map<string, KeyStatus>,
+  delta: StatsDelta,
+): Set<string> {
+  const before = new Map<string, ReturnType<typeof keyCounts>>();
+  for (const event of events) {
+    for (const id of keyIdsOf(event)) {
+      const status = keys.get(id);
+      if (!before.has(id)) before.set(id, keyCounts(status));
+      const after = keyStatusAfter(status, event);
+      if (after === undefined) keys.delete(id);
+      else keys.set(id, after);
+    }
+  }
+  for (const [id, counted] of before) {
+    const now = keyCounts(keys.get(id));
+    delta.availableKeys += now.available - counted.available;
+    delta.assignedKeys += now.assigned - counted.assigned;
+  }
+  return new Set(before.keys());
+}

@@ -1,0 +1,32 @@
+/**
+ * A read model's projector as the other roles know it: its name (the key of its checkpoint row) and the version its
+ * tables must be built by. The api judges readiness and lag by these and the dashboard's time travel names its
+ * snapshots by them, without loading the projections' code; each projector takes its own from here, so the two
+ * cannot drift.
+ */
+export interface ProjectorDescriptor {
+  readonly name: string;
+  /** Bump when the rows it writes change shape or meaning: the runner then rebuilds its tables from zero. */
+  readonly version: number;
+}
+
+export const projectorDescriptors = {
+  // 2: the official download URL and installation notes; 3: the licence-key format.
+  products: { name: 'products', version: 3 },
+  // 2: lines carry their keys, orders their fulfilment and delivery e-mail; statuses exactly as evolveOrder.
+  // 3: orders carry their payment status (pending review, completed, denied, refunded).
+  // 4: refunds (their own rows, the refunded total, refunded units and key ids per line).
+  // 5: orders carry their receipt number.
+  orders: { name: 'orders', version: 5 },
+  // 3: money spent net of refunds (each order's refunded money kept beside its total).
+  customers: { name: 'customers', version: 3 },
+  // 3: revenue net of refunds (each order's refunded money kept beside its total); revoked keys count as neither.
+  dashboard: { name: 'dashboard', version: 3 },
+  // 2: keys revoked or returned from refunded and cancelled orders; revoked keys counted per product.
+  licenceKeys: { name: 'licence-keys', version: 2 },
+  auditLog: { name: 'audit-log', version: 1 },
+  keyHistory: { name: 'key-history', version: 1 },
+} as const satisfies Record<string, ProjectorDescriptor>;
+
+/** Every read model the `projections` role maintains, in the order it runs them. */
+export const allProjectorDescriptors: readonly ProjectorDescriptor[] = Object.values(projectorDescriptors);

@@ -1,0 +1,115 @@
+// The dependency table between the workspaces is enforced by Biome's noRestrictedImports (biome.json, and
+// web/biome.json for the browser), which `npm run lint` runs. These cases hold the rule to the table: each writes one
+// import into a scratch copy of the configuration at a workspace's path and reads what Biome says about it.
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const BIOME = join(ROOT, 'node_modules/.bin/biome');
+
+const CLIMBS = 'reaches into another folder of the repository by a relative path';
+
+/** [where the import is written, what it imports, the start of Biome's message or null when it is allowed]. */
+const cases: Array<[file: string, imports: string, refusal: string | null]> = [
+  ['shared/src/probe.ts', '@licensestore/projections', 'shared imports nothing of ours'],
+  ['shared/src/probe.ts', '@licensestore/shared/eventstore', null],
+  ['services/api/src/probe.ts', '@licensestore/projections', 'the api imports only @licensestore/shared'],
+  ['services/api/src/probe.ts', '@licensestore/workers', 'the api imports only @licensestore/shared'],
+  ['services/api/src/probe.ts', '@licensestore/shared/readmodel', null],
+  ['services/api/src/probe.ts', '@licensestore/paypal-sandbox/credentials', null],
+  ['services/api/src/probe.ts', '../../../projections/src/index.js', CLIMBS],
+  ['services/paypal-sandbox/src/probe.ts', '@licensestore/api', 'the PayPal emulator imports only'],
+  ['projections/src/probe.ts', '@licensestore/workers', 'the projections role imports only'],
+  ['projections/src/probe.ts', '../../services/api/src/app.js', CLIMBS],
+  ['workers/src/probe.ts', '@licensestore/projections/audit/verify', 'the workers role imports only'],
+  ['workers/src/probe.ts', '../../projections/src/audit/verify.js', CLIMBS],
+  ['workers/src/probe.ts', './jobs/host.js', null],
+  ['web/src/probe.ts', '@licensestore/shared/db', 'the browser imports only the browser-safe parts'],
+  ['web/src/probe.ts', '@licensestore/shared/eventstore', 'the browser imports only the browser-safe parts'],
+  ['web/src/probe.ts', '@licensestore/shared/money/display', null],
+  ['web/src/probe.ts', '../../shared/src/config/index.js', CLIMBS],
+  // A test assembles the roles as a deployment does.
+  ['services/api/test/probe.int.spec.ts', '../../../projections/src/index.js', null],
+  ['workers/src/probe.int.spec.ts', '@licensestore/projections', null],
+];
+
+interface Diagnostic {
+  category: string;
+  message: string;
+  location: { path: string };
+}
+
+/** Biome's JSON report; it exits non-zero when it found errors, which is what some cases are for. */
+const lint = (cwd: string) =>
+  new Promise<Diagnostic[]>((resolvePromise, reject) => {
+    execFile(
+      BIOME,
+      ['lint', '--only=style/noRestrictedImports', '--reporter=json', '.'],
+      { cwd },
+      (error, stdout) => {
+        try {
+          resolvePromise((JSON.parse(stdout) as { diagnostics: Diagnostic[] }).diagnostics);
+        } catch {
+          reject(error ?? new Error(`biome said: ${stdout}`));
+        }
+      },
+    );
+  });
+
+/** The configuration as the repository has it, minus what ties it to the checkout (its git ignores, its schema). */
+async function copyConfig(from: string, to: string) {
+  const { $schema: _schema, ...config } = JSON.parse(await readFile(join(ROOT, from), 'utf8'));
+  if (config.vcs) config.vcs = { enabled: false };
+  await mkdir(dirname(to), { recursive: true });
+  await writeFile(to, JSON.stringify(config));
+}
+
+describe('The import rules', () => {
+  let scratch: string;
+  const found = new Map<string, string[]>();
+  const fileOf = (index: number, file: string) => file.replace(/probe/, `probe-${index}`);
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'import-rules-'));
+    await copyConfig('biome.json', join(scratch, 'biome.json'));
+    await copyConfig('web/biome.json', join(scratch, 'web/biome.json'));
+    await Promise.all(
+      cases.map(async ([file, imports], index) => {
+        const path = join(scratch, fileOf(index, file));
+        await mkdir(dirname(path), { recursive: true });
+        await writeFile(path, `import { probe } from '${imports}';\n\nexport const used = probe;\n`);
+      }),
+    );
+    for (const diagnostic of await lint(scratch)) {
+      expect(diagnostic.category).toBe('lint/style/noRestrictedImports');
+      found.set(diagnostic.location.path, [
+        ...(found.get(diagnostic.location.path) ?? []),
+        diagnostic.message,
+      ]);
+    }
+  });
+  afterAll(async () => {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it.each(
+    cases.map(([file, imports, refusal], index) => ({
+      file,
+      imports,
+      refusal,
+      index,
+      says: refusal ?? 'allowed',
+    })),
+  )('in $file, import $imports: $says', ({ file, imports, refusal, index }) => {
+    const messages = found.get(fileOf(index, file)) ?? [];
+    if (refusal === null) expect(messages, `${file} may import ${imports}`).toEqual([]);
+    else {
+      expect(messages).toHaveLength(1);
+      expect(messages[0]?.startsWith(refusal), `${messages[0]} says: ${refusal}`).toBe(true);
+    }
+  });
+});
