@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { silentLogger } from '@licensestore/shared/logging';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import pg from 'pg';
 import { startProjections } from '../../projections/src/index.js';
+import { build } from '../../scripts/build.js';
 import { prepareStore } from '../../scripts/lib/prepare.js';
 import { type RoleName, spawnRole } from '../../scripts/lib/roles.js';
 import { startEmbeddedPostgres } from '../../scripts/stack/embedded-postgres.js';
@@ -66,9 +68,10 @@ export interface BenchStoreOptions {
 }
 
 /**
- * The store as `npm start` runs it, for benchmarks: Postgres and Redis (embedded in a temporary directory unless
+ * The store as production runs it, for benchmarks: Postgres and Redis (embedded in a temporary directory unless
  * DATABASE_URL / REDIS_URL are set, then a new database on that server, dropped afterwards), the api and the other
- * roles as child processes, and the PayPal emulator standalone, because PayPal is not on the store's machine.
+ * roles as child processes from the build, and the PayPal emulator standalone, because PayPal is not on the store's
+ * machine.
  */
 export async function startBenchStore(options: BenchStoreOptions = {}): Promise<BenchStore> {
   const stops: Stop[] = [];
@@ -118,8 +121,9 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
       ...(options.webDist ? { WEB_DIST: options.webDist } : {}),
       ...(options.smtpUrl ? { SMTP_URL: options.smtpUrl } : {}),
     };
+    const built = await builtRoles();
     const role = (name: RoleName) => {
-      const process = spawnRole(ROOT, name, env, (line) => console.error(line));
+      const process = spawnRole(built, name, env, (line) => console.error(line), name, 'built');
       stops.push(() => process.stop(10_000));
       if (process.child.pid) counted.push({ name, pid: process.child.pid, descendants: true });
       return process.child.pid;
@@ -166,6 +170,22 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
     await stopAll(stops);
     throw error;
   }
+}
+
+let building: Promise<string> | undefined;
+
+/**
+ * The roles as the image runs them: `npm run build`'s output, with plain node. Built once per bench process, under
+ * the repository (whose node_modules the output resolves from), and removed when the process exits.
+ */
+function builtRoles(): Promise<string> {
+  building ??= (async () => {
+    const out = join(ROOT, `.bench-build-${process.pid}`);
+    process.once('exit', () => rmSync(out, { recursive: true, force: true }));
+    await build({ out, web: false });
+    return out;
+  })();
+  return building;
 }
 
 async function benchDatabase(dataDir: string, stops: Stop[]): Promise<string> {

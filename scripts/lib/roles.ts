@@ -29,8 +29,22 @@ export interface RoleProcess {
 export const LABEL_WIDTH = 14;
 
 /**
- * Starts a role as a child process with the same runtime as production (`node --import tsx <entry>`). It gets its
- * own process group, so a Ctrl-C in the terminal reaches only the supervisor, which stops the roles in order.
+ * How a role's code runs: `sources`, the TypeScript under `root` through tsx (`npm start`); `built`, `npm run
+ * build`'s output under `root` with plain node, as the image runs it.
+ */
+export type RoleRuntime = 'sources' | 'built';
+
+/** The node arguments that start a role, and the guard that ends it with its parent, from `root`. */
+function roleArguments(root: string, name: RoleName, runtime: RoleRuntime): string[] {
+  const [guard, entry] = ['scripts/lib/exit-with-parent.ts', roleEntries[name]].map((file) =>
+    join(root, runtime === 'built' ? file.replace(/\.ts$/, '.js') : file),
+  ) as [string, string];
+  return [...(runtime === 'sources' ? ['--import', 'tsx'] : []), '--import', guard, entry];
+}
+
+/**
+ * Starts a role as a child process. It gets its own process group, so a Ctrl-C in the terminal reaches only the
+ * supervisor, which stops the roles in order.
  */
 export function spawnRole(
   root: string,
@@ -38,18 +52,14 @@ export function spawnRole(
   env: NodeJS.ProcessEnv,
   write: (line: string) => void,
   label: string = name,
+  runtime: RoleRuntime = 'sources',
 ): RoleProcess {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--import',
-      join(root, 'scripts/lib/exit-with-parent.ts'),
-      join(root, roleEntries[name]),
-    ],
-    { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
-  );
+  const child = spawn(process.execPath, roleArguments(root, name, runtime), {
+    cwd: root,
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   const prefix = `${label.padEnd(LABEL_WIDTH)} | `;
   for (const stream of [child.stdout, child.stderr]) {
     if (stream) createInterface({ input: stream }).on('line', (line) => write(`${prefix}${line}`));
