@@ -209,7 +209,7 @@ async function benchDatabase(dataDir: string, stops: Stop[]): Promise<string> {
   return url.toString();
 }
 
-/** A process that is not a role of the store (the emulator), run the same way: `node --import tsx <entry>`. */
+/** A process that is not a role of the store (the emulator), run from its sources: `node --import tsx <entry>`. */
 export function spawnHelper(entry: string, env: Record<string, string>) {
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, entry)], {
     cwd: ROOT,
