@@ -5,7 +5,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
+import {
+  type EventStore,
+  openEventStore,
+  type RecordedEvent,
+  recordedOrThrow,
+} from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,7 +98,7 @@ describe('audit export', () => {
       );
       await pool.query('UPDATE event_store.events SET created_at = $1 WHERE event_id = $2', [addedAt, id]);
     }
-    recorded = await store.readAll(null, 100);
+    recorded = (await store.readAll(null, 100)).map(recordedOrThrow);
   });
 
   afterAll(async () => {

@@ -2,7 +2,7 @@ import type { KeyObject } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { sealedKeySchema } from '@licensestore/shared';
-import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/shared/eventstore';
 import { readBatches } from '../read-batches.js';
 import { HashChain, sha256Hex } from './hash-chain.js';
 import { exportHeader, genesisHash, keyIdOf, type Manifest, signManifest } from './manifest.js';
@@ -27,7 +27,9 @@ export async function* eventsRecordedIn(
   batchSize = READ_BATCH,
 ): AsyncGenerator<RecordedEvent> {
   for await (const batch of readBatches(store, null, batchSize)) {
-    for (const event of batch) if (event.createdAt >= from && event.createdAt < to) yield event;
+    for (const entry of batch) {
+      if (entry.createdAt >= from && entry.createdAt < to) yield recordedOrThrow(entry);
+    }
   }
 }
 

@@ -1,10 +1,11 @@
 import type { Database } from '@licensestore/shared/db';
-import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
 import type { Projector } from '../projector.js';
 import { readBatches } from '../read-batches.js';
 import { tableIn } from '../sql.js';
+import { readableEvents } from '../unreadable.js';
 
 export const verifySchema = (projector: Projector) => `verify_${projector.name}`;
 
@@ -54,13 +55,13 @@ export async function dropShadows(db: Kysely<Database>, projectors: readonly Pro
 const applyToShadow = (
   db: Kysely<Database>,
   projector: Projector,
-  events: readonly RecordedEvent[],
+  events: readonly LogEntry[],
   log: Logger,
 ) =>
   db.transaction().execute(async (trx) => {
     // Nothing here must survive a crash: the shadows are dropped anyway.
     await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-    await projector.apply(trx, events, { schema: verifySchema(projector), log });
+    await projector.apply(trx, readableEvents(events), { schema: verifySchema(projector), log });
   });
 
 /**
@@ -84,7 +85,7 @@ export async function replayIntoShadows(options: {
   for await (const batch of readBatches(store, null, batchSize, signal)) {
     await Promise.all(projectors.map((projector) => applyToShadow(db, projector, batch, log)));
     events += batch.length;
-    position = (batch[batch.length - 1] as RecordedEvent).position;
+    position = (batch[batch.length - 1] as LogEntry).position;
     await options.onBatch(events);
   }
   for (const projector of projectors) {
@@ -116,7 +117,7 @@ export async function extendShadow(
     const upTo = batch.filter((event) => event.position <= to);
     if (upTo.length > 0) await applyToShadow(db, projector, upTo, log);
     events += upTo.length;
-    if (upTo.length < batch.length || (batch[batch.length - 1] as RecordedEvent).position === to) break;
+    if (upTo.length < batch.length || (batch[batch.length - 1] as LogEntry).position === to) break;
   }
   return events;
 }

@@ -7,12 +7,13 @@ import {
   type ProductEvent,
 } from '@licensestore/shared';
 import type { DashboardAsOfView } from '@licensestore/shared/audit';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import type { LogEntry } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import type { KeyStatus } from '../licence-keys/events.js';
 import { parseLicenceKeyBatch } from '../licence-keys/events.js';
 import { emailKey, parseOrderBatch } from '../orders/events.js';
 import { parseProductBatch } from '../products/events.js';
+import { readableEvents } from '../unreadable.js';
 import {
   type DashboardOrder,
   foldDashboardKeys,
@@ -116,8 +117,8 @@ export class DashboardFold {
     };
   }
 
-  /** Folds the next events of the log, in log order. */
-  apply(page: readonly RecordedEvent[]) {
+  /** Folds the next entries of the log, in log order; one that does not read counts but changes nothing. */
+  apply(page: readonly LogEntry[]) {
     const last = page.at(-1);
     if (!last) return;
     this.events += page.length;
@@ -126,7 +127,7 @@ export class DashboardFold {
       if (!this.latestRecordedAt || event.createdAt > this.latestRecordedAt)
         this.latestRecordedAt = event.createdAt;
     }
-    const counted = page.filter((event) => COUNTED.has(event.type));
+    const counted = readableEvents(page).filter((event) => COUNTED.has(event.type));
     const products = parseProductBatch(counted, this.log, NAME);
     const orders = parseOrderBatch(counted, this.log, NAME);
     const keys = parseLicenceKeyBatch(counted, this.log, NAME);

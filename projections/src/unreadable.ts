@@ -1,0 +1,40 @@
+import type { Database } from '@licensestore/shared/db';
+import { isUnreadable, type LogEntry, type RecordedEvent } from '@licensestore/shared/eventstore';
+import type { Logger } from '@licensestore/shared/logging';
+import { logParked, parkStatement } from '@licensestore/shared/parked-events';
+import { CompiledQuery, type Transaction } from 'kysely';
+
+// Remembered by the batch array (weakly), so that every projector handed one batch gets the same readable array and
+// the per-batch parse cache of the projectors keeps working.
+const readableBatches = new WeakMap<readonly LogEntry[], readonly RecordedEvent[]>();
+
+/** The events of a batch that read, in log order: what a projector applies. */
+export function readableEvents(entries: readonly LogEntry[]): readonly RecordedEvent[] {
+  let readable = readableBatches.get(entries);
+  if (!readable) {
+    readable = entries.some(isUnreadable)
+      ? entries.filter((entry): entry is RecordedEvent => !isUnreadable(entry))
+      : (entries as readonly RecordedEvent[]);
+    readableBatches.set(entries, readable);
+  }
+  return readable;
+}
+
+/**
+ * Logs and parks, for `consumer`, the entries of a batch that do not read, in the transaction that moves its
+ * checkpoint past them (so an event is parked exactly when it is passed); returns the readable ones.
+ */
+export async function parkUnreadable(
+  trx: Transaction<Database>,
+  entries: readonly LogEntry[],
+  consumer: string,
+  log: Logger,
+): Promise<readonly RecordedEvent[]> {
+  for (const entry of entries) {
+    if (!isUnreadable(entry)) continue;
+    logParked(log, entry, { projector: consumer });
+    const { text, values } = parkStatement(entry, consumer);
+    await trx.executeQuery(CompiledQuery.raw(text, values));
+  }
+  return readableEvents(entries);
+}
