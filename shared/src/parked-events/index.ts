@@ -107,3 +107,10 @@ export async function listParkedEvents(db: Kysely<any>): Promise<ParkedEvent[]> 
     firstSeenAt: row.first_seen_at.toISOString(),
   }));
 }
+
+/** How many events are parked. */
+// biome-ignore lint/suspicious/noExplicitAny: reads one table of its own, whatever the caller's Database type
+export async function countParkedEvents(db: Kysely<any>): Promise<number> {
+  const { rows } = await sql<{ parked: string }>`SELECT count(*) AS parked FROM parked_events`.execute(db);
+  return Number(rows[0]?.parked ?? 0);
+}
