@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import type { ParkedEventView } from '../audit/views.js';
 import type { UnreadableEvent } from '../eventstore/port.js';
 import type { Logger } from '../logging/index.js';
 
@@ -71,16 +72,6 @@ export const logParked = (log: Logger, event: UnreadableEvent, who: Record<strin
     'parked an event that does not read; moving past it',
   );
 
-export interface ParkedEvent {
-  eventId: string;
-  position: string;
-  streamId: string;
-  type: string;
-  reason: string;
-  consumers: string[];
-  firstSeenAt: string;
-}
-
 interface ParkedEventRow {
   event_id: string;
   position: string;
@@ -91,12 +82,15 @@ interface ParkedEventRow {
   first_seen_at: Date;
 }
 
-/** Every parked event in log order (there are few: each is a defect to look at). */
-// biome-ignore lint/suspicious/noExplicitAny: reads one table of its own, whatever the caller's Database type
-export async function listParkedEvents(db: Kysely<any>): Promise<ParkedEvent[]> {
+/** The first `limit` parked events in log order (there are few: each is a defect to look at). */
+export async function listParkedEvents(
+  // biome-ignore lint/suspicious/noExplicitAny: reads one table of its own, whatever the caller's Database type
+  db: Kysely<any>,
+  limit = 1000,
+): Promise<ParkedEventView[]> {
   const { rows } = await sql<ParkedEventRow>`
     SELECT event_id, position, stream_id, event_type, reason, consumers, first_seen_at
-      FROM parked_events ORDER BY position COLLATE "C"`.execute(db);
+      FROM parked_events ORDER BY position COLLATE "C" LIMIT ${limit}`.execute(db);
   return rows.map((row) => ({
     eventId: row.event_id,
     position: row.position,
