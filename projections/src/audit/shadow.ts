@@ -1,5 +1,11 @@
 import type { Database } from '@licensestore/shared/db';
-import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
+import {
+  type EventStore,
+  isUnreadable,
+  type LogEntry,
+  type Position,
+  type UnreadableEvent,
+} from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
 import type { Projector } from '../projector.js';
@@ -68,7 +74,7 @@ const applyToShadow = (
  * Replays the log from the start to its end into every shadow, reading each batch once for all projectors. Each
  * projector writes a batch in a transaction of its own, all of them at once: while Postgres writes one
  * projector's rows, node folds the next one's, so both cores work (give `db` a connection per projector).
- * Returns how many events and the position of the last one (null for an empty log).
+ * Returns how many events and the position of the last one (null for an empty log), and those that do not read.
  */
 export async function replayIntoShadows(options: {
   db: Kysely<Database>;
@@ -78,11 +84,13 @@ export async function replayIntoShadows(options: {
   batchSize: number;
   signal?: AbortSignal | undefined;
   onBatch: (events: number) => void | Promise<void>;
-}): Promise<{ events: number; position: Position | null }> {
+}): Promise<{ events: number; position: Position | null; unreadable: UnreadableEvent[] }> {
   const { db, store, projectors, log, batchSize, signal } = options;
   let events = 0;
   let position: Position | null = null;
+  const unreadable: UnreadableEvent[] = [];
   for await (const batch of readBatches(store, null, batchSize, signal)) {
+    unreadable.push(...batch.filter(isUnreadable));
     await Promise.all(projectors.map((projector) => applyToShadow(db, projector, batch, log)));
     events += batch.length;
     position = (batch[batch.length - 1] as LogEntry).position;
@@ -93,7 +101,7 @@ export async function replayIntoShadows(options: {
       await sql`ANALYZE ${tableIn(verifySchema(projector), table)}`.execute(db);
     }
   }
-  return { events, position };
+  return { events, position, unreadable };
 }
 
 /**
