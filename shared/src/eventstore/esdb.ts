@@ -21,6 +21,7 @@ import {
   type NewEvent,
   type Position,
   type RecordedEvent,
+  recordedOrThrow,
   unreadableEvent,
   WrongExpectedRevisionError,
 } from './port.js';
@@ -59,25 +60,20 @@ function placeOf(resolved: ResolvedEvent) {
   return { id, streamId, revision, type, position: positionOf(resolved), createdAt: created };
 }
 
-function toRecorded(resolved: ResolvedEvent): RecordedEvent | null {
-  const place = placeOf(resolved);
-  if (!place) return null;
-  return {
-    ...place,
-    data: resolved.event?.data,
-    metadata: eventMetadataSchema.parse(resolved.event?.metadata),
-  };
-}
-
 /** An event as the log reads hand it out: one whose metadata fails its schema is unreadable, not a reason to throw. */
 function toEntry(resolved: ResolvedEvent): LogEntry | null {
   const place = placeOf(resolved);
   if (!place) return null;
-  try {
-    return toRecorded(resolved);
-  } catch (error) {
-    return unreadableEvent(place, error, 'metadata');
-  }
+  const metadata = eventMetadataSchema.safeParse(resolved.event?.metadata);
+  return metadata.success
+    ? { ...place, data: resolved.event?.data, metadata: metadata.data }
+    : unreadableEvent(place, metadata.error, 'metadata');
+}
+
+/** An event as a stream's reads hand it out: a command must not decide on a history with a hole in it. */
+function toRecorded(resolved: ResolvedEvent): RecordedEvent | null {
+  const entry = toEntry(resolved);
+  return entry && recordedOrThrow(entry);
 }
 
 /** Thin adapter over @eventstore/db-client, selected when EVENTSTORE_CONNECTION_STRING is set. */

@@ -10,6 +10,7 @@ import {
   type NewEvent,
   type Position,
   type RecordedEvent,
+  recordedOrThrow,
   unreadableEvent,
   WrongExpectedRevisionError,
 } from './port.js';
@@ -50,20 +51,16 @@ const placeOf = (row: EventRow) => ({
   createdAt: row.created_at,
 });
 
-const toRecorded = (row: EventRow): RecordedEvent => ({
-  ...placeOf(row),
-  data: row.data,
-  metadata: eventMetadataSchema.parse(row.metadata),
-});
-
 /** A row as the log reads hand it out: one whose metadata fails its schema is unreadable, not a reason to throw. */
 function toEntry(row: EventRow): LogEntry {
-  try {
-    return toRecorded(row);
-  } catch (error) {
-    return unreadableEvent(placeOf(row), error, 'metadata');
-  }
+  const metadata = eventMetadataSchema.safeParse(row.metadata);
+  return metadata.success
+    ? { ...placeOf(row), data: row.data, metadata: metadata.data }
+    : unreadableEvent(placeOf(row), metadata.error, 'metadata');
 }
+
+/** A row as a stream's reads hand it out: a command must not decide on a history with a hole in it. */
+const toRecorded = (row: EventRow): RecordedEvent => recordedOrThrow(toEntry(row));
 
 /**
  * Event store on one Postgres table. The global order is (writer transaction id, position), read only below
