@@ -4,11 +4,14 @@ import { appendWith, type NewEvent, notifyAppended } from '@licensestore/shared/
 import { listParkedEvents } from '@licensestore/shared/parked-events';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { describe, expect, it } from 'vitest';
+import { productsProjector } from '../src/products/projector.js';
 import { allProjectors } from '../src/projectors.js';
+import { rebuildProjector } from '../src/rebuild.js';
 import { metadata } from './support/catalogue.js';
 import { useRunningReadModel } from './support/harness.js';
 
 const projectors = allProjectors.map((projector) => projector.name);
+const PARKED = 'parked an event that does not read; moving past it';
 
 describe('projection runner', () => {
   describe('when the log holds events that no longer read', () => {
@@ -73,10 +76,21 @@ describe('projection runner', () => {
       expect(log.lines).toContainEqual(
         expect.objectContaining({
           level: 'warn',
-          msg: 'parked an event that does not read; moving past it',
+          msg: PARKED,
           fields: expect.objectContaining({ position: fromTheFuture.position, projector: 'orders' }),
         }),
       );
+    });
+
+    it('parks each one once per consumer however often it meets it: a rebuild passes them again', async () => {
+      const { env, log } = running;
+      const parkings = () =>
+        log.lines.filter((line) => line.msg === PARKED && line.fields.projector === 'products').length;
+      const before = await listParkedEvents(env.db);
+      const parkedBefore = parkings();
+      await rebuildProjector({ db: env.db, store: env.store, projector: productsProjector, log: log.logger });
+      expect(parkings()).toBe(parkedBefore + before.length);
+      expect(await listParkedEvents(env.db)).toEqual(before);
     });
   });
 });
