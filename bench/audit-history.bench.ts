@@ -14,7 +14,12 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Database, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
+import {
+  type EventStore,
+  openEventStore,
+  type RecordedEvent,
+  recordedOrThrow,
+} from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
 import { dashboardAsOf } from '@licensestore/shared/readmodel';
@@ -109,7 +114,7 @@ async function appendEvents(store: EventStore) {
 async function benchDashboardAsOf(store: EventStore, db: Kysely<Database>) {
   const log: RecordedEvent[] = [];
   for (let page = await store.readAll(null, 10_000); page.length > 0; ) {
-    log.push(...page);
+    log.push(...page.map(recordedOrThrow));
     page = await store.readAll(page.at(-1)?.position ?? null, 10_000);
   }
   const deps = { eventStore: store, db };

@@ -8,7 +8,7 @@
  * BENCH_BATCH (comma-separated rebuild batch sizes, 5000).
  */
 import { cpus } from 'node:os';
-import type { Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import { type Position, type RecordedEvent, recordedOrThrow } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
 import type pg from 'pg';
 import { type ProductRow, productsProjector } from '../src/products/projector.js';
@@ -125,7 +125,7 @@ async function main() {
         const batch = await store.readAll(after, batchSize);
         if (batch.length === 0) return;
         after = (batch[batch.length - 1] as RecordedEvent).position;
-        yield batch;
+        yield batch.map(recordedOrThrow);
       }
     };
 

@@ -1,4 +1,4 @@
-import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
 
 /**
  * The log after `after`, in batches of up to `batchSize`, until the end as it is when the loop gets there.
@@ -10,19 +10,19 @@ export async function* readBatches(
   after: Position | null,
   batchSize: number,
   signal?: AbortSignal,
-): AsyncGenerator<RecordedEvent[]> {
+): AsyncGenerator<LogEntry[]> {
   let reading = prefetch(store, after, batchSize);
   for (;;) {
     signal?.throwIfAborted();
     const batch = await reading;
     if (batch.length === 0) return;
-    const last = (batch[batch.length - 1] as RecordedEvent).position;
+    const last = (batch[batch.length - 1] as LogEntry).position;
     reading = batch.length === batchSize ? prefetch(store, last, batchSize) : Promise.resolve([]);
     yield batch;
   }
 }
 
-function prefetch(store: EventStore, after: Position | null, limit: number): Promise<RecordedEvent[]> {
+function prefetch(store: EventStore, after: Position | null, limit: number): Promise<LogEntry[]> {
   const reading = store.readAll(after, limit);
   // Awaited later; until then a failure must not count as unhandled.
   reading.catch(() => {});

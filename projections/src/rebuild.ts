@@ -1,10 +1,12 @@
 import type { Database } from '@licensestore/shared/db';
-import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
+import { readableEvents } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
 import { ensureCheckpoint, notifyCheckpoint, readCheckpoint } from './checkpoints.js';
 import { createReaderIndexes, type Projector } from './projector.js';
 import { readBatches } from './read-batches.js';
+import { parkUnreadable } from './unreadable.js';
 
 const DEFAULT_BATCH = 5000;
 const SWAP_ATTEMPTS = 5;
@@ -25,6 +27,7 @@ export interface RebuildOptions {
 
 export interface RebuildResult {
   projector: string;
+  /** The events it applied (those that do not read are parked, not counted). */
   events: number;
   position: Position | null;
   /** From the start of the rebuild until this projector was swapped in. */
@@ -124,24 +127,28 @@ async function rebuildLocked(options: RebuildManyOptions, projectors: Projector[
     let position: Position | null = null;
     let events = 0;
     for await (const batch of readBatches(store, null, batchSize, signal)) {
-      position = (batch[batch.length - 1] as RecordedEvent).position;
+      position = (batch[batch.length - 1] as LogEntry).position;
       // Each projector writes on its own connection: Postgres works on several while this process builds the next.
       // All are let finish before a failure is thrown, so none still writes to a shadow that is being dropped.
       const written = await Promise.allSettled(
         shadows.map((shadow) =>
           timedWrite(shadow, () =>
-            db
-              .transaction()
-              .execute((trx) => shadow.projector.apply(trx, batch, { schema: shadow.schema, log })),
+            db.transaction().execute(async (trx) =>
+              shadow.projector.apply(trx, await parkUnreadable(trx, batch, shadow.projector.name, log), {
+                schema: shadow.schema,
+                log,
+              }),
+            ),
           ),
         ),
       );
       const failed = written.find((write) => write.status === 'rejected');
       if (failed) throw failed.reason;
-      if (Math.floor((events + batch.length) / PROGRESS_EVERY) > Math.floor(events / PROGRESS_EVERY)) {
-        log.info({ projectors: names, events: events + batch.length, position }, 'rebuild catching up');
+      const applied = readableEvents(batch).length;
+      if (Math.floor((events + applied) / PROGRESS_EVERY) > Math.floor(events / PROGRESS_EVERY)) {
+        log.info({ projectors: names, events: events + applied, position }, 'rebuild catching up');
       }
-      events += batch.length;
+      events += applied;
     }
     // The readers' indexes, one sorted pass each over the caught-up tables, each projector's on its own connection.
     const indexed = await Promise.allSettled(
@@ -220,9 +227,10 @@ async function swap(options: RebuildManyOptions, shadow: Shadow, from: Position 
     for (;;) {
       const batch = await store.readAll(position, batchSize);
       if (batch.length === 0) break;
-      await projector.apply(trx, batch, { schema, log });
-      position = (batch[batch.length - 1] as RecordedEvent).position;
-      events += batch.length;
+      const readable = await parkUnreadable(trx, batch, projector.name, log);
+      await projector.apply(trx, readable, { schema, log });
+      position = (batch[batch.length - 1] as LogEntry).position;
+      events += readable.length;
       if (batch.length < batchSize) break;
     }
     for (const table of projector.tables) {

@@ -1,5 +1,5 @@
 import type { Database } from '@licensestore/shared/db';
-import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Kysely } from 'kysely';
 import { ensureCheckpoint, moveCheckpoint, moveCheckpoints } from './checkpoints.js';
@@ -7,6 +7,7 @@ import { abortableDelay } from './delay.js';
 import type { Projector } from './projector.js';
 import { readBatches } from './read-batches.js';
 import { rebuildProjector } from './rebuild.js';
+import { parkUnreadable } from './unreadable.js';
 
 export const DEFAULT_MAX_BATCH = 5000;
 const RETRY_MIN_MS = 200;
@@ -117,7 +118,7 @@ async function readTogether(options: RunProjectorsOptions, onRead: () => void): 
       if (!events) return;
       onRead();
       const from = position;
-      const to = (events[events.length - 1] as RecordedEvent).position;
+      const to = (events[events.length - 1] as LogEntry).position;
       // Handing out and moving the shared position happen in one step, so a projector joining sees either both.
       const readers = [...following];
       position = to;
@@ -140,8 +141,8 @@ async function readTogether(options: RunProjectorsOptions, onRead: () => void): 
 type Outcome = 'applied' | 'behind' | 'moved' | 'failed';
 
 /** The part of a batch a projector has not applied yet (its checkpoint may be further on than the batch start). */
-const unseenBy = (member: Member, events: readonly RecordedEvent[]) =>
-  isBefore(member.position, (events[0] as RecordedEvent).position)
+const unseenBy = (member: Member, events: readonly LogEntry[]) =>
+  isBefore(member.position, (events[0] as LogEntry).position)
     ? events
     : events.filter((event) => isBefore(member.position, event.position));
 
@@ -155,14 +156,14 @@ const unseenBy = (member: Member, events: readonly RecordedEvent[]) =>
  */
 async function applyTogether(
   readers: readonly Member[],
-  events: readonly RecordedEvent[],
+  events: readonly LogEntry[],
   from: Position | null,
   to: Position,
   options: RunProjectorsOptions,
 ): Promise<Map<Member, Outcome>> {
   const { db, log, signal } = options;
   const outcomes = new Map<Member, Outcome>();
-  let pending: Array<{ member: Member; events: readonly RecordedEvent[] }> = [];
+  let pending: Array<{ member: Member; events: readonly LogEntry[] }> = [];
   for (const member of readers) {
     const unseen = unseenBy(member, events);
     if (isBefore(member.position, from)) outcomes.set(member, 'behind');
@@ -182,7 +183,8 @@ async function applyTogether(
         for (const { member, events: unseen } of pending) {
           if (!names.has(member.projector.name)) continue;
           attempt.applying = member;
-          await member.projector.apply(trx, unseen, { schema: 'public', log });
+          const readable = await parkUnreadable(trx, unseen, member.projector.name, log);
+          await member.projector.apply(trx, readable, { schema: 'public', log });
         }
         attempt.applying = null;
         return names;
@@ -212,7 +214,7 @@ async function applyTogether(
 /** Applies `events` (those after the member's position, up to `to`); false when its checkpoint moved elsewhere. */
 async function advance(
   member: Member,
-  events: readonly RecordedEvent[],
+  events: readonly LogEntry[],
   to: Position,
   options: RunProjectorsOptions,
 ): Promise<boolean> {
@@ -267,7 +269,7 @@ async function catchUp(
         let read = false;
         for await (const events of readBatches(store, member.position, maxBatch, signal)) {
           read = true;
-          const to = (events[events.length - 1] as RecordedEvent).position;
+          const to = (events[events.length - 1] as LogEntry).position;
           if (!(await advance(member, events, to, options))) throw new CheckpointMoved();
           if (tryJoin(member)) return;
         }
@@ -315,7 +317,7 @@ class CheckpointMoved extends Error {}
 export async function applyBatch(
   db: Kysely<Database>,
   projector: Projector,
-  events: readonly RecordedEvent[],
+  events: readonly LogEntry[],
   from: Position | null,
   to: Position,
   log: Logger,
@@ -323,7 +325,10 @@ export async function applyBatch(
   try {
     await db.transaction().execute(async (trx) => {
       if (!(await moveCheckpoint(trx, projector, from, to))) throw new CheckpointMoved();
-      await projector.apply(trx, events, { schema: 'public', log });
+      await projector.apply(trx, await parkUnreadable(trx, events, projector.name, log), {
+        schema: 'public',
+        log,
+      });
     });
     return true;
   } catch (error) {
@@ -337,7 +342,7 @@ export async function applyBatch(
  * whatever is there (up to a limit). Bounded, so a slow database does not pile the log up in memory.
  */
 class EventBuffer {
-  private events: RecordedEvent[] = [];
+  private events: LogEntry[] = [];
   private ended = false;
   private failure: { error: unknown } | null = null;
   private wakeConsumer: (() => void) | null = null;
@@ -345,7 +350,7 @@ class EventBuffer {
 
   constructor(private readonly highWater: number) {}
 
-  async fill(source: AsyncIterable<RecordedEvent>, signal: AbortSignal): Promise<void> {
+  async fill(source: AsyncIterable<LogEntry>, signal: AbortSignal): Promise<void> {
     const onAbort = () => this.wakeProducer?.();
     signal.addEventListener('abort', onAbort);
     try {
@@ -370,7 +375,7 @@ class EventBuffer {
   }
 
   /** At least one event, at most `max`; null once the source has ended; the source's error once drained. */
-  async take(max: number): Promise<RecordedEvent[] | null> {
+  async take(max: number): Promise<LogEntry[] | null> {
     while (this.events.length === 0) {
       if (this.failure) throw this.failure.error;
       if (this.ended) return null;

@@ -1,4 +1,4 @@
-import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/shared/eventstore';
 
 /** What a store that has lost or doubled nothing looks like after a fault, or the ways it differs. */
 export interface StoreInvariants {
@@ -26,7 +26,7 @@ async function* wholeLog(eventStore: EventStore): AsyncGenerator<RecordedEvent> 
   let after: string | null = null;
   for (;;) {
     const page = await eventStore.readAll(after, PAGE);
-    yield* page;
+    yield* page.map(recordedOrThrow);
     if (page.length < PAGE) return;
     after = page[page.length - 1]?.position ?? null;
   }

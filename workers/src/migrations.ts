@@ -1,3 +1,4 @@
+import { migrateParkedEvents } from '@licensestore/shared/parked-events';
 import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 
 /** Frozen: never edit a migration that has run; add a new one. Names sort in the order they apply. */
@@ -33,7 +34,10 @@ const migrations: Record<string, Migration> = {
   },
 };
 
-/** The workers role's own tables, tracked apart from the read-model migrations. Safe to run concurrently. */
+/**
+ * The workers role's own tables, tracked apart from the read-model migrations, and the table of parked events its
+ * reactor writes to. Safe to run concurrently.
+ */
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not today's types
 export async function migrateWorkers(db: Kysely<any>): Promise<void> {
   const migrator = new Migrator({
@@ -49,4 +53,5 @@ export async function migrateWorkers(db: Kysely<any>): Promise<void> {
       cause: error,
     });
   }
+  await migrateParkedEvents(db);
 }

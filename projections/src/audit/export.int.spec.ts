@@ -12,7 +12,12 @@ import {
   type Manifest,
   signManifest,
 } from '@licensestore/shared/audit-export';
-import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
+import {
+  type EventStore,
+  openEventStore,
+  type RecordedEvent,
+  recordedOrThrow,
+} from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -97,7 +102,7 @@ describe('audit export', () => {
       );
       await pool.query('UPDATE event_store.events SET created_at = $1 WHERE event_id = $2', [addedAt, id]);
     }
-    recorded = await store.readAll(null, 100);
+    recorded = (await store.readAll(null, 100)).map(recordedOrThrow);
   });
 
   afterAll(async () => {

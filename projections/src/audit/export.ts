@@ -10,7 +10,7 @@ import {
   type Manifest,
   signManifest,
 } from '@licensestore/shared/audit-export';
-import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/shared/eventstore';
 import { readBatches } from '../read-batches.js';
 
 /** Inclusive `from`, exclusive `to`, so consecutive ranges never share or miss an event. */
@@ -33,7 +33,9 @@ export async function* eventsRecordedIn(
   batchSize = READ_BATCH,
 ): AsyncGenerator<RecordedEvent> {
   for await (const batch of readBatches(store, null, batchSize)) {
-    for (const event of batch) if (event.createdAt >= from && event.createdAt < to) yield event;
+    for (const entry of batch) {
+      if (entry.createdAt >= from && entry.createdAt < to) yield recordedOrThrow(entry);
+    }
   }
 }
 

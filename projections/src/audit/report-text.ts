@@ -87,6 +87,16 @@ export function reportText(report: VerifyReport): string {
     summaryTable(report.tables),
     '',
   ];
+  const unreadable = report.unreadable ?? [];
+  if (unreadable.length > 0) {
+    parts.push(
+      `${number(unreadable.length)} event${unreadable.length === 1 ? '' : 's'} of the log do${unreadable.length === 1 ? 'es' : ''} not read; every projector passed ${unreadable.length === 1 ? 'it' : 'them'} (parked):`,
+      ...unreadable.map(
+        (event) => `    ${event.at}  ${event.position}  ${event.stream}  ${event.type}: ${event.reason}`,
+      ),
+      '',
+    );
+  }
   const total = report.mismatches.length + report.unshownMismatches;
   if (report.passed) {
     parts.push('every read model matches the replay of the log');

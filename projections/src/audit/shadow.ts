@@ -1,6 +1,13 @@
 import type { Database } from '@licensestore/shared/db';
-import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import {
+  type EventStore,
+  isUnreadable,
+  type LogEntry,
+  type Position,
+  type UnreadableEvent,
+} from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
+import { readableEvents } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
 import type { Projector } from '../projector.js';
 import { readBatches } from '../read-batches.js';
@@ -42,20 +49,20 @@ export async function dropShadows(db: Kysely<Database>, projectors: readonly Pro
 const applyToShadow = (
   db: Kysely<Database>,
   projector: Projector,
-  events: readonly RecordedEvent[],
+  events: readonly LogEntry[],
   log: Logger,
 ) =>
   db.transaction().execute(async (trx) => {
     // Nothing here must survive a crash: the shadows are dropped anyway.
     await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-    await projector.apply(trx, events, { schema: verifySchema(projector), log });
+    await projector.apply(trx, readableEvents(events), { schema: verifySchema(projector), log });
   });
 
 /**
  * Replays the log from the start to its end into every shadow, reading each batch once for all projectors. Each
  * projector writes a batch in a transaction of its own, all of them at once: while Postgres writes one
  * projector's rows, node folds the next one's, so both cores work (give `db` a connection per projector).
- * Returns how many events and the position of the last one (null for an empty log).
+ * Returns how many events and the position of the last one (null for an empty log), and those that do not read.
  */
 export async function replayIntoShadows(options: {
   db: Kysely<Database>;
@@ -65,14 +72,16 @@ export async function replayIntoShadows(options: {
   batchSize: number;
   signal?: AbortSignal | undefined;
   onBatch: (events: number) => void | Promise<void>;
-}): Promise<{ events: number; position: Position | null }> {
+}): Promise<{ events: number; position: Position | null; unreadable: UnreadableEvent[] }> {
   const { db, store, projectors, log, batchSize, signal } = options;
   let events = 0;
   let position: Position | null = null;
+  const unreadable: UnreadableEvent[] = [];
   for await (const batch of readBatches(store, null, batchSize, signal)) {
+    unreadable.push(...batch.filter(isUnreadable));
     await Promise.all(projectors.map((projector) => applyToShadow(db, projector, batch, log)));
     events += batch.length;
-    position = (batch[batch.length - 1] as RecordedEvent).position;
+    position = (batch[batch.length - 1] as LogEntry).position;
     await options.onBatch(events);
   }
   for (const projector of projectors) {
@@ -80,7 +89,7 @@ export async function replayIntoShadows(options: {
       await sql`ANALYZE ${tableIn(verifySchema(projector), table)}`.execute(db);
     }
   }
-  return { events, position };
+  return { events, position, unreadable };
 }
 
 /**
@@ -104,7 +113,7 @@ export async function extendShadow(
     const upTo = batch.filter((event) => event.position <= to);
     if (upTo.length > 0) await applyToShadow(db, projector, upTo, log);
     events += upTo.length;
-    if (upTo.length < batch.length || (batch[batch.length - 1] as RecordedEvent).position === to) break;
+    if (upTo.length < batch.length || (batch[batch.length - 1] as LogEntry).position === to) break;
   }
   return events;
 }

@@ -12,6 +12,7 @@ import { deliveryHistory, testVault } from '../../test/support/licence-keys.js';
 import { appendHistory, statusChanged, storeHistory } from '../../test/support/orders.js';
 import { allProjectors } from '../projectors.js';
 
+import { reportText } from './report-text.js';
 import { VerificationRunningError, type VerifyOptions, verifyReadModels } from './verify.js';
 
 type Env = Awaited<ReturnType<typeof openTestReadModel>>;
@@ -213,6 +214,41 @@ describe('verifying the read models against the log', () => {
         },
       });
       expect(await second).toBeInstanceOf(VerificationRunningError);
+    });
+
+    it('passes, and reports the events of the log that do not read, which live and replay both passed', async () => {
+      const id = '00000000-0000-4000-8000-00000000000a';
+      const bad = await env.store.append(
+        productStream(id),
+        [{ type: 'ProductDeleted', data: { productId: id, deletedAt: 'yesterday' }, metadata }],
+        'no_stream',
+      );
+      await env.store.append(
+        productStream(id),
+        [
+          {
+            type: 'ProductDeleted',
+            data: { productId: id, deletedAt: '2026-03-01T09:00:00.000Z' },
+            metadata,
+          },
+        ],
+        0n,
+      );
+      await projectLive(env);
+      const report = await verify(env);
+      expect(report.passed).toBe(true);
+      expect(report.unreadable).toEqual([
+        {
+          stream: productStream(id),
+          type: 'ProductDeleted',
+          position: bad.position,
+          at: expect.any(String),
+          reason: expect.stringContaining('data.deletedAt'),
+        },
+      ]);
+      expect(reportText(report)).toContain(
+        `1 event of the log does not read; every projector passed it (parked):\n    ${report.unreadable?.[0]?.at}  ${bad.position}  ${productStream(id)}  ProductDeleted: data.deletedAt`,
+      );
     });
   });
 

@@ -153,6 +153,13 @@ async function verifyLocked(options: VerifyOptions): Promise<VerifyReport> {
       tables,
       mismatches,
       unshownMismatches: counted - mismatches.length,
+      unreadable: replay.unreadable.map((event) => ({
+        stream: event.streamId,
+        type: event.type,
+        position: event.position,
+        at: event.createdAt.toISOString(),
+        reason: event.reason,
+      })),
     };
   } finally {
     await dropShadows(db, projectors).catch((error: unknown) =>

@@ -1,3 +1,4 @@
+import { migrateParkedEvents } from '@licensestore/shared/parked-events';
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import * as m20261122001 from './2026_11_22_001_create_read_model.js';
 import * as m20261122002 from './2026_11_22_002_create_order_read_models.js';
@@ -33,7 +34,7 @@ const migrations: Record<string, Migration> = {
 };
 
 /**
- * Brings the read schema up to date. Safe to call from several processes at once (kysely's migration lock);
+ * Brings the read schema up to date, with the table of parked events its projectors write to. Safe to call from several processes at once (kysely's migration lock);
  * throws the first failure.
  */
 // biome-ignore lint/suspicious/noExplicitAny: works for any Database type; migrations are schema-agnostic
@@ -44,4 +45,5 @@ export async function migrateReadModel(db: Kysely<any>): Promise<void> {
     const failed = results?.find((result) => result.status === 'Error')?.migrationName;
     throw new Error(`read-model migration ${failed ?? ''} failed: ${String(error)}`, { cause: error });
   }
+  await migrateParkedEvents(db);
 }

@@ -6,6 +6,7 @@ import {
   type RecordedEvent,
 } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
+import { readableEvents } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { migrateReadModel } from '../../src/migrations/index.js';
@@ -30,12 +31,15 @@ export async function openTestReadModel() {
   };
 }
 
+/** The events of the whole log that read (a test may have left one in it that does not). */
 export async function readAllEvents(store: EventStore): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
+  let after: Position | null = null;
   for (;;) {
-    const batch = await store.readAll(events.at(-1)?.position ?? null, 10_000);
+    const batch = await store.readAll(after, 10_000);
     if (batch.length === 0) return events;
-    events.push(...batch);
+    events.push(...readableEvents(batch));
+    after = batch.at(-1)?.position ?? after;
   }
 }
 

@@ -48,6 +48,7 @@ const BACK_OFFICE_READS: RouteCase[] = [
   { method: 'GET', route: '/api/admin/license-keys', admin: 200 },
   { method: 'GET', route: '/api/admin/stock-mismatches', admin: 200 },
   { method: 'GET', route: '/api/audit/events', admin: 200 },
+  { method: 'GET', route: '/api/audit/parked-events', admin: 200 },
   { method: 'GET', route: '/api/audit/verifications', admin: 200 },
 ];
 

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
+import { inventoryDecider, licenceKeysStream, productStream } from '@licensestore/shared';
 import { AUDIT_VERIFY_QUEUE } from '@licensestore/shared/audit-verify';
 import { loadStream } from '@licensestore/shared/commands';
 import { recordingLogger } from '@licensestore/shared/logging';
@@ -163,9 +163,25 @@ describe('GET /metrics', () => {
             sample.value,
           ]),
         ),
-      ).toEqual({ projections: 1, queues: 1, licence_keys: 1 });
+      ).toEqual({ projections: 1, queues: 1, licence_keys: 1, parked_events: 1 });
       expect(samplesOf(samples, 'process_resident_memory_bytes')[0]?.value).toBeGreaterThan(0);
     });
+  });
+
+  it('counts the events parked because they do not read', async () => {
+    const { samples: before } = await scrape();
+    expect(sampleValue(before, 'licensestore_parked_events', {})).toBe(0);
+    const id = randomUUID();
+    const metadata = { actor: { type: 'admin', id: 'admin' }, correlationId: 'c', causationId: 'c' } as const;
+    await store.eventStore.append(
+      productStream(id),
+      [{ type: 'ProductDeleted', data: { productId: id, deletedAt: 'yesterday' }, metadata }],
+      'no_stream',
+    );
+    await scrapeUntil(
+      'the event parked',
+      (current) => sampleValue(current, 'licensestore_parked_events', {}) === 1,
+    );
   });
 
   it('logs its own requests at debug, and leaves the query string out of every access line', async () => {

@@ -54,6 +54,11 @@ export interface Mismatch extends RowDifference {
   behind: 'streams' | 'whole-log' | 'unknown';
 }
 
+/** An event of the log the replay met that does not read: every projector passed it, live and replayed alike. */
+export interface UnreadableBehind extends EventBehind {
+  reason: string;
+}
+
 export interface ProjectorCompared {
   name: string;
   /** The position its live tables and its replay were compared at. */
@@ -74,6 +79,8 @@ export interface VerifyReport {
   mismatches: Mismatch[];
   /** Mismatches counted in `tables` but not explained in `mismatches`. */
   unshownMismatches: number;
+  /** The events the replay met that do not read (absent from the reports of runs made before they were reported). */
+  unreadable?: UnreadableBehind[];
 }
 
 export type VerifyPhase = 'replaying' | 'comparing' | 'explaining';

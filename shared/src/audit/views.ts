@@ -21,6 +21,25 @@ export interface AuditEventView {
   data: unknown;
 }
 
+/** A stored event that does not read, which the projectors and the reactor parked and passed. */
+export interface ParkedEventView {
+  eventId: string;
+  position: string;
+  streamId: string;
+  type: string;
+  /** Why it does not read (the schema's complaints, or the version it was written in). */
+  reason: string;
+  /** The projectors (by name) and reactors (`reactor:<name>`) that parked it. */
+  consumers: string[];
+  firstSeenAt: string;
+}
+
+/** The parked events, oldest in the log first: how many there are, and the first of them. */
+export interface ParkedEventsView {
+  total: number;
+  events: ParkedEventView[];
+}
+
 /** A page of the store-wide log, newest first; `next` is the cursor of the older page (null on the last). */
 export interface AuditEventPage {
   events: AuditEventView[];

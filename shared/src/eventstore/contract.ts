@@ -6,6 +6,8 @@ import {
   type EventMetadata,
   type EventStore,
   type ExpectedRevision,
+  isUnreadable,
+  type LogEntry,
   type NewEvent,
   type Position,
   type RecordedEvent,
@@ -77,6 +79,10 @@ async function readStream(
   return events;
 }
 
+/** The events of a page that read: cases share the log, and one leaves an event in it that does not. */
+const readable = (entries: readonly LogEntry[]) =>
+  entries.filter((entry): entry is RecordedEvent => !isUnreadable(entry));
+
 /** Reads $all to its current end, the way a checkpointing reader does. */
 async function readToEnd(store: EventStore, after: Position | null, pageSize = 500) {
   const events: RecordedEvent[] = [];
@@ -84,7 +90,7 @@ async function readToEnd(store: EventStore, after: Position | null, pageSize = 5
   for (;;) {
     const page = await store.readAll(checkpoint, pageSize);
     if (page.length === 0) return { events, checkpoint };
-    events.push(...page);
+    events.push(...readable(page));
     checkpoint = page.at(-1)?.position ?? checkpoint;
   }
 }
@@ -155,8 +161,9 @@ function startSubscriber(
   const loop = (async () => {
     try {
       for await (const event of store.subscribeAll(after, controller.signal)) {
-        delivered.push(event);
         checkpoint = event.position;
+        if (isUnreadable(event)) continue;
+        delivered.push(event);
         if (isOurs(event)) received.push(event);
         notify();
         if (stopWhen(received)) break;
@@ -559,7 +566,7 @@ export function eventStoreContract(harness: () => EventStoreHarness): void {
             const page = await store.readAll(cursor, 3);
             if (page.length === 0) break;
             expect(page.length).toBeLessThanOrEqual(3);
-            pages.push(page);
+            pages.push(readable(page));
             cursor = page.at(-1)?.position ?? cursor;
           }
           const read = pages.flat();
@@ -609,10 +616,69 @@ export function eventStoreContract(harness: () => EventStoreHarness): void {
     });
   });
 
+  describe('an event whose metadata does not read', () => {
+    /** Stored as only an old or foreign writer could: the actor is missing. */
+    const unreadable = () => {
+      const { actor: _missing, ...withoutActor } = metadata;
+      return { ...newEvent('Noted'), metadata: withoutActor as unknown as EventMetadata };
+    };
+
+    it('is handed out in its place by readAll and subscribeAll, saying why; a read of its stream throws', async () => {
+      const { store } = await open(harness());
+      const { checkpoint } = await readToEnd(store, null);
+      const stream = newStream();
+      const [before, bad, after] = [newEvent('Opened'), unreadable(), newEvent('Noted')];
+      await store.append(stream, [before], 'no_stream');
+      await store.append(stream, [bad], 0n);
+      await store.append(stream, [after], 1n);
+      const expected = [
+        { id: before.id, unreadable: false },
+        { id: bad.id, unreadable: true, streamId: stream, type: 'Noted', revision: 1n },
+        { id: after.id, unreadable: false },
+      ];
+      const shape = (entry: LogEntry) =>
+        isUnreadable(entry)
+          ? {
+              id: entry.id,
+              unreadable: true,
+              streamId: entry.streamId,
+              type: entry.type,
+              revision: entry.revision,
+            }
+          : { id: entry.id, unreadable: false };
+
+      const read: LogEntry[] = [];
+      await vi.waitFor(
+        async () => {
+          for (let page = await store.readAll(read.at(-1)?.position ?? checkpoint, 2); page.length > 0; ) {
+            read.push(...page);
+            page = await store.readAll(read.at(-1)?.position ?? checkpoint, 2);
+          }
+          expect(read.filter((entry) => entry.streamId === stream).map(shape)).toEqual(expected);
+        },
+        { timeout: WAIT_MS, interval: 20 },
+      );
+      const readBad = read.find((entry) => entry.id === bad.id);
+      expect(readBad && isUnreadable(readBad) ? readBad.reason : null).toContain('metadata.actor');
+
+      const controller = new AbortController();
+      const delivered: LogEntry[] = [];
+      for await (const entry of store.subscribeAll(checkpoint, controller.signal)) {
+        if (entry.streamId === stream) delivered.push(entry);
+        if (entry.id === after.id) controller.abort();
+      }
+      expect(delivered.map(shape)).toEqual(expected);
+      expect(delivered[1]?.position).toBe(readBad?.position);
+
+      await expect(readStream(store, stream)).rejects.toThrow();
+    });
+  });
+
   describe('subscribeAll', () => {
     it('delivers every event of ours while catching up, then live ones', async () => {
       const { store, subscribe } = await open(harness());
-      const streams = [newStream('product'), newStream('order'), newStream('licenceKeys')];
+      // Categories of the test's own: the store's are checked against their schemas, and these events are not theirs.
+      const streams = [newStream('contractProduct'), newStream('contractOrder'), newStream('contractKeys')];
       const [product, order, keys] = streams as [string, string, string];
       const before = [newEvent('ProductCreated', { price: '19.99' }), newEvent('ProductUpdated')];
       const captured = newEvent('OrderCaptured');

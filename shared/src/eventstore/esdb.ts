@@ -19,9 +19,12 @@ import {
   type EventStore,
   type ExpectedRevision,
   eventMetadataSchema,
+  type LogEntry,
   type NewEvent,
   type Position,
   type RecordedEvent,
+  recordedOrThrow,
+  unreadableEvent,
   WrongExpectedRevisionError,
 } from './port.js';
 import { decodePosition, encodePosition } from './position.js';
@@ -54,19 +57,28 @@ function positionOf(resolved: ResolvedEvent): Position {
   return encodePosition(commit, commit);
 }
 
-function toRecorded(resolved: ResolvedEvent): RecordedEvent | null {
+/** The event's place in the log, without its contents; null for what is not ours (system events, non-JSON data). */
+function placeOf(resolved: ResolvedEvent) {
   const event = resolved.event;
   if (!event || isSystem(resolved) || event.isJson === false) return null;
-  return {
-    id: event.id,
-    streamId: event.streamId,
-    revision: event.revision,
-    type: event.type,
-    data: event.data,
-    metadata: eventMetadataSchema.parse(event.metadata),
-    position: positionOf(resolved),
-    createdAt: event.created,
-  };
+  const { id, streamId, revision, type, created } = event;
+  return { id, streamId, revision, type, position: positionOf(resolved), createdAt: created };
+}
+
+/** An event as the log reads hand it out: one whose metadata fails its schema is unreadable, not a reason to throw. */
+function toEntry(resolved: ResolvedEvent): LogEntry | null {
+  const place = placeOf(resolved);
+  if (!place) return null;
+  const metadata = eventMetadataSchema.safeParse(resolved.event?.metadata);
+  return metadata.success
+    ? { ...place, data: resolved.event?.data, metadata: metadata.data }
+    : unreadableEvent(place, metadata.error, 'metadata');
+}
+
+/** An event as a stream's reads hand it out: a command must not decide on a history with a hole in it. */
+function toRecorded(resolved: ResolvedEvent): RecordedEvent | null {
+  const entry = toEntry(resolved);
+  return entry && recordedOrThrow(entry);
 }
 
 /** Thin adapter over @eventstore/db-client, selected when EVENTSTORE_CONNECTION_STRING is set. */
@@ -163,8 +175,8 @@ export class EventStoreDbEventStore implements EventStore {
     }
   }
 
-  async readAll(after: Position | null, limit: number): Promise<RecordedEvent[]> {
-    const events: RecordedEvent[] = [];
+  async readAll(after: Position | null, limit: number): Promise<LogEntry[]> {
+    const events: LogEntry[] = [];
     // readAll has no server-side filter in v6 and its start position is inclusive. Page on past system events
     // (a fresh server starts with many): a short answer must mean "nothing more yet", never "a page of $-events".
     const page = Math.max(limit, 1) + 1;
@@ -180,7 +192,7 @@ export class EventStoreDbEventStore implements EventStore {
         const position = positionOf(resolved);
         if (cursor && position <= cursor) continue;
         last = position;
-        const event = toRecorded(resolved);
+        const event = toEntry(resolved);
         if (event && events.length < limit) events.push(event);
       }
       if (seen < page || last === cursor) break;
@@ -189,7 +201,7 @@ export class EventStoreDbEventStore implements EventStore {
     return events;
   }
 
-  async *subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<RecordedEvent> {
+  async *subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<LogEntry> {
     if (signal.aborted) return;
     const subscription = this.client.subscribeToAll({
       fromPosition: toClientPosition(after),
@@ -208,7 +220,7 @@ export class EventStoreDbEventStore implements EventStore {
         next.catch(() => {}); // a read left pending by an abort fails when the stream is torn down
         const result = await Promise.race([next, aborted]);
         if (result.done || signal.aborted) return;
-        const event = toRecorded(result.value);
+        const event = toEntry(result.value);
         if (event) yield event;
       }
     } finally {

@@ -6,7 +6,7 @@ import { createTestDatabase } from '../../../test/support/database.js';
 import { type EventStoreHarness, eventStoreContract, type SlowAppend } from './contract.js';
 import { EventStoreDbEventStore } from './esdb.js';
 import { eventVersions } from './event-versions.js';
-import type { AppendResult, EventMetadata, RecordedEvent } from './port.js';
+import { type AppendResult, type EventMetadata, type RecordedEvent, recordedOrThrow } from './port.js';
 import { appendManyWith, appendWith, notifyAppended, PostgresEventStore } from './postgres.js';
 import { migrateEventStore } from './postgres-schema.js';
 import { versionedEventStore } from './upcasting.js';
@@ -164,7 +164,7 @@ describe('Postgres event store', () => {
       for (;;) {
         const page = await store.readAll(after, 500);
         if (page.length === 0) return ours;
-        ours.push(...page.filter((recorded) => streams.includes(recorded.streamId)));
+        ours.push(...page.filter((recorded) => streams.includes(recorded.streamId)).map(recordedOrThrow));
         after = page.at(-1)?.position ?? after;
       }
     }

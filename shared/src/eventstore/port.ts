@@ -51,6 +51,62 @@ export interface RecordedEvent {
   createdAt: Date;
 }
 
+/**
+ * A stored event that no longer reads: its metadata or data fails its schema, or no upcaster brings it to the shape
+ * this code knows. The log reads hand it out in its place instead of throwing, so that one such event cannot stop
+ * every reader behind it; each reader parks it (records it for people to look at) and moves past its position.
+ */
+export interface UnreadableEvent {
+  readonly unreadable: true;
+  id: string;
+  streamId: string;
+  revision: bigint;
+  type: string;
+  position: Position;
+  createdAt: Date;
+  /** Why it does not read, in words a person can act on. */
+  reason: string;
+}
+
+/** What the reads of the whole log hand out, in log order: events, and in the place of each that does not read, that. */
+export type LogEntry = RecordedEvent | UnreadableEvent;
+
+export const isUnreadable = (entry: LogEntry): entry is UnreadableEvent => 'unreadable' in entry;
+
+/** The entry as an event, for a reader that must have every event (an export of the log): throws on one that does not read. */
+export function recordedOrThrow(entry: LogEntry): RecordedEvent {
+  if (isUnreadable(entry)) {
+    throw new Error(
+      `event ${entry.id} (${entry.type} in ${entry.streamId} at ${entry.position}) does not read: ${entry.reason}`,
+    );
+  }
+  return entry;
+}
+
+/** An unreadable entry for an event whose reading threw `error`; a schema's error names the part that failed it. */
+export const unreadableEvent = (
+  event: Omit<RecordedEvent, 'data' | 'metadata'>,
+  error: unknown,
+  part: 'metadata' | 'data' = 'data',
+): UnreadableEvent => ({
+  unreadable: true,
+  id: event.id,
+  streamId: event.streamId,
+  revision: event.revision,
+  type: event.type,
+  position: event.position,
+  createdAt: event.createdAt,
+  reason: reasonOf(error, part),
+});
+
+/** A zod error as its issues (`data.orderId: Invalid UUID`), any other error as its message. */
+function reasonOf(error: unknown, part: string): string {
+  if (error instanceof z.ZodError) {
+    return error.issues.map((issue) => `${[part, ...issue.path].join('.')}: ${issue.message}`).join('; ');
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
 export interface AppendResult {
   /** The revision of the append's last event. */
   nextExpectedRevision: bigint;
@@ -68,10 +124,13 @@ export interface EventStore {
   readStream(stream: string, fromRevision?: bigint): AsyncIterable<RecordedEvent>;
   /** The stream's last event (highest revision), null for a missing stream: one read, however long the stream. */
   readLastEvent(stream: string): Promise<RecordedEvent | null>;
-  /** Up to `limit` events after `after` (exclusive) in global order, system events excluded. */
-  readAll(after: Position | null, limit: number): Promise<RecordedEvent[]>;
-  /** Catch-up from `after` (exclusive), then live, until `signal` aborts. */
-  subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<RecordedEvent>;
+  /**
+   * Up to `limit` entries after `after` (exclusive) in global order, system events excluded; an event that does not
+   * read is an UnreadableEvent in its place.
+   */
+  readAll(after: Position | null, limit: number): Promise<LogEntry[]>;
+  /** Catch-up from `after` (exclusive), then live, until `signal` aborts; entries as `readAll` hands them out. */
+  subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<LogEntry>;
   close(): Promise<void>;
 }
 

@@ -7,9 +7,12 @@ import {
   type EventStore,
   type ExpectedRevision,
   eventMetadataSchema,
+  type LogEntry,
   type NewEvent,
   type Position,
   type RecordedEvent,
+  recordedOrThrow,
+  unreadableEvent,
   WrongExpectedRevisionError,
 } from './port.js';
 import { decodePosition, encodePosition } from './position.js';
@@ -39,16 +42,26 @@ interface EventRow {
 const COLUMNS =
   'global_position, transaction_id::text AS transaction_id, stream_id, stream_revision, event_id, event_type, data, metadata, created_at';
 
-const toRecorded = (row: EventRow): RecordedEvent => ({
+/** The row's place in the log, without its contents. */
+const placeOf = (row: EventRow) => ({
   id: row.event_id,
   streamId: row.stream_id,
   revision: BigInt(row.stream_revision),
   type: row.event_type,
-  data: row.data,
-  metadata: eventMetadataSchema.parse(row.metadata),
   position: encodePosition(row.transaction_id, row.global_position),
   createdAt: row.created_at,
 });
+
+/** A row as the log reads hand it out: one whose metadata fails its schema is unreadable, not a reason to throw. */
+function toEntry(row: EventRow): LogEntry {
+  const metadata = eventMetadataSchema.safeParse(row.metadata);
+  return metadata.success
+    ? { ...placeOf(row), data: row.data, metadata: metadata.data }
+    : unreadableEvent(placeOf(row), metadata.error, 'metadata');
+}
+
+/** A row as a stream's reads hand it out: a command must not decide on a history with a hole in it. */
+const toRecorded = (row: EventRow): RecordedEvent => recordedOrThrow(toEntry(row));
 
 /**
  * Event store on one Postgres table. The global order is (writer transaction id, position), read only below
@@ -91,7 +104,7 @@ export class PostgresEventStore implements EventStore {
     return rows[0] ? toRecorded(rows[0]) : null;
   }
 
-  async readAll(after: Position | null, limit: number): Promise<RecordedEvent[]> {
+  async readAll(after: Position | null, limit: number): Promise<LogEntry[]> {
     const [transactionId, position] = after ? decodePosition(after) : [0n, 0n];
     const { rows } = await this.pool.query<EventRow>(
       `SELECT ${COLUMNS} FROM event_store.events
@@ -101,10 +114,10 @@ export class PostgresEventStore implements EventStore {
         LIMIT $3`,
       [transactionId.toString(), position.toString(), limit],
     );
-    return rows.map(toRecorded);
+    return rows.map(toEntry);
   }
 
-  async *subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<RecordedEvent> {
+  async *subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<LogEntry> {
     const wakeup = await this.listen(signal);
     try {
       let checkpoint = after;

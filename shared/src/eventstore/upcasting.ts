@@ -1,4 +1,14 @@
-import type { EventMetadata, EventStore, NewEvent, Position, RecordedEvent } from './port.js';
+import { checkEventData } from './event-schemas.js';
+import {
+  type EventMetadata,
+  type EventStore,
+  isUnreadable,
+  type LogEntry,
+  type NewEvent,
+  type Position,
+  type RecordedEvent,
+  unreadableEvent,
+} from './port.js';
 
 /** Turns an event's data from one version's shape into the next one's. Pure; lenient with data it cannot read. */
 export type Upcaster = (data: unknown) => unknown;
@@ -55,11 +65,27 @@ export class EventVersions {
 
 /**
  * The event store every reader and writer uses (openEventStore wraps each adapter in it): appends record each
- * type's current version, and every read path hands out events in their current shape only.
+ * type's current version, and every read path hands out events in their current shape only. The reads of the whole
+ * log also check each event's data against its type's schema, and hand out an event that cannot be brought to its
+ * current shape, or whose data fails it, as unreadable: every reader then skips the same events. A stream's own
+ * reads throw instead, since a decision on a history with a hole in it would be wrong.
  */
 export function versionedEventStore(store: EventStore, versions: EventVersions): EventStore {
   async function* upcastAll(events: AsyncIterable<RecordedEvent>) {
     for await (const event of events) yield versions.upcast(event);
+  }
+  const readable = (entry: LogEntry): LogEntry => {
+    if (isUnreadable(entry)) return entry;
+    try {
+      const event = versions.upcast(entry);
+      checkEventData(event);
+      return event;
+    } catch (error) {
+      return unreadableEvent(entry, error);
+    }
+  };
+  async function* readableAll(entries: AsyncIterable<LogEntry>) {
+    for await (const entry of entries) yield readable(entry);
   }
   return {
     append: (stream, events, expected) =>
@@ -74,8 +100,8 @@ export function versionedEventStore(store: EventStore, versions: EventVersions):
       return last && versions.upcast(last);
     },
     readAll: async (after: Position | null, limit: number) =>
-      (await store.readAll(after, limit)).map((event) => versions.upcast(event)),
-    subscribeAll: (after, signal) => upcastAll(store.subscribeAll(after, signal)),
+      (await store.readAll(after, limit)).map(readable),
+    subscribeAll: (after, signal) => readableAll(store.subscribeAll(after, signal)),
     close: () => store.close(),
   };
 }

@@ -1,7 +1,7 @@
 import type { DashboardAsOfView } from '../audit/views.js';
 import type { ProductEvent } from '../catalogue/events.js';
 import type { LowStockView } from '../dashboard/index.js';
-import type { RecordedEvent } from '../eventstore/port.js';
+import type { LogEntry } from '../eventstore/port.js';
 import type { LicenceKeyEvent } from '../licence-keys/events.js';
 import type { Logger } from '../logging/index.js';
 import { formatCents } from '../money/index.js';
@@ -18,6 +18,7 @@ import {
 import { type KeyStatus, parseLicenceKeyBatch } from './licence-key-events.js';
 import { emailKey, parseOrderBatch } from './order-events.js';
 import { parseProductBatch } from './product-events.js';
+import { readableEvents } from './readable-events.js';
 
 const NAME = 'dashboard-as-of';
 const RECENT_ORDERS = 5;
@@ -113,8 +114,8 @@ export class DashboardFold {
     };
   }
 
-  /** Folds the next events of the log, in log order. */
-  apply(page: readonly RecordedEvent[]) {
+  /** Folds the next entries of the log, in log order; one that does not read counts but changes nothing. */
+  apply(page: readonly LogEntry[]) {
     const last = page.at(-1);
     if (!last) return;
     this.events += page.length;
@@ -123,7 +124,7 @@ export class DashboardFold {
       if (!this.latestRecordedAt || event.createdAt > this.latestRecordedAt)
         this.latestRecordedAt = event.createdAt;
     }
-    const counted = page.filter((event) => COUNTED.has(event.type));
+    const counted = readableEvents(page).filter((event) => COUNTED.has(event.type));
     const products = parseProductBatch(counted, this.log, NAME);
     const orders = parseOrderBatch(counted, this.log, NAME);
     const keys = parseLicenceKeyBatch(counted, this.log, NAME);

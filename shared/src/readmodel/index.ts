@@ -9,6 +9,7 @@ export * from './licence-key-events.js';
 export * from './order-events.js';
 export * from './product-events.js';
 export * from './projectors.js';
+export * from './readable-events.js';
 
 /** Projection runners NOTIFY this channel with `<projector> <position>` when a checkpoint commits. */
 export const PROJECTION_CHECKPOINT_CHANNEL = 'projection_checkpoint';

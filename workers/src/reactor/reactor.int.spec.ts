@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
+import { listParkedEvents } from '@licensestore/shared/parked-events';
 import { UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
+import { Kysely, PostgresDialect } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { conditionWaits } from '../../../test/support/condition-waits.js';
 import { testRedisUrl } from '../../../test/support/database.js';
@@ -10,7 +12,8 @@ import { startWorkerHost } from '../jobs/host.js';
 import { FinishedJobs } from '../jobs/intents.js';
 import type { JobProcessor } from '../jobs/processor.js';
 import type { JobQueues, JobRequest } from '../jobs/queues.js';
-import { appendEvent, checkpointOf, workersTestEnvironment } from '../testing/fixtures.js';
+import { appendEvent, checkpointOf, testMetadata, workersTestEnvironment } from '../testing/fixtures.js';
+import { workerReactions } from './reactions.js';
 import {
   type JobSink,
   jobIdFor,
@@ -142,6 +145,47 @@ describe('Reactor', () => {
       expect(await jobIds()).toEqual([]);
       await reactor.stop();
       expect(await checkpointOf(env.pool, name)).toBe(other.position);
+    });
+  });
+
+  describe('when the log holds an event that no longer reads', () => {
+    it('parks it, logs it, and turns the events after it into jobs', async () => {
+      const warnings: Array<{ fields: object; msg: string }> = [];
+      const logger = {
+        ...silentLogger,
+        warn: (fields: object, msg: string) => warnings.push({ fields, msg }),
+      };
+      // A real reaction, which could only throw on this data: a delivery needs the order's id.
+      const { OrderFulfilled } = workerReactions();
+      const reactions: Reactions = {
+        ...recordingReactions().reactions,
+        ...(OrderFulfilled && { OrderFulfilled }),
+      };
+      const reactor = start({ reactions, logger });
+      const orderId = randomUUID();
+      const unreadable = await env.eventStore.append(
+        `order-${orderId}`,
+        [{ type: 'OrderFulfilled', data: { fulfilledAt: 'soon' }, metadata: testMetadata }],
+        'no_stream',
+      );
+      const after = await orderPaid();
+      await reactor.waitForPosition(after.position);
+
+      expect(await jobIds()).toEqual(expectedIds(after));
+      const parked = await listParkedEvents(new Kysely({ dialect: new PostgresDialect({ pool: env.pool }) }));
+      expect(parked).toEqual([
+        expect.objectContaining({
+          position: unreadable.position,
+          streamId: `order-${orderId}`,
+          type: 'OrderFulfilled',
+          consumers: [`reactor:${name}`],
+          reason: expect.stringContaining('data.orderId'),
+        }),
+      ]);
+      expect(warnings).toContainEqual({
+        fields: expect.objectContaining({ position: unreadable.position }),
+        msg: 'parked an event that does not read; moving past it',
+      });
     });
   });
 

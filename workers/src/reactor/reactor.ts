@@ -1,6 +1,13 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import {
+  type EventStore,
+  isUnreadable,
+  type Position,
+  type RecordedEvent,
+  type UnreadableEvent,
+} from '@licensestore/shared/eventstore';
 import { type Logger, silentLogger } from '@licensestore/shared/logging';
+import { logParked, parkStatement } from '@licensestore/shared/parked-events';
 import pg from 'pg';
 import { type IntendedJob, readCheckpoint, recordProgress, unfinishedJobs } from '../jobs/intents.js';
 import type { AddedJob, JobRequest } from '../jobs/queues.js';
@@ -223,6 +230,11 @@ export class Reactor {
     const signal = AbortSignal.any([this.stopController.signal, lost, failed.signal]);
     try {
       for await (const event of this.options.eventStore.subscribeAll(this.handled, signal)) {
+        if (isUnreadable(event)) {
+          await this.park(session, event);
+          await progress.handled(event.position, []);
+          continue;
+        }
         const jobs = this.jobsFor(event).map((request) => ({
           request,
           jobId: jobIdFor(event.id, request.name),
@@ -338,6 +350,13 @@ export class Reactor {
       /** Resolves once no step is in flight (whatever its outcome). */
       idle: () => chain.catch(() => {}),
     };
+  }
+
+  /** An event that does not read causes no jobs: logged and parked (idempotent), and the reactor moves past it. */
+  private async park(session: pg.Client, event: UnreadableEvent): Promise<void> {
+    logParked(this.logger, event, { reactor: this.name });
+    const { text, values } = parkStatement(event, `reactor:${this.name}`);
+    await session.query(text, values);
   }
 
   private jobsFor(event: RecordedEvent): readonly JobRequest[] {

@@ -44,7 +44,8 @@ export async function workersTestEnvironment() {
   };
 }
 
-const metadata = {
+/** The metadata of the events a test appends. */
+export const testMetadata = {
   actor: { type: 'system', id: 'test' },
   correlationId: 'test',
   causationId: 'test',
@@ -57,7 +58,7 @@ export async function appendEvent(
   data: unknown,
 ): Promise<RecordedEvent> {
   const stream = `test-${randomUUID()}`;
-  await eventStore.append(stream, [{ id: randomUUID(), type, data, metadata }], 'no_stream');
+  await eventStore.append(stream, [{ id: randomUUID(), type, data, metadata: testMetadata }], 'no_stream');
   for await (const event of eventStore.readStream(stream)) return event;
   throw new Error(`event not found in ${stream}`);
 }

@@ -8,7 +8,12 @@ import {
   productStream,
 } from '@licensestore/shared';
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
-import type { EventStore, NewEventMetadata, RecordedEvent } from '@licensestore/shared/eventstore';
+import {
+  type EventStore,
+  type NewEventMetadata,
+  type RecordedEvent,
+  recordedOrThrow,
+} from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import { conditionWaits } from '../../../test/support/condition-waits.js';
 
@@ -126,7 +131,7 @@ export function watchLog(eventStore: EventStore) {
   const running = (async () => {
     try {
       for await (const event of eventStore.subscribeAll(null, stop.signal)) {
-        events.push(event);
+        events.push(recordedOrThrow(event));
         waits.changed();
       }
     } catch (error) {

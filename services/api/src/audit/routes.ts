@@ -1,9 +1,11 @@
 // The dashboard's own folds, so the figures of the past cannot drift from the live ones (ADR 015).
 import { NotFoundError } from '@licensestore/shared';
+import type { ParkedEventsView } from '@licensestore/shared/audit';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
+import { countParkedEvents, listParkedEvents } from '@licensestore/shared/parked-events';
 import { dashboardAsOf } from '@licensestore/shared/readmodel';
 import { storableText } from '@licensestore/shared/text';
 import { type Response, Router } from 'express';
@@ -47,6 +49,8 @@ const eventLogQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 
+const PARKED_EVENTS_SHOWN = 200;
+
 const privateJson = (res: Response, body: unknown) => {
   res.set('Cache-Control', 'no-store').json(body);
 };
@@ -83,6 +87,15 @@ export function auditRoutes({
     const order = await orderAsOfView(eventStore, orderId(req.params.id), at, reveal);
     if (!order) throw new NotFoundError(`Order not found as of ${at.toISOString()}`);
     privateJson(res, order);
+  });
+
+  // Each is a defect to look at, so there are few; the first page says how many there are in all.
+  router.get('/audit/parked-events', async (_req, res) => {
+    const [total, events] = await Promise.all([
+      countParkedEvents(database.db),
+      listParkedEvents(database.db, PARKED_EVENTS_SHOWN),
+    ]);
+    privateJson(res, { total, events } satisfies ParkedEventsView);
   });
 
   router.get('/audit/dashboard/as-of', async (req, res) => {

@@ -2,6 +2,7 @@ import type { Database } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import { JOB_QUEUES } from '@licensestore/shared/metrics';
+import { countParkedEvents } from '@licensestore/shared/parked-events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
@@ -122,6 +123,7 @@ export function registerStoreGauges(registry: Registry, deps: StoreGaugeDeps): {
     logger,
   );
   const stock = scrapeSource('licence_keys', () => listStock(db, 0), logger);
+  const parked = scrapeSource('parked_events', () => countParkedEvents(db), logger);
 
   sourcedGauge(registry, {
     name: 'licensestore_projection_lag_events',
@@ -154,7 +156,14 @@ export function registerStoreGauges(registry: Registry, deps: StoreGaugeDeps): {
     source: stock,
     samples: (products) => products.map((product) => [{ product_id: product.productId }, product.available]),
   });
-  const sources = [projections, jobs, stock];
+  sourcedGauge(registry, {
+    name: 'licensestore_parked_events',
+    help: 'Events in the log that do not read, parked and passed by the projectors and the reactor; each is a defect',
+    labelNames: [],
+    source: parked,
+    samples: (count) => [[{}, count]],
+  });
+  const sources = [projections, jobs, stock, parked];
   const up = new Gauge({
     name: 'licensestore_metrics_source_up',
     help: 'Whether a source answered this scrape within its time (0: its gauges are absent from this scrape)',

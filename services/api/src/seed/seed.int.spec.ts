@@ -3,7 +3,12 @@ import { licenceKeysStream, productStream } from '@licensestore/shared';
 import { productDecider } from '@licensestore/shared/catalogue';
 import { handleCommand } from '@licensestore/shared/commands';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore, type RecordedEvent } from '@licensestore/shared/eventstore';
+import {
+  type EventStore,
+  openEventStore,
+  type RecordedEvent,
+  recordedOrThrow,
+} from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateReadModel } from '../../../../projections/src/migrations/index.js';
@@ -33,7 +38,7 @@ afterEach(async () => {
 async function allEvents(): Promise<RecordedEvent[]> {
   const events: RecordedEvent[] = [];
   for (let batch = await store.readAll(null, 1000); batch.length > 0; ) {
-    events.push(...batch);
+    events.push(...batch.map(recordedOrThrow));
     const last = batch.at(-1);
     batch = last ? await store.readAll(last.position, 1000) : [];
   }

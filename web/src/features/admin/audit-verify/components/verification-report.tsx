@@ -74,6 +74,7 @@ function MismatchItem({ mismatch }: { mismatch: Mismatch }) {
 /** What a finished run found: every table's counts, then each differing row with the events behind it. */
 export function VerificationReport({ report }: { report: VerifyReport }) {
   const total = report.mismatches.length + report.unshownMismatches;
+  const unreadable = report.unreadable ?? [];
   return (
     <div className="space-y-4">
       <p className="text-sm text-muted-foreground">
@@ -90,6 +91,23 @@ export function VerificationReport({ report }: { report: VerifyReport }) {
         }
         empty="No read model was compared."
       />
+      {unreadable.length > 0 && (
+        <section aria-labelledby="unreadable-heading" className="space-y-2">
+          <h3 id="unreadable-heading" className="text-lg font-semibold">
+            {number(unreadable.length)} {unreadable.length === 1 ? 'event does' : 'events do'} not read
+          </h3>
+          <p className="text-sm text-muted-foreground">
+            The live read models and the replay both passed over {unreadable.length === 1 ? 'it' : 'them'}.
+          </p>
+          <ol className="space-y-0.5 font-mono text-xs">
+            {unreadable.map((event) => (
+              <li key={event.position} className="break-all">
+                {formatDateTime(event.at)} · {event.type} · {event.stream} · {event.position}: {event.reason}
+              </li>
+            ))}
+          </ol>
+        </section>
+      )}
       {total > 0 && (
         <section aria-labelledby="mismatches-heading" className="space-y-3">
           <h3 id="mismatches-heading" className="text-lg font-semibold">

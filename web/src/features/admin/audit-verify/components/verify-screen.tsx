@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { isRunning, useStartVerification, useVerifications } from '../api/verifications';
 import { CurrentVerification } from './current-verification';
+import { ParkedEventsCard } from './parked-events-card';
 import { RecentVerifications } from './recent-verifications';
 
 /**
@@ -39,6 +40,7 @@ export function VerifyScreen() {
           A verification is running; starting one now follows it.
         </p>
       )}
+      <ParkedEventsCard />
       {shown && <CurrentVerification id={shown} />}
       <section aria-labelledby="recent-verifications-heading" className="space-y-3">
         <h2 id="recent-verifications-heading" className="text-xl font-semibold">

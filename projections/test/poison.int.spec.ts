@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import { orderStream, productStream } from '@licensestore/shared';
+import { appendWith, type NewEvent, notifyAppended } from '@licensestore/shared/eventstore';
+import { listParkedEvents } from '@licensestore/shared/parked-events';
+import { waitForProjections } from '@licensestore/shared/readmodel';
+import { describe, expect, it } from 'vitest';
+import { productsProjector } from '../src/products/projector.js';
+import { allProjectors } from '../src/projectors.js';
+import { rebuildProjector } from '../src/rebuild.js';
+import { metadata } from './support/catalogue.js';
+import { useRunningReadModel } from './support/harness.js';
+
+const projectors = allProjectors.map((projector) => projector.name);
+const PARKED = 'parked an event that does not read; moving past it';
+
+describe('projection runner', () => {
+  describe('when the log holds events that no longer read', () => {
+    const running = useRunningReadModel();
+
+    /** Written the way no current writer can: through the bare append, past the checks of the versioned store. */
+    const appendRaw = async (stream: string, event: NewEvent) => {
+      const { env } = running;
+      const appended = await appendWith(env.pool, stream, [event], 'no_stream');
+      await notifyAppended(env.pool);
+      return appended;
+    };
+
+    it('parks each one for every projector, logs it, and keeps applying the events after it', async () => {
+      const { env, log } = running;
+      const { actor: _lost, ...withoutActor } = metadata;
+      const badMetadata = await appendRaw(`product-${randomUUID()}`, {
+        id: randomUUID(),
+        type: 'ProductDeleted',
+        data: { productId: randomUUID(), deletedAt: '2026-03-01T09:00:00.000Z' },
+        metadata: { ...withoutActor, schemaVersion: 1 } as NewEvent['metadata'],
+      });
+      const fromTheFuture = await appendRaw(orderStream(randomUUID()), {
+        id: randomUUID(),
+        type: 'OrderStatusChanged',
+        data: {},
+        metadata: { ...metadata, schemaVersion: 9 },
+      });
+      const productId = randomUUID();
+      const badData = await env.store.append(
+        productStream(productId),
+        [{ type: 'ProductDeleted', data: { productId, deletedAt: 'yesterday' }, metadata }],
+        'no_stream',
+      );
+      const after = randomUUID();
+      const good = await env.store.append(
+        productStream(after),
+        [
+          {
+            type: 'ProductDeleted',
+            data: { productId: after, deletedAt: '2026-03-01T09:00:00.000Z' },
+            metadata,
+          },
+        ],
+        'no_stream',
+      );
+
+      expect(await waitForProjections(env.pool, good.position, { projectors, timeoutMs: 15_000 })).toBe(true);
+      const parked = await listParkedEvents(env.db);
+      expect(
+        parked.map(({ position, type, consumers }) => ({ position, type, consumers: consumers.sort() })),
+      ).toEqual([
+        { position: badMetadata.position, type: 'ProductDeleted', consumers: [...projectors].sort() },
+        { position: fromTheFuture.position, type: 'OrderStatusChanged', consumers: [...projectors].sort() },
+        { position: badData.position, type: 'ProductDeleted', consumers: [...projectors].sort() },
+      ]);
+      expect(parked.map((event) => event.reason)).toEqual([
+        expect.stringContaining('metadata.actor'),
+        expect.stringContaining('version 9'),
+        expect.stringContaining('data.deletedAt'),
+      ]);
+      expect(log.lines).toContainEqual(
+        expect.objectContaining({
+          level: 'warn',
+          msg: PARKED,
+          fields: expect.objectContaining({ position: fromTheFuture.position, projector: 'orders' }),
+        }),
+      );
+    });
+
+    it('parks each one once per consumer however often it meets it: a rebuild passes them again', async () => {
+      const { env, log } = running;
+      const parkings = () =>
+        log.lines.filter((line) => line.msg === PARKED && line.fields.projector === 'products').length;
+      const before = await listParkedEvents(env.db);
+      const parkedBefore = parkings();
+      await rebuildProjector({ db: env.db, store: env.store, projector: productsProjector, log: log.logger });
+      expect(parkings()).toBe(parkedBefore + before.length);
+      expect(await listParkedEvents(env.db)).toEqual(before);
+    });
+  });
+});

@@ -1,0 +1,27 @@
+import type { z } from 'zod';
+import { productEventSchemas } from '../catalogue/events.js';
+import { LICENCE_KEYS_CATEGORY, licenceKeyEventSchemas } from '../licence-keys/events.js';
+import { checkoutEventSchemas, orderEventSchemas } from '../orders/events.js';
+import { receiptEventSchemas } from '../receipts/numbering.js';
+import { streamCategory } from './port.js';
+
+/** The schema of each event type's data (in its current shape), by the category of the stream it is recorded in. */
+const schemasByCategory: ReadonlyMap<string, Readonly<Record<string, z.ZodType>>> = new Map<
+  string,
+  Readonly<Record<string, z.ZodType>>
+>([
+  ['product', productEventSchemas],
+  ['checkout', checkoutEventSchemas],
+  ['order', orderEventSchemas],
+  [LICENCE_KEYS_CATEGORY, licenceKeyEventSchemas],
+  ['receipts', receiptEventSchemas],
+]);
+
+/**
+ * Throws when the event's data fails its type's schema. A type this code has no schema for (another category's, or
+ * a test's) is not ours to judge: its readers ignore it.
+ */
+export function checkEventData(event: { streamId: string; type: string; data: unknown }): void {
+  const schemas = schemasByCategory.get(streamCategory(event.streamId));
+  if (schemas && Object.hasOwn(schemas, event.type)) schemas[event.type]?.parse(event.data);
+}
