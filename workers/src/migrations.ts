@@ -1,5 +1,6 @@
+import { migrateToLatest, migratorFor } from '@licensestore/shared/db';
 import { migrateParkedEvents } from '@licensestore/shared/parked-events';
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 
 /** Frozen: never edit a migration that has run; add a new one. Names sort in the order they apply. */
 const migrations: Record<string, Migration> = {
@@ -40,18 +41,6 @@ const migrations: Record<string, Migration> = {
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not today's types
 export async function migrateWorkers(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableName: 'workers_migrations',
-    migrationLockTableName: 'workers_migrations_lock',
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((result) => result.status === 'Error');
-  if (error || failed) {
-    throw new Error(`workers migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, {
-      cause: error,
-    });
-  }
+  await migrateToLatest(migratorFor(db, migrations, 'workers_migrations'), 'workers');
   await migrateParkedEvents(db);
 }

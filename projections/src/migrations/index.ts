@@ -1,5 +1,6 @@
+import { migrateToLatest, migratorFor } from '@licensestore/shared/db';
 import { migrateParkedEvents } from '@licensestore/shared/parked-events';
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import type { Kysely, Migration } from 'kysely';
 import * as m20261122001 from './2026_11_22_001_create_read_model.js';
 import * as m20261122002 from './2026_11_22_002_create_order_read_models.js';
 import * as m20261122003 from './2026_11_22_003_create_licence_key_read_models.js';
@@ -34,16 +35,11 @@ const migrations: Record<string, Migration> = {
 };
 
 /**
- * Brings the read schema up to date, with the table of parked events its projectors write to. Safe to call from several processes at once (kysely's migration lock);
- * throws the first failure.
+ * Brings the read schema up to date, with the table of parked events its projectors write to. Safe to call from
+ * several processes at once (kysely's migration lock); throws the first failure.
  */
 // biome-ignore lint/suspicious/noExplicitAny: works for any Database type; migrations are schema-agnostic
 export async function migrateReadModel(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-    throw new Error(`read-model migration ${failed ?? ''} failed: ${String(error)}`, { cause: error });
-  }
+  await migrateToLatest(migratorFor(db, migrations), 'read-model');
   await migrateParkedEvents(db);
 }

@@ -2,6 +2,8 @@ import { type ColumnType, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { BackOfficeRole } from '../back-office/index.js';
 
+export { migrateToLatest, migratorFor } from './migrate.js';
+
 // numeric and int8 come back as strings (exact); prices stay decimal strings end to end.
 
 export interface ProductsTable {

@@ -1,5 +1,6 @@
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import type { ParkedEventView } from '../audit/views.js';
+import { migrateToLatest, migratorFor } from '../db/migrate.js';
 import type { UnreadableEvent } from '../eventstore/port.js';
 import type { Logger } from '../logging/index.js';
 
@@ -27,19 +28,8 @@ const migrations: Record<string, Migration> = {
  * run in roles that migrate on their own. Safe to run concurrently (kysely's migration lock).
  */
 // biome-ignore lint/suspicious/noExplicitAny: migrations run against the schema as it was, not today's types
-export async function migrateParkedEvents(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    migrationTableName: 'parked_events_migrations',
-    migrationLockTableName: 'parked_events_migrations_lock',
-  });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName;
-    throw new Error(`parked-events migration ${failed ?? ''} failed: ${String(error)}`, { cause: error });
-  }
-}
+export const migrateParkedEvents = (db: Kysely<any>) =>
+  migrateToLatest(migratorFor(db, migrations, 'parked_events_migrations'), 'parked-events');
 
 /**
  * The statement that parks an unreadable event for `consumer`, as text and values so that any client runs it (a
