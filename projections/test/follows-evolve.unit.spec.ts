@@ -5,6 +5,7 @@ import {
   type InventoryState,
   initialInventoryState,
   initialOrderState,
+  keyStatus,
   type LicenceKeyEvent,
   licenceKeyEventSchemas,
   orderEventSchemas,
@@ -199,10 +200,7 @@ describe('keyStatusAfter', () => {
         ['assigned', [added, requested, assigned].reduce(evolveInventory, initialInventoryState)],
         ['revoked', [added, requested, assigned, revoked].reduce(evolveInventory, initialInventoryState)],
       ];
-      const statusIn = (inventory: InventoryState) => {
-        const status = inventory.keys.get(keyId)?.status;
-        return status === 'removed' ? undefined : status;
-      };
+      const statusIn = (inventory: InventoryState) => keyStatus(inventory, keyId)?.status;
       for (const [status, inventory] of inventories) {
         expect(statusIn(inventory)).toBe(status);
         for (const event of events) {

@@ -83,30 +83,42 @@ function expectedModels(events: readonly RecordedEvent[]) {
         ]),
       ),
     ),
-    keys: [...inventories].flatMap(([productId, inventory]) =>
-      [...inventory.keys.values()]
-        .filter((key) => key.status !== 'removed')
-        .map((key) => ({
-          id: key.keyId,
+    keys: [...inventories].flatMap(([productId, inventory]) => [
+      ...[...inventory.available.values()].map((key) => ({
+        id: key.keyId,
+        product_id: productId,
+        key_sealed: key.key,
+        fingerprint: key.fingerprint,
+        status: 'available',
+        order_id: null,
+        line_id: null,
+        returned_from: key.returnedFrom ?? null,
+        // This history adds its keys without the hash of their last characters.
+        tail_hash: null,
+      })),
+      ...[...inventory.sold].map(([keyId, key]) => {
+        const [orderId, lineId] = key.line.split('/');
+        return {
+          id: keyId,
           product_id: productId,
           key_sealed: key.key,
           fingerprint: key.fingerprint,
           status: key.status,
-          order_id: key.orderId ?? null,
-          line_id: key.lineId ?? null,
+          order_id: orderId,
+          line_id: lineId,
           returned_from: key.returnedFrom ?? null,
-          // This history adds its keys without the hash of their last characters.
           tail_hash: null,
-        })),
-    ),
+        };
+      }),
+    ]),
     stock: new Map(
       [...inventories].map(([productId, inventory]) => [
         productId,
         {
           available: inventory.available.size,
-          assigned: [...inventory.keys.values()].filter((key) => key.status === 'assigned').length,
+          assigned: [...inventory.sold.values()].filter((key) => key.status === 'assigned').length,
           waiting: inventory.waiting.reduce((sum, line) => sum + line.remaining, 0),
-          revoked: [...inventory.keys.values()].filter((key) => key.status === 'revoked').length,
+          revoked: [...inventory.sold.values()].filter((key) => key.status === 'revoked').length,
         },
       ]),
     ),

@@ -250,7 +250,7 @@ export function* deliveryHistory(options: {
       yield* inventory(productId, {
         type: 'RemoveLicenceKey',
         productId,
-        keyId: rnd.pick(state.available.toArray()),
+        keyId: rnd.pick([...state.available.keys()]),
         lowStockThreshold: LOW_STOCK_THRESHOLD,
         now: now(),
       });

@@ -1,15 +1,11 @@
 import type { Decider } from '../commands/index.js';
 import { type LicenceKeyEvent, parseLicenceKeyEvent } from './events.js';
-import {
-  decideInventory,
-  evolveInventory,
-  type InventoryState,
-  initialInventoryState,
-  type LicenceKeyCommand,
-} from './inventory.js';
+import { decideInventory, type LicenceKeyCommand } from './inventory.js';
+import { evolveInventory, type InventoryState, initialInventoryState } from './inventory-state.js';
 
 export * from './events.js';
 export * from './inventory.js';
+export * from './inventory-state.js';
 
 /** `licenceKeys-<productId>`: one product's keys, the order lines waiting for them, and who got which. */
 export const inventoryDecider: Decider<LicenceKeyCommand, InventoryState, LicenceKeyEvent> = {

@@ -1,7 +1,15 @@
-import { Map as ImmutableMap, Set as ImmutableSet, List, OrderedSet } from 'immutable';
 import { AppError, IllegalStateError, NotFoundError } from '../errors/index.js';
 import { orderNumber } from '../orders/order-number.js';
 import type { AssignedKey, LicenceKeyEvent } from './events.js';
+import {
+  evolveInventory,
+  type InventoryState,
+  keyStatus,
+  keysHeld,
+  lineKey,
+  lineRecord,
+  shelfOrder,
+} from './inventory-state.js';
 
 /** A key as the admin adds it: already sealed and fingerprinted by the caller (key-vault), with a fresh id. */
 export interface NewLicenceKey {
@@ -43,50 +51,6 @@ export type LicenceKeyCommand =
       now: string;
     };
 
-export interface InventoryKey {
-  keyId: string;
-  key: string;
-  fingerprint: string;
-  status: 'available' | 'assigned' | 'removed' | 'revoked';
-  orderId?: string;
-  lineId?: string;
-  /** The order it came back from: never handed to that order again (its unit was refunded). */
-  returnedFrom?: string;
-}
-
-export interface WaitingLine {
-  orderId: string;
-  lineId: string;
-  remaining: number;
-}
-
-/**
- * Persistent collections (immutable.js): every event makes a new state in O(log n) instead of copying the
- * product's whole key history, so folding a stream of tens of thousands of events stays linear.
- */
-export interface InventoryState {
-  keys: ImmutableMap<string, InventoryKey>;
-  /** Fingerprints of keys in the inventory (available or assigned) → key id; a removed key may be added again. */
-  fingerprints: ImmutableMap<string, string>;
-  /** Available key ids, oldest first: keys are handed out in the order they were added. */
-  available: OrderedSet<string>;
-  /** Order lines still owed keys, oldest request first. */
-  waiting: List<WaitingLine>;
-  /** `<orderId>/<lineId>` of every line that ever asked. */
-  requested: ImmutableSet<string>;
-  /** The threshold the last low-stock alert was raised for; null when stock is above it again (re-armed). */
-  lowStockAlertedBelow: number | null;
-}
-
-export const initialInventoryState: InventoryState = {
-  keys: ImmutableMap(),
-  fingerprints: ImmutableMap(),
-  available: OrderedSet(),
-  waiting: List(),
-  requested: ImmutableSet(),
-  lowStockAlertedBelow: null,
-};
-
 export class DuplicateLicenceKeyError extends AppError {
   /** Ids (from the command) of the keys that are already in the inventory or twice in the command. */
   constructor(readonly duplicates: string[]) {
@@ -97,93 +61,14 @@ export class DuplicateLicenceKeyError extends AppError {
   }
 }
 
-const lineKey = (orderId: string, lineId: string) => `${orderId}/${lineId}`;
-
-function rearm(state: InventoryState): InventoryState {
-  const alerted = state.lowStockAlertedBelow;
-  return alerted !== null && state.available.size >= alerted
-    ? { ...state, lowStockAlertedBelow: null }
-    : state;
-}
-
-export function evolveInventory(state: InventoryState, event: LicenceKeyEvent): InventoryState {
-  switch (event.type) {
-    case 'LicenceKeyAdded': {
-      const { keyId, key, fingerprint } = event.data;
-      return rearm({
-        ...state,
-        keys: state.keys.set(keyId, { keyId, key, fingerprint, status: 'available' }),
-        fingerprints: state.fingerprints.set(fingerprint, keyId),
-        available: state.available.add(keyId),
-      });
-    }
-    case 'LicenceKeyRemoved': {
-      const removed = state.keys.get(event.data.keyId);
-      if (!removed) return state;
-      return {
-        ...state,
-        keys: state.keys.set(removed.keyId, { ...removed, status: 'removed' }),
-        fingerprints: state.fingerprints.delete(removed.fingerprint),
-        available: state.available.delete(removed.keyId),
-      };
-    }
-    case 'LicenceKeysRequested': {
-      const { orderId, lineId, quantity } = event.data;
-      return {
-        ...state,
-        waiting: state.waiting.push({ orderId, lineId, remaining: quantity }),
-        requested: state.requested.add(lineKey(orderId, lineId)),
-      };
-    }
-    case 'LicenceKeysAssigned': {
-      const { orderId, lineId, keys } = event.data;
-      let updated = state.keys;
-      let available = state.available;
-      for (const { keyId } of keys) {
-        const key = updated.get(keyId);
-        if (key) updated = updated.set(keyId, { ...key, status: 'assigned', orderId, lineId });
-        available = available.delete(keyId);
-      }
-      const waiting = state.waiting
-        .map((line) =>
-          line.orderId === orderId && line.lineId === lineId
-            ? { ...line, remaining: line.remaining - keys.length }
-            : line,
-        )
-        .filter((line) => line.remaining > 0);
-      return { ...state, keys: updated, available, waiting };
-    }
-    case 'LicenceKeyRevoked': {
-      const key = state.keys.get(event.data.keyId);
-      if (!key) return state;
-      return { ...state, keys: state.keys.set(key.keyId, { ...key, status: 'revoked' }) };
-    }
-    case 'LicenceKeyReturned': {
-      const key = state.keys.get(event.data.keyId);
-      if (!key) return state;
-      const { orderId: _order, lineId: _line, ...rest } = key;
-      return rearm({
-        ...state,
-        keys: state.keys.set(key.keyId, { ...rest, status: 'available', returnedFrom: event.data.orderId }),
-        available: state.available.add(key.keyId),
-      });
-    }
-    case 'LicenceKeysRequestWithdrawn': {
-      const { orderId, lineId, quantity } = event.data;
-      const waiting = state.waiting
-        .map((line) =>
-          line.orderId === orderId && line.lineId === lineId
-            ? { ...line, remaining: line.remaining - quantity }
-            : line,
-        )
-        .filter((line) => line.remaining > 0);
-      return { ...state, waiting };
-    }
-    case 'LicenceKeyStockLow':
-      return { ...state, lowStockAlertedBelow: event.data.threshold };
-    case 'LicenceKeyRevealed':
-      return state;
+/** Up to `wanted` keys from the front of the shelf, none that came back from this order. */
+function takeFromShelf(state: InventoryState, orderId: string, wanted: number): AssignedKey[] {
+  const taken: AssignedKey[] = [];
+  for (const stock of shelfOrder(state)) {
+    if (taken.length === wanted) break;
+    if (stock.returnedFrom !== orderId) taken.push({ keyId: stock.keyId, key: stock.key });
   }
+  return taken;
 }
 
 /**
@@ -202,12 +87,7 @@ function serveAndWatch(
   let state = decided.reduce(evolveInventory, before);
   for (const line of state.waiting) {
     if (state.available.size === 0) break;
-    const keys: AssignedKey[] = state.available
-      .toSeq()
-      .filter((keyId) => state.keys.get(keyId)?.returnedFrom !== line.orderId)
-      .take(line.remaining)
-      .toArray()
-      .map((keyId) => ({ keyId, key: (state.keys.get(keyId) as InventoryKey).key }));
+    const keys = takeFromShelf(state, line.orderId, line.remaining);
     if (keys.length === 0) continue;
     const assigned: LicenceKeyEvent = {
       type: 'LicenceKeysAssigned',
@@ -251,14 +131,14 @@ const removeLicenceKey = (
   cmd: Extract<LicenceKeyCommand, { type: 'RemoveLicenceKey' }>,
   state: InventoryState,
 ): LicenceKeyEvent[] => {
-  const key = state.keys.get(cmd.keyId);
-  if (!key || key.status === 'removed') throw new NotFoundError('License key not found');
+  const key = keyStatus(state, cmd.keyId);
+  if (!key) throw new NotFoundError('License key not found');
   if (key.status === 'revoked') {
     throw new IllegalStateError('This license key was revoked; it stays on record and cannot be deleted.');
   }
   if (key.status === 'assigned') {
     throw new IllegalStateError(
-      `This license key is assigned to order ${orderNumber(key.orderId ?? '')} and cannot be deleted.`,
+      `This license key is assigned to order ${orderNumber(key.orderId)} and cannot be deleted.`,
     );
   }
   const removed: LicenceKeyEvent = {
@@ -273,7 +153,7 @@ const requestLicenceKeys = (
   state: InventoryState,
 ): LicenceKeyEvent[] => {
   // Asked before (a retried job): the line is served or still in the queue; asking again changes nothing.
-  if (state.requested.has(lineKey(cmd.orderId, cmd.lineId))) return [];
+  if (lineRecord(state, cmd.orderId, cmd.lineId)?.requested) return [];
   const requested: LicenceKeyEvent = {
     type: 'LicenceKeysRequested',
     data: {
@@ -300,8 +180,8 @@ const releaseLicenceKeys = (
   const { productId, orderId, lineId, now } = cmd;
   const released: LicenceKeyEvent[] = [];
   for (const { keyId, leftStore } of cmd.keys) {
-    const key = state.keys.get(keyId);
-    if (key?.status !== 'assigned' || key.orderId !== orderId || key.lineId !== lineId) continue;
+    const key = state.sold.get(keyId);
+    if (key?.status !== 'assigned' || key.line !== lineKey(orderId, lineId)) continue;
     released.push(
       leftStore
         ? { type: 'LicenceKeyRevoked', data: { productId, keyId, orderId, lineId, revokedAt: now } }
@@ -309,9 +189,7 @@ const releaseLicenceKeys = (
     );
   }
   const after = released.reduce(evolveInventory, state);
-  const held = after.keys.count(
-    (key) => key.status === 'assigned' && key.orderId === orderId && key.lineId === lineId,
-  );
+  const held = keysHeld(after, orderId, lineId);
   const waiting = after.waiting.find((line) => line.orderId === orderId && line.lineId === lineId);
   const surplus = (waiting?.remaining ?? 0) - Math.max(0, cmd.wanted - held);
   if (surplus > 0) {

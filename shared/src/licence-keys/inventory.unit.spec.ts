@@ -67,6 +67,27 @@ describe('Licence-key inventory', () => {
         .thenEmits(requested(order, 'L1', 2), assigned(order, 'L1', k1, k2));
     });
 
+    it('skips keys taken or removed meanwhile, and puts a key given back behind the others', () => {
+      const third = randomUUID();
+      given(
+        added(k1),
+        added(k2),
+        added(k3),
+        added(k4),
+        { type: 'LicenceKeyRemoved', data: { productId, keyId: k2.keyId, removedAt: now } },
+        requested(order, 'L1', 1),
+        assigned(order, 'L1', k1),
+        {
+          type: 'LicenceKeyReturned',
+          data: { productId, keyId: k1.keyId, orderId: order, lineId: 'L1', returnedAt: now },
+        },
+        requested(other, 'L1', 1),
+        assigned(other, 'L1', k3),
+      )
+        .when(request(third, 'L1', 2))
+        .thenEmits(requested(third, 'L1', 2), assigned(third, 'L1', k4, k1), stockLow(0));
+    });
+
     it('raises the low-stock alert once when the assignment leaves fewer than the threshold', () => {
       given(added(k1), added(k2), added(k3))
         .when(request(order, 'L1', 2))

@@ -146,6 +146,35 @@ describe('Grouped decisions', () => {
     await expect(decide(stream, { amount: 1 }, metadata('fourth'))).rejects.toThrow('3 + 1 is over 3');
   });
 
+  it('forgets the least recently decided streams past the events it may keep, and reads them again in full', async () => {
+    const readFrom: Array<[string, bigint | undefined]> = [];
+    const tracked: EventStore = {
+      ...env.eventStore,
+      readStream: (name, from) => {
+        readFrom.push([name, from]);
+        return env.eventStore.readStream(name, from);
+      },
+    };
+    const decide = groupedDecisions(tracked, counter, { streams: 10, events: 5 });
+    const [a, b] = [`counter-${randomUUID()}`, `counter-${randomUUID()}`];
+    for (const amount of [1, 2, 3]) await decide(a, { amount }, metadata(`a${amount}`));
+    for (const amount of [1, 2, 3]) await decide(b, { amount }, metadata(`b${amount}`));
+    // Six events kept is one too many: the stream decided least recently goes, the one just decided stays.
+    await decide(a, { amount: 4 }, metadata('a4'));
+    await decide(b, { amount: 4 }, metadata('b4'));
+
+    expect(readFrom).toEqual([
+      [a, 0n],
+      [a, 1n],
+      [a, 2n],
+      [b, 0n],
+      [b, 1n],
+      [b, 2n],
+      [a, 0n],
+      [b, 0n],
+    ]);
+  });
+
   it('decides a group again when another process appended first', async () => {
     let releaseAppend!: () => void;
     const appendMay = new Promise<void>((resolve) => {

@@ -14,8 +14,17 @@ import {
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
 
-/** Hot streams whose folded state a process keeps; the least recently decided is forgotten first. */
-const KEPT_STREAMS = 1_000;
+/**
+ * Hot streams whose folded state a process keeps; the least recently decided is forgotten first. Bounded by count
+ * and by the events folded into them: a product's inventory grows with every key it ever had (hundreds of bytes a
+ * key), so after a year a thousand of them would not fit a worker's heap. A stream forgotten is read again in full
+ * on its next decision.
+ */
+export interface KeptStreams {
+  streams: number;
+  events: number;
+}
+const KEPT_STREAMS: KeptStreams = { streams: 1_000, events: 1_000_000 };
 const ROUNDS = 10;
 const BASE_MS = 10;
 const MAX_MS = 500;
@@ -69,17 +78,31 @@ interface Waiting<Command, Event> {
 export function groupedDecisions<Command, State, Event extends DomainEvent>(
   eventStore: EventStore,
   decider: Decider<Command, State, Event>,
+  bounds: KeptStreams = KEPT_STREAMS,
 ) {
   /** Present while a decision on the stream is in flight: the commands that arrived meanwhile. */
   const waiting = new Map<string, Waiting<Command, Event>[]>();
   /** The streams' states as last read, least recently decided first. */
   const kept = new Map<string, LoadedStream<State>>();
 
-  /** Keeps `loaded` as the stream's latest known state, forgetting the least recently decided stream past the bound. */
+  let keptEvents = 0;
+  const eventsIn = (loaded: LoadedStream<State> | undefined) =>
+    loaded === undefined || loaded.revision === 'no_stream' ? 0 : Number(loaded.revision) + 1;
+
+  /**
+   * Keeps `loaded` as the stream's latest known state, forgetting the least recently decided streams past the
+   * bounds (never this one, however large).
+   */
   function keep(stream: string, loaded: LoadedStream<State>) {
+    keptEvents -= eventsIn(kept.get(stream));
     kept.delete(stream);
     kept.set(stream, loaded);
-    if (kept.size > KEPT_STREAMS) kept.delete(kept.keys().next().value as string);
+    keptEvents += eventsIn(loaded);
+    for (const [oldest, state] of kept) {
+      if (oldest === stream || (kept.size <= bounds.streams && keptEvents <= bounds.events)) break;
+      kept.delete(oldest);
+      keptEvents -= eventsIn(state);
+    }
   }
 
   async function decideGroup(stream: string, group: readonly Waiting<Command, Event>[]) {

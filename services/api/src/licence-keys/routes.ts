@@ -1,6 +1,7 @@
 import {
   AppError,
   DuplicateLicenceKeyError,
+  keyStatus,
   matchesKeyFormat,
   NotFoundError,
   ValidationError,
@@ -160,14 +161,14 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
     ]);
     const keyId = keyIds[0] as string;
     if (duplicates.size > 0) throw new DuplicateLicenceKeyError([keyId]);
-    const added = state?.keys.get(keyId);
+    const added = state && keyStatus(state, keyId);
     const view: LicenceKeyView = {
       id: keyId,
       productId: product.id,
       productName: product.name,
       key,
       assigned: added?.status === 'assigned',
-      orderId: added?.orderId ?? null,
+      orderId: added && 'orderId' in added ? added.orderId : null,
       createdAt: addedAt,
     };
     privateJson(res, 201, view);
