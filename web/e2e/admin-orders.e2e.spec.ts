@@ -1,7 +1,7 @@
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openAdminPage } from './support/admin.js';
+import { openAdminPage, openStaleAndOtherAdminPages } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { shownMoney } from './support/money.js';
@@ -336,14 +336,8 @@ describe('with orders', () => {
     });
 
     it('refuses a status chosen on an order page that missed a change made in another tab, and shows that change', async () => {
-      const stale = await openAdminPage(browser, store.url);
-      const other = await openAdminPage(browser, store.url);
+      const { stale, other, close } = await openStaleAndOtherAdminPages(browser, store.url);
       try {
-        // This tab hears of no change by itself, as when its live stream cannot connect: held, never answered.
-        await stale.page.route(
-          (url) => url.pathname === '/api/admin/live',
-          () => {},
-        );
         const name = `Status of order ${orderNumber(first.id)}`;
         for (const tab of [stale.page, other.page]) {
           await tab.goto(`/admin/orders/${first.id}`);
@@ -368,7 +362,7 @@ describe('with orders', () => {
         expect(stale.errors.filter((error) => !error.includes('412'))).toEqual([]);
         expect(other.errors).toEqual([]);
       } finally {
-        await Promise.all([stale.close(), other.close()]);
+        await close();
       }
     });
 

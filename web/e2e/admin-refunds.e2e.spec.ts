@@ -2,7 +2,7 @@ import type { RefundableUnitView } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../test/support/licence-keys.js';
-import { openAdminPage } from './support/admin.js';
+import { openAdminPage, openStaleAndOtherAdminPages } from './support/admin.js';
 import { openPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import {
@@ -124,5 +124,40 @@ describe('an admin refund', () => {
     await page.getByText('Returned to stock').waitFor();
     expect(errors).toEqual([]);
     await close();
+  });
+
+  it('is refused on an order page that missed a refund made in another tab, before PayPal is asked', async () => {
+    const product = (await purchasableProducts(store.url))[2];
+    if (!product) throw new Error('no third product in stock');
+    const order = await purchase(store.url, ada, [{ product, quantity: 2 }]);
+    await waitForLicenceKeys(store.url, order);
+    const { stale, other, close } = await openStaleAndOtherAdminPages(browser, store.url);
+    try {
+      await stale.page.goto(`/admin/orders/${order.id}`);
+      await untilUnits(stale.page, order, (units) => units.every((unit) => unit.leftStore));
+      await refundFirstUnit(other.page, order, 'The key will be revoked');
+
+      await stale.page.getByRole('button', { name: 'Refund', exact: true }).click();
+      const dialog = stale.page.getByRole('dialog', { name: 'Refund' });
+      await dialog.getByRole('checkbox').nth(1).check();
+      await dialog.getByLabel('Reason *').fill('Asked twice');
+      await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+      const refused = stale.page.waitForResponse((response) => response.url().endsWith('/refunds'));
+      await dialog.getByRole('button', { name: 'Confirm refund' }).click();
+      expect((await refused).status()).toBe(412);
+      await toastSaying(
+        stale.page,
+        'Not refunded',
+        'This order was changed by someone else since you opened it; it now shows the changes. Refund again if you still want to.',
+      );
+      await dialog.waitFor({ state: 'hidden' });
+      const refunds = stale.page.getByRole('list', { name: 'Refunds of this order' });
+      await refunds.getByText('Completed').waitFor();
+      expect(await refunds.getByRole('listitem').count()).toBe(1);
+      expect(stale.errors.filter((error) => !error.includes('412'))).toEqual([]);
+      expect(other.errors).toEqual([]);
+    } finally {
+      await close();
+    }
   });
 });

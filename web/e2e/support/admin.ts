@@ -36,3 +36,19 @@ export async function openAdminPage(
   await signInAsAdmin(opened.page);
   return opened;
 }
+
+/**
+ * Two admin tabs, one of which hears of no change by itself (its live stream held, never answered, as when it cannot
+ * connect): what another admin does in `other` stays unseen in `stale` until it reads again.
+ */
+export async function openStaleAndOtherAdminPages(browser: Browser, storeUrl: string) {
+  const [stale, other] = await Promise.all([
+    openAdminPage(browser, storeUrl),
+    openAdminPage(browser, storeUrl),
+  ]);
+  await stale.page.route(
+    (url) => url.pathname === '/api/admin/live',
+    () => {},
+  );
+  return { stale, other, close: () => Promise.all([stale.close(), other.close()]) };
+}

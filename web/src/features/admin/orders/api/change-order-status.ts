@@ -3,6 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, isStale } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { ORDER_PAGES_PATH, ORDERS_KEY } from './get-orders';
+import { refuseStaleOrderWrite } from './stale-order';
 
 /** What an admin may set: pending, completed or cancelled, from any status. */
 export const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
@@ -19,9 +20,6 @@ const AFFECTED = [
   ['/api/admin/customers'],
   ['/api/admin/dashboard'],
 ];
-
-const STALE_ORDER =
-  'This order was changed by someone else since you opened it; it now shows the changes. Choose again if you still want to.';
 
 export function useChangeOrderStatus() {
   const queryClient = useQueryClient();
@@ -50,9 +48,7 @@ export function useChangeOrderStatus() {
     },
     onError: async (error) => {
       if (isStale(error)) {
-        toast({ title: 'Not changed', description: STALE_ORDER, variant: 'destructive' });
-        // The page shows the order as it is now, so the next choice is made on what someone else did.
-        await queryClient.invalidateQueries({ queryKey: ORDERS_KEY });
+        await refuseStaleOrderWrite(queryClient, 'Not changed', 'Choose again if you still want to.');
         return;
       }
       toast({ title: 'Error', description: error.message, variant: 'destructive' });

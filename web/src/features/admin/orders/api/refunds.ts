@@ -1,8 +1,9 @@
 import type { OrderRefundView, OrderUnit, RefundableUnitView } from '@licensestore/shared';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, getJson } from '@/lib/api';
+import { apiRequest, getJson, isStale } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { ORDERS_KEY } from './get-orders';
+import { refuseStaleOrderWrite } from './stale-order';
 
 /** The units the refund dialog offers (admins only). */
 export const refundableUnitsQueryOptions = (orderId: string) =>
@@ -19,8 +20,12 @@ export const useRefundableUnits = (orderId: string, enabled: boolean) =>
 
 export type RefundRequest = { units: OrderUnit[]; reason: string } | { all: true; reason: string };
 
-/** Asks PayPal for the refund; the order, its lines, keys and timeline are read again whatever the answer. */
-export function useRefundOrder(orderId: string) {
+/**
+ * Asks PayPal for the refund; the order, its lines, keys and timeline are read again whatever the answer. `etag`
+ * names the order as the page shows it: a refund chosen on an order refunded or changed since is refused before
+ * PayPal is asked.
+ */
+export function useRefundOrder(orderId: string, etag: string | null) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (request: RefundRequest) => {
@@ -28,6 +33,7 @@ export function useRefundOrder(orderId: string) {
         'POST',
         `/api/orders/${encodeURIComponent(orderId)}/refunds`,
         request,
+        { ifMatch: etag },
       );
       return { accepted: response.status === 202, refund: (await response.json()) as OrderRefundView };
     },
@@ -39,7 +45,11 @@ export function useRefundOrder(orderId: string) {
           : `${refund.amount} USD was refunded through PayPal.`,
       });
     },
-    onError: (error) => {
+    onError: async (error) => {
+      if (isStale(error)) {
+        await refuseStaleOrderWrite(queryClient, 'Not refunded', 'Refund again if you still want to.');
+        return;
+      }
       toast({ title: 'Refund failed', description: error.message, variant: 'destructive' });
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: [...ORDERS_KEY, orderId] }),

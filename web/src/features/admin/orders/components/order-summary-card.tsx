@@ -22,11 +22,11 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
 }
 
 /**
- * Who bought, what it cost, where it stands; the status is changed and the delivery e-mail resent from here. `etag`
- * names the version shown: a status change made on it is refused if the order changed since.
+ * Who bought, what it cost, where it stands; the status is changed, the order refunded and the delivery e-mail
+ * resent from here. `etag` names the version shown: each of those is refused if the order changed since.
  */
 export function OrderSummaryCard({ order, etag }: { order: OrderView; etag: string | null }) {
-  const resend = useResendDeliveryEmail(order.id, order.customerEmail);
+  const resend = useResendDeliveryEmail(order.id, order.customerEmail, etag);
   const readOnly = useReadOnly();
   return (
     <Card aria-labelledby="order-summary">
@@ -48,7 +48,7 @@ export function OrderSummaryCard({ order, etag }: { order: OrderView; etag: stri
         {!readOnly && (
           <div className="flex flex-wrap items-center gap-3">
             <OrderStatusSelect order={order} etag={etag} className="w-40" />
-            <RefundDialog orderId={order.id} />
+            <RefundDialog orderId={order.id} etag={etag} />
             <Button variant="outline" onClick={() => resend.mutate()} disabled={resend.isPending}>
               <Mail aria-hidden="true" className="size-4" />
               {resend.isPending ? 'Requesting...' : 'Resend delivery email'}

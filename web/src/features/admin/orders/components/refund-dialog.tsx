@@ -5,6 +5,7 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
 import { Label } from '@/components/ui/label';
+import { isStale } from '@/lib/api';
 import { formatPrice } from '@/lib/format';
 import { useRefundableUnits, useRefundOrder } from '../api/refunds';
 
@@ -22,14 +23,14 @@ const consequence = (unit: RefundableUnitView) =>
       : 'Not delivered: the key returns to stock.';
 
 /** Refund chosen units (or the whole order) through PayPal, with a reason, after a confirmation naming the consequence. */
-export function RefundDialog({ orderId }: { orderId: string }) {
+export function RefundDialog({ orderId, etag }: { orderId: string; etag: string | null }) {
   const [open, setOpen] = useState(false);
   const [chosen, setChosen] = useState<number[]>([]);
   const [reason, setReason] = useState('');
   const [confirming, setConfirming] = useState(false);
   const [problem, setProblem] = useState<string | undefined>();
   const units = useRefundableUnits(orderId, open);
-  const refund = useRefundOrder(orderId);
+  const refund = useRefundOrder(orderId, etag);
   const all = units.data ?? [];
   const picked = chosen.map((index) => all[index]).filter((unit) => unit !== undefined);
   const whole = all.length > 0 && picked.length === all.length;
@@ -56,7 +57,8 @@ export function RefundDialog({ orderId }: { orderId: string }) {
     const request = whole
       ? { all: true as const, reason }
       : { units: picked.map(({ lineId, keyId }) => ({ lineId, keyId })), reason };
-    refund.mutate(request, { onSuccess: close });
+    // Refused as stale, the dialog closes on the page that now shows what changed.
+    refund.mutate(request, { onSuccess: close, onError: (error) => isStale(error) && close() });
   };
 
   return (
