@@ -3,8 +3,8 @@ import type { Database } from '@licensestore/shared/db';
 import { projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
 import type { Projector } from '../projector.js';
-import { tableIn } from '../sql.js';
-import { auditLogRowJson, productsOf } from './rows.js';
+import { insertFactsWithJson, tableIn } from '../sql.js';
+import { AUDIT_LOG_ROW_COLUMNS, auditLogRowJson, productsOf, withheldDataJson } from './rows.js';
 
 /**
  * One row per event, keys withheld, for the back office's store-wide log and for following an order's
@@ -66,10 +66,13 @@ export const auditLogProjector: Projector = {
   async apply(trx, events, { schema }) {
     if (events.length === 0) return;
     // Rows are facts that never change: a replayed batch inserts nothing twice.
-    await sql`
-      INSERT INTO ${tableIn(schema, 'audit_log')}
-      SELECT * FROM json_populate_recordset(NULL::${tableIn(schema, 'audit_log')}, ${`[${events.map(auditLogRowJson).join(',')}]`}::json)
-      ON CONFLICT (position) DO NOTHING`.execute(trx);
+    await insertFactsWithJson(trx, schema, 'audit_log', {
+      key: ['position'],
+      columns: AUDIT_LOG_ROW_COLUMNS,
+      jsonColumn: 'data',
+      rows: `[${events.map(auditLogRowJson).join(',')}]`,
+      json: `[${events.map((event) => withheldDataJson(event.data)).join(',')}]`,
+    });
     const products = events.flatMap((event) =>
       productsOf(event).map((productId) => ({ product_id: productId, position: event.position })),
     );

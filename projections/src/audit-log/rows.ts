@@ -43,23 +43,38 @@ const withholdKeys = (_name: string, value: unknown) =>
   typeof value === 'string' && isSealedKey(value) ? WITHHELD_KEY : value;
 
 /**
- * Event data as JSON with every sealed key withheld, as `maskKeys(data, () => WITHHELD_KEY)` has it, without
- * copying the data. A sealed key in JSON text starts `"v1.`: data without that needs no second pass.
+ * Event data as JSON with every sealed key withheld entirely, as `maskKeys(data, () => WITHHELD_KEY)` has it,
+ * without copying the data. The projections role does not hold the key secret (keys are opened only at the HTTP
+ * edge), so it cannot show a key's last characters; the per-order history, read through the API, does. A sealed key
+ * in JSON text starts `"v1.`: data without that needs no second pass.
  */
 export function withheldDataJson(data: unknown): string {
   const json = JSON.stringify(data);
   return json.includes(`"${SEALED_PREFIX}`) ? JSON.stringify(data, withholdKeys) : json;
 }
 
+/** The columns of a log row but its data, as `auditLogRowJson` writes them. */
+export const AUDIT_LOG_ROW_COLUMNS = [
+  'position',
+  'event_id',
+  'stream',
+  'revision',
+  'type',
+  'recorded_at',
+  'actor_type',
+  'actor_id',
+  'correlation_id',
+  'causation_id',
+  'order_id',
+] as const;
+
 /**
- * A log row as JSON, every sealed key withheld entirely. The projections role does not hold the key secret (keys
- * are opened only at the HTTP edge), so it cannot show a key's last characters; the per-order history, read
- * through the API, does. Text goes through `storableText`: the row must be writable whatever the event store
- * accepted.
+ * A log row as JSON, but its data (`withheldDataJson`, which every row has). Text goes through `storableText`: the
+ * row must be writable whatever the event store accepted.
  */
 export function auditLogRowJson(event: RecordedEvent): string {
   const { actor, correlationId, causationId } = event.metadata;
-  const row = JSON.stringify({
+  return JSON.stringify({
     position: event.position,
     event_id: event.id,
     stream: storableText(event.streamId),
@@ -72,6 +87,4 @@ export function auditLogRowJson(event: RecordedEvent): string {
     causation_id: storableText(causationId),
     order_id: orderOf(event),
   });
-  // The data is spliced in as JSON text: masking it into a copy only to serialise that would cost twice.
-  return `${row.slice(0, -1)},"data":${withheldDataJson(event.data)}}`;
 }

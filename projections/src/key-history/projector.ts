@@ -6,7 +6,7 @@ import type { Logger } from '@licensestore/shared/logging';
 import { projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
-import { tableIn } from '../sql.js';
+import { insertFactsWithJson, tableIn } from '../sql.js';
 
 const NAME = projectorDescriptors.keyHistory.name;
 /** `order-<uuid>` streams. */
@@ -30,6 +30,20 @@ interface Delivery {
 
 /** What one event does to key histories: its steps, or a delivery whose keys are looked up for the whole batch. */
 type Effect = Step[] | Delivery;
+
+/** The columns of a `key_history` row but its details, as `stepsOfBatch` writes them. */
+const KEY_HISTORY_ROW_COLUMNS = [
+  'key_id',
+  'position',
+  'stream',
+  'event_type',
+  'kind',
+  'order_id',
+  'at',
+  'actor_type',
+  'actor_id',
+  'correlation_id',
+] as const;
 
 const lower = (id: string) => id.toLowerCase();
 
@@ -245,11 +259,13 @@ export const keyHistoryProjector: Projector = {
   async apply(trx, events, { schema, log }) {
     const rows = await stepsOfBatch(trx, schema, events, log);
     if (rows.length === 0) return;
-    const table = tableIn(schema, 'key_history');
     // Facts that never change: a replayed batch inserts nothing twice.
-    await sql`
-      INSERT INTO ${table}
-      SELECT * FROM json_populate_recordset(NULL::${table}, ${JSON.stringify(rows)}::json)
-      ON CONFLICT (key_id, position) DO NOTHING`.execute(trx);
+    await insertFactsWithJson(trx, schema, 'key_history', {
+      key: ['key_id', 'position'],
+      columns: KEY_HISTORY_ROW_COLUMNS,
+      jsonColumn: 'details',
+      rows: JSON.stringify(rows.map(({ details: _, ...row }) => row)),
+      json: JSON.stringify(rows.map((row) => row.details)),
+    });
   },
 };

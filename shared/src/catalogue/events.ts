@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEventData } from '../eventstore/event-data.js';
 import { recordedProductChangesSchema, recordedProductFieldsSchema } from './product.js';
 
 export const productEventSchemas = {
@@ -25,5 +26,5 @@ export const productStream = (productId: string) => `product-${productId}`;
 export function parseProductEvent(type: string, data: unknown): ProductEvent | null {
   if (!(type in productEventSchemas)) return null;
   const schema = productEventSchemas[type as ProductEvent['type']];
-  return { type, data: schema.parse(data) } as ProductEvent;
+  return { type, data: parseEventData(schema, data) } as ProductEvent;
 }

@@ -3,6 +3,7 @@ import { productEventSchemas } from '../catalogue/events.js';
 import { LICENCE_KEYS_CATEGORY, licenceKeyEventSchemas } from '../licence-keys/events.js';
 import { checkoutEventSchemas, orderEventSchemas } from '../orders/events.js';
 import { receiptEventSchemas } from '../receipts/numbering.js';
+import { parseEventData } from './event-data.js';
 import { streamCategory } from './port.js';
 
 /** The schema of each event type's data (in its current shape), by the category of the stream it is recorded in. */
@@ -23,5 +24,6 @@ const schemasByCategory: ReadonlyMap<string, Readonly<Record<string, z.ZodType>>
  */
 export function checkEventData(event: { streamId: string; type: string; data: unknown }): void {
   const schemas = schemasByCategory.get(streamCategory(event.streamId));
-  if (schemas && Object.hasOwn(schemas, event.type)) schemas[event.type]?.parse(event.data);
+  const schema = schemas && Object.hasOwn(schemas, event.type) ? schemas[event.type] : undefined;
+  if (schema) parseEventData(schema, event.data);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEventData } from '../eventstore/event-data.js';
 
 /**
  * Events of a product's licence-key inventory (`licenceKeys-<productId>`), v1. Keys are stored sealed
@@ -113,5 +114,5 @@ export const licenceKeysStream = (productId: string) => `${LICENCE_KEYS_CATEGORY
 export function parseLicenceKeyEvent(type: string, data: unknown): LicenceKeyEvent | null {
   if (!(type in licenceKeyEventSchemas)) return null;
   const schema = licenceKeyEventSchemas[type as LicenceKeyEvent['type']];
-  return { type, data: schema.parse(data) } as LicenceKeyEvent;
+  return { type, data: parseEventData(schema, data) } as LicenceKeyEvent;
 }

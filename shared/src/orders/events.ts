@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEventData } from '../eventstore/event-data.js';
 import { assignedKeySchema, revealChannelSchema, revealViewerSchema } from '../licence-keys/events.js';
 import { decimalAmount } from '../money/index.js';
 
@@ -181,10 +182,13 @@ export const orderStream = (orderId: string) => `order-${orderId}`;
 
 export function parseCheckoutEvent(type: string, data: unknown): CheckoutEvent | null {
   if (!(type in checkoutEventSchemas)) return null;
-  return { type, data: checkoutEventSchemas[type as CheckoutEvent['type']].parse(data) } as CheckoutEvent;
+  return {
+    type,
+    data: parseEventData(checkoutEventSchemas[type as CheckoutEvent['type']], data),
+  } as CheckoutEvent;
 }
 
 export function parseOrderEvent(type: string, data: unknown): OrderEvent | null {
   if (!(type in orderEventSchemas)) return null;
-  return { type, data: orderEventSchemas[type as OrderEvent['type']].parse(data) } as OrderEvent;
+  return { type, data: parseEventData(orderEventSchemas[type as OrderEvent['type']], data) } as OrderEvent;
 }

@@ -9,9 +9,13 @@ export const parseOrderBatch = batchParser<OrderEvent>({
   category: 'order',
   parse: (event) => {
     const order = parseOrderEvent(event.type, event.data);
+    if (!order) return null;
     // Postgres compares uuids regardless of case; the folds key maps by the id text, so it has one spelling.
-    if (order) order.data.orderId = order.data.orderId.toLowerCase();
-    return order;
+    // The parsed data is shared with the event's other readers: a different spelling gets a copy.
+    const orderId = order.data.orderId.toLowerCase();
+    return orderId === order.data.orderId
+      ? order
+      : ({ ...order, data: { ...order.data, orderId } } as OrderEvent);
   },
   describes: 'an order event',
 });

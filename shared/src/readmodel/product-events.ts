@@ -6,8 +6,12 @@ export const parseProductBatch = batchParser<ProductEvent>({
   category: 'product',
   parse: (event) => {
     const product = parseProductEvent(event.type, event.data);
-    if (product) product.data.productId = product.data.productId.toLowerCase();
-    return product;
+    if (!product) return null;
+    // The parsed data is shared with the event's other readers: a different spelling gets a copy.
+    const productId = product.data.productId.toLowerCase();
+    return productId === product.data.productId
+      ? product
+      : ({ ...product, data: { ...product.data, productId } } as ProductEvent);
   },
   describes: 'a product event',
 });
