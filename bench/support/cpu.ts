@@ -16,8 +16,16 @@ export interface CpuSnapshot {
   counted: Map<string, number>;
 }
 
-function readProcesses(): Map<number, { parent: number; ticks: number }> {
-  const processes = new Map<number, { parent: number; ticks: number }>();
+interface ProcessTimes {
+  parent: number;
+  /** Its own user and system time. */
+  ticks: number;
+  /** Of its children that ended and that it waited for (a Postgres backend that closed, say). */
+  reaped: number;
+}
+
+function readProcesses(): Map<number, ProcessTimes> {
+  const processes = new Map<number, ProcessTimes>();
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -27,6 +35,7 @@ function readProcesses(): Map<number, { parent: number; ticks: number }> {
       processes.set(Number(entry), {
         parent: Number(fields[1]),
         ticks: Number(fields[11]) + Number(fields[12]),
+        reaped: Number(fields[13]) + Number(fields[14]),
       });
     } catch {
       // The process ended while we looked.
@@ -46,9 +55,12 @@ export function cpuSnapshot(counted: Counted[]): CpuSnapshot {
   const processes = readProcesses();
   const children = new Map<number, number[]>();
   for (const [pid, { parent }] of processes) children.set(parent, [...(children.get(parent) ?? []), pid]);
-  const ticks = (pid: number, descendants: boolean): number =>
-    (processes.get(pid)?.ticks ?? 0) +
-    (descendants ? (children.get(pid) ?? []).reduce((sum, child) => sum + ticks(child, true), 0) : 0);
+  const ticks = (pid: number, descendants: boolean): number => {
+    const own = processes.get(pid);
+    if (!descendants) return own?.ticks ?? 0;
+    const living = (children.get(pid) ?? []).reduce((sum, child) => sum + ticks(child, true), 0);
+    return (own?.ticks ?? 0) + (own?.reaped ?? 0) + living;
+  };
   return {
     machine: machineBusySeconds(),
     counted: new Map(counted.map((c) => [c.name, ticks(c.pid, c.descendants) / TICKS_PER_SECOND])),
