@@ -1,6 +1,7 @@
 import type { Database } from '@licensestore/shared/db';
-import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
+import { type EventStore, isUnreadable, type LogEntry, type Position } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
+import { forgiveParkedEvents } from '@licensestore/shared/parked-events';
 import { readableEvents } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
 import { ensureCheckpoint, notifyCheckpoint, readCheckpoint } from './checkpoints.js';
@@ -95,6 +96,9 @@ interface Shadow {
   writeMs: number;
 }
 
+/** Ids of the entries of a batch that do not read. */
+const unreadableIds = (batch: readonly LogEntry[]) => batch.filter(isUnreadable).map((entry) => entry.id);
+
 async function timedWrite<T>(shadow: Shadow, write: () => Promise<T>): Promise<T> {
   const started = performance.now();
   try {
@@ -114,6 +118,8 @@ async function rebuildLocked(options: RebuildManyOptions, projectors: Projector[
     writeMs: 0,
   }));
   const names = projectors.map((projector) => projector.name);
+  /** What the catch-up met that still does not read: parked rows for it stay, the others are forgiven at the swap. */
+  const unreadable: string[] = [];
   try {
     for (const shadow of shadows) {
       log.info({ projector: shadow.projector.name, schema: shadow.schema }, 'rebuild started');
@@ -144,6 +150,7 @@ async function rebuildLocked(options: RebuildManyOptions, projectors: Projector[
       );
       const failed = written.find((write) => write.status === 'rejected');
       if (failed) throw failed.reason;
+      unreadable.push(...unreadableIds(batch));
       const applied = readableEvents(batch).length;
       if (Math.floor((events + applied) / PROGRESS_EVERY) > Math.floor(events / PROGRESS_EVERY)) {
         log.info({ projectors: names, events: events + applied, position }, 'rebuild catching up');
@@ -165,7 +172,9 @@ async function rebuildLocked(options: RebuildManyOptions, projectors: Projector[
           await sql`ANALYZE ${sql.table(`${shadow.schema}.${table}`)}`.execute(db);
         }
       });
-      const swapped = await timedWrite(shadow, () => swapWithRetries(options, shadow, position, batchSize));
+      const swapped = await timedWrite(shadow, () =>
+        swapWithRetries(options, shadow, position, batchSize, unreadable),
+      );
       const result = {
         projector: shadow.projector.name,
         events: events + swapped.events,
@@ -190,11 +199,12 @@ async function swapWithRetries(
   shadow: Shadow,
   from: Position | null,
   batchSize: number,
+  unreadable: readonly string[],
 ) {
   for (let attempt = 1; ; attempt++) {
     options.signal?.throwIfAborted();
     try {
-      return await swap(options, shadow, from, batchSize);
+      return await swap(options, shadow, from, batchSize, unreadable);
     } catch (error) {
       if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= SWAP_ATTEMPTS) throw error;
       options.log.warn(
@@ -207,9 +217,16 @@ async function swapWithRetries(
 
 /**
  * The short final transaction: lock the checkpoint row (a live runner's batch finishes first, its next one
- * waits), apply what was appended since the catch-up, replace the live tables, move the checkpoint.
+ * waits), apply what was appended since the catch-up, replace the live tables, take the projector off the parked
+ * events it has now read, move the checkpoint.
  */
-async function swap(options: RebuildManyOptions, shadow: Shadow, from: Position | null, batchSize: number) {
+async function swap(
+  options: RebuildManyOptions,
+  shadow: Shadow,
+  from: Position | null,
+  batchSize: number,
+  caughtUpUnreadable: readonly string[],
+) {
   const { db, store, log } = options;
   const { projector, schema } = shadow;
   return db.transaction().execute(async (trx) => {
@@ -224,9 +241,11 @@ async function swap(options: RebuildManyOptions, shadow: Shadow, from: Position 
       .execute();
     let position = from;
     let events = 0;
+    const unreadable = [...caughtUpUnreadable];
     for (;;) {
       const batch = await store.readAll(position, batchSize);
       if (batch.length === 0) break;
+      unreadable.push(...unreadableIds(batch));
       const readable = await parkUnreadable(trx, batch, projector.name, log);
       await projector.apply(trx, readable, { schema, log });
       position = (batch[batch.length - 1] as LogEntry).position;
@@ -238,6 +257,7 @@ async function swap(options: RebuildManyOptions, shadow: Shadow, from: Position 
       await sql`ALTER TABLE ${sql.table(`${schema}.${table}`)} SET SCHEMA public`.execute(trx);
     }
     await sql`DROP SCHEMA ${sql.id(schema)}`.execute(trx);
+    await forgiveParkedEvents(trx, projector.name, unreadable);
     await trx
       .updateTable('projection_checkpoints')
       .set({ position, version: projector.version, updated_at: sql<Date>`now()` })

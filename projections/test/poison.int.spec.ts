@@ -6,7 +6,7 @@ import { waitForProjections } from '@licensestore/shared/readmodel';
 import { describe, expect, it } from 'vitest';
 import { productsProjector } from '../src/products/projector.js';
 import { allProjectors } from '../src/projectors.js';
-import { rebuildProjector } from '../src/rebuild.js';
+import { rebuildProjector, rebuildProjectors } from '../src/rebuild.js';
 import { metadata } from './support/catalogue.js';
 import { useRunningReadModel } from './support/harness.js';
 
@@ -91,6 +91,41 @@ describe('projection runner', () => {
       await rebuildProjector({ db: env.db, store: env.store, projector: productsProjector, log: log.logger });
       expect(parkings()).toBe(parkedBefore + before.length);
       expect(await listParkedEvents(env.db)).toEqual(before);
+    });
+
+    it('takes a projector off an event once its rebuild reads it, and the row goes with the last one', async () => {
+      const { env, log } = running;
+      const productId = randomUUID();
+      const broken = await env.store.append(
+        productStream(productId),
+        [{ type: 'ProductDeleted', data: { productId, deletedAt: 'last week' }, metadata }],
+        'no_stream',
+      );
+      expect(await waitForProjections(env.pool, broken.position, { projectors, timeoutMs: 15_000 })).toBe(
+        true,
+      );
+      const parkedFor = async () =>
+        (await listParkedEvents(env.db))
+          .find((event) => event.position === broken.position)
+          ?.consumers.sort();
+      expect(await parkedFor()).toEqual([...projectors].sort());
+      const stillBroken = (await listParkedEvents(env.db)).filter(
+        (event) => event.position !== broken.position,
+      );
+
+      // The fix: here the stored data repaired by hand, standing in for an upcaster or a relaxed schema.
+      await env.pool.query(
+        `UPDATE event_store.events SET data = jsonb_set(data, '{deletedAt}', '"2026-03-01T09:00:00.000Z"')
+          WHERE stream_id = $1`,
+        [productStream(productId)],
+      );
+      await rebuildProjector({ db: env.db, store: env.store, projector: productsProjector, log: log.logger });
+      expect(await parkedFor()).toEqual(projectors.filter((name) => name !== 'products').sort());
+
+      await rebuildProjectors({ db: env.db, store: env.store, projectors: allProjectors, log: log.logger });
+      expect(await parkedFor()).toBeUndefined();
+      // Events that still do not read stay parked for everyone who passed them.
+      expect(await listParkedEvents(env.db)).toEqual(stillBroken);
     });
   });
 });

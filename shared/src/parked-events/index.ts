@@ -48,6 +48,25 @@ export function parkStatement(event: UnreadableEvent, consumer: string): { text:
   };
 }
 
+/**
+ * Takes `consumer` off every parked event it has since read (a rebuild after a fix: an upcaster, a relaxed schema),
+ * that is every one but `stillUnreadable`, the ids its rebuild met unreadable again; a row no consumer is left on
+ * goes. Run in the transaction that swaps the rebuilt model in, so the list changes exactly when the model that now
+ * holds those events does.
+ */
+export async function forgiveParkedEvents(
+  // biome-ignore lint/suspicious/noExplicitAny: writes one table of its own, whatever the caller's Database type
+  db: Kysely<any>,
+  consumer: string,
+  stillUnreadable: readonly string[],
+): Promise<void> {
+  await sql`UPDATE parked_events SET consumers = array_remove(consumers, ${consumer}::text)
+             WHERE ${consumer}::text = ANY (consumers) AND NOT (event_id = ANY (${stillUnreadable}::text[]))`.execute(
+    db,
+  );
+  await sql`DELETE FROM parked_events WHERE cardinality(consumers) = 0`.execute(db);
+}
+
 /** The log line every consumer writes when it parks an event; `who` names the consumer as its other lines do. */
 export const logParked = (log: Logger, event: UnreadableEvent, who: Record<string, string>) =>
   log.warn(
