@@ -14,6 +14,7 @@ import {
   type PlacedOrder,
   parseLicenceKeyEvent,
   parseOrderEvent,
+  soldTo,
 } from '@licensestore/shared';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
@@ -97,7 +98,7 @@ function expectedModels(events: readonly RecordedEvent[]) {
         tail_hash: null,
       })),
       ...[...inventory.sold].map(([keyId, key]) => {
-        const [orderId, lineId] = key.line.split('/');
+        const { orderId, lineId } = soldTo(key);
         return {
           id: keyId,
           product_id: productId,

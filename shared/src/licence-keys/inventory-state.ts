@@ -83,12 +83,17 @@ export function keyStatus(
 ): { status: 'available' } | { status: SoldKey['status']; orderId: string } | undefined {
   if (state.available.has(keyId)) return { status: 'available' };
   const sold = state.sold.get(keyId);
-  return sold && { status: sold.status, orderId: orderOf(sold.line) };
+  return sold && { status: sold.status, orderId: soldTo(sold).orderId };
 }
 
 /** An order line's key in `lines`, made once per event and shared by the keys it names. */
 export const lineKey = (orderId: string, lineId: string) => `${orderId}/${lineId}`;
-const orderOf = (line: string) => line.slice(0, line.indexOf('/'));
+
+/** The order line a sold key went to (an order id holds no slash, so the first one ends it). */
+export function soldTo(key: SoldKey): { orderId: string; lineId: string } {
+  const slash = key.line.indexOf('/');
+  return { orderId: key.line.slice(0, slash), lineId: key.line.slice(slash + 1) };
+}
 
 /** Whether the line ever asked, and what it holds. */
 export const lineRecord = (state: InventoryState, orderId: string, lineId: string): LineRecord | undefined =>

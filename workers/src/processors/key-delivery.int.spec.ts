@@ -6,6 +6,7 @@ import {
   orderDecider,
   orderStream,
   type PlacedOrder,
+  soldTo,
 } from '@licensestore/shared';
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import { createKeyVault } from '@licensestore/shared/key-vault';
@@ -235,7 +236,7 @@ describe('Licence-key delivery', () => {
         const inventory = (await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider))
           .state;
         const given = [...inventory.sold]
-          .filter(([, key]) => key.line.startsWith(`${orderId}/`))
+          .filter(([, key]) => soldTo(key).orderId === orderId)
           .map(([keyId, { key }]) => ({ keyId, key }));
         expect(given).toHaveLength(2);
         expect(keysOf(await orderState(orderId))).toEqual([]);
