@@ -86,7 +86,7 @@ describe('the guarded checkpoint', () => {
           eventsPerTransaction: 100,
           connections: 2,
         });
-        const head = await headPosition(env.store);
+        const head = await headPosition(env);
         expect(
           await waitForProjections(env.pool, head, { projectors: ['products'], timeoutMs: 20_000 }),
         ).toBe(true);

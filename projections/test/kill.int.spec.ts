@@ -50,7 +50,7 @@ describe('the projections role killed with SIGKILL in the middle of catching up'
       EVENTS,
     );
     const events = await readAllEvents(env.store);
-    const head = await headPosition(env.store);
+    const head = await headPosition(env);
 
     const first = spawnProjections(env.url, { PROJECTIONS_MAX_BATCH: String(BATCH) });
     await killAfterCheckpoints(env.url, first, 5);

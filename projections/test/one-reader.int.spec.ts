@@ -71,7 +71,7 @@ const checkpoints = async (env: Env) =>
   );
 
 const caughtUp = async (env: Env, projectors: string[]) =>
-  waitForProjections(env.pool, await headPosition(env.store), { projectors, timeoutMs: 20_000 });
+  waitForProjections(env.pool, await headPosition(env), { projectors, timeoutMs: 20_000 });
 
 describe('one reader for every projector', () => {
   let env: Env;
@@ -169,7 +169,7 @@ describe('one reader for every projector', () => {
       const failed = await log.waitFor('projection failed; retrying from the checkpoint');
       expect(failed.fields.projector).toBe('products');
       // The failed batch wrote nothing, its checkpoint included; the others moved to the head.
-      const head = await headPosition(env.store);
+      const head = await headPosition(env);
       expect(await checkpoints(env)).toEqual({
         ...Object.fromEntries(names.map((name) => [name, head])),
         products: before.products,
@@ -181,7 +181,7 @@ describe('one reader for every projector', () => {
     } finally {
       await runner.stop();
     }
-    const head = await headPosition(env.store);
+    const head = await headPosition(env);
     expect(await checkpoints(env)).toEqual(Object.fromEntries(names.map((name) => [name, head])));
     expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
   });

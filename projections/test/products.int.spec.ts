@@ -180,7 +180,7 @@ describe('products projector catching up', () => {
       catalogueHistory({ products: 1500, events: 15_000, seed: 7 }),
     );
     expect(appended).toBe(15_000);
-    const head = await headPosition(env.store);
+    const head = await headPosition(env);
 
     const runner = startRunner({ db: env.db, store: env.store, maxBatch: 5000 });
     try {

@@ -41,7 +41,7 @@ describe('rebuild', () => {
       const runnerLog = recordingLogger();
       const runner = startRunner({ db: env.db, store: env.store, logger: runnerLog.logger });
       try {
-        const caughtUp = await headPosition(env.store);
+        const caughtUp = await headPosition(env);
         expect(
           await waitForProjections(env.pool, caughtUp, { projectors: ['products'], timeoutMs: 20_000 }),
         ).toBe(true);
@@ -65,7 +65,7 @@ describe('rebuild', () => {
 
         expect(result?.events).toBeGreaterThanOrEqual(12_000);
         expect(await tableOid(env)).not.toBe(oidBefore);
-        const head = await headPosition(env.store);
+        const head = await headPosition(env);
         expect(
           await waitForProjections(env.pool, head, { projectors: ['products'], timeoutMs: 20_000 }),
         ).toBe(true);
@@ -92,7 +92,7 @@ describe('rebuild', () => {
       try {
         await log.waitFor('rebuild swapped in', 20_000);
         expect(
-          await waitForProjections(env.pool, await headPosition(env.store), {
+          await waitForProjections(env.pool, await headPosition(env), {
             projectors: ['products'],
             timeoutMs: 20_000,
           }),

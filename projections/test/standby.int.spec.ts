@@ -17,7 +17,7 @@ describe('projections role with a hot standby', () => {
   let env: Awaited<ReturnType<typeof openTestReadModel>>;
   const children: ProjectionsProcess[] = [];
   const caughtUp = async () =>
-    waitForProjections(env.pool, await headPosition(env.store), {
+    waitForProjections(env.pool, await headPosition(env), {
       projectors: ['products'],
       timeoutMs: 20_000,
     });

@@ -56,7 +56,7 @@ async function appendWithOldCaptures(env: Env, history: readonly StoreAppend[]):
 
 /** Runs every projector over the whole log; returns what they warned about on the way. */
 async function projectAll(env: Env) {
-  const head = await headPosition(env.store);
+  const head = await headPosition(env);
   const log = recordingLogger();
   const runner = startRunner({ db: env.db, store: env.store, maxBatch: 50, logger: log.logger });
   try {

@@ -23,7 +23,7 @@ const PROJECTOR_NAMES = allProjectors.map((projector) => projector.name);
 async function projectLive(env: Env) {
   const runner = startRunner({ db: env.db, store: env.store, maxBatch: 7 });
   try {
-    const reached = await waitForProjections(env.pool, await headPosition(env.store), {
+    const reached = await waitForProjections(env.pool, await headPosition(env), {
       projectors: PROJECTOR_NAMES,
       timeoutMs: 20_000,
     });
@@ -197,7 +197,7 @@ describe('verifying the read models against the log', () => {
       });
       expect(report.passed).toBe(true);
       for (const projector of report.projectors) {
-        expect(projector.position).toBe(await headPosition(env.store));
+        expect(projector.position).toBe(await headPosition(env));
         expect(String(projector.position) > String(report.position)).toBe(true);
         expect(projector.eventsAfterReplay).toBe(1);
       }

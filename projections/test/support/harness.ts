@@ -1,12 +1,14 @@
 import { openDatabase } from '@licensestore/shared/db';
 import {
   type EventStore,
+  encodePosition,
   openEventStore,
   type Position,
   type RecordedEvent,
 } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import { readableEvents } from '@licensestore/shared/readmodel';
+import type pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { migrateReadModel } from '../../src/migrations/index.js';
@@ -43,10 +45,20 @@ export async function readAllEvents(store: EventStore): Promise<RecordedEvent[]>
   }
 }
 
-export async function headPosition(store: EventStore): Promise<Position> {
-  const head = (await readAllEvents(store)).at(-1)?.position;
-  if (!head) throw new Error('the log is empty');
-  return head;
+/**
+ * The position of the last committed event, read from the table: `readAll` holds back the events behind any open
+ * transaction, a running projector's own among them, so a head read through it while the runner writes can be
+ * short of what has been appended.
+ */
+export async function headPosition(env: { pool: pg.Pool }): Promise<Position> {
+  // Output names other than the columns': ORDER BY would take a same-named text output column over the column.
+  const { rows } = await env.pool.query<{ major: string; minor: string }>(
+    `SELECT transaction_id::text AS major, global_position::text AS minor FROM event_store.events
+      ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+  );
+  const last = rows[0];
+  if (!last) throw new Error('the log is empty');
+  return encodePosition(last.major, last.minor);
 }
 
 export interface LogLine {
