@@ -74,7 +74,7 @@ describe('the cluster under faults, while purchases continue', () => {
       `${what}: ${round.length} purchases during the round, ${round.reduce((sum, p) => sum + p.retries, 0)} ` +
         `retried steps; ${purchases.length} orders in all`,
     );
-    const facts = await checkCluster(store.cluster, purchases, store.mail);
+    const facts = await checkCluster(store.cluster, purchases, store.mail, store.output);
     expect(facts.problems).toEqual([]);
     expect(facts.verify.mismatches).toEqual([]);
     expect(facts).toMatchObject({

@@ -41,7 +41,7 @@ describe('npm run start:cluster', () => {
     expect(served['api-1'], JSON.stringify(served)).toBeGreaterThan(ORDERS / 4);
     expect(served['api-2'], JSON.stringify(served)).toBeGreaterThan(ORDERS / 4);
 
-    const facts = await checkCluster(store.cluster, purchases, store.mail);
+    const facts = await checkCluster(store.cluster, purchases, store.mail, store.output);
     expect(facts.problems).toEqual([]);
     expect(facts).toMatchObject({
       orders: ORDERS,
@@ -81,7 +81,7 @@ describe('npm run start:cluster', () => {
     await store.untilLogged(active, 'standing by', before, TAKEOVER_BOUND_MS);
     expect(replaced.pid).not.toBe(victim.pid);
 
-    const facts = await checkCluster(store.cluster, purchases, store.mail);
+    const facts = await checkCluster(store.cluster, purchases, store.mail, store.output);
     expect(facts.problems).toEqual([]);
     expect(facts.ordersProjected).toBe(purchases.length);
     expect(facts.verify.passed).toBe(true);

@@ -8,6 +8,8 @@ import { silentLogger } from '@licensestore/shared/logging';
 import { verifyReadModels } from '../../projections/src/audit/verify.js';
 import { deliveriesByMessageId, type TestSmtpServer } from '../../test/support/smtp-server.js';
 import { checkStoreInvariants, type StoreInvariants } from '../../test/support/store-invariants.js';
+import { MAY_REPEAT_MESSAGE } from '../../workers/src/processors/send-delivery-email.js';
+import { countLoggedBy } from './cluster-output.js';
 import type { Purchase } from './shoppers.js';
 
 export interface ClusterFacts extends StoreInvariants {
@@ -30,6 +32,7 @@ export async function checkCluster(
   store: { databaseUrl: string },
   purchases: readonly Purchase[],
   mail: TestSmtpServer,
+  output: readonly string[],
   timeoutMs = 90_000,
 ): Promise<ClusterFacts> {
   const eventStore = await openEventStore({ databaseUrl: store.databaseUrl });
@@ -39,7 +42,12 @@ export async function checkCluster(
     const deadline = Date.now() + timeoutMs;
     let invariants: StoreInvariants;
     for (;;) {
-      invariants = await checkStoreInvariants(eventStore, deliveriesByMessageId(mail.received), captured);
+      invariants = await checkStoreInvariants(
+        eventStore,
+        deliveriesByMessageId(mail.received),
+        captured,
+        countLoggedBy(output, MAY_REPEAT_MESSAGE, 'messageId'),
+      );
       if (invariants.problems.length === 0 || Date.now() > deadline) break;
       await delay(500);
     }

@@ -3,14 +3,16 @@
 interface LogLine {
   label: string;
   msg: string;
+  fields: Record<string, unknown>;
 }
 
 function parse(line: string): LogLine | null {
   const bar = line.indexOf(' | ');
   if (bar < 0) return null;
   try {
-    const { msg } = JSON.parse(line.slice(bar + 3)) as { msg?: unknown };
-    return typeof msg === 'string' ? { label: line.slice(0, bar).trim(), msg } : null;
+    const fields = JSON.parse(line.slice(bar + 3)) as Record<string, unknown>;
+    const { msg } = fields;
+    return typeof msg === 'string' ? { label: line.slice(0, bar).trim(), msg, fields } : null;
   } catch {
     return null; // not a JSON log line
   }
@@ -31,3 +33,14 @@ export const hasLogged = (output: readonly string[], from: number, label: string
     const line = parse(text);
     return line?.label === label && line.msg === msg;
   });
+
+/** How many times any instance logged `msg` with each value of `field`. */
+export function countLoggedBy(output: readonly string[], msg: string, field: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const text of output) {
+    const line = parse(text);
+    const value = line?.msg === msg ? line.fields[field] : undefined;
+    if (typeof value === 'string') counts.set(value, (counts.get(value) ?? 0) + 1);
+  }
+  return counts;
+}

@@ -2,14 +2,14 @@ import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { orderDecider, orderStream } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
-import { silentLogger } from '@licensestore/shared/logging';
+import { recordingLogger, silentLogger } from '@licensestore/shared/logging';
 import { type Job, QueueEvents, Worker } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { deliveriesByMessageId } from '../../../test/support/smtp-server.js';
 import { openWorkersFixture, runJob, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
 import { addKeys, createProduct, fulfilOrder, placeOrder } from '../testing/store.js';
 import { createProcessorContext } from './context.js';
-import { sendDeliveryEmail, sendDeliveryEmailJob } from './send-delivery-email.js';
+import { MAY_REPEAT_MESSAGE, sendDeliveryEmail, sendDeliveryEmailJob } from './send-delivery-email.js';
 
 const QUEUE = 'send-delivery-email';
 const dataOf = (event: { data: unknown }) =>
@@ -190,6 +190,46 @@ describe('Delivery e-mail', () => {
         trigger,
         messageId: smtp.received[0]?.messageId,
       });
+    });
+  });
+
+  describe('when the worker died after the mail server took the e-mail, before noting it', () => {
+    it('sends the same message again, saying so, and records it once', async () => {
+      const sideEffects = await mailingThroughSmtp();
+      const logger = recordingLogger();
+      const context = createProcessorContext(sideEffects, env.eventStore, logger);
+      const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID() }]);
+      const { keys, trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
+      // The first attempt ends the moment the server has the message, as a process killed then would.
+      const send = context.mailer.send.bind(context.mailer);
+      let deaths = 1;
+      context.mailer.send = async (message) => {
+        await send(message);
+        if (deaths-- > 0) throw new Error('killed');
+      };
+      const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' });
+      const jobId = crypto.randomUUID();
+      const processor = sendDeliveryEmail(context);
+      try {
+        await expect(runJob(env, processor, job, jobId)).rejects.toThrow('killed');
+        expect(await runJob(env, processor, job, jobId)).toBe('sent');
+      } finally {
+        context.mailer.close();
+      }
+
+      const [first, second] = smtp.received;
+      expect(smtp.received).toHaveLength(2);
+      expect(second?.messageId).toBe(first?.messageId);
+      for (const key of keys) expect(second?.raw).toContain(key);
+      expect(logger.entries.filter((entry) => entry.message === MAY_REPEAT_MESSAGE)).toEqual([
+        {
+          level: 'warn',
+          message: MAY_REPEAT_MESSAGE,
+          fields: { orderId, messageId: first?.messageId, attempt: 2 },
+        },
+      ]);
+      await log.until('the record', ({ ofType }) => ofType('DeliveryEmailSent').length === 1);
+      expect(log.ofType('DeliveryEmailSent')).toHaveLength(1);
     });
   });
 

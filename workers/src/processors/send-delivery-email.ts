@@ -53,11 +53,16 @@ async function noteHandedOver(job: Job, data: DeliveryEmailJob, messageId: strin
   }
 }
 
+/** Said before a send that an earlier attempt may have made already, naming the Message-ID both copies carry. */
+export const MAY_REPEAT_MESSAGE =
+  'sending after an interrupted attempt; the mail server may already hold this message';
+
 /**
  * Sends the order's keys once per trigger (never for a cancelled or refunded order): a trigger the order already
  * records as sent sends nothing, nor does a retry of an attempt that handed the message over. Only a crash between
- * the mail server's acceptance and the note makes the retry send again; the message then carries the same
- * Message-ID (and overwrites the same .eml file), so it is the same message, not a new one.
+ * the mail server's acceptance and the note makes the retry send again, which SMTP cannot rule out (the server may
+ * commit a message whose reply never arrives). The message then carries the same Message-ID (and overwrites the
+ * same .eml file), so it is the same message, not a new one, and every retry that may repeat one says so.
  */
 export const sendDeliveryEmail = (context: ProcessorContext) =>
   defineProcessor({
@@ -129,6 +134,9 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
         receiptToken: orderAccess.token('receipt', orderId),
       });
       await stillOurs(job, token, STALLED_JOBS.lockDuration);
+      if (job.attemptsStarted > 1) {
+        logger.warn({ orderId, messageId, attempt: job.attemptsStarted }, MAY_REPEAT_MESSAGE);
+      }
       await mailer.send({
         to: { name: order.customer.name, address: recipient },
         messageId,
