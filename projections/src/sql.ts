@@ -4,6 +4,19 @@ import { type RawBuilder, sql, type Transaction } from 'kysely';
 /** A table of a projector, in the schema it is being written to (`public`, or a rebuild's shadow schema). */
 export const tableIn = (schema: string, table: string) => sql.table(`${schema}.${table}`);
 
+/** The pending list's cap, in kB, of every trigram index (the migration that set it on existing ones keeps its own). */
+const TRIGRAM_PENDING_LIST_KB = 256;
+
+/**
+ * A trigram index for the back office's searches. GIN queues new entries in a pending list that every search reads
+ * whole until a write or vacuum merges it; at Postgres's default of 4 MB a busy customers table's name search took
+ * 95 ms instead of 4. At 256 kB a search stays within a few milliseconds, while writes still merge in batches
+ * (turning the list off made updating 3 % of 333,333 customers 5 times slower; 256 kB, 1.5 times).
+ */
+export const trigramIndex = (name: string, table: ReturnType<typeof tableIn>, column: string) =>
+  sql`CREATE INDEX ${sql.id(name)} ON ${table} USING gin (${sql.id(column)} gin_trgm_ops)
+    WITH (gin_pending_list_limit = ${sql.lit(TRIGRAM_PENDING_LIST_KB)})`;
+
 /**
  * A timestamptz column as ISO 8601 text in UTC with microseconds (`2026-03-01T09:00:00.000000Z`): exact when
  * written back, and `Date.parse` reads it, whatever the session's DateStyle and TimeZone.

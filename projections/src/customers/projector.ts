@@ -10,7 +10,7 @@ import {
 } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector, RowSource } from '../projector.js';
-import { isoText, tableIn, upsertRows } from '../sql.js';
+import { isoText, tableIn, trigramIndex, upsertRows } from '../sql.js';
 
 const NAME = projectorDescriptors.customers.name;
 
@@ -210,8 +210,8 @@ export const customersProjector: Projector = {
       sql`CREATE INDEX customers_last_order_idx ON ${customers} (last_order_at, email_key)`,
       sql`CREATE INDEX customers_total_spent_idx ON ${customers} (total_spent, email_key)`,
       sql`CREATE INDEX customers_name_idx ON ${customers} (name, email_key)`,
-      sql`CREATE INDEX customers_name_trgm_idx ON ${customers} USING gin (name gin_trgm_ops)`,
-      sql`CREATE INDEX customers_email_trgm_idx ON ${customers} USING gin (email gin_trgm_ops)`,
+      trigramIndex('customers_name_trgm_idx', customers, 'name'),
+      trigramIndex('customers_email_trgm_idx', customers, 'email'),
     ];
   },
 

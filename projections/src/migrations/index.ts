@@ -15,6 +15,7 @@ import * as m20261126030 from './2026_11_26_030_add_back_office_list_indexes.js'
 import * as m20261126040 from './2026_11_26_040_add_licence_key_list_indexes.js';
 import * as m20261126041 from './2026_11_26_041_add_licence_key_tail_hash.js';
 import * as m20261126050 from './2026_11_26_050_add_product_key_format.js';
+import * as m20261201060 from './2026_12_01_060_cap_trigram_pending_lists.js';
 
 /** Every read-schema migration, by frozen name; an explicit map (not a folder scan) so bundling cannot drop one. */
 const migrations: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_040_add_licence_key_list_indexes': m20261126040,
   '2026_11_26_041_add_licence_key_tail_hash': m20261126041,
   '2026_11_26_050_add_product_key_format': m20261126050,
+  '2026_12_01_060_cap_trigram_pending_lists': m20261201060,
 };
 
 /**

@@ -19,7 +19,7 @@ import {
 } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
-import { isoText, tableIn, upsertRows } from '../sql.js';
+import { isoText, tableIn, trigramIndex, upsertRows } from '../sql.js';
 import { applyRefunds, createRefundsTable, refundsReaderIndexes } from './refunds.js';
 
 const NAME = projectorDescriptors.orders.name;
@@ -293,8 +293,8 @@ export const ordersProjector: Projector = {
       sql`CREATE INDEX orders_status_created_at_idx ON ${orders} (status, created_at, id)`,
       sql`CREATE INDEX orders_status_total_idx ON ${orders} (status, total, id)`,
       sql`CREATE INDEX orders_customer_created_at_idx ON ${orders} (customer_email_key, created_at, id)`,
-      sql`CREATE INDEX orders_customer_name_trgm_idx ON ${orders} USING gin (customer_name gin_trgm_ops)`,
-      sql`CREATE INDEX orders_customer_email_trgm_idx ON ${orders} USING gin (customer_email gin_trgm_ops)`,
+      trigramIndex('orders_customer_name_trgm_idx', orders, 'customer_name'),
+      trigramIndex('orders_customer_email_trgm_idx', orders, 'customer_email'),
       ...refundsReaderIndexes(schema),
     ];
   },
