@@ -52,7 +52,7 @@ async function main() {
     // Baseline: every projection rebuilt from the log, one after the other, as `npm run rebuild -- all` does.
     let rebuildMs = 0;
     for (const projector of allProjectors) {
-      const rebuilt = await rebuildProjector({ db, store, projector, log: silentLogger });
+      const rebuilt = await rebuildProjector({ db, pool, store, projector, log: silentLogger });
       if (!rebuilt) throw new Error(`rebuild of ${projector.name} skipped`);
       rebuildMs += rebuilt.durationMs;
       console.log(

@@ -441,7 +441,13 @@ async function buildStore(databaseUrl: string, licenceKeySecret: string) {
     // What autovacuum would have done by now on a live system; the first reader would otherwise pay for it.
     await phase('log vacuumed', () => database.pool.query('VACUUM ANALYZE event_store.events'));
     const rebuilds = await phase('every projector rebuilt in one pass over the log', () =>
-      rebuildProjectors({ db: database.db, store: eventStore, projectors: allProjectors, log: silentLogger }),
+      rebuildProjectors({
+        db: database.db,
+        pool: database.pool,
+        store: eventStore,
+        projectors: allProjectors,
+        log: silentLogger,
+      }),
     );
     if (rebuilds.length !== allProjectors.length) throw new Error('a projector was not rebuilt');
     // The rebuilt tables, all rows new, would have autovacuum visit each of them in the first minutes (6 to 15 runs

@@ -141,6 +141,7 @@ async function main() {
     for (const batchSize of BATCHES) {
       const rebuilt = await rebuildProjector({
         db,
+        pool,
         store,
         projector: productsProjector,
         log: silentLogger,

@@ -19,12 +19,12 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const log = jsonLogger({ role: 'rebuild' }, config.LOG_LEVEL);
   const { databaseUrl, store } = await openConfiguredEventStore(config);
-  const { db, close } = openDatabase(databaseUrl, { max: 4 });
+  const { db, pool, close } = openDatabase(databaseUrl, { max: 4 });
   const signal = abortedOnSignal();
   try {
     await migrateReadModel(db);
     // Several read models in one pass: the log is read once for them all.
-    for (const result of await rebuildProjectors({ db, store, projectors, log, signal })) {
+    for (const result of await rebuildProjectors({ db, pool, store, projectors, log, signal })) {
       const perSecond = Math.round(result.events / Math.max(result.durationMs / 1000, 0.001));
       console.log(
         `${result.projector}: ${result.events} events in ${result.durationMs} ms (${perSecond} events/s)`,

@@ -4,7 +4,9 @@ import type { Logger } from '@licensestore/shared/logging';
 import { forgiveParkedEvents } from '@licensestore/shared/parked-events';
 import { readableEvents } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
+import type pg from 'pg';
 import { ensureCheckpoint, notifyCheckpoint, readCheckpoint } from './checkpoints.js';
+import { transactionWithCopy } from './copy-rows.js';
 import { createReaderIndexes, type Projector } from './projector.js';
 import { readBatches } from './read-batches.js';
 import { parkUnreadable } from './unreadable.js';
@@ -16,6 +18,8 @@ const LOCK_NOT_AVAILABLE = '55P03';
 
 export interface RebuildOptions {
   db: Kysely<Database>;
+  /** The same database's pool: the shadows are written on connections of their own, through which COPY goes. */
+  pool: pg.Pool;
   store: EventStore;
   projector: Projector;
   log: Logger;
@@ -139,10 +143,11 @@ async function rebuildLocked(options: RebuildManyOptions, projectors: Projector[
       const written = await Promise.allSettled(
         shadows.map((shadow) =>
           timedWrite(shadow, () =>
-            db.transaction().execute(async (trx) =>
+            transactionWithCopy(options.pool, async (trx, copy) =>
               shadow.projector.apply(trx, await parkUnreadable(trx, batch, shadow.projector.name, log), {
                 schema: shadow.schema,
                 log,
+                copy,
               }),
             ),
           ),
@@ -227,9 +232,9 @@ async function swap(
   batchSize: number,
   caughtUpUnreadable: readonly string[],
 ) {
-  const { db, store, log } = options;
+  const { pool, store, log } = options;
   const { projector, schema } = shadow;
-  return db.transaction().execute(async (trx) => {
+  return transactionWithCopy(pool, async (trx, copy) => {
     // Bounded: a long reader query must not queue every other reader behind our DROP; we retry instead.
     await sql`SET LOCAL lock_timeout = '5s'`.execute(trx);
     await ensureCheckpoint(trx, projector.name, projector.version);
@@ -247,7 +252,7 @@ async function swap(
       if (batch.length === 0) break;
       unreadable.push(...unreadableIds(batch));
       const readable = await parkUnreadable(trx, batch, projector.name, log);
-      await projector.apply(trx, readable, { schema, log });
+      await projector.apply(trx, readable, { schema, log, copy });
       position = (batch[batch.length - 1] as LogEntry).position;
       events += readable.length;
       if (batch.length < batchSize) break;

@@ -2,6 +2,7 @@ import type { Database } from '@licensestore/shared/db';
 import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Kysely } from 'kysely';
+import type pg from 'pg';
 import { ensureCheckpoint, moveCheckpoint, moveCheckpoints } from './checkpoints.js';
 import { abortableDelay } from './delay.js';
 import type { Projector } from './projector.js';
@@ -21,6 +22,8 @@ export interface BatchApplied {
 
 export interface RunProjectorsOptions {
   db: Kysely<Database>;
+  /** The same database's pool, for rebuilding a projector whose version changed. */
+  pool: pg.Pool;
   store: EventStore;
   projectors: readonly Projector[];
   log: Logger;

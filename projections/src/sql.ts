@@ -1,5 +1,6 @@
 import type { Database } from '@licensestore/shared/db';
 import { type RawBuilder, sql, type Transaction } from 'kysely';
+import type { ApplyContext } from './projector.js';
 
 /** A table of a projector, in the schema it is being written to (`public`, or a rebuild's shadow schema). */
 export const tableIn = (schema: string, table: string) => sql.table(`${schema}.${table}`);
@@ -47,30 +48,55 @@ export async function upsertRows(
     ON CONFLICT (${sql.id(key)}) DO UPDATE SET ${sql.join(updates)}`.execute(trx);
 }
 
-/**
- * One statement that inserts a batch of rows that never change, skipping those already stored (by the conflict
- * target `key`): `rows` is a JSON array of the rows without `jsonColumn`, holding `columns`; `json` is a JSON array
- * of that jsonb column's values, in the same order. Apart, each value is parsed once, straight into jsonb; inside its
- * row Postgres would copy it out as text and parse it a second time, which costs more than the rest of the row.
- */
-export async function insertFactsWithJson(
+/** Rows that never change, keyed by `key`: values in the order of `columns`, those of the `json` column as JSON text. */
+export interface Facts {
+  table: string;
+  key: readonly string[];
+  columns: readonly string[];
+  /** The jsonb column among `columns`, if the table has one. */
+  json?: string;
+  rows: ReadonlyArray<ReadonlyArray<string | null>>;
+}
+
+/** Writes facts where `context` says: streamed in with COPY where it can, otherwise inserted, skipping those stored. */
+export async function writeFacts(
   trx: Transaction<Database>,
-  schema: string,
-  table: string,
-  options: {
-    key: readonly string[];
-    columns: readonly string[];
-    jsonColumn: string;
-    rows: string;
-    json: string;
-  },
+  context: ApplyContext,
+  facts: Facts,
 ): Promise<void> {
-  const { key, columns, jsonColumn, rows, json } = options;
+  if (facts.rows.length === 0) return;
+  if (context.copy) await context.copy(context.schema, facts.table, facts.columns, facts.rows);
+  else await insertFacts(trx, context.schema, facts);
+}
+
+/**
+ * One statement for the batch: the rows without the jsonb column travel as one JSON array of objects, that
+ * column's values as a JSON array of their own, joined to them by place. Apart, each value is parsed once, straight
+ * into jsonb; inside its row Postgres would copy it out as text and parse it a second time, which costs more than
+ * the rest of the row.
+ */
+async function insertFacts(trx: Transaction<Database>, schema: string, facts: Facts): Promise<void> {
+  const { table, key, columns, json, rows } = facts;
   const target = tableIn(schema, table);
+  const jsonAt = json === undefined ? -1 : columns.indexOf(json);
+  const plain = columns.filter((_, at) => at !== jsonAt);
+  const objects = rows.map((row) =>
+    Object.fromEntries(columns.flatMap((column, at) => (at === jsonAt ? [] : [[column, row[at]]]))),
+  );
+  const values = sql`json_populate_recordset(NULL::${target}, ${JSON.stringify(objects)}::json) WITH ORDINALITY AS r`;
+  const conflict = sql`ON CONFLICT (${sql.join(key.map((column) => sql.id(column)))}) DO NOTHING`;
+  const selected = sql.join(plain.map((column) => sql.ref(`r.${column}`)));
+  if (json === undefined) {
+    await sql`
+      INSERT INTO ${target} (${sql.join(plain.map((column) => sql.id(column)))})
+      SELECT ${selected} FROM ${values} ${conflict}`.execute(trx);
+    return;
+  }
   await sql`
-    INSERT INTO ${target} (${sql.join([...columns, jsonColumn].map((column) => sql.id(column)))})
-    SELECT ${sql.join(columns.map((column) => sql.ref(`r.${column}`)))}, j.value::jsonb
-      FROM json_populate_recordset(NULL::${target}, ${rows}::json) WITH ORDINALITY AS r
-      JOIN json_array_elements(${json}::json) WITH ORDINALITY AS j USING (ordinality)
-    ON CONFLICT (${sql.join(key.map((column) => sql.id(column)))}) DO NOTHING`.execute(trx);
+    INSERT INTO ${target} (${sql.join([...plain, json].map((column) => sql.id(column)))})
+    SELECT ${selected}, j.value::jsonb
+      FROM ${values}
+      JOIN json_array_elements(${`[${rows.map((row) => row[jsonAt]).join(',')}]`}::json) WITH ORDINALITY AS j
+        USING (ordinality)
+    ${conflict}`.execute(trx);
 }

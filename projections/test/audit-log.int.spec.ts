@@ -43,7 +43,7 @@ describe('audit-log projector', () => {
 
   beforeAll(async () => {
     env = await openTestReadModel();
-    runner = startRunner({ db: env.db, store: env.store, logger: recordingLogger().logger });
+    runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: recordingLogger().logger });
   });
   afterAll(async () => {
     await runner.stop();

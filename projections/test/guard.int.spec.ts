@@ -77,8 +77,8 @@ describe('the guarded checkpoint', () => {
       // its store's pool while it follows, and two runners' worth on one pool would leave their reads none.
       const otherStore = await openEventStore({ databaseUrl: env.url });
       const [a, b] = [
-        startRunner({ db: env.db, store: env.store, maxBatch: 200 }),
-        startRunner({ db: env.db, store: otherStore, maxBatch: 200 }),
+        startRunner({ db: env.db, pool: env.pool, store: env.store, maxBatch: 200 }),
+        startRunner({ db: env.db, pool: env.pool, store: otherStore, maxBatch: 200 }),
       ];
       const before = (await readAllEvents(env.store)).length;
       try {

@@ -193,6 +193,7 @@ describe('licence-keys projector', () => {
 
       const rebuilt = await rebuildProjector({
         db: model.env.db,
+        pool: model.env.pool,
         store: model.env.store,
         projector: licenceKeysProjector,
         log: silentLogger,

@@ -84,7 +84,7 @@ describe('one reader for every projector', () => {
 
   it('reads each event of the log once and hands every batch to every projector', async () => {
     const counting = countingStore(env.store);
-    const runner = startRunner({ db: env.db, store: counting.store, maxBatch: 300 });
+    const runner = startRunner({ db: env.db, pool: env.pool, store: counting.store, maxBatch: 300 });
     try {
       await appendInBulk(env.pool, takeEvents(history, 2000), { eventsPerTransaction: 50, connections: 2 });
       expect(await caughtUp(env, names)).toBe(true);
@@ -110,7 +110,7 @@ describe('one reader for every projector', () => {
         if (event.level === 'query' && event.query.sql === 'commit') commits++;
       },
     });
-    const runner = startRunner({ db: counted, store: env.store, maxBatch: 300 });
+    const runner = startRunner({ db: counted, pool: env.pool, store: env.store, maxBatch: 300 });
     try {
       await appendInBulk(env.pool, takeEvents(history, 500), { eventsPerTransaction: 50, connections: 1 });
       expect(await caughtUp(env, names)).toBe(true);
@@ -129,7 +129,7 @@ describe('one reader for every projector', () => {
     const before = await checkpoints(env);
     const counting = countingStore(env.store);
     counting.holdReads();
-    const runner = startRunner({ db: env.db, store: counting.store, maxBatch: 300 });
+    const runner = startRunner({ db: env.db, pool: env.pool, store: counting.store, maxBatch: 300 });
     try {
       await appendInBulk(env.pool, takeEvents(history, 500), { eventsPerTransaction: 50, connections: 1 });
       expect(await caughtUp(env, othersThan('products'))).toBe(true);
@@ -162,7 +162,13 @@ describe('one reader for every projector', () => {
     const before = await checkpoints(env);
     const productsBefore = await readProducts(env.db);
     const log = recordingLogger();
-    const runner = startRunner({ db: env.db, store: env.store, maxBatch: 300, logger: log.logger });
+    const runner = startRunner({
+      db: env.db,
+      pool: env.pool,
+      store: env.store,
+      maxBatch: 300,
+      logger: log.logger,
+    });
     try {
       await appendInBulk(env.pool, takeEvents(history, 500), { eventsPerTransaction: 50, connections: 1 });
       expect(await caughtUp(env, othersThan('products'))).toBe(true);

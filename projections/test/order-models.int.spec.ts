@@ -160,7 +160,13 @@ describe('order read models', () => {
       expect(last.position > position).toBe(true);
 
       const log = recordingLogger();
-      const runner = startRunner({ db: env.db, store: env.store, maxBatch: 25, logger: log.logger });
+      const runner = startRunner({
+        db: env.db,
+        pool: env.pool,
+        store: env.store,
+        maxBatch: 25,
+        logger: log.logger,
+      });
       try {
         expect(
           await waitForProjections(env.pool, last.position, {

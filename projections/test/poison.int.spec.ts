@@ -16,6 +16,16 @@ const PARKED = 'parked an event that does not read; moving past it';
 describe('projection runner', () => {
   describe('when the log holds events that no longer read', () => {
     const running = useRunningReadModel();
+    const rebuildProducts = () => {
+      const { env, log } = running;
+      return rebuildProjector({
+        db: env.db,
+        pool: env.pool,
+        store: env.store,
+        projector: productsProjector,
+        log: log.logger,
+      });
+    };
 
     /** Written the way no current writer can: through the bare append, past the checks of the versioned store. */
     const appendRaw = async (stream: string, event: NewEvent) => {
@@ -88,7 +98,7 @@ describe('projection runner', () => {
         log.lines.filter((line) => line.msg === PARKED && line.fields.projector === 'products').length;
       const before = await listParkedEvents(env.db);
       const parkedBefore = parkings();
-      await rebuildProjector({ db: env.db, store: env.store, projector: productsProjector, log: log.logger });
+      await rebuildProducts();
       expect(parkings()).toBe(parkedBefore + before.length);
       expect(await listParkedEvents(env.db)).toEqual(before);
     });
@@ -119,10 +129,16 @@ describe('projection runner', () => {
           WHERE stream_id = $1`,
         [productStream(productId)],
       );
-      await rebuildProjector({ db: env.db, store: env.store, projector: productsProjector, log: log.logger });
+      await rebuildProducts();
       expect(await parkedFor()).toEqual(projectors.filter((name) => name !== 'products').sort());
 
-      await rebuildProjectors({ db: env.db, store: env.store, projectors: allProjectors, log: log.logger });
+      await rebuildProjectors({
+        db: env.db,
+        pool: env.pool,
+        store: env.store,
+        projectors: allProjectors,
+        log: log.logger,
+      });
       expect(await parkedFor()).toBeUndefined();
       // Events that still do not read stay parked for everyone who passed them.
       expect(await listParkedEvents(env.db)).toEqual(stillBroken);

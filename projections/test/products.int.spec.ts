@@ -42,7 +42,7 @@ describe('products projector', () => {
 
   beforeAll(async () => {
     env = await openTestReadModel();
-    runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
+    runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: log.logger });
   });
   afterAll(async () => {
     await runner.stop();
@@ -182,7 +182,7 @@ describe('products projector catching up', () => {
     expect(appended).toBe(15_000);
     const head = await headPosition(env);
 
-    const runner = startRunner({ db: env.db, store: env.store, maxBatch: 5000 });
+    const runner = startRunner({ db: env.db, pool: env.pool, store: env.store, maxBatch: 5000 });
     try {
       expect(await waitForProjections(env.pool, head, { projectors: ['products'], timeoutMs: 20_000 })).toBe(
         true,

@@ -39,7 +39,7 @@ describe('rebuild', () => {
       const history = catalogueHistory({ products: 800, events: 14_000, seed: 11 });
       await appendInBulk(env.pool, takeEvents(history, 12_000), { eventsPerTransaction: 3000 });
       const runnerLog = recordingLogger();
-      const runner = startRunner({ db: env.db, store: env.store, logger: runnerLog.logger });
+      const runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: runnerLog.logger });
       try {
         const caughtUp = await headPosition(env);
         expect(
@@ -54,6 +54,7 @@ describe('rebuild', () => {
         });
         const result = await rebuildProjector({
           db: env.db,
+          pool: env.pool,
           store: env.store,
           projector: productsProjector,
           log: recordingLogger().logger,
@@ -88,7 +89,7 @@ describe('rebuild', () => {
       await sql`UPDATE projection_checkpoints SET version = 0 WHERE name = 'products'`.execute(env.db);
       const oidBefore = await tableOid(env);
       const log = recordingLogger();
-      const runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
+      const runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: log.logger });
       try {
         await log.waitFor('rebuild swapped in', 20_000);
         expect(
@@ -119,6 +120,7 @@ describe('rebuild', () => {
       const [productsBefore, auditBefore] = [await tableOid(env), await auditOid()];
       const results = await rebuildProjectors({
         db: env.db,
+        pool: env.pool,
         store: env.store,
         projectors: [productsProjector, auditLogProjector],
         log: recordingLogger().logger,

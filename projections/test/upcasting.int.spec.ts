@@ -58,7 +58,13 @@ async function appendWithOldCaptures(env: Env, history: readonly StoreAppend[]):
 async function projectAll(env: Env) {
   const head = await headPosition(env);
   const log = recordingLogger();
-  const runner = startRunner({ db: env.db, store: env.store, maxBatch: 50, logger: log.logger });
+  const runner = startRunner({
+    db: env.db,
+    pool: env.pool,
+    store: env.store,
+    maxBatch: 50,
+    logger: log.logger,
+  });
   try {
     const projectors = allProjectors.map((projector) => projector.name);
     expect(await waitForProjections(env.pool, head, { projectors, timeoutMs: 30_000 })).toBe(true);

@@ -3,8 +3,8 @@ import type { Database } from '@licensestore/shared/db';
 import { projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
 import type { Projector } from '../projector.js';
-import { insertFactsWithJson, tableIn } from '../sql.js';
-import { AUDIT_LOG_ROW_COLUMNS, auditLogRowJson, productsOf, withheldDataJson } from './rows.js';
+import { tableIn, writeFacts } from '../sql.js';
+import { AUDIT_LOG_COLUMNS, auditLogRow, productsOf } from './rows.js';
 
 /**
  * One row per event, keys withheld, for the back office's store-wide log and for following an order's
@@ -63,23 +63,20 @@ export const auditLogProjector: Projector = {
     ];
   },
 
-  async apply(trx, events, { schema }) {
-    if (events.length === 0) return;
+  async apply(trx, events, context) {
     // Rows are facts that never change: a replayed batch inserts nothing twice.
-    await insertFactsWithJson(trx, schema, 'audit_log', {
+    await writeFacts(trx, context, {
+      table: 'audit_log',
       key: ['position'],
-      columns: AUDIT_LOG_ROW_COLUMNS,
-      jsonColumn: 'data',
-      rows: `[${events.map(auditLogRowJson).join(',')}]`,
-      json: `[${events.map((event) => withheldDataJson(event.data)).join(',')}]`,
+      columns: AUDIT_LOG_COLUMNS,
+      json: 'data',
+      rows: events.map(auditLogRow),
     });
-    const products = events.flatMap((event) =>
-      productsOf(event).map((productId) => ({ product_id: productId, position: event.position })),
-    );
-    if (products.length === 0) return;
-    await sql`
-      INSERT INTO ${tableIn(schema, 'audit_log_products')}
-      SELECT * FROM json_populate_recordset(NULL::${tableIn(schema, 'audit_log_products')}, ${JSON.stringify(products)}::json)
-      ON CONFLICT DO NOTHING`.execute(trx);
+    await writeFacts(trx, context, {
+      table: 'audit_log_products',
+      key: ['product_id', 'position'],
+      columns: ['product_id', 'position'],
+      rows: events.flatMap((event) => productsOf(event).map((productId) => [productId, event.position])),
+    });
   },
 };

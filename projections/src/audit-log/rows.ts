@@ -53,8 +53,8 @@ export function withheldDataJson(data: unknown): string {
   return json.includes(`"${SEALED_PREFIX}`) ? JSON.stringify(data, withholdKeys) : json;
 }
 
-/** The columns of a log row but its data, as `auditLogRowJson` writes them. */
-export const AUDIT_LOG_ROW_COLUMNS = [
+/** The columns of a log row, in the order `auditLogRow` gives its values. */
+export const AUDIT_LOG_COLUMNS = [
   'position',
   'event_id',
   'stream',
@@ -66,25 +66,27 @@ export const AUDIT_LOG_ROW_COLUMNS = [
   'correlation_id',
   'causation_id',
   'order_id',
+  'data',
 ] as const;
 
 /**
- * A log row as JSON, but its data (`withheldDataJson`, which every row has). Text goes through `storableText`: the
- * row must be writable whatever the event store accepted.
+ * A log row's values, its data as JSON (`withheldDataJson`). Text goes through `storableText`: the row must be
+ * writable whatever the event store accepted.
  */
-export function auditLogRowJson(event: RecordedEvent): string {
+export function auditLogRow(event: RecordedEvent): Array<string | null> {
   const { actor, correlationId, causationId } = event.metadata;
-  return JSON.stringify({
-    position: event.position,
-    event_id: event.id,
-    stream: storableText(event.streamId),
-    revision: event.revision.toString(),
-    type: storableText(event.type),
-    recorded_at: event.createdAt.toISOString(),
-    actor_type: storableText(actor.type),
-    actor_id: storableText(actor.id),
-    correlation_id: storableText(correlationId),
-    causation_id: storableText(causationId),
-    order_id: orderOf(event),
-  });
+  return [
+    event.position,
+    event.id,
+    storableText(event.streamId),
+    event.revision.toString(),
+    storableText(event.type),
+    event.createdAt.toISOString(),
+    storableText(actor.type),
+    storableText(actor.id),
+    storableText(correlationId),
+    storableText(causationId),
+    orderOf(event),
+    withheldDataJson(event.data),
+  ];
 }

@@ -9,6 +9,8 @@ import {
 import type { Logger } from '@licensestore/shared/logging';
 import { readableEvents } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
+import type pg from 'pg';
+import { transactionWithCopy } from '../copy-rows.js';
 import type { Projector } from '../projector.js';
 import { readBatches } from '../read-batches.js';
 import { tableIn } from '../sql.js';
@@ -46,26 +48,22 @@ export async function dropShadows(db: Kysely<Database>, projectors: readonly Pro
  * the log's readers (the Postgres event store reads only below the oldest running transaction) for longer than one
  * batch takes to write.
  */
-const applyToShadow = (
-  db: Kysely<Database>,
-  projector: Projector,
-  events: readonly LogEntry[],
-  log: Logger,
-) =>
-  db.transaction().execute(async (trx) => {
+const applyToShadow = (pool: pg.Pool, projector: Projector, events: readonly LogEntry[], log: Logger) =>
+  transactionWithCopy(pool, async (trx, copy) => {
     // Nothing here must survive a crash: the shadows are dropped anyway.
     await sql`SET LOCAL synchronous_commit = off`.execute(trx);
-    await projector.apply(trx, readableEvents(events), { schema: verifySchema(projector), log });
+    await projector.apply(trx, readableEvents(events), { schema: verifySchema(projector), log, copy });
   });
 
 /**
  * Replays the log from the start to its end into every shadow, reading each batch once for all projectors. Each
  * projector writes a batch in a transaction of its own, all of them at once: while Postgres writes one
- * projector's rows, node folds the next one's, so both cores work (give `db` a connection per projector).
+ * projector's rows, node folds the next one's, so both cores work (give `pool` a connection per projector).
  * Returns how many events and the position of the last one (null for an empty log), and those that do not read.
  */
 export async function replayIntoShadows(options: {
   db: Kysely<Database>;
+  pool: pg.Pool;
   store: EventStore;
   projectors: readonly Projector[];
   log: Logger;
@@ -79,7 +77,7 @@ export async function replayIntoShadows(options: {
   const unreadable: UnreadableEvent[] = [];
   for await (const batch of readBatches(store, null, batchSize, signal)) {
     unreadable.push(...batch.filter(isUnreadable));
-    await Promise.all(projectors.map((projector) => applyToShadow(db, projector, batch, log)));
+    await Promise.all(projectors.map((projector) => applyToShadow(options.pool, projector, batch, log)));
     events += batch.length;
     position = (batch[batch.length - 1] as LogEntry).position;
     await options.onBatch(events);
@@ -97,7 +95,7 @@ export async function replayIntoShadows(options: {
  * replay, and the shadow must stand where the live tables stand before the two are compared.
  */
 export async function extendShadow(
-  db: Kysely<Database>,
+  pool: pg.Pool,
   options: {
     store: EventStore;
     projector: Projector;
@@ -111,7 +109,7 @@ export async function extendShadow(
   let events = 0;
   for await (const batch of readBatches(store, from, batchSize)) {
     const upTo = batch.filter((event) => event.position <= to);
-    if (upTo.length > 0) await applyToShadow(db, projector, upTo, log);
+    if (upTo.length > 0) await applyToShadow(pool, projector, upTo, log);
     events += upTo.length;
     if (upTo.length < batch.length || (batch[batch.length - 1] as LogEntry).position === to) break;
   }

@@ -94,6 +94,7 @@ async function verifyLocked(options: VerifyOptions): Promise<VerifyReport> {
     await progress({ phase: 'replaying', projector: null, done: 0, total });
     const replay = await replayIntoShadows({
       db,
+      pool: options.pool,
       store,
       projectors,
       log,
@@ -224,13 +225,20 @@ async function liveCheckpoint(
  * takes a transaction id, so neither holds back a reader of the log.
  */
 async function levelSnapshot(options: VerifyOptions, projector: Projector, replayed: Position | null) {
-  const { db, store, log } = options;
+  const { db, pool, store, log } = options;
   let shadow = replayed;
   let eventsAfterReplay = 0;
   const bringShadowTo = async (live: Position | null) => {
     if (live === null || live === shadow) return;
     const batchSize = options.batchSize ?? DEFAULT_BATCH;
-    eventsAfterReplay += await extendShadow(db, { store, projector, from: shadow, to: live, batchSize, log });
+    eventsAfterReplay += await extendShadow(pool, {
+      store,
+      projector,
+      from: shadow,
+      to: live,
+      batchSize,
+      log,
+    });
     shadow = live;
   };
   await bringShadowTo(await liveCheckpoint(db, projector, replayed));

@@ -6,7 +6,7 @@ import type { Logger } from '@licensestore/shared/logging';
 import { projectorDescriptors } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
-import { insertFactsWithJson, tableIn } from '../sql.js';
+import { tableIn, writeFacts } from '../sql.js';
 
 const NAME = projectorDescriptors.keyHistory.name;
 /** `order-<uuid>` streams. */
@@ -31,7 +31,7 @@ interface Delivery {
 /** What one event does to key histories: its steps, or a delivery whose keys are looked up for the whole batch. */
 type Effect = Step[] | Delivery;
 
-/** The columns of a `key_history` row but its details, as `stepsOfBatch` writes them. */
+/** The columns of a `key_history` row but its details, in the order `apply` writes their values. */
 const KEY_HISTORY_ROW_COLUMNS = [
   'key_id',
   'position',
@@ -256,16 +256,18 @@ export const keyHistoryProjector: Projector = {
     sql`CREATE INDEX key_history_batch_idx ON ${tableIn(schema, 'key_history')} (correlation_id) WHERE kind = 'imported'`,
   ],
 
-  async apply(trx, events, { schema, log }) {
-    const rows = await stepsOfBatch(trx, schema, events, log);
-    if (rows.length === 0) return;
+  async apply(trx, events, context) {
+    const rows = await stepsOfBatch(trx, context.schema, events, context.log);
     // Facts that never change: a replayed batch inserts nothing twice.
-    await insertFactsWithJson(trx, schema, 'key_history', {
+    await writeFacts(trx, context, {
+      table: 'key_history',
       key: ['key_id', 'position'],
-      columns: KEY_HISTORY_ROW_COLUMNS,
-      jsonColumn: 'details',
-      rows: JSON.stringify(rows.map(({ details: _, ...row }) => row)),
-      json: JSON.stringify(rows.map((row) => row.details)),
+      columns: [...KEY_HISTORY_ROW_COLUMNS, 'details'],
+      json: 'details',
+      rows: rows.map((row) => [
+        ...KEY_HISTORY_ROW_COLUMNS.map((column) => row[column]),
+        JSON.stringify(row.details),
+      ]),
     });
   },
 };

@@ -107,6 +107,7 @@ export function recordingLogger() {
 /** Runs the projectors in-process until the returned stop is called. */
 export function startRunner(options: {
   db: Parameters<typeof runProjectors>[0]['db'];
+  pool: pg.Pool;
   store: EventStore;
   maxBatch?: number;
   logger?: Logger;
@@ -116,6 +117,7 @@ export function startRunner(options: {
   const log = options.logger ?? recordingLogger().logger;
   const running = runProjectors({
     db: options.db,
+    pool: options.pool,
     store: options.store,
     projectors: allProjectors,
     log,
@@ -142,7 +144,7 @@ export function useRunningReadModel() {
   let runner: ReturnType<typeof startRunner> | undefined;
   beforeAll(async () => {
     env = await openTestReadModel();
-    runner = startRunner({ db: env.db, store: env.store, logger: log.logger });
+    runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: log.logger });
   });
   afterAll(async () => {
     await runner?.stop();

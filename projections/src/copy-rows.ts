@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { Database } from '@licensestore/shared/db';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+
+/** Rows of text (null for SQL NULL), each value in its column's input format, streamed into a table with COPY. */
+export type CopyRows = (
+  schema: string,
+  table: string,
+  columns: readonly string[],
+  rows: ReadonlyArray<ReadonlyArray<string | null>>,
+) => Promise<void>;
+
+const ESCAPED = /[\\\n\r\t]/;
+const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/** A value in COPY's text format: a backslash and the characters that end a value or a row are escaped. */
+const copyValue = (value: string | null) =>
+  value === null
+    ? '\\N'
+    : ESCAPED.test(value)
+      ? value.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c] as string)
+      : value;
+
+/** Rows in COPY's text format: values apart by tabs, each row ended by a newline. */
+export const copyText = (rows: ReadonlyArray<ReadonlyArray<string | null>>) =>
+  rows.map((row) => `${row.map(copyValue).join('\t')}\n`).join('');
+
+const copyWith =
+  (client: pg.PoolClient): CopyRows =>
+  async (schema, table, columns, rows) => {
+    if (rows.length === 0) return;
+    const target = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`;
+    const names = columns.map((column) => pg.escapeIdentifier(column)).join(', ');
+    await pipeline(
+      Readable.from([Buffer.from(copyText(rows))]),
+      client.query(copyFrom(`COPY ${target} (${names}) FROM STDIN`)),
+    );
+  };
+
+/**
+ * A Kysely transaction on a connection of `pool` held for it alone, with a way to stream rows into tables over
+ * that same connection (Kysely has no way to send COPY's data), so they commit or roll back with the rest.
+ */
+export async function transactionWithCopy<T>(
+  pool: pg.Pool,
+  work: (trx: Transaction<Database>, copy: CopyRows) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    const onlyThisClient = {
+      connect: async () => ({ query: client.query.bind(client), release: () => {} }),
+      end: async () => {},
+    };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: onlyThisClient }) });
+    return await db.transaction().execute((trx) => work(trx, copyWith(client)));
+  } finally {
+    client.release();
+  }
+}
