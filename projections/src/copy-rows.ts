@@ -25,7 +25,7 @@ const copyValue = (value: string | null) =>
       : value;
 
 /** Rows in COPY's text format: values apart by tabs, each row ended by a newline. */
-export const copyText = (rows: ReadonlyArray<ReadonlyArray<string | null>>) =>
+const copyText = (rows: ReadonlyArray<ReadonlyArray<string | null>>) =>
   rows.map((row) => `${row.map(copyValue).join('\t')}\n`).join('');
 
 const copyWith =
