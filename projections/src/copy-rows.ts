@@ -31,7 +31,6 @@ const copyText = (rows: ReadonlyArray<ReadonlyArray<string | null>>) =>
 const copyWith =
   (client: pg.PoolClient): CopyRows =>
   async (schema, table, columns, rows) => {
-    if (rows.length === 0) return;
     const target = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`;
     const names = columns.map((column) => pg.escapeIdentifier(column)).join(', ');
     await pipeline(

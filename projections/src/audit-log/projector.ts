@@ -64,7 +64,6 @@ export const auditLogProjector: Projector = {
   },
 
   async apply(trx, events, context) {
-    // Rows are facts that never change: a replayed batch inserts nothing twice.
     await writeFacts(trx, context, {
       table: 'audit_log',
       key: ['position'],

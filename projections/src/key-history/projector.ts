@@ -258,7 +258,6 @@ export const keyHistoryProjector: Projector = {
 
   async apply(trx, events, context) {
     const rows = await stepsOfBatch(trx, context.schema, events, context.log);
-    // Facts that never change: a replayed batch inserts nothing twice.
     await writeFacts(trx, context, {
       table: 'key_history',
       key: ['key_id', 'position'],
