@@ -24,9 +24,34 @@ const copyValue = (value: string | null) =>
       ? value.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c] as string)
       : value;
 
-/** Rows in COPY's text format: values apart by tabs, each row ended by a newline. */
-const copyText = (rows: ReadonlyArray<ReadonlyArray<string | null>>) =>
-  rows.map((row) => `${row.map(copyValue).join('\t')}\n`).join('');
+const TAB = 0x09;
+const NEWLINE = 0x0a;
+/**
+ * The most bytes one UTF-16 code unit of a value takes on the wire: an escaped character becomes two ASCII bytes,
+ * and UTF-8 spends at most three on any other (four on a surrogate pair, which is two units).
+ */
+const MAX_BYTES_PER_UNIT = 3;
+
+/**
+ * Rows in COPY's text format: values apart by tabs, each row ended by a newline. Each value is written straight
+ * into one buffer sized for the worst case: joining the rows into a string and then encoding it took twice as long,
+ * and was the largest item of a rebuild's own CPU.
+ */
+function copyData(rows: ReadonlyArray<ReadonlyArray<string | null>>): Buffer {
+  let bound = 0;
+  for (const row of rows) {
+    for (const value of row) bound += (value?.length ?? 2) * MAX_BYTES_PER_UNIT + 1;
+  }
+  const data = Buffer.allocUnsafe(bound);
+  let length = 0;
+  for (const row of rows) {
+    for (let at = 0; at < row.length; at++) {
+      length += data.write(copyValue(row[at] ?? null), length);
+      data[length++] = at === row.length - 1 ? NEWLINE : TAB;
+    }
+  }
+  return data.subarray(0, length);
+}
 
 const copyWith =
   (client: pg.PoolClient): CopyRows =>
@@ -34,7 +59,7 @@ const copyWith =
     const target = `${pg.escapeIdentifier(schema)}.${pg.escapeIdentifier(table)}`;
     const names = columns.map((column) => pg.escapeIdentifier(column)).join(', ');
     await pipeline(
-      Readable.from([Buffer.from(copyText(rows))]),
+      Readable.from([copyData(rows)]),
       client.query(copyFrom(`COPY ${target} (${names}) FROM STDIN`)),
     );
   };

@@ -5,8 +5,23 @@ import { transactionWithCopy } from '../src/copy-rows.js';
 import { type Facts, tableIn, writeFacts } from '../src/sql.js';
 import { openTestReadModel, recordingLogger } from './support/harness.js';
 
-/** Text that COPY's format would misread unescaped: its separators, its escape character and its NULL marker. */
-const AWKWARD = ['tab\there', 'line\nbreak', 'carriage\rreturn', 'back\\slash', '\\N', '\\', 'ünïcödé ✓', ''];
+/**
+ * Text that COPY's format would misread unescaped (its separators, its escape character and its NULL marker), and
+ * text that grows most on its way to the wire (escaped: two bytes a character; encoded: three), long enough that
+ * what the other values leave spare of the buffer's room cannot cover it.
+ */
+const AWKWARD = [
+  'tab\there',
+  'line\nbreak',
+  'carriage\rreturn',
+  'back\\slash',
+  '\\N',
+  '\\',
+  'ünïcödé ✓',
+  '',
+  '\\'.repeat(10_000),
+  '€'.repeat(10_000),
+];
 
 describe('writeFacts', () => {
   let env: Awaited<ReturnType<typeof openTestReadModel>>;
