@@ -16,10 +16,13 @@ export type CopyRows = (
 const ESCAPED = /[\\\n\r\t]/;
 const ESCAPES: Readonly<Record<string, string>> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
+/** SQL NULL in COPY's text format. */
+const NULL_TEXT = '\\N';
+
 /** A value in COPY's text format: a backslash and the characters that end a value or a row are escaped. */
 const copyValue = (value: string | null) =>
   value === null
-    ? '\\N'
+    ? NULL_TEXT
     : ESCAPED.test(value)
       ? value.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c] as string)
       : value;
@@ -40,15 +43,16 @@ const MAX_BYTES_PER_UNIT = 3;
 function copyData(rows: ReadonlyArray<ReadonlyArray<string | null>>): Buffer {
   let bound = 0;
   for (const row of rows) {
-    for (const value of row) bound += (value?.length ?? 2) * MAX_BYTES_PER_UNIT + 1;
+    for (const value of row) bound += (value ?? NULL_TEXT).length * MAX_BYTES_PER_UNIT + 1;
   }
   const data = Buffer.allocUnsafe(bound);
   let length = 0;
   for (const row of rows) {
-    for (let at = 0; at < row.length; at++) {
-      length += data.write(copyValue(row[at] ?? null), length);
-      data[length++] = at === row.length - 1 ? NEWLINE : TAB;
-    }
+    row.forEach((value, at) => {
+      if (at > 0) data[length++] = TAB;
+      length += data.write(copyValue(value), length);
+    });
+    data[length++] = NEWLINE;
   }
   return data.subarray(0, length);
 }
