@@ -27,7 +27,13 @@ import { type RebuildResult, rebuildProjectors } from '../projections/src/rebuil
 import { appendInBulk, type BulkAppend } from '../projections/test/support/catalogue.js';
 import { measureReactorRecovery } from './reactor-recovery.bench.js';
 import { type Browser, sampleGet, type Timings, walkPages } from './support/browse.js';
-import { cpuSnapshot } from './support/cpu.js';
+import { cpuPerUnit, cpuSnapshot } from './support/cpu.js';
+import {
+  addActivity,
+  type DatabaseActivity,
+  databaseActivity,
+  noActivity,
+} from './support/database-activity.js';
 import { sampleMemory } from './support/memory.js';
 import { type ScaleCounts, type ScaleProbe, scaleHistory } from './support/scale-history.js';
 import { format, percentile, runConcurrently } from './support/stats.js';
@@ -212,29 +218,22 @@ const projectorRebuilds: Measurement = {
   },
 };
 
-/** Autovacuum and autoanalyze runs the database's tables have had so far. */
-async function autovacuumRuns(databaseUrl: string): Promise<number> {
-  const database = openDatabase(databaseUrl, { max: 1 });
-  try {
-    const { rows } = await database.pool.query<{ runs: number }>(
-      'SELECT coalesce(sum(autovacuum_count + autoanalyze_count), 0)::int AS runs FROM pg_stat_all_tables',
-    );
-    return rows[0]?.runs ?? 0;
-  } finally {
-    await database.close();
-  }
-}
-
 /** Purchases on each store in turns (big, empty, big, empty), so drift on a shared machine falls on both alike. */
 const checkoutAgainstEmpty: Measurement = {
   name: 'checkout on the big store against an empty one',
   measure: async ({ store: big }, report) => {
     const empty = await startBenchStore();
     try {
-      const stores = [
-        { name: 'big', store: big, products: [] as BenchProduct[], orders: 0, ms: 0, vacuums: 0 },
-        { name: 'empty', store: empty, products: [] as BenchProduct[], orders: 0, ms: 0, vacuums: 0 },
-      ];
+      const side = (name: string, store: BenchStore) => ({
+        name,
+        store,
+        products: [] as BenchProduct[],
+        orders: 0,
+        ms: 0,
+        activity: noActivity(),
+        cpuMs: new Map<string, number>(),
+      });
+      const stores = [side('big', big), side('empty', empty)];
       let shopper = 0;
       for (const side of stores) {
         const database = openDatabase(side.store.databaseUrl, { max: 2 });
@@ -254,14 +253,17 @@ const checkoutAgainstEmpty: Measurement = {
         for (const side of stores) {
           const count = Math.ceil(CHECKOUT_ORDERS / CHECKOUT_ROUNDS);
           const products = side.products;
-          const vacuumsBefore = await autovacuumRuns(side.store.databaseUrl);
+          const activityBefore = await databaseActivity(side.store.databaseUrl);
+          const cpuBefore = cpuSnapshot(side.store.counted);
           const run = await runConcurrently(count, SHOPPERS, async (i) => {
             await buy(side.store, products[i % products.length] as BenchProduct, shopper++);
             return 0;
           });
+          const cpu = cpuPerUnit(cpuBefore, cpuSnapshot(side.store.counted), 1).perUnit;
           side.orders += count;
           side.ms += run.ms;
-          side.vacuums += (await autovacuumRuns(side.store.databaseUrl)) - vacuumsBefore;
+          for (const [name, used] of cpu) side.cpuMs.set(name, (side.cpuMs.get(name) ?? 0) + used);
+          addActivity(side.activity, activityBefore, await databaseActivity(side.store.databaseUrl));
         }
       }
       const [onBig, onEmpty] = stores.map((side) => side.orders / (side.ms / 1000)) as [number, number];
@@ -271,17 +273,39 @@ const checkoutAgainstEmpty: Measurement = {
         value:
           `${format(ratio, 2)} (${format(onBig, 1)} vs ${format(onEmpty, 1)} orders/s, ` +
           `${format(CHECKOUT_ORDERS)} orders each in ${CHECKOUT_ROUNDS} turns, ${SHOPPERS} shoppers; autovacuum ` +
-          `and autoanalyze runs meanwhile ${stores.map((side) => `${side.vacuums} on ${side.name}`).join(', ')})`,
+          `and autoanalyze runs meanwhile ${stores.map((side) => `${side.activity.autovacuumRuns} on ${side.name}`).join(', ')})`,
         target: { text: `>= ${TARGET_CHECKOUT_RATIO}`, met: ratio >= TARGET_CHECKOUT_RATIO },
       });
+      report({ label: 'checkout work per order, big / empty store', value: checkoutWork(stores) });
     } finally {
       await empty.stop();
     }
   },
 };
 
-// Checkout before browsing: it measures what the size of the store costs a purchase, not what an api still full of
-// the lists' answers does.
+/** Where a purchase's cost goes on each store, per order: the CPU of each process, and its database's work. */
+function checkoutWork(
+  stores: { name: string; orders: number; activity: DatabaseActivity; cpuMs: Map<string, number> }[],
+): string {
+  const both = (value: (side: (typeof stores)[number]) => number, digits = 1) =>
+    stores.map((side) => format(value(side) / side.orders, digits)).join(' / ');
+  const [big] = stores;
+  const cpu = [...(big?.cpuMs.keys() ?? [])]
+    .map((name) => `${name} ${both((side) => side.cpuMs.get(name) ?? 0)}`)
+    .join(', ');
+  const mostRead = [...(big?.activity.readsByRelation ?? [])]
+    .sort(([, a], [, b]) => b - a)
+    .slice(0, 5)
+    .map(([relation, reads]) => `${relation} ${format(reads / (big?.orders ?? 1), 1)}`)
+    .join(', ');
+  return (
+    `CPU ms ${cpu}; WAL ${both((side) => side.activity.walBytes / 1024)} kB, ` +
+    `${both((side) => side.activity.walFullPages)} of its records whole pages; blocks read from outside shared ` +
+    `buffers ${both((side) => side.activity.blocksRead)}, found in them ${both((side) => side.activity.blocksHit, 0)}; ` +
+    `most read on the big store: ${mostRead}`
+  );
+}
+
 /** Jobs left unfinished when Redis loses its data: each a probe event whose job no worker takes. */
 const UNFINISHED_JOBS = 20;
 
@@ -357,6 +381,8 @@ const lagDuringVerify: Measurement = {
   },
 };
 
+// Checkout before browsing: it measures what the size of the store costs a purchase, not what an api still full of
+// the lists' answers does.
 const MEASUREMENTS: Measurement[] = [
   projectorRebuilds,
   checkoutAgainstEmpty,
