@@ -271,7 +271,7 @@ const checkoutAgainstEmpty: Measurement = {
       report({
         label: 'checkout big / empty store',
         value:
-          `${format(ratio, 2)} (${format(onBig, 1)} vs ${format(onEmpty, 1)} orders/s, ` +
+          `${format(ratio, 3)} (${format(onBig, 1)} vs ${format(onEmpty, 1)} orders/s, ` +
           `${format(CHECKOUT_ORDERS)} orders each in ${CHECKOUT_ROUNDS} turns, ${SHOPPERS} shoppers; autovacuum ` +
           `and autoanalyze runs meanwhile ${stores.map((side) => `${side.activity.autovacuumRuns} on ${side.name}`).join(', ')})`,
         target: { text: `>= ${TARGET_CHECKOUT_RATIO}`, met: ratio >= TARGET_CHECKOUT_RATIO },
