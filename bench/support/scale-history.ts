@@ -17,6 +17,7 @@ import {
   toCents,
 } from '@licensestore/shared';
 import type { Decider, DomainEvent } from '@licensestore/shared/commands';
+import { timeOrderedId } from '@licensestore/shared/ids';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import { checkoutOf } from '../../projections/bench/support/store-log.js';
 import { type BulkAppend, catalogueHistory, random } from '../../projections/test/support/catalogue.js';
@@ -135,7 +136,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
   const importKeys = (productId: string, count: number) => {
     const keys = Array.from({ length: count }, () => {
       const text = licenceKeyText(rnd);
-      const keyId = randomUUID();
+      const keyId = timeOrderedId(clock);
       // Only the probe's key is ever read back: stop keeping texts once it is taken.
       if (!counts.probe) keyTexts.set(keyId, text);
       return {
@@ -180,13 +181,13 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
   for (let n = 0; n < options.orders; n++) {
     // Spread the orders over a year, whatever their number.
     clock = Math.max(clock, start + Math.floor((n / options.orders) * YEAR_MS));
-    const orderId = randomUUID();
+    const orderId = timeOrderedId(clock);
     const paid = rnd.next() >= PENDING_SHARE;
     const lines: OrderLine[] = Array.from({ length: rnd.next() < 0.8 ? 1 : 2 }, () => {
       const product = rnd.pick(products);
       const quantity = rnd.next() < 0.75 ? 1 : 2;
       return {
-        lineId: randomUUID(),
+        lineId: timeOrderedId(clock),
         productId: product.id,
         productName: product.name,
         quantity,
@@ -257,7 +258,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
       };
     }
     if (rnd.next() < REFUND_SHARE) {
-      const refundId = randomUUID();
+      const refundId = timeOrderedId(clock);
       const requested = order(orderId, {
         type: 'RefundOrderUnits',
         orderId,

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { handleCommand, type LoadedStream } from '../commands/index.js';
 import { IllegalStateError } from '../errors/index.js';
 import {
@@ -7,6 +6,7 @@ import {
   type Position,
   WrongExpectedRevisionError,
 } from '../eventstore/port.js';
+import { timeOrderedId } from '../ids/index.js';
 import type { CheckoutState } from '../orders/checkout.js';
 import { orderDecider, orderStream } from '../orders/index.js';
 import type { OrderCommand, PlacedOrder } from '../orders/order.js';
@@ -43,7 +43,7 @@ export async function placeCheckoutOrder(
     captureId: captured.captureId,
     captureStatus: captured.captureStatus,
     customer: captured.customer,
-    lines: captured.lines.map((line) => ({ lineId: randomUUID(), ...line })),
+    lines: captured.lines.map((line) => ({ lineId: timeOrderedId(), ...line })),
     total: captured.total,
     currency: captured.currency,
     now: captured.capturedAt,

@@ -214,6 +214,18 @@ describe('Postgres event store', () => {
       });
     });
 
+    it('gives an event appended without an id a time-ordered one, after every id it gave before', async () => {
+      const { store } = await openStore();
+      const stream = `timeOrdered-${randomUUID()}`;
+      const { id: _, ...withoutId } = event('First');
+      await store.append(stream, [withoutId], 'no_stream');
+      await store.append(stream, [{ ...withoutId, type: 'Second' }], 0n);
+      const ids = (await readOurs(store, [stream])).map((recorded) => recorded.id);
+      expect(ids).toHaveLength(2);
+      for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7/);
+      expect([...ids].sort()).toEqual(ids);
+    });
+
     it('orders the log by transaction id as a number, across a change in the number of digits', async () => {
       // Transaction ids 99 and 100 lie below any running transaction on a fresh server, so both are readable.
       const pool = new pg.Pool({ connectionString: await createTestDatabase(), max: 2 });

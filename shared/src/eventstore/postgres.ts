@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { timeOrderedId } from '../ids/index.js';
 import { type ChannelListener, type ChannelMember, channelListener } from '../listen/index.js';
 import { refuseOversizedAppend, type SerializedEvent, serialized } from './append-size.js';
 import {
@@ -381,7 +381,7 @@ interface SerializedAppend extends Omit<StreamAppend, 'events'> {
 
 /** The events as the append functions take them: ids, types, data and metadata, each a column. */
 const eventColumns = (events: readonly SerializedEvent[]) => [
-  events.map(({ event }) => event.id ?? randomUUID()),
+  events.map(({ event }) => event.id ?? timeOrderedId()),
   events.map(({ type }) => type),
   events.map(({ dataJson }) => dataJson),
   events.map(({ metadataJson }) => metadataJson),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import {
   catchUpStream,
@@ -13,6 +12,7 @@ import {
   type NewEventMetadata,
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
+import { timeOrderedId } from '@licensestore/shared/ids';
 
 /**
  * Hot streams whose folded state a process keeps; the least recently decided is forgotten first. Bounded by count
@@ -128,7 +128,7 @@ export function groupedDecisions<Command, State, Event extends DomainEvent>(
     const appended = outcomes.flatMap((outcome) =>
       'events' in outcome
         ? outcome.events.map((event) => ({
-            id: randomUUID(),
+            id: timeOrderedId(),
             type: event.type,
             data: event.data,
             metadata: outcome.entry.metadata,

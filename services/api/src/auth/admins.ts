@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { type BackOfficeRole, usernameKey } from '@licensestore/shared/back-office';
 import { ConfigError } from '@licensestore/shared/config';
 import type { Database } from '@licensestore/shared/db';
+import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Kysely, sql } from 'kysely';
 import { passwordWeakness } from './password-strength.js';
@@ -51,7 +51,7 @@ export async function ensureFirstAdmin(
   const passwordHash = await hashPassword(password);
   const { rows } = await sql<{ id: string }>`
     INSERT INTO admin_users (id, username, username_key, password_hash)
-    SELECT ${randomUUID()}::uuid, ${options.username}, ${usernameKey(options.username)}, ${passwordHash}
+    SELECT ${timeOrderedId()}::uuid, ${options.username}, ${usernameKey(options.username)}, ${passwordHash}
     WHERE NOT EXISTS (SELECT 1 FROM admin_users)
     ON CONFLICT DO NOTHING
     RETURNING id`.execute(db);

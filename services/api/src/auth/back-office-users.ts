@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { AppError, ForbiddenError, NotFoundError } from '@licensestore/shared';
 import {
   BACK_OFFICE_ROLES,
@@ -9,6 +8,7 @@ import {
   usernameKey,
 } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
+import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Page } from '@licensestore/shared/paging';
 import { storableText } from '@licensestore/shared/text';
 import type { Kysely } from 'kysely';
@@ -103,7 +103,7 @@ export async function createBackOfficeUser(db: Kysely<Database>, user: NewUser):
     const row = await db
       .insertInto('admin_users')
       .values({
-        id: randomUUID(),
+        id: timeOrderedId(),
         username: user.username,
         username_key: usernameKey(user.username),
         password_hash: passwordHash,

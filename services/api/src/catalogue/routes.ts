@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   NotFoundError,
   type Product,
@@ -13,6 +12,7 @@ import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import { type Config, publicUrl } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
+import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Logger } from '@licensestore/shared/logging';
 import { type Request, type RequestHandler, Router } from 'express';
 import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
@@ -138,7 +138,7 @@ export function catalogueRoutes({ config, database, eventStore, logger, closing 
   writes.post('/products', requireAdmin, async (req, res) => {
     const parsed = parseRequest(productFieldsSchema, req.body);
     const fields = { ...parsed, imageUrl: siteImagePath(parsed.imageUrl, siteOrigin) };
-    const id = randomUUID();
+    const id = timeOrderedId();
     const product = await execute(req, {
       type: 'CreateProduct',
       productId: id,

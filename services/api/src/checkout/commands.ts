@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   buyerSchema,
   type CartItem,
@@ -30,6 +29,7 @@ import {
   type Position,
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
+import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Logger } from '@licensestore/shared/logging';
 import { makeStorable } from '@licensestore/shared/text';
 import type pg from 'pg';
@@ -223,7 +223,7 @@ async function recordCapture(
   const command: CheckoutCommand = {
     type: 'CaptureCheckout',
     paypalOrderId,
-    orderId: randomUUID(),
+    orderId: timeOrderedId(),
     capture: {
       id: makeStorable(capture.id, { max: CAPTURE_ID_MAX }),
       status: capture.status,
@@ -257,7 +257,7 @@ async function recordCapture(
     }
     throw error;
   }
-  const eventId = randomUUID();
+  const eventId = timeOrderedId();
   try {
     const appended = await deps.eventStore.append(
       checkoutStream(paypalOrderId),

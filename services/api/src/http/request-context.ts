@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Express as App, Request } from 'express';
 import type { Session } from '../auth/sessions.js';
 import { atEveryRequestStart } from './request-start.js';
@@ -32,7 +32,7 @@ export function giveRequestsContext(app: App): void {
   atEveryRequestStart(app, (incoming, res) => {
     const req = incoming as Request;
     req.receivedAt = performance.now();
-    req.requestId = randomUUID();
+    req.requestId = timeOrderedId();
     req.correlationId = req.requestId;
     req.clientCorrelationId =
       headerId(req.headers['x-correlation-id']) ?? headerId(req.headers['x-request-id']);

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AppError,
   DuplicateLicenceKeyError,
@@ -15,6 +14,7 @@ import {
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import { AppendTooLargeError, type EventStore, type Position } from '@licensestore/shared/eventstore';
+import { timeOrderedId } from '@licensestore/shared/ids';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Request } from 'express';
@@ -108,7 +108,7 @@ export function licenceKeyInventory({
         database.db,
         keys.map((key) => key.fingerprint),
       );
-      const keyIds = keys.map(() => randomUUID());
+      const keyIds = keys.map(() => timeOrderedId());
       const duplicates = new Set<number>();
       const candidates: Array<NewLicenceKey & { index: number }> = [];
       keys.forEach((key, index) => {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import {
   AppError,
   formatCents,
@@ -12,6 +11,7 @@ import {
 import { type CommandOptions, handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore, NewEventMetadata, Position } from '@licensestore/shared/eventstore';
+import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Logger } from '@licensestore/shared/logging';
 import { storableText } from '@licensestore/shared/text';
 import { z } from 'zod';
@@ -57,7 +57,7 @@ export async function requestRefund(
   metadata: NewEventMetadata,
   options: CommandOptions = {},
 ): Promise<RefundOutcome> {
-  const refundId = randomUUID();
+  const refundId = timeOrderedId();
   const units: OrderUnit[] | 'all' = 'all' in body ? 'all' : body.units;
   await handleCommand(
     deps.eventStore,

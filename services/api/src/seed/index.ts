@@ -1,4 +1,4 @@
-import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import {
   IllegalStateError,
   inventoryDecider,
@@ -15,6 +15,7 @@ import {
   streamCategory,
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
+import { timeOrderedId } from '@licensestore/shared/ids';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import { type Kysely, sql } from 'kysely';
 import { type DemoProduct, demoProducts, productImageUrl } from './catalogue.js';
@@ -76,7 +77,7 @@ export async function seedDemoStore({
   log = () => {},
   now = new Date(),
 }: SeedOptions): Promise<SeedResult> {
-  const runId = randomUUID();
+  const runId = timeOrderedId();
   const metadata: NewEventMetadata = {
     actor: { type: 'system', id: 'seed' },
     correlationId: runId,
@@ -163,7 +164,7 @@ async function seedKeys(store: EventStore, keyVault: KeyVault, now: Date, metada
     const keys = Array.from({ length: DEMO_KEYS_PER_PRODUCT }, () => {
       const key = demoKey();
       return {
-        keyId: randomUUID(),
+        keyId: timeOrderedId(),
         key: keyVault.seal(key),
         fingerprint: keyVault.fingerprint(key),
         tailHash: keyVault.tailHash(key),
