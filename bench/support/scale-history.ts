@@ -136,7 +136,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
   const importKeys = (productId: string, count: number) => {
     const keys = Array.from({ length: count }, () => {
       const text = licenceKeyText(rnd);
-      const keyId = timeOrderedId(clock);
+      const keyId = randomUUID();
       // Only the probe's key is ever read back: stop keeping texts once it is taken.
       if (!counts.probe) keyTexts.set(keyId, text);
       return {
@@ -181,7 +181,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
   for (let n = 0; n < options.orders; n++) {
     // Spread the orders over a year, whatever their number.
     clock = Math.max(clock, start + Math.floor((n / options.orders) * YEAR_MS));
-    const orderId = timeOrderedId(clock);
+    const orderId = randomUUID();
     const paid = rnd.next() >= PENDING_SHARE;
     const lines: OrderLine[] = Array.from({ length: rnd.next() < 0.8 ? 1 : 2 }, () => {
       const product = rnd.pick(products);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   buyerSchema,
   type CartItem,
@@ -223,7 +224,8 @@ async function recordCapture(
   const command: CheckoutCommand = {
     type: 'CaptureCheckout',
     paypalOrderId,
-    orderId: timeOrderedId(),
+    // People know an order by its id's first 8 characters (its number): time-ordered ids would share them.
+    orderId: randomUUID(),
     capture: {
       id: makeStorable(capture.id, { max: CAPTURE_ID_MAX }),
       status: capture.status,

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   AppError,
   DuplicateLicenceKeyError,
@@ -14,7 +15,6 @@ import {
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import { AppendTooLargeError, type EventStore, type Position } from '@licensestore/shared/eventstore';
-import { timeOrderedId } from '@licensestore/shared/ids';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Request } from 'express';
@@ -108,7 +108,8 @@ export function licenceKeyInventory({
         database.db,
         keys.map((key) => key.fingerprint),
       );
-      const keyIds = keys.map(() => timeOrderedId());
+      // A refunded unit names its key by the id's first 8 characters: time-ordered ids would share them.
+      const keyIds = keys.map(() => randomUUID());
       const duplicates = new Set<number>();
       const candidates: Array<NewLicenceKey & { index: number }> = [];
       keys.forEach((key, index) => {

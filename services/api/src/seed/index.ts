@@ -1,4 +1,4 @@
-import { createHash, randomInt } from 'node:crypto';
+import { createHash, randomInt, randomUUID } from 'node:crypto';
 import {
   IllegalStateError,
   inventoryDecider,
@@ -164,7 +164,7 @@ async function seedKeys(store: EventStore, keyVault: KeyVault, now: Date, metada
     const keys = Array.from({ length: DEMO_KEYS_PER_PRODUCT }, () => {
       const key = demoKey();
       return {
-        keyId: timeOrderedId(),
+        keyId: randomUUID(),
         key: keyVault.seal(key),
         fingerprint: keyVault.fingerprint(key),
         tailHash: keyVault.tailHash(key),
