@@ -3,8 +3,8 @@ import { openDatabase } from '@licensestore/shared/db';
 /**
  * What a database's server has done so far, from its cumulative statistics: the WAL it wrote (and how many of its
  * records were whole pages, written on a page's first change after a checkpoint), the blocks its relations read from
- * outside shared buffers and found in them, and autovacuum's runs. Backends report their statistics about once a
- * second, so a snapshot taken right after some work misses that work's last second, which the next one counts.
+ * outside shared buffers and found in them, and autovacuum's runs. Backends report their statistics when idle, at
+ * most once a second, so a snapshot taken right after some work can miss its last part, which the next one counts.
  */
 export interface DatabaseActivity {
   walBytes: number;

@@ -22,8 +22,16 @@ export function timeOrderedId(now: number = Date.now()): string {
   }
   const bytes = random.subarray(next * ID_BYTES, ++next * ID_BYTES);
   bytes.writeUIntBE(now, 0, 6);
-  bytes[6] = 0x70 | ((bytes[6] ?? 0) & 0x0f);
+  return uuidText(bytes, 7);
+}
+
+/**
+ * The UUID (RFC 9562) of the first 16 of `bytes`, stamped with `version` and the RFC's variant, which take 6 of
+ * its bits: in text, the hex digits in groups of 8, 4, 4, 4 and 12. It writes the stamps into `bytes`.
+ */
+export function uuidText(bytes: Buffer, version: number): string {
+  bytes[6] = (version << 4) | ((bytes[6] ?? 0) & 0x0f);
   bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
-  const hex = bytes.toString('hex');
+  const hex = bytes.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

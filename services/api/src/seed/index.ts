@@ -15,7 +15,7 @@ import {
   streamCategory,
   WrongExpectedRevisionError,
 } from '@licensestore/shared/eventstore';
-import { timeOrderedId } from '@licensestore/shared/ids';
+import { timeOrderedId, uuidText } from '@licensestore/shared/ids';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import { type Kysely, sql } from 'kysely';
 import { type DemoProduct, demoProducts, productImageUrl } from './catalogue.js';
@@ -33,10 +33,7 @@ export function nameBasedUuid(name: string, namespace = DEMO_NAMESPACE): string 
     .update(Buffer.from(namespace.replaceAll('-', ''), 'hex'))
     .update(name)
     .digest();
-  hash[6] = ((hash[6] ?? 0) & 0x0f) | 0x50;
-  hash[8] = ((hash[8] ?? 0) & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidText(hash, 5);
 }
 
 export const demoProductId = (product: Pick<DemoProduct, 'slug'>) => nameBasedUuid(`product:${product.slug}`);
