@@ -33,6 +33,7 @@ import { dashboardRoutes } from './dashboard/routes.js';
 import { readiness } from './health/readiness.js';
 import { closeConnectionsWhenDraining } from './http/draining.js';
 import { errorHandler, notFound } from './http/errors.js';
+import { refuseUnstorablePaths } from './http/path-text.js';
 import { giveRequestsContext } from './http/request-context.js';
 import { logRequests } from './http/request-log.js';
 import { reserveExpressFields } from './http/request-start.js';
@@ -233,6 +234,7 @@ export function createApp(deps: AppDeps): Express {
   logRequests(app, logger);
   metrics.observeRequests(app);
   closeConnectionsWhenDraining(app, deps.closing);
+  app.use(refuseUnstorablePaths);
   app.use(refuseCrossSite({ publicUrl: publicUrl(config), local: config.PUBLIC_URL === undefined }));
   // What every storefront visit asks for, ahead of what it does not need (the session from Redis, body parsers,
   // checkout routes, static file lookups): under load these answer from memory.

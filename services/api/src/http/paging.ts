@@ -58,11 +58,26 @@ const cursorSchema = z.object({
   n: z.boolean(),
 });
 
-const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+/** What a cursor mints: `Date#toISOString` of a millisecond-precise instant from year 1 on. */
+const ISO_TIMESTAMP = /^(\d{4})-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
+/**
+ * A cursor's timestamp is one Postgres reads as the same instant JavaScript does: it must come back unchanged from
+ * a round trip through a Date (so no 30 February, 29 February of a common year or 24:00, which JavaScript moves to
+ * another day and Postgres refuses or reads otherwise), and name a year from 1 on (Postgres has no year 0; ISO's
+ * 0000 is its 1 BC). Fractions stop at milliseconds, where JavaScript would drop digits Postgres keeps.
+ */
+function isCursorTimestamp(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  const parts = ISO_TIMESTAMP.exec(value);
+  const instant = Date.parse(value);
+  if (!parts || Number(parts[1]) < 1 || Number.isNaN(instant)) return false;
+  const fraction = (parts[2] ?? '.').padEnd(4, '0');
+  return new Date(instant).toISOString() === `${value.slice(0, 19)}${fraction}Z`;
+}
 
 const VALID: Record<KeyType, (value: unknown) => boolean> = {
-  timestamp: (value) =>
-    typeof value === 'string' && ISO_TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value)),
+  timestamp: isCursorTimestamp,
   text: (value) => typeof value === 'string' && unstorableCharacter(value) === null,
   integer: (value) => Number.isSafeInteger(value),
   decimal: (value) => typeof value === 'string' && /^-?\d{1,16}(\.\d{1,6})?$/.test(value),
