@@ -315,15 +315,21 @@ export async function signInAsAdmin(store: BenchStore): Promise<string> {
   return cookie.split(';')[0] as string;
 }
 
-async function post(url: string, body: unknown, address: string): Promise<Record<string, unknown>> {
+/** A shopper's POST from its own address, with the cookie the store gave it, if any; the answer and the cookies set. */
+async function post(url: string, body: unknown, from: { address: string; cookie?: string }) {
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': from.address,
+      ...(from.cookie ? { cookie: from.cookie } : {}),
+    },
     body: JSON.stringify(body),
   });
   const text = await response.text();
   if (!response.ok) throw new Error(`${url}: ${response.status} ${text}`);
-  return JSON.parse(text) as Record<string, unknown>;
+  const cookies = response.headers.getSetCookie().map((header) => header.split(';')[0] as string);
+  return { body: JSON.parse(text) as Record<string, unknown>, cookies };
 }
 
 export interface Purchase {
@@ -339,23 +345,27 @@ export interface Purchase {
 export async function buy(store: BenchStore, product: BenchProduct, shopper: number): Promise<Purchase> {
   const startedAt = performance.now();
   const address = nextShopperAddress();
-  const { id } = await post(
+  const buyer = { customerName: `Shopper ${shopper}`, customerEmail: `shopper${shopper}@example.com` };
+  const started = await post(
     `${store.apiUrl}/paypal/order`,
     {
       amount: product.price,
       currency: 'USD',
       intent: 'CAPTURE',
       items: [{ productId: product.id, quantity: 1 }],
+      ...buyer,
     },
-    address,
+    { address },
   );
-  await post(`${store.paypalUrl}/buyer/orders/${id}/approve`, { choice: 'approve' }, address);
+  const id = String(started.body.id);
+  // Only the browser that started the checkout may capture it: the cookie goes back with the capture.
+  const cookie = started.cookies.find((pair) => pair.startsWith('checkout_access='));
+  await post(`${store.paypalUrl}/buyer/orders/${id}/approve`, { choice: 'approve' }, { address });
   const captureStartedAt = performance.now();
-  const order = await post(
-    `${store.apiUrl}/paypal/order/${id}/capture`,
-    { customerName: `Shopper ${shopper}`, customerEmail: `shopper${shopper}@example.com` },
+  const { body: order } = await post(`${store.apiUrl}/paypal/order/${id}/capture`, buyer, {
     address,
-  );
+    cookie,
+  });
   // Paid: waiting for its keys, or already served when delivery outran the capture's read-your-writes answer.
   if (order.status !== 'processing' && order.status !== 'completed') {
     throw new Error(`order ${String(order.id)} is ${String(order.status)}`);

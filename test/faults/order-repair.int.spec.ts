@@ -1,6 +1,7 @@
 // A paid PayPal order whose api failed between recording the capture and placing the order, with no retry from the
 // shopper and no webhook from PayPal: the workers place it, and it is delivered like any other.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { browserPost } from '../../services/api/test/support/purchase.js';
 import { type InProcessStore, startInProcessStore } from '../support/in-process-store.js';
 import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 import { checkStoreInvariants } from '../support/store-invariants.js';
@@ -34,12 +35,7 @@ describe('A capture recorded without its order', () => {
     await smtp.open();
     store = await startInProcessStore({ smtpUrl: smtp.url, webhooks: false });
     const productId = await store.productWithKeys(1, { regularPrice: '20.00' });
-    const post = (path: string, body: unknown) =>
-      fetch(`${(store as InProcessStore).api.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+    const post = browserPost(store.api.url);
     const created = await post('/paypal/order', {
       amount: '20.00',
       currency: 'USD',

@@ -3,6 +3,7 @@
 import { verifyReadModels } from '@licensestore/projections/audit/verify';
 import { silentLogger } from '@licensestore/shared/logging';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { browserPost } from '../../services/api/test/support/purchase.js';
 import { type InProcessStore, startInProcessStore } from '../support/in-process-store.js';
 import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
 import { checkStoreInvariants } from '../support/store-invariants.js';
@@ -29,12 +30,7 @@ async function untilAnswered(step: string, attempt: () => Promise<Response>, exp
 
 /** One shopper's purchases through the api (PayPal's buyer window is the emulator's own, reached directly). */
 async function shop(store: InProcessStore, productId: string, shopper: number) {
-  const post = (path: string, body: unknown) =>
-    fetch(`${store.api.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
+  const post = browserPost(store.api.url);
   for (let n = 0; n < ORDERS_EACH; n += 1) {
     const { id: paypalOrderId } = await untilAnswered(
       'create the PayPal order',

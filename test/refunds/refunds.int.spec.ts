@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { BackOfficeOrderView, OrderItemView } from '@licensestore/shared';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readEvents } from '../../services/api/test/support/checkout.js';
+import { browserPost } from '../../services/api/test/support/purchase.js';
 import { addKeys } from '../../workers/src/testing/store.js';
 import { type InProcessStore, startInProcessStore } from '../support/in-process-store.js';
 
@@ -51,12 +52,9 @@ describe('Refunds', () => {
 
   /** A purchase through the api, the buyer approving in PayPal's window; the order's id and its capture. */
   const buy = async (productId: string, quantity: number, email = 'ada@example.com') => {
+    const browser = browserPost(store.api.url);
     const post = async (path: string, body: unknown) => {
-      const response = await fetch(`${store.api.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
+      const response = await browser(path, body);
       expect(response.status, await response.clone().text()).toBeLessThan(300);
       return (await response.json()) as { id: string };
     };

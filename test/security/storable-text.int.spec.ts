@@ -14,6 +14,7 @@ import {
   startApiWithReadModel,
 } from '../../services/api/test/support/api-with-read-model.js';
 import { readEvents } from '../../services/api/test/support/checkout.js';
+import { cookieSet } from '../../services/api/test/support/purchase.js';
 import { isWriteRoute, registeredRoutes } from '../../services/api/test/support/routes.js';
 import { emulatorAccessToken } from '../../services/paypal-sandbox/test/support/sandbox.js';
 import { testRedisUrl } from '../support/database.js';
@@ -33,7 +34,8 @@ const POISONS: Array<[string, string]> = [
 type Body = Record<string, unknown>;
 
 interface TextRoute {
-  caller: 'admin' | 'visitor';
+  /** A buyer: the browser that started the checkout the route names (its `checkout_access` cookie). */
+  caller: 'admin' | 'visitor' | 'buyer';
   path: () => string;
   /** A body the route takes; each field in `fields` is poisoned in turn. */
   body: () => Body;
@@ -168,11 +170,13 @@ describe('Text a route would store', () => {
         currency: 'USD',
         intent: 'CAPTURE',
         items: [{ productId, quantity: 1 }],
+        customerName: 'Ada Lovelace',
+        customerEmail: 'ada@example.com',
       }),
-      fields: ['amount', 'currency', 'intent', 'items.0.productId'],
+      fields: ['amount', 'currency', 'intent', 'items.0.productId', 'customerName', 'customerEmail'],
     },
     'POST /paypal/order/:orderID/capture': {
-      caller: 'visitor',
+      caller: 'buyer',
       path: () => `/paypal/order/${approvedPaypalOrderId}/capture`,
       body: () => ({
         customerName: 'Ada Lovelace',
@@ -198,12 +202,18 @@ describe('Text a route would store', () => {
     return ((await response.json()) as { status: string }).status;
   };
 
+  /** The cookie each PayPal order's starting browser got. */
+  const checkoutCookies = new Map<string, string>();
+  const callerCookie = (caller: TextRoute['caller']) =>
+    caller === 'admin' ? admin : caller === 'buyer' ? checkoutCookies.get(approvedPaypalOrderId) : undefined;
+
   const approvedPaypalOrder = async () => {
     const created = await callApi(url, 'POST', '/paypal/order', {
       body: { amount: '100.00', currency: 'USD', intent: 'CAPTURE', items: [{ productId, quantity: 1 }] },
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
+    checkoutCookies.set(id, cookieSet(created, 'checkout_access'));
     const approved = await callApi(url, 'POST', `/paypal-sandbox/buyer/orders/${id}/approve`, {
       body: { choice: 'approve' },
     });
@@ -213,6 +223,7 @@ describe('Text a route would store', () => {
 
   const capture = (paypalOrderId: string, customerName: string) =>
     callApi(url, 'POST', `/paypal/order/${paypalOrderId}/capture`, {
+      cookie: checkoutCookies.get(paypalOrderId),
       body: { customerName, customerEmail: 'ada@example.com' },
     });
 
@@ -269,7 +280,7 @@ describe('Text a route would store', () => {
       async ({ field, value }) => {
         const before = await logHead();
         const body = poisoned(route.body(), field, value);
-        const cookie = route.caller === 'admin' ? admin : undefined;
+        const cookie = callerCookie(route.caller);
         const response = await callApi(url, method, route.path(), { cookie, body });
         const text = await response.text();
         const answer = `${response.status} ${text.slice(0, 200)}`;

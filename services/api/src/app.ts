@@ -25,7 +25,7 @@ import { authRoutes } from './auth/routes.js';
 import { SessionStore } from './auth/sessions.js';
 import { backOfficeUserRoutes } from './auth/users-routes.js';
 import { catalogueRoutes } from './catalogue/routes.js';
-import { type OrderLimit, throttleOrderCreation } from './checkout/order-throttle.js';
+import { type CheckoutLimits, throttleCheckout } from './checkout/checkout-throttle.js';
 import { checkoutRoutes, paymentsConfigRoutes } from './checkout/routes.js';
 import { customerAuthRoutes } from './customer-auth/routes.js';
 import { customerRoutes } from './customers/routes.js';
@@ -69,8 +69,8 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Aborted when the server begins to shut down: long-lived responses (order event streams) end. */
   closing?: AbortSignal;
-  /** PayPal orders per client address and window; ORDER_LIMIT unless a test buys faster than any shopper. */
-  orderLimit?: OrderLimit;
+  /** PayPal orders and captures per client address and window; CHECKOUT_LIMITS unless a test buys faster. */
+  checkoutLimits?: CheckoutLimits;
   /** Bounds on open order event streams; the defaults suit production. */
   orderStreams?: Partial<OrderStreamLimits>;
   /** Bounds and rhythm of the back office's live streams; the defaults suit production. */
@@ -242,7 +242,7 @@ export function createApp(deps: AppDeps): Express {
   if (web) app.use(web.home);
   if (payments.embeddedSandbox && deps.payments?.sandbox)
     app.use(SANDBOX_MOUNT, deps.payments.sandbox.router);
-  app.use(throttleOrderCreation(redis, deps.orderLimit));
+  app.use(throttleCheckout(redis, deps.checkoutLimits));
   app.use(
     checkoutRoutes({
       database,

@@ -51,8 +51,8 @@ export interface StartApiOptions {
   payments?: Pick<PaymentsDeps, 'apiBaseUrl' | 'timeoutMs' | 'retries' | 'readModels'>;
   /** How long stop() lets requests in flight finish before cutting their connections; default 15 s. */
   drainMs?: number;
-  /** PayPal orders per client address (ORDER_LIMIT by default): only tests, which buy faster than shoppers, set it. */
-  orderLimit?: AppDeps['orderLimit'];
+  /** PayPal orders and captures per client address (CHECKOUT_LIMITS by default): only tests, buying faster, set it. */
+  checkoutLimits?: AppDeps['checkoutLimits'];
   /** Bounds on open order event streams; the defaults suit production. */
   orderStreams?: AppDeps['orderStreams'];
   /** Bounds and rhythm of the back office's live streams; the defaults suit production. */
@@ -140,7 +140,7 @@ export async function startApi(options: StartApiOptions): Promise<RunningApi> {
       config,
       logger,
       webDist: config.WEB_DIST,
-      orderLimit: options.orderLimit,
+      checkoutLimits: options.checkoutLimits,
       payments: {
         ...options.payments,
         selfUrl: () => selfUrl,

@@ -53,12 +53,29 @@ describe('Checkout', () => {
   /** The cookie each PayPal order's starting browser got, sent with its captures as the browser would. */
   const checkoutCookies = new Map<string, string>();
 
-  const createOrder = async (items: Array<{ productId: string; quantity: number }>, amount: string) => {
-    const response = await post('/paypal/order', { amount, currency: 'USD', intent: 'CAPTURE', items });
+  const createOrder = async (
+    items: Array<{ productId: string; quantity: number }>,
+    amount: string,
+    buyer: Partial<typeof customer> = {},
+  ) => {
+    const response = await post('/paypal/order', {
+      amount,
+      currency: 'USD',
+      intent: 'CAPTURE',
+      items,
+      ...buyer,
+    });
     const body = (await response.json()) as { id?: string; error?: string };
     if (body.id) checkoutCookies.set(body.id, cookieSet(response, 'checkout_access'));
     return { response, body };
   };
+
+  /** The capability the store gives the browser that starts `paypalOrderId`, for checkouts a test forges. */
+  const holdCheckout = (paypalOrderId: string) =>
+    checkoutCookies.set(
+      paypalOrderId,
+      `checkout_access=${(api as TestApi).orderAccess.token('checkout', paypalOrderId)}`,
+    );
 
   /** A PayPal order the store created for one Office licence (199.50 on sale), not yet approved. */
   const createdOrder = async () => {
@@ -176,6 +193,20 @@ describe('Checkout', () => {
       expect(emulator.sandbox.state.orders.size).toBe(ordersBefore);
     });
 
+    it('checks the buyer a checkout names before PayPal hears of it: both fields or none', async () => {
+      const items = [{ productId: office, quantity: 1 }];
+      const ordersBefore = emulator.sandbox.state.orders.size;
+      const email = await createOrder(items, '199.50', { ...customer, customerEmail: 'ada.example.com' });
+      expect(email.response.status).toBe(400);
+      expect(email.body).toEqual({ error: 'Please enter a valid email address' });
+      const half = await createOrder(items, '199.50', { customerName: customer.customerName });
+      expect(half.response.status).toBe(400);
+      expect(half.body).toEqual({
+        error: 'customerName and customerEmail go together: send both or neither',
+      });
+      expect(emulator.sandbox.state.orders.size).toBe(ordersBefore);
+    });
+
     it('refuses unknown, deleted and out-of-stock products, naming them', async () => {
       const unknown = randomUUID();
       const soldOut = await seedProduct(eventStore, database, { name: 'Norton 360', inStock: false });
@@ -238,6 +269,8 @@ describe('Checkout', () => {
         purchase_units: [{ amount: { currency_code: 'USD', value: '1.00' } }],
       });
       await approve(foreign.id);
+      // Even with a capability the store would have given for it (it never did: this one is forged).
+      for (const id of [foreign.id, 'NOSUCHORDER123']) holdCheckout(id);
       for (const id of [foreign.id, 'NOSUCHORDER123', 'lower-case']) {
         const response = await capture(id);
         expect(response.status).toBe(404);
@@ -375,6 +408,7 @@ describe('Checkout', () => {
         ],
         'no_stream',
       );
+      holdCheckout(order.id);
       return order.id;
     };
 
@@ -468,15 +502,29 @@ describe('Checkout', () => {
       }
     });
 
-    it('places the order from the webhook when the browser never came back, and the late browser gets it too', async () => {
+    /** PayPal captured `id` but its answer never reached the browser; the capture webhook then places the order. */
+    const placedByWebhook = async (id: string) => {
       webhooksOn = false;
-      const id = await approvedOrder();
       await paypal.capture(id, `capture-${id}`);
       webhooksOn = true;
       const captureId = capturesAtPaypal(id)[0]?.id as string;
       const delivery = await emulator.sandbox.sendWebhook('PAYMENT.CAPTURE.COMPLETED', captureId);
       expect(delivery.lastStatus).toBe(200);
       const [placed] = await eventsWhere(database, 'OrderCaptured', 'paypalOrderId', id);
+      return placed;
+    };
+
+    it('places the order from the webhook for the buyer the starting browser named', async () => {
+      const named = { customerName: 'Grace Hopper', customerEmail: 'grace@example.com' };
+      const { body } = await createOrder([{ productId: office, quantity: 1 }], '199.50', named);
+      await approve(body.id as string);
+      const placed = await placedByWebhook(body.id as string);
+      expect(placed?.data).toMatchObject({ customer: { name: 'Grace Hopper', email: 'grace@example.com' } });
+    });
+
+    it('places the order from PayPal’s payer when the browser named nobody and never came back; the late browser gets it too', async () => {
+      const id = await approvedOrder();
+      const placed = await placedByWebhook(id);
       expect(placed?.data).toMatchObject({
         status: 'processing',
         customer: { name: 'John Doe', email: 'sb-buyer@personal.example.com' },

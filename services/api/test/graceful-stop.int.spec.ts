@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type InProcessStore, startInProcessStore } from '../../../test/support/in-process-store.js';
+import { cookieSet } from './support/purchase.js';
 
 const CUSTOMER = { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' };
 /** Long enough that the stop surely begins while PayPal's answer is on its way. */
@@ -16,10 +17,10 @@ describe('Stopping the api (SIGTERM)', () => {
     await store?.stop();
   });
 
-  const post = (path: string, body: unknown) =>
+  const post = (path: string, body: unknown, cookie?: string) =>
     fetch(`${store.api.url}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       body: JSON.stringify(body),
     });
 
@@ -39,7 +40,11 @@ describe('Stopping the api (SIGTERM)', () => {
     });
 
     store.paypal.setMode({ kind: 'delay', ms: PAYPAL_ANSWERS_AFTER_MS });
-    const capture = post(`/paypal/order/${paypalOrderId}/capture`, CUSTOMER);
+    const capture = post(
+      `/paypal/order/${paypalOrderId}/capture`,
+      CUSTOMER,
+      cookieSet(created, 'checkout_access'),
+    );
     // PayPal has taken the money; its answer is on the way when the stop begins.
     await vi.waitFor(() => expect(store.capturedAtPaypal()).toContain(paypalOrderId), { interval: 20 });
     const stopped = store.api.stop();

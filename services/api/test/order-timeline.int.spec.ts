@@ -10,6 +10,7 @@ import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import type { TimelineEntry } from '../src/orders/timeline.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
 import { deliverKeys as deliverKeysOf, seedProduct } from './support/checkout.js';
+import { purchase } from './support/purchase.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const SEALED = /v1\.[0-9a-f]{8}\./;
@@ -37,24 +38,7 @@ describe('GET /api/orders/:id/timeline', () => {
     return JSON.parse(text) as T;
   };
 
-  /** A checkout through the API and the store's own PayPal emulator, as the checkout page makes it. */
-  const buy = async (productId: string) => {
-    const { id: paypalOrderId } = await ok<{ id: string }>(
-      call('POST', '/paypal/order', {
-        body: { amount: '100.00', currency: 'USD', intent: 'CAPTURE', items: [{ productId, quantity: 1 }] },
-      }),
-      201,
-    );
-    await ok(
-      call('POST', `/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`, { body: { choice: 'approve' } }),
-    );
-    const order = await ok<{ id: string }>(
-      call('POST', `/paypal/order/${paypalOrderId}/capture`, {
-        body: { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' },
-      }),
-    );
-    return { orderId: order.id, paypalOrderId };
-  };
+  const buy = (productId: string) => purchase(api.url, productId);
 
   const deliverKeys = (orderId: string) => deliverKeysOf(eventStore, database, orderId);
 

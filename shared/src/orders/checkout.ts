@@ -19,6 +19,8 @@ export type CheckoutCommand =
       lines: PricedLine[];
       total: string;
       currency: 'USD';
+      /** The buyer as the starting browser named them, when it did. */
+      customer?: Customer;
       now: string;
     }
   | {
@@ -37,6 +39,8 @@ export interface StartedCheckout {
   lines: PricedLine[];
   total: string;
   currency: 'USD';
+  /** The buyer the starting browser named, if it did: who a capture the browser never finished is for. */
+  customer?: Customer;
   startedAt: string;
 }
 
@@ -79,6 +83,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
         lines: event.data.lines,
         total: event.data.total,
         currency: event.data.currency,
+        ...(event.data.customer ? { customer: event.data.customer } : {}),
         startedAt: event.data.startedAt,
       };
     case 'CheckoutCaptured':
@@ -114,6 +119,7 @@ const startCheckout = (
         lines: cmd.lines,
         total: cmd.total,
         currency: cmd.currency,
+        ...(cmd.customer ? { customer: cmd.customer } : {}),
         startedAt: cmd.now,
       },
     },

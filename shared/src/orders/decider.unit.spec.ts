@@ -59,6 +59,13 @@ describe('Checkout', () => {
         .thenEmits(started);
     });
 
+    it('records the buyer the starting browser named, for a payment its browser never finishes', () => {
+      const customer = { name: 'Ada Lovelace', email: 'ada@example.com' };
+      givenCheckout()
+        .when({ type: 'StartCheckout', paypalOrderId, lines, total: '49.98', currency: 'USD', customer, now })
+        .thenEmits({ ...started, data: { ...started.data, customer, startedAt: now } } as CheckoutEvent);
+    });
+
     it('refuses a total the lines do not add up to', () => {
       givenCheckout()
         .when({ type: 'StartCheckout', paypalOrderId, lines, total: '0.01', currency: 'USD', now })

@@ -39,6 +39,8 @@ export const checkoutEventSchemas = {
     lines: z.array(orderLineSchema.omit({ lineId: true })).min(1),
     total: decimalAmount,
     currency: z.literal('USD'),
+    /** The buyer the starting browser named; a webhook that completes the payment without it records them. */
+    customer: customerSchema.optional(),
     startedAt: z.iso.datetime(),
   }),
   /** PayPal captured the payment and the store took it as order `orderId` (written before the order stream). */

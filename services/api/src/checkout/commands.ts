@@ -81,6 +81,8 @@ export interface StartCheckoutInput {
   amount: string;
   /** Shown in PayPal's records next to the order (the request's correlation id). */
   customId: string;
+  /** The buyer the browser names before paying, already checked: who the order is for if the browser goes away. */
+  customer?: Customer;
 }
 
 export async function startCheckout(
@@ -127,6 +129,7 @@ export async function startCheckout(
       lines: cart.lines,
       total: cart.total,
       currency: cart.currency,
+      customer: input.customer,
       now: nowIso(deps),
     },
     checkoutDecider.initialState,
@@ -143,8 +146,9 @@ export async function startCheckout(
 // Capture: one order per PayPal order, however often and however concurrently it is asked for.
 
 /**
- * The buyer as the browser names them (checked before PayPal is asked), or (webhook reconciliation) as PayPal's payer
- * record does: read from PayPal's answer once the money has moved, and made storable (payerAsBuyer), never refused.
+ * The buyer as the browser names them (checked before PayPal is asked), or (webhook reconciliation of a checkout
+ * whose browser named nobody) as PayPal's payer record does: read from PayPal's answer once the money has moved, and
+ * made storable (payerAsBuyer), never refused.
  */
 export type CustomerSource = Customer | ((order: PaypalOrder) => { name?: string; email?: string });
 
@@ -359,10 +363,10 @@ export async function applyPaymentNews(
     orderId = checkout.state.orderId;
   } else if (news === 'CompleteOrderPayment') {
     // Never waits for a capture in progress (the browser's, most likely): the 503 makes PayPal deliver again,
-    // by when it is recorded. A free lock means nobody is capturing, so the webhook captures itself.
-    const captured = await captureCheckout(deps, input.paypalOrderId, customerFromPayer, context, {
-      waitForLock: false,
-    });
+    // by when it is recorded. A free lock means nobody is capturing, so the webhook captures itself, for the buyer
+    // the starting browser named (PayPal's payer only when it named nobody).
+    const buyer = checkout.state.customer ?? customerFromPayer;
+    const captured = await captureCheckout(deps, input.paypalOrderId, buyer, context, { waitForLock: false });
     orderId = captured.order.orderId;
   } else {
     // A denial or refund of a capture the store never took as an order: there is nothing to change.

@@ -2,6 +2,7 @@ import {
   customerEmailSchema,
   customerNameSchema,
   decimalAmount,
+  ForbiddenError,
   NotFoundError,
   type OrderView,
   type PlacedOrder,
@@ -45,7 +46,15 @@ const productId = z
   .regex(UUID, 'must be a product id')
   .transform((id) => id.toLowerCase());
 
+/**
+ * The buyer the checkout form names, sent with each request that names them; at the start of a checkout both or
+ * neither (a client of the bare API may name the buyer at capture only).
+ */
+const buyerFields = { customerName: customerNameSchema, customerEmail: customerEmailSchema };
+
 const createOrderBody = z.object({
+  customerName: buyerFields.customerName.optional(),
+  customerEmail: buyerFields.customerEmail.optional(),
   amount: decimalAmount,
   currency: z.string().refine((currency) => currency === 'USD', 'only USD is accepted'),
   intent: z
@@ -59,8 +68,7 @@ const createOrderBody = z.object({
 });
 
 const captureBody = z.object({
-  customerName: customerNameSchema,
-  customerEmail: customerEmailSchema,
+  ...buyerFields,
   /** What the browser showed; informational only, never priced from. */
   items: z
     .array(
@@ -78,15 +86,32 @@ const captureBody = z.object({
 /** The customer's own words for their mistakes, without a field prefix. */
 const CUSTOMER_FIELDS = new Set(['customerName', 'customerEmail']);
 
-function parseCaptureBody(body: unknown) {
-  const result = captureBody.safeParse(body);
+function parseCheckoutBody<Schema extends z.ZodType>(schema: Schema, body: unknown): z.infer<Schema> {
+  const result = schema.safeParse(body);
   if (result.success) return result.data;
   const customerIssue = result.error.issues.find((issue) => CUSTOMER_FIELDS.has(String(issue.path[0])));
   if (customerIssue && customerIssue.code !== 'invalid_type') {
     throw new ValidationError(customerIssue.message);
   }
-  return parseRequest(captureBody, body);
+  return parseRequest(schema, body);
 }
+
+/** The buyer a checkout's start names: both fields or none. */
+function startingBuyer(body: z.infer<typeof createOrderBody>) {
+  const { customerName: name, customerEmail: email } = body;
+  if (name === undefined && email === undefined) return undefined;
+  if (name === undefined || email === undefined) {
+    throw new ValidationError('customerName and customerEmail go together: send both or neither');
+  }
+  return { name, email };
+}
+
+/**
+ * A PayPal order id is no secret (the audit log, server logs, PayPal's pages and the buyer's screen show it), so
+ * knowing one gives nothing: the order, its keys and its buyer are the starting browser's alone.
+ */
+const NOT_YOUR_CHECKOUT =
+  'Only the browser that started this checkout can complete it. Please pay from your own cart.';
 
 /** The order as its own stream has it, for when the read model has not caught up within the wait. */
 const fromDecider = (order: PlacedOrder): OrderView => ({
@@ -107,14 +132,6 @@ const context = (req: Request, actor: Actor): CommandContext => ({
   correlationId: req.correlationId,
   causationId: req.requestId,
 });
-
-/** The payment as PayPal names a capture's status: all a repeat capture tells a caller without access. */
-const CAPTURE_STATUS: Record<PlacedOrder['payment'], string> = {
-  pending: 'PENDING',
-  completed: 'COMPLETED',
-  denied: 'DECLINED',
-  refunded: 'REFUNDED',
-};
 
 const renderPaymentIssue: ErrorRequestHandler = (error, _req, res, next) => {
   if (error instanceof PaymentIssueError && error.issue) {
@@ -147,10 +164,10 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
   const cookies = { access: deps.orderAccess, secureCookies: deps.secureCookies };
 
   router.post('/paypal/order', json, async (req, res) => {
-    const body = parseRequest(createOrderBody, req.body);
+    const body = parseCheckoutBody(createOrderBody, req.body);
     const { paypalOrderId } = await startCheckout(
       deps,
-      { items: body.items, amount: body.amount, customId: req.correlationId },
+      { items: body.items, amount: body.amount, customId: req.correlationId, customer: startingBuyer(body) },
       context(req, { type: 'customer', id: 'guest' }),
     );
     grantCheckoutAccess(res, paypalOrderId, cookies);
@@ -162,7 +179,10 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
     if (typeof paypalOrderId !== 'string' || !PAYPAL_ORDER_ID.test(paypalOrderId)) {
       throw new NotFoundError('Unknown PayPal order');
     }
-    const body = parseCaptureBody(req.body);
+    // Before anything is read, checked or sent to PayPal: another caller changes nothing and learns nothing.
+    if (!holdsCheckoutAccess(req, paypalOrderId, deps.orderAccess))
+      throw new ForbiddenError(NOT_YOUR_CHECKOUT);
+    const body = parseCheckoutBody(captureBody, req.body);
     const customer = { name: body.customerName, email: body.customerEmail };
     const result = await captureCheckout(
       deps,
@@ -170,12 +190,6 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
       customer,
       context(req, { type: 'customer', id: customer.email }),
     );
-    // The order is the paying browser's: the one that started this checkout, or whose capture made the order.
-    // Anyone else capturing an already captured PayPal order learns that it is paid, nothing of who paid.
-    if (!result.recorded && !holdsCheckoutAccess(req, paypalOrderId, deps.orderAccess)) {
-      res.set('Cache-Control', 'no-store').json({ status: CAPTURE_STATUS[result.order.payment] });
-      return;
-    }
     if (result.position && readModels.length > 0) {
       await awaitReadModel(deps.database.pool, result.position, readModels, deps.logger);
     }

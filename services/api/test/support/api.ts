@@ -29,14 +29,15 @@ export interface TestApiOptions {
   databaseUrl?: string;
   /** PayPal overrides, e.g. a standalone emulator's base URL; the app mounts its own emulator otherwise. */
   payments?: StartApiOptions['payments'];
-  /** PayPal orders per client address; TEST_ORDER_LIMIT by default (a test of the limit passes ORDER_LIMIT). */
-  orderLimit?: StartApiOptions['orderLimit'];
+  /** PayPal orders and captures per client address; TEST_CHECKOUT_LIMITS by default (a test of them passes its own). */
+  checkoutLimits?: StartApiOptions['checkoutLimits'];
   orderStreams?: StartApiOptions['orderStreams'];
   liveStreams?: StartApiOptions['liveStreams'];
 }
 
 /** A test file buys from one address far faster than any shopper does: the real limit would refuse it. */
-const TEST_ORDER_LIMIT = { perClient: 100_000, windowSeconds: 60 };
+const UNLIMITED = { perClient: 100_000, windowSeconds: 60 };
+const TEST_CHECKOUT_LIMITS = { orders: UNLIMITED, captures: UNLIMITED };
 
 /** The api role as `startApi` runs it, on a fresh database and its own Redis key prefix. */
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
@@ -59,7 +60,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     logger,
     redisKeyPrefix,
     payments: options.payments,
-    orderLimit: options.orderLimit ?? TEST_ORDER_LIMIT,
+    checkoutLimits: options.checkoutLimits ?? TEST_CHECKOUT_LIMITS,
     orderStreams: options.orderStreams,
     liveStreams: options.liveStreams,
   });

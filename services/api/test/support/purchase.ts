@@ -52,3 +52,24 @@ export async function purchase(
     orderCookie: cookieSet(captured.response, 'order_access'),
   };
 }
+
+/**
+ * POSTs JSON as one browser does: each request carries the cookies earlier answers set (by name; paths are not
+ * told apart, so one browser follows one checkout at a time).
+ */
+export function browserPost(url: string) {
+  const jar = new Map<string, string>();
+  return async (path: string, body: unknown) => {
+    const cookie = [...jar.values()].join('; ');
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      body: JSON.stringify(body),
+    });
+    for (const header of response.headers.getSetCookie()) {
+      const pair = header.split(';')[0] as string;
+      jar.set(pair.slice(0, pair.indexOf('=')), pair);
+    }
+    return response;
+  };
+}

@@ -28,9 +28,19 @@ async function errorBody(response: Response): Promise<{ error?: string; issue?: 
   }
 }
 
-/** POST /paypal/order: the server prices the cart and answers PayPal's order id. */
-export async function createPaypalOrder(cart: CheckoutCart): Promise<string> {
+/** The buyer as the form names them, trimmed as the server stores them. */
+const buyerFields = (customer: Customer) => ({
+  customerName: customer.customerName.trim(),
+  customerEmail: customer.customerEmail.trim(),
+});
+
+/**
+ * POST /paypal/order: the server prices the cart and answers PayPal's order id. The buyer goes with it, so a payment
+ * whose answer never reaches this page (a closed tab, a lost connection) is still recorded for them.
+ */
+export async function createPaypalOrder(cart: CheckoutCart, customer: Customer): Promise<string> {
   const response = await postJson('/paypal/order', {
+    ...buyerFields(customer),
     amount: paypalAmount(cart.subtotalCents),
     currency: 'USD',
     intent: 'CAPTURE',
@@ -55,8 +65,7 @@ export async function capturePaypalOrder(
   cart: CheckoutCart,
 ): Promise<CaptureOutcome> {
   const response = await postJson(`/paypal/order/${encodeURIComponent(orderID)}/capture`, {
-    customerName: customer.customerName.trim(),
-    customerEmail: customer.customerEmail.trim(),
+    ...buyerFields(customer),
     items: cart.lines.map((line) => ({
       productId: line.productId,
       productName: line.productName,

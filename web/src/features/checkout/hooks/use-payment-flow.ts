@@ -75,7 +75,7 @@ export function usePaymentFlow(input: FlowInput) {
         setPhase('processing');
         setFailure(null);
         refusal = null;
-        return createPaypalOrder(latest.current.cart).catch((error: unknown) => {
+        return createPaypalOrder(latest.current.cart, latest.current.customer).catch((error: unknown) => {
           throw refused(error);
         });
       },
