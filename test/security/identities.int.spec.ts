@@ -43,6 +43,27 @@ describe('Back-office identities', () => {
       });
     });
 
+    it.each([
+      ['\u0430dmin', 'a Cyrillic а'],
+      ['adm\u0456n', 'a Cyrillic і'],
+      ['\u0391DMIN', 'a Greek Α'],
+      ['adrnin', 'r and n for m'],
+      ['\u0251dmin', 'a Latin alpha'],
+    ])('refuses %s (%s) as a look-alike of admin', async (username) => {
+      const response = await addUser(username);
+      expect(response.status).toBe(409);
+      expect(await response.json()).toEqual({
+        error: `"${username.normalize('NFC')}" looks like the existing user "admin": choose a username nobody could mistake for another`,
+      });
+    });
+
+    it('refuses a look-alike of any user, not only of admin', async () => {
+      const name = `kim-${randomUUID().slice(0, 6)}`;
+      expect((await addUser(name)).status).toBe(201);
+      const twin = name.replace('i', '\u0456').replace('m', 'rn');
+      expect((await addUser(twin)).status).toBe(409);
+    });
+
     it.each(['ADMIN', 'ａｄｍｉｎ'])('signs %s in as admin', async (username) => {
       const response = await callApi(store.api.url, 'POST', '/api/admin/login', {
         body: { username, password: ADMIN.password },

@@ -158,6 +158,12 @@ describe('npm run users:add', () => {
     },
   );
 
+  it('refuses a look-alike of a username taken (a Cyrillic і in ivy) with a sentence and exit code 1', async () => {
+    const run = await addUser(['--username', '\u0456vy', '--role', 'auditor'], { databaseUrl });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('"\u0456vy" looks like the existing user "ivy"');
+  });
+
   it('refuses a password easy to guess with the advice, and exits with 2', async () => {
     const run = await addUser(['--username', 'kim', '--role', 'auditor', '--password-stdin'], {
       databaseUrl,

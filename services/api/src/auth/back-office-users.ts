@@ -11,9 +11,10 @@ import type { Database } from '@licensestore/shared/db';
 import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Page } from '@licensestore/shared/paging';
 import { storableText } from '@licensestore/shared/text';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
+import { usernameSkeleton } from './lookalikes.js';
 import { passwordWeakness } from './password-strength.js';
 import { hashPassword } from './passwords.js';
 
@@ -44,6 +45,15 @@ const UNIQUE_VIOLATION = '23505';
 export class UsernameTakenError extends AppError {
   constructor(username: string) {
     super(409, `A user named "${username}" already exists (usernames ignore case and character width)`);
+  }
+}
+
+export class UsernameLookalikeError extends AppError {
+  constructor(username: string, existing: string) {
+    super(
+      409,
+      `"${username}" looks like the existing user "${existing}": choose a username nobody could mistake for another`,
+    );
   }
 }
 
@@ -96,22 +106,36 @@ export async function listTeamPage(
   return mapPage(await keysetPage(query, teamKeyset, page), toView);
 }
 
-/** Stores only the password's hash; a username taken in any letter case or character width is a 409. */
+/**
+ * Stores only the password's hash. A username taken in any letter case or character width is a 409, and so is one
+ * that looks like a user's (the same confusable skeleton): users are compared under a lock, so two look-alikes
+ * created at once cannot both pass.
+ */
 export async function createBackOfficeUser(db: Kysely<Database>, user: NewUser): Promise<BackOfficeUserView> {
   const passwordHash = await hashPassword(user.password);
   try {
-    const row = await db
-      .insertInto('admin_users')
-      .values({
-        id: timeOrderedId(),
-        username: user.username,
-        username_key: usernameKey(user.username),
-        password_hash: passwordHash,
-        role: user.role,
-      })
-      .returning(['id', 'username', 'role', 'created_at'])
-      .executeTakeFirstOrThrow();
-    return toView(row);
+    return await db.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtext('admin_users: new username'))`.execute(trx);
+      const skeleton = usernameSkeleton(user.username);
+      const key = usernameKey(user.username);
+      const users = await trx.selectFrom('admin_users').select('username').execute();
+      const twin = users.find(
+        (other) => usernameSkeleton(other.username) === skeleton && usernameKey(other.username) !== key,
+      );
+      if (twin) throw new UsernameLookalikeError(user.username, twin.username);
+      const row = await trx
+        .insertInto('admin_users')
+        .values({
+          id: timeOrderedId(),
+          username: user.username,
+          username_key: key,
+          password_hash: passwordHash,
+          role: user.role,
+        })
+        .returning(['id', 'username', 'role', 'created_at'])
+        .executeTakeFirstOrThrow();
+      return toView(row);
+    });
   } catch (error) {
     if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) throw new UsernameTakenError(user.username);
     throw error;
