@@ -2,6 +2,7 @@
 // screen. So knowing one must give nothing: only the browser that started the checkout (its `checkout_access`
 // cookie) records the order and names its buyer. Anyone else polling the capture, before, during and after the
 // buyer's approval, gets a refusal and changes nothing, at PayPal or in the log.
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callApi } from '../../services/api/test/support/api.js';
 import { type ObservedStore, startObservedStore } from '../../services/api/test/support/observed-store.js';
@@ -104,12 +105,18 @@ describe('Capturing a PayPal order one did not start', () => {
     expect(JSON.parse(paid.body)).toMatchObject({ customerEmail: BUYER.customerEmail });
   });
 
-  it('lets no order, key or e-mail reach a second client polling the capture while the buyer approves', async () => {
+  it('lets no order, key or e-mail reach an auditor polling the capture while the buyer approves', async () => {
     const { paypalOrderId, cookie } = await startCheckout();
+    // As it was found: a signed-in auditor reads the PayPal order id off the audit log.
+    const auditor = await store.api.sessionCookie({ kind: 'auditor', subjectId: randomUUID() });
+    await vi.waitFor(async () => {
+      const log = await callApi(url, 'GET', '/api/audit/events?type=CheckoutStarted', { cookie: auditor });
+      expect(await log.text()).toContain(paypalOrderId);
+    });
     const thiefAnswers: Answer[] = [];
     let polling = true;
     const poll = (async () => {
-      while (polling) thiefAnswers.push(await capture(paypalOrderId, THIEF));
+      while (polling) thiefAnswers.push(await capture(paypalOrderId, THIEF, auditor));
     })();
     let order: { id: string; customerName: string; customerEmail: string };
     try {
