@@ -5,9 +5,10 @@
 // them. The host reports its URLs over the IPC channel, stops on a `stop` message, and also stops (in order) when
 // the channel closes because the supervisor died.
 import { createWriteStream } from 'node:fs';
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmod, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type RunningPostgres, startEmbeddedPostgres } from '../stack/embedded-postgres.js';
+import { makeOwnerOnly } from '../stack/owner-only.js';
 import { RedisNotInstalledError, type RunningRedis, startRedisServer } from '../stack/redis-server.js';
 import { ensureSecret, POSTGRES_PASSWORD_FILE, REDIS_PASSWORD_FILE } from './secrets.js';
 import type { HostMessage, HostOptions, LocalService, SupervisorMessage } from './services-protocol.js';
@@ -18,10 +19,12 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.removeAll
 const options = JSON.parse(process.argv[2] ?? '{}') as HostOptions;
 const send = (message: HostMessage) => process.send?.(message);
 
+// The servers' logs name users and databases (Postgres's DETAIL lines): owner-only, like the rest of DATA_DIR,
+// logs written before this rule included.
 const logsDir = join(options.dataDir, 'logs');
-await mkdir(logsDir, { recursive: true });
+await makeOwnerOnly(logsDir);
 const logTo = (name: string) => {
-  const stream = createWriteStream(join(logsDir, name), { flags: 'a' });
+  const stream = createWriteStream(join(logsDir, name), { flags: 'a', mode: 0o600 });
   return (line: string) => stream.write(line.endsWith('\n') ? line : `${line}\n`);
 };
 

@@ -138,6 +138,14 @@ describe('npm start, local secrets', () => {
     for (const entry of below) expect(entry).toMatchObject({ mode: entry.directory ? 0o700 : 0o600 });
   });
 
+  it("keeps the servers' logs (Postgres names users in its DETAIL lines) owner-only in DATA_DIR/logs", () => {
+    const logsDir = join(dataDir, 'logs');
+    expect(modeOf(logsDir)).toBe(0o700);
+    const below = modesBelow(logsDir);
+    expect(below.map((entry) => entry.path)).toContain(join(logsDir, 'postgres.log'));
+    for (const entry of below) expect(entry).toMatchObject({ mode: entry.directory ? 0o700 : 0o600 });
+  });
+
   it('writes e-mails (sign-in links, licence keys) owner-only into DATA_DIR/mail', async () => {
     const response = await fetch(`${store.url}/api/login`, {
       method: 'POST',
