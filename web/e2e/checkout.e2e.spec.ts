@@ -171,9 +171,11 @@ describe('checkout', () => {
 
     const { page, errors, close } = await open();
     const orderReads: string[] = [];
+    const checkoutStarts: unknown[] = [];
     page.on('request', (request) => {
-      if (/\/api\/orders\/[^/]+(\/items)?$/.test(new URL(request.url()).pathname))
-        orderReads.push(request.url());
+      const { pathname } = new URL(request.url());
+      if (/\/api\/orders\/[^/]+(\/items)?$/.test(pathname)) orderReads.push(request.url());
+      if (pathname === '/paypal/order') checkoutStarts.push(request.postDataJSON());
     });
     await withCart(page, [{ product, quantity: 1 }]);
     await page.goto('/checkout');
@@ -186,6 +188,10 @@ describe('checkout', () => {
       'Your order has been confirmed. License keys will be sent to your email.',
     );
     expect(await storedCart(page)).toEqual([]);
+    // The buyer goes with the checkout's start: a payment whose answer never reaches the page is still theirs.
+    expect(checkoutStarts).toEqual([
+      expect.objectContaining({ customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' }),
+    ]);
     await page.waitForURL(/\/order-confirmation\//);
     // Timed on the page's own clock, which the test runner's load cannot stretch: the capture's answer, then 1.5 s.
     const { capturedAt, redirectedAt } = await redirectTimes(page);
