@@ -1,4 +1,9 @@
-import { LICENCE_KEYS_CATEGORY, parseLicenceKeyEvent, parseOrderEvent } from '@licensestore/shared';
+import {
+  LICENCE_KEYS_CATEGORY,
+  ORDER_CUSTODY_CATEGORY,
+  parseLicenceKeyEvent,
+  parseOrderEvent,
+} from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
 import type { KeyHistoryTable } from '@licensestore/shared/key-history';
@@ -9,8 +14,8 @@ import type { Projector } from '../projector.js';
 import { tableIn, writeFacts } from '../sql.js';
 
 const NAME = projectorDescriptors.keyHistory.name;
-/** `order-<uuid>` streams. */
-const ORDER_CATEGORY = 'order';
+/** `order-<uuid>` streams, and the `orderCustody-<uuid>` streams where showings of their keys are kept. */
+const ORDER_CATEGORIES = new Set(['order', ORDER_CUSTODY_CATEGORY]);
 
 /** A `key_history` row as the projector writes it: its time as the event's ISO text, its details before JSON. */
 export type KeyHistoryRow = Omit<KeyHistoryTable, 'at' | 'details'> & {
@@ -76,7 +81,7 @@ function effectOf(event: RecordedEvent): Effect {
     if (inventory) return [];
     return namedKeys(event);
   }
-  if (category !== ORDER_CATEGORY) return [];
+  if (!ORDER_CATEGORIES.has(category)) return [];
   const order = parseOrderEvent(event.type, event.data);
   switch (order?.type) {
     case 'OrderLicenceKeysAssigned': {

@@ -46,6 +46,7 @@ import { createMetrics } from './metrics/index.js';
 import { objectRoutes } from './objects/routes.js';
 import { createKeyCustody } from './orders/custody.js';
 import { evidenceRoutes } from './orders/evidence/routes.js';
+import { throttleKeyReads } from './orders/key-read-throttle.js';
 import { orderRoutes } from './orders/routes.js';
 import type { OrderStreamLimits } from './orders/stream-slots.js';
 import { createPaypalClient } from './payments/client.js';
@@ -116,7 +117,7 @@ export function createApp(deps: AppDeps): Express {
   const licenceKeySecret = requireLicenceKeySecret(config);
   const keyVault = createKeyVault(licenceKeySecret);
   const orderAccess = createOrderAccess(licenceKeySecret);
-  const custody = createKeyCustody(licenceKeySecret, eventStore, logger);
+  const custody = createKeyCustody(licenceKeySecret, eventStore, redis, logger);
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const sessions = new SessionStore(redis, config.SESSION_SECRET);
   const payments = paymentsSetup(config, deps.payments?.sandbox ?? SANDBOX_DEFAULTS, {
@@ -165,6 +166,7 @@ export function createApp(deps: AppDeps): Express {
   const catalogue = catalogueRoutes(deps);
   api.use(catalogue.writes);
   api.use(testimonialRoutes(database.db));
+  api.use(throttleKeyReads(redis));
   api.use(
     orderRoutes({
       database,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { licenceKeysStream, orderStream } from '@licensestore/shared';
+import { licenceKeysStream, orderCustodyStream, orderStream } from '@licensestore/shared';
 import { maskedKey } from '@licensestore/shared/audit';
 import type { KeyHistoryView } from '@licensestore/shared/key-history';
 import { waitForProjections } from '@licensestore/shared/readmodel';
@@ -98,11 +98,15 @@ describe('Opening one key from the inventory', () => {
   });
 
   describe('a key an order holds', () => {
-    it("is recorded on the order's stream, as the order page's reveal is", async () => {
-      const before = (await eventsOf(orderStream(sold.orderId), 'LicenceKeysRevealed')).length;
+    it("is recorded on the order's custody stream, as the order page's reveal is, once an hour", async () => {
+      const before = (await eventsOf(orderCustodyStream(sold.orderId), 'LicenceKeysRevealed')).length;
       const response = await reveal(sold.keyId, admin);
       expect(await response.json()).toEqual({ keyId: sold.keyId, licenseKey: sold.key });
-      const recorded = (await eventsOf(orderStream(sold.orderId), 'LicenceKeysRevealed')).slice(before);
+      expect((await reveal(sold.keyId, admin)).status).toBe(200);
+      expect(await eventsOf(orderStream(sold.orderId), 'LicenceKeysRevealed')).toEqual([]);
+      const recorded = (await eventsOf(orderCustodyStream(sold.orderId), 'LicenceKeysRevealed')).slice(
+        before,
+      );
       expect(recorded.map((event) => event.data)).toEqual([
         expect.objectContaining({
           orderId: sold.orderId,
@@ -139,12 +143,14 @@ describe('Opening one key from the inventory', () => {
         END $$;
         CREATE TRIGGER refuse_reveals BEFORE INSERT ON event_store.events
           FOR EACH ROW EXECUTE FUNCTION event_store.refuse_reveals();`);
+      // Another admin: the first one's reveal of the sold key is recorded for this hour already.
+      const another = await store.api.sessionCookie({ kind: 'admin', subjectId: randomUUID() });
       try {
         for (const { keyId, key } of [
           { keyId: stock.id, key: stock.key },
           { keyId: sold.keyId, key: sold.key },
         ]) {
-          const response = await reveal(keyId, admin);
+          const response = await reveal(keyId, another);
           const text = await response.text();
           expect(response.status).toBe(503);
           expect(JSON.parse(text)).toEqual({
@@ -158,6 +164,7 @@ describe('Opening one key from the inventory', () => {
           DROP FUNCTION event_store.refuse_reveals();`);
       }
       expect((await reveal(stock.id, admin)).status).toBe(200);
+      expect((await reveal(sold.keyId, another)).status).toBe(200);
     });
   });
 });

@@ -235,6 +235,7 @@ describe('Orders, customers and dashboard API', () => {
           quantity: 3,
           price: '10.00',
           sealedKeys: [],
+          keyIds: [],
           downloadUrl: null,
           installationNotes: null,
           keyStatuses: [],

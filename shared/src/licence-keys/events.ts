@@ -85,7 +85,8 @@ export const licenceKeyEventSchemas = {
   }),
   /**
    * An admin opened a key no order holds (stock) in clear, from the back office's inventory: who, and a keyed
-   * hash of their address. Keys an order holds are recorded on the order's stream instead (`LicenceKeysRevealed`).
+   * hash of their address. Keys an order holds are recorded on the order's custody stream instead
+   * (`LicenceKeysRevealed`).
    */
   LicenceKeyRevealed: z.object({
     productId: z.uuid(),

@@ -10,6 +10,7 @@ import { type CheckoutEvent, type OrderEvent, parseCheckoutEvent, parseOrderEven
 import { decideOrder, evolveOrder, initialOrderState, type OrderCommand, type OrderState } from './order.js';
 
 export * from './checkout.js';
+export * from './custody.js';
 export * from './customer.js';
 export * from './customer-email-key.js';
 export * from './events.js';

@@ -5,6 +5,7 @@ import {
   orderDecider,
   orderStream,
   type PlacedOrder,
+  withKeysShownInCustody,
 } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import { z } from 'zod';
@@ -35,7 +36,9 @@ export async function releaseOrderKeys(
   cause: Cause,
 ): Promise<number> {
   let changed = 0;
-  for (const release of keyReleases(order)) {
+  if (keyReleases(order).length === 0) return changed;
+  // Keys shown in clear are on the order's custody stream, which its state does not fold: they left the store too.
+  for (const release of keyReleases(await withKeysShownInCustody(eventStore, order))) {
     const { events } = await decideOnStream(
       eventStore,
       licenceKeysStream(release.productId),

@@ -55,7 +55,7 @@ export function accountRoutes({
   resendLimit,
 }: AccountRoutesDeps): Router {
   const router = Router();
-  const showing = { eventStore, custody, reveal: keyRevealer(keyVault, logger) };
+  const showing = { custody, reveal: keyRevealer(keyVault, logger) };
 
   router.get('/my-orders', async (req, res) => {
     const email = signedInCustomerEmail(req);

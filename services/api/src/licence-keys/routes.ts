@@ -114,7 +114,8 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
   });
 
   // An admin opens one key on purpose (the back office's lists show every key masked), recorded before it is
-  // answered: a key an order holds on that order's stream, as its order page does; a stock key on its product's.
+  // answered: a key an order holds on that order's custody stream (once an hour per admin), as its order page does;
+  // a stock key on its product's inventory stream.
   router.post('/license-keys/:keyId/reveal', requireAdmin, async (req, res) => {
     const keyId = req.params.keyId;
     if (!isUuid(keyId)) throw licenceKeyNotFound();

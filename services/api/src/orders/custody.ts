@@ -1,17 +1,23 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   AppError,
   type LicenceKeyEvent,
   licenceKeysStream,
   type OrderEvent,
-  orderStream,
-  parseOrderEvent,
+  orderCustodyStream,
   type RevealChannel,
 } from '@licensestore/shared';
-import type { EventStore, NewEvent, NewEventMetadata } from '@licensestore/shared/eventstore';
+import {
+  type EventStore,
+  type NewEvent,
+  type NewEventMetadata,
+  WrongExpectedRevisionError,
+} from '@licensestore/shared/eventstore';
+import { uuidText } from '@licensestore/shared/ids';
 import { deriveKey } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Request } from 'express';
+import type { Redis } from 'ioredis';
 import type { RevealViewer } from './access.js';
 
 /** Keys shown in clear to one person at one time: what a `LicenceKeysRevealed` event records. */
@@ -35,6 +41,16 @@ export interface StockShowing {
  */
 export const PAGE_VIEW_MS = 5 * 60 * 1000;
 
+/**
+ * One showing is recorded once per clock hour: the same reader (viewer and address) seeing the same keys of the
+ * same order through the same door again within it adds nothing a dispute needs, only length to the history. The
+ * record keeps the first time in the hour; a showing in the next hour is recorded again.
+ */
+export const CUSTODY_WINDOW_MS = 60 * 60 * 1000;
+
+/** Appends racing on one custody stream (other readers of the same order) before one gives up and answers 503. */
+const APPEND_ATTEMPTS = 5;
+
 /** Keys are not shown in clear without their custody record. */
 export class CustodyNotRecordedError extends AppError {
   constructor() {
@@ -45,8 +61,11 @@ export class CustodyNotRecordedError extends AppError {
 export interface KeyCustody {
   /** The HMAC of the caller's address: addresses can be matched across records, not read from them. */
   clientHash(req: Request): string;
-  /** Appends the showing to the order's stream; throws `CustodyNotRecordedError` when it could not be recorded. */
-  record(req: Request, showing: Showing): Promise<void>;
+  /**
+   * Records the showing on the order's custody stream, once per `CUSTODY_WINDOW_MS`; throws
+   * `CustodyNotRecordedError` when it is not recorded and could not be.
+   */
+  record(req: Request, showing: Showing, now?: number): Promise<void>;
   /** Appends the showing to the product's inventory stream; throws `CustodyNotRecordedError` likewise. */
   recordStock(req: Request, showing: StockShowing): Promise<void>;
   /** A token saying "this showing was recorded for this page view", valid for `PAGE_VIEW_MS`. */
@@ -61,37 +80,61 @@ const actorOf = (req: Request, viewer: RevealViewer): NewEventMetadata['actor'] 
     : { type: 'customer', id: viewer.id ?? 'guest' };
 
 /**
- * Key custody: every showing of licence keys in clear becomes a `LicenceKeysRevealed` event on the order's stream,
- * appended with no expected revision (a showing is a fact that never conflicts with the order's other events, so
- * it never waits for or retries against them). Both keys derive from the licence-key secret every api instance
- * holds, so any instance checks a page-view token another one gave.
+ * Key custody: every showing of licence keys in clear becomes a `LicenceKeysRevealed` event on the order's custody
+ * stream (`orderCustodyStream`), never on the order's own: reading keys moves neither the revision an admin's
+ * If-Match names nor the history the order's commands fold. Both keys derive from the licence-key secret every api
+ * instance holds, so any instance checks a page-view token another one gave.
+ *
+ * A showing is recorded once per reader, order, door, keys and hour. Its event id is derived from exactly those
+ * (`showingId`), so every instance, before and after a restart, names a repeat the same way, and the event store
+ * is what refuses it: the append expects the stream's current revision, and an append of an id the stream
+ * already holds is answered as done without storing it again (the Postgres store checks the whole stream under the
+ * stream's lock; EventStoreDB, the events after the expected revision). Two requests racing on one showing thus
+ * leave one record and both show the keys only once it is stored; a request racing another reader's record gets a
+ * wrong-revision error and tries again on the new revision. Redis remembers each recorded id until its hour ends,
+ * so a repeat costs one Redis read, not a read and an append; it is a memo, never the guard: lost or unreachable,
+ * the store still refuses the repeat, and nothing is marked there before the record is stored.
  */
-export function createKeyCustody(secret: string, eventStore: EventStore, logger: Logger): KeyCustody {
+export function createKeyCustody(
+  secret: string,
+  eventStore: EventStore,
+  redis: Redis,
+  logger: Logger,
+): KeyCustody {
   const addressKey = deriveKey(secret, 'reveal client address');
   const pageViewKey = deriveKey(secret, 'reveal page view');
   const clientHash = (req: Request) =>
     createHmac('sha256', addressKey)
       .update(req.ip ?? 'unknown')
       .digest('hex');
+  /** What tells one showing from another: the order, door, viewer, address and keys. */
+  const showingText = (showing: Showing, address: string) =>
+    [
+      showing.orderId,
+      showing.channel,
+      showing.viewer.type,
+      showing.viewer.id ?? '',
+      address,
+      [...showing.keyIds].sort().join(','),
+    ].join('\n');
   const viewMac = (req: Request, showing: Showing, issuedAt: number) =>
     createHmac('sha256', pageViewKey)
-      .update(
-        [
-          showing.orderId,
-          showing.channel,
-          showing.viewer.type,
-          showing.viewer.id ?? '',
-          clientHash(req),
-          [...showing.keyIds].sort().join(','),
-          issuedAt,
-        ].join('\n'),
-      )
+      .update(`${showingText(showing, clientHash(req))}\n${issuedAt}`)
       .digest();
+  /** The event id of this showing in this window: a name-based UUID (version 8) of what tells showings apart. */
+  const showingId = (showing: Showing, address: string, window: number) =>
+    uuidText(
+      createHash('sha256')
+        .update(`key custody\n${showingText(showing, address)}\n${window}`)
+        .digest(),
+      8,
+    );
 
-  /** Appends one showing with no expected revision; no showing, no key: a failure withholds the key (503). */
-  const append = async (stream: string, event: NewEvent, about: Record<string, unknown>) => {
+  /** Appends one showing; no showing, no key: a failure withholds the key (503). */
+  const append = async (stream: string, event: NewEvent, about: Record<string, unknown>, once = false) => {
     try {
-      await eventStore.append(stream, [event], 'any');
+      if (once) await appendOnce(eventStore, stream, event);
+      else await eventStore.append(stream, [event], 'any');
     } catch (error) {
       logger.error(
         { err: error, ...about, alert: 'key-custody-not-recorded' },
@@ -105,10 +148,23 @@ export function createKeyCustody(secret: string, eventStore: EventStore, logger:
     correlationId: req.correlationId,
     causationId: req.requestId,
   });
+  const memoKey = (id: string) => `key-custody:${id}`;
+  const recordedBefore = (id: string) =>
+    redis.exists(memoKey(id)).then(
+      (found) => found === 1,
+      (error: unknown) => {
+        logger.warn({ err: error }, 'key custody: Redis did not answer; the event store checks the showing');
+        return false;
+      },
+    );
 
   return {
     clientHash,
-    async record(req, showing) {
+    async record(req, showing, now = Date.now()) {
+      const address = clientHash(req);
+      const window = Math.floor(now / CUSTODY_WINDOW_MS);
+      const id = showingId(showing, address, window);
+      if (await recordedBefore(id)) return;
       const event: OrderEvent = {
         type: 'LicenceKeysRevealed',
         data: {
@@ -116,15 +172,21 @@ export function createKeyCustody(secret: string, eventStore: EventStore, logger:
           keyIds: showing.keyIds,
           channel: showing.channel,
           viewer: showing.viewer,
-          clientHash: clientHash(req),
-          revealedAt: new Date().toISOString(),
+          clientHash: address,
+          revealedAt: new Date(now).toISOString(),
         },
       };
       await append(
-        orderStream(showing.orderId),
-        { ...event, metadata: metadata(req, actorOf(req, showing.viewer)) },
+        orderCustodyStream(showing.orderId),
+        { ...event, id, metadata: metadata(req, actorOf(req, showing.viewer)) },
         { orderId: showing.orderId, channel: showing.channel },
+        true,
       );
+      await redis
+        .set(memoKey(id), '1', 'PXAT', (window + 1) * CUSTODY_WINDOW_MS)
+        .catch((error: unknown) =>
+          logger.warn({ err: error }, 'key custody: a recorded showing was not memoised'),
+        );
     },
     async recordStock(req, { productId, keyId, adminId }) {
       const event: LicenceKeyEvent = {
@@ -157,16 +219,18 @@ export function createKeyCustody(secret: string, eventStore: EventStore, logger:
 }
 
 /**
- * The id of each sealed key the order was given, from its own stream (`OrderLicenceKeysAssigned` carries both),
- * so a showing names keys exactly as the inventory does, without waiting on any read model.
+ * Appends `event` (its id set) unless the stream holds it already, on the stream's current revision, again on the
+ * new one when another record took it meanwhile. See `createKeyCustody` for why a repeat is never stored twice.
  */
-export async function orderKeyIds(eventStore: EventStore, orderId: string): Promise<Map<string, string>> {
-  const ids = new Map<string, string>();
-  for await (const recorded of eventStore.readStream(orderStream(orderId))) {
-    if (recorded.type !== 'OrderLicenceKeysAssigned') continue;
-    const event = parseOrderEvent(recorded.type, recorded.data);
-    if (event?.type !== 'OrderLicenceKeysAssigned') continue;
-    for (const { keyId, key } of event.data.keys) ids.set(key, keyId);
+async function appendOnce(eventStore: EventStore, stream: string, event: NewEvent): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const last = await eventStore.readLastEvent(stream);
+    if (last?.id === event.id) return;
+    try {
+      await eventStore.append(stream, [event], last ? last.revision : 'no_stream');
+      return;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevisionError) || attempt === APPEND_ATTEMPTS) throw error;
+    }
   }
-  return ids;
 }

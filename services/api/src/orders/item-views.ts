@@ -1,42 +1,35 @@
 import type { OrderItemView } from '@licensestore/shared';
-import type { EventStore } from '@licensestore/shared/eventstore';
 import type { Request } from 'express';
 import { masked, type RevealKey } from '../licence-keys/reveal.js';
 import type { KeyAccess } from './access.js';
-import { CustodyNotRecordedError, type KeyCustody, orderKeyIds, type Showing } from './custody.js';
+import { CustodyNotRecordedError, type KeyCustody, type Showing } from './custody.js';
 import type { StoredOrderItem } from './queries.js';
 
 /**
  * The stored lines with their keys as the caller may see them: opened, masked, or withheld (both key fields
  * absent, `keysWithheld` on lines that have keys). A key that does not open is left out (and logged by `reveal`).
- * Masked lines name their keys' ids (`licenseKeyIds`, for the back office's key history); `opened` lists the
- * sealed keys shown in clear.
+ * Masked lines name their keys' ids (`licenseKeyIds`, for the back office's key history); `opened` lists the ids
+ * of the keys shown in clear, as the order's row holds them.
  */
 export function orderItemViews(
   orderId: string,
   items: StoredOrderItem[],
   access: KeyAccess['keys'],
   reveal: RevealKey,
-  keyIds: ReadonlyMap<string, string> = new Map(),
-): { items: OrderItemView[]; opened: string[] } {
-  const opened: string[] = [];
-  const open: RevealKey =
-    access === 'masked'
-      ? masked(reveal)
-      : (sealed, about) => {
-          const key = reveal(sealed, about);
-          if (key !== null) opened.push(sealed);
-          return key;
-        };
+): { items: OrderItemView[]; opened: Array<string | undefined> } {
+  /** The id of each key shown in clear; undefined for one the row has no id for. */
+  const opened: Array<string | undefined> = [];
   const hide = masked(reveal);
-  const views = items.map(({ sealedKeys, keyStatuses, refundedUnits, ...line }): OrderItemView => {
+  const views = items.map(({ sealedKeys, keyIds, keyStatuses, refundedUnits, ...line }): OrderItemView => {
     const item: OrderItemView = refundedUnits > 0 ? { ...line, refundedUnits } : line;
     if (access === 'none') return sealedKeys.length > 0 ? { ...item, keysWithheld: true } : item;
     // A key no longer the customer's is never shown in clear, as if it were still valid.
     const shown = sealedKeys.flatMap((sealed, index) => {
       const status = keyStatuses[index] ?? 'valid';
-      const key = (status === 'valid' ? open : hide)(sealed, { orderId, itemId: item.id });
-      return key === null ? [] : [{ key, status, id: keyIds.get(sealed) }];
+      const inClear = access === 'clear' && status === 'valid';
+      const key = (inClear ? reveal : hide)(sealed, { orderId, itemId: item.id });
+      if (key !== null && inClear) opened.push(keyIds[index]);
+      return key === null ? [] : [{ key, status, id: keyIds[index] }];
     });
     const valid = shown.find(({ status }) => status === 'valid');
     const changed = shown.some(({ status }) => status !== 'valid');
@@ -52,7 +45,6 @@ export function orderItemViews(
 }
 
 export interface ItemShowingDeps {
-  eventStore: EventStore;
   custody: KeyCustody;
   reveal: RevealKey;
 }
@@ -64,23 +56,20 @@ export interface ItemShowingDeps {
  * recorded again. `showing` is null when nothing was shown in clear.
  */
 export async function showOrderItems(
-  { eventStore, custody, reveal }: ItemShowingDeps,
+  { custody, reveal }: ItemShowingDeps,
   req: Request,
   orderId: string,
   stored: StoredOrderItem[],
   access: KeyAccess,
   pageView?: string,
 ): Promise<{ items: OrderItemView[]; showing: Showing | null }> {
-  const hasKeys = access.keys !== 'none' && stored.some((item) => item.sealedKeys.length > 0);
-  const keyIds = hasKeys ? await orderKeyIds(eventStore, orderId) : new Map<string, string>();
-  const { items, opened } = orderItemViews(orderId, stored, access.keys, reveal, keyIds);
+  const { items, opened } = orderItemViews(orderId, stored, access.keys, reveal);
   if (access.keys !== 'clear' || opened.length === 0) return { items, showing: null };
-  const ids = opened.map((sealed) => keyIds.get(sealed));
-  // Every key the read model holds came from the order's stream; one that is not there cannot be recorded.
-  if (ids.some((id) => id === undefined)) throw new CustodyNotRecordedError();
+  // The row holds each key beside its id, both from the event that assigned it; a key without one cannot be recorded.
+  if (opened.some((id) => id === undefined)) throw new CustodyNotRecordedError();
   const showing: Showing = {
     orderId,
-    keyIds: [...new Set(ids as string[])],
+    keyIds: [...new Set(opened as string[])],
     channel: access.channel,
     viewer: access.viewer,
   };

@@ -21,6 +21,8 @@ export interface StoredOrderItem {
   price: string;
   /** Sealed (key-vault), one per unit delivered so far, in the order they were assigned. */
   sealedKeys: string[];
+  /** The inventory's id of each of those keys, in the same order: the row holds both from the same event. */
+  keyIds: string[];
   downloadUrl: string | null;
   installationNotes: string | null;
   /** What became of each of those keys. */
@@ -106,6 +108,7 @@ export async function listItemsOfOrders(
       quantity: row.quantity,
       price: row.price,
       sealedKeys: row.license_keys,
+      keyIds: row.license_key_ids,
       downloadUrl: row.download_url,
       installationNotes: row.installation_notes,
       keyStatuses: row.license_keys.map((_, index) =>

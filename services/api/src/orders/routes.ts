@@ -9,6 +9,7 @@ import {
   orderStream,
   type RefundableUnitView,
   takeUnits,
+  withKeysShownInCustody,
 } from '@licensestore/shared';
 import { handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
@@ -114,7 +115,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   closing?.addEventListener('abort', () => void watch.close(), { once: true });
 
   const accessTo = (req: Request, order: OrderView) => keyAccess(req, order, orderAccess);
-  const showing = { eventStore, custody, reveal };
+  const showing = { custody, reveal };
   const snapshotView: SnapshotView = async (req, { order, items }, pageView) => {
     const access = accessTo(req, order);
     const shown = await showOrderItems(showing, req, order.id, items, access, pageView);
@@ -232,7 +233,8 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     if (order.status === 'absent') throw orderNotFound();
     const inFlight = order.refunds.filter((refund) => refund.status === 'requested').flatMap((r) => r.units);
     const units = takeUnits(inFlight, liveUnits(order)).rest;
-    const out = new Set(order.keysOutOfStore);
+    // A key shown in clear left the store though only the order's custody stream says so.
+    const out = new Set((await withKeysShownInCustody(eventStore, order)).keysOutOfStore);
     const hide = masked(reveal);
     privateJson(
       res,

@@ -1,4 +1,10 @@
-import { checkoutStream, licenceKeysStream, orderStream, parseOrderEvent } from '@licensestore/shared';
+import {
+  checkoutStream,
+  licenceKeysStream,
+  orderCustodyStream,
+  orderStream,
+  parseOrderEvent,
+} from '@licensestore/shared';
 import {
   type AuditEventView,
   type AuditTables,
@@ -57,8 +63,9 @@ async function correlatedEvents(db: Kysely<Database>, own: RecordedEvent[]): Pro
 }
 
 /**
- * The order's own events in no particular order: its `order-` stream, the `checkout-` stream that became it, and
- * the inventory events of its products that asked for and gave it keys. The order stream names the other streams
+ * The order's own events in no particular order: its `order-` stream, its `orderCustody-` stream (each showing of
+ * its keys in clear; older showings are on the order's stream), the `checkout-` stream that became it, and the
+ * inventory events of its products that asked for and gave it keys. The order stream names the other streams
  * (OrderCaptured carries the PayPal order id and the product of each line), so nothing is searched: one read per
  * stream, in parallel. Inventory streams hold every order of a product, so they are filtered by `data.orderId`.
  * Null when there is no such order.
@@ -74,11 +81,17 @@ export async function orderOwnEvents(
   if (captured?.type !== 'OrderCaptured') return null;
 
   const productIds = [...new Set(captured.data.lines.map((line) => line.productId))];
-  const [checkoutEvents, ...inventories] = await Promise.all([
+  const [checkoutEvents, custodyEvents, ...inventories] = await Promise.all([
     readAll(eventStore, checkoutStream(captured.data.paypalOrderId)),
+    readAll(eventStore, orderCustodyStream(orderId)),
     ...productIds.map((productId) => readAll(eventStore, licenceKeysStream(productId))),
   ]);
-  return [...orderEvents, ...checkoutEvents, ...inventories.flat().filter(aboutOrder(orderId))];
+  return [
+    ...orderEvents,
+    ...custodyEvents,
+    ...checkoutEvents,
+    ...inventories.flat().filter(aboutOrder(orderId)),
+  ];
 }
 
 /**

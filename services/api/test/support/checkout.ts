@@ -80,7 +80,8 @@ export async function eventsWhere(
 
 /**
  * What the assign-keys and record-order-keys jobs do for the order's first line, under its correlation id: one key
- * from the product's inventory, recorded on the order; waits until the orders read table has it.
+ * from the product's inventory, recorded on the order; waits until the orders read table has it. Returns the keys
+ * assigned (ids and sealed keys).
  */
 export async function deliverKeys(eventStore: EventStore, database: DatabaseHandle, orderId: string) {
   const [captured] = await readEvents(eventStore, orderStream(orderId));
@@ -126,4 +127,5 @@ export async function deliverKeys(eventStore: EventStore, database: DatabaseHand
     timeoutMs: 10_000,
   });
   if (!seen) throw new Error('the orders projection did not catch up');
+  return assigned.data.keys;
 }

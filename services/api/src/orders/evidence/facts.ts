@@ -1,6 +1,12 @@
-import { orderNumber, parseCheckoutEvent, parseOrderEvent, type RevealChannel } from '@licensestore/shared';
+import {
+  ORDER_CUSTODY_CATEGORY,
+  orderNumber,
+  parseCheckoutEvent,
+  parseOrderEvent,
+  type RevealChannel,
+} from '@licensestore/shared';
 import { maskOpened } from '@licensestore/shared/audit';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
 import type { RevealKey } from '../../licence-keys/reveal.js';
 import type { RevealViewer } from '../access.js';
 
@@ -37,6 +43,9 @@ export interface EvidenceFacts {
   statusChanges: Array<{ at: string; from: string; to: string; by: string }>;
 }
 
+/** The order's stream and its custody stream (showings of its keys): the streams whose events are order events. */
+const ORDER_CATEGORIES = new Set(['order', ORDER_CUSTODY_CATEGORY]);
+
 const byPosition = (a: RecordedEvent, b: RecordedEvent) =>
   a.position < b.position ? -1 : a.position > b.position ? 1 : 0;
 
@@ -52,7 +61,7 @@ export function evidenceFacts(
 ): EvidenceFacts | null {
   const sorted = [...events].sort(byPosition);
   const orderEvents = sorted.flatMap((event) => {
-    if (!event.streamId.startsWith('order-')) return [];
+    if (!ORDER_CATEGORIES.has(streamCategory(event.streamId))) return [];
     const parsed = parseOrderEvent(event.type, event.data);
     return parsed ? [{ parsed, recorded: event }] : [];
   });
