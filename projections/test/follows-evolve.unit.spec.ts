@@ -43,6 +43,10 @@ function placedAndLater() {
     { type: 'OrderRefunded', data: { orderId, captureId: 'CAPTURE', refundedAt: at } },
     { type: 'OrderStatusChanged', data: { orderId, from: 'pending', to: 'completed', changedAt: at } },
     {
+      type: 'OrderReopened',
+      data: { orderId, keysGivenUp: [{ lineId: line.lineId, keyId }], reopenedAt: at },
+    },
+    {
       type: 'OrderLicenceKeysAssigned',
       data: { orderId, lineId: line.lineId, keys: [{ keyId, key }], assignedAt: at },
     },

@@ -288,7 +288,7 @@ describe('Refunds', () => {
   });
 
   describe('when an order is cancelled', () => {
-    it('revokes its delivered keys and takes a waiting order out of the queue', async () => {
+    it('revokes its delivered keys, takes a waiting order out of the queue, and serves it again once reopened', async () => {
       const productId = await productWithKeys(1);
       const deliveredOrder = await buy(productId, 1);
       await delivered(deliveredOrder);
@@ -306,8 +306,11 @@ describe('Refunds', () => {
       await vi.waitFor(async () => expect(await stock(productId)).toMatchObject({ waiting: 0 }), WAIT);
       await addKeys(store.eventStore, store.api.keyVault, productId, 1);
       await vi.waitFor(async () => expect(await stock(productId)).toMatchObject({ available: 1 }), WAIT);
+      // Reopened, the cancelled order that waited asks again and takes the key now in stock.
       const reopened = await call('PATCH', `/api/orders/${waiting}/status`, admin, { status: 'completed' });
-      expect(reopened.status).toBe(409);
+      expect(reopened.status).toBe(200);
+      await delivered(waiting);
+      expect(await stock(productId)).toMatchObject({ available: 0, waiting: 0 });
     });
   });
 

@@ -152,6 +152,15 @@ export function foldOrderEvents(
       if (!item) continue;
       item.license_keys.push(...event.data.keys.map((key) => key.key));
       item.license_key_ids.push(...event.data.keys.map((key) => key.keyId.toLowerCase()));
+    } else if (event.type === 'OrderReopened') {
+      // The keys it gave up are no longer the customer's: its lines show the keys it is given next.
+      row.fulfilled_at = null;
+      for (const lineId of new Set(event.data.keysGivenUp.map((unit) => unit.lineId))) {
+        const item = itemOf(order, storedItems, lineId);
+        if (!item) continue;
+        item.license_keys = [];
+        item.license_key_ids = [];
+      }
     } else if (event.type === 'OrderRefundCompleted') {
       row.refunded_total = formatCents(toCents(row.refunded_total) + toCents(event.data.amount));
       for (const unit of event.data.units) {
@@ -217,6 +226,9 @@ async function loadItems(
   const ids = new Set<string>();
   for (const event of events) {
     if (event.type === 'OrderLicenceKeysAssigned') ids.add(itemId(event.data.orderId, event.data.lineId));
+    if (event.type === 'OrderReopened') {
+      for (const unit of event.data.keysGivenUp) ids.add(itemId(event.data.orderId, unit.lineId));
+    }
     if (event.type === 'OrderRefundCompleted') {
       for (const unit of event.data.units) ids.add(itemId(event.data.orderId, unit.lineId));
     }

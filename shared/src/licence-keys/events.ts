@@ -40,7 +40,11 @@ export const licenceKeyEventSchemas = {
   }),
   /** An available key taken out of the inventory by an admin (assigned keys are never removed). */
   LicenceKeyRemoved: z.object({ productId: z.uuid(), keyId: z.uuid(), removedAt: z.iso.datetime() }),
-  /** A paid order line asked for its keys; it joins the queue of lines waiting for this product's keys. */
+  /**
+   * A paid order line asked for `quantity` keys: it joins the queue of lines waiting for this product's keys, or,
+   * still in it, waits for that many more. A line asks again only for keys it neither holds nor waits for (a
+   * reopened order whose keys were taken back).
+   */
   LicenceKeysRequested: z.object({
     productId: z.uuid(),
     orderId: z.uuid(),

@@ -209,9 +209,17 @@ export function evolveInventory(state: InventoryState, event: LicenceKeyEvent): 
     }
     case 'LicenceKeysRequested': {
       const { orderId, lineId, quantity } = event.data;
+      // A line still in the queue that asks for more keeps its place; any other joins at the back. Only a line that
+      // asked before can be in the queue, so a first request never searches it.
+      const at = state.lines.get(lineKey(orderId, lineId))?.requested
+        ? state.waiting.findIndex((line) => line.orderId === orderId && line.lineId === lineId)
+        : -1;
       return {
         ...state,
-        waiting: state.waiting.push({ orderId, lineId, remaining: quantity }),
+        waiting:
+          at === -1
+            ? state.waiting.push({ orderId, lineId, remaining: quantity })
+            : state.waiting.update(at, (line) => line && { ...line, remaining: line.remaining + quantity }),
         lines: changeLine(state.lines, lineKey(orderId, lineId), (record) => ({
           ...record,
           requested: true,

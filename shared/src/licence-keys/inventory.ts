@@ -34,6 +34,7 @@ export type LicenceKeyCommand =
       productId: string;
       orderId: string;
       lineId: string;
+      /** How many keys the line wants in all (its units still the customer's). */
       quantity: number;
       lowStockThreshold: number;
       now: string;
@@ -60,6 +61,10 @@ export class DuplicateLicenceKeyError extends AppError {
     );
   }
 }
+
+/** How many keys the line still waits for in the queue. */
+const waitingFor = (state: InventoryState, orderId: string, lineId: string) =>
+  state.waiting.find((line) => line.orderId === orderId && line.lineId === lineId)?.remaining ?? 0;
 
 /** Up to `wanted` keys from the front of the shelf, none that came back from this order. */
 function takeFromShelf(state: InventoryState, orderId: string, wanted: number): AssignedKey[] {
@@ -152,15 +157,20 @@ const requestLicenceKeys = (
   cmd: Extract<LicenceKeyCommand, { type: 'RequestLicenceKeys' }>,
   state: InventoryState,
 ): LicenceKeyEvent[] => {
-  // Asked before (a retried job): the line is served or still in the queue; asking again changes nothing.
-  if (lineRecord(state, cmd.orderId, cmd.lineId)?.requested) return [];
+  // A line that asked before asks only for the keys it neither holds nor waits for: none for a retried job, all of
+  // them for a reopened order whose keys were taken back when it was cancelled.
+  const asked = lineRecord(state, cmd.orderId, cmd.lineId)?.requested === true;
+  const missing = asked
+    ? cmd.quantity - keysHeld(state, cmd.orderId, cmd.lineId) - waitingFor(state, cmd.orderId, cmd.lineId)
+    : cmd.quantity;
+  if (missing <= 0) return [];
   const requested: LicenceKeyEvent = {
     type: 'LicenceKeysRequested',
     data: {
       productId: cmd.productId,
       orderId: cmd.orderId,
       lineId: cmd.lineId,
-      quantity: cmd.quantity,
+      quantity: missing,
       requestedAt: cmd.now,
     },
   };
@@ -190,8 +200,7 @@ const releaseLicenceKeys = (
   }
   const after = released.reduce(evolveInventory, state);
   const held = keysHeld(after, orderId, lineId);
-  const waiting = after.waiting.find((line) => line.orderId === orderId && line.lineId === lineId);
-  const surplus = (waiting?.remaining ?? 0) - Math.max(0, cmd.wanted - held);
+  const surplus = waitingFor(after, orderId, lineId) - Math.max(0, cmd.wanted - held);
   if (surplus > 0) {
     released.push({
       type: 'LicenceKeysRequestWithdrawn',

@@ -250,6 +250,37 @@ describe('Licence-key inventory', () => {
         .thenEmitsNothing();
     });
 
+    it('asks again for every key of a line whose keys were all taken back (a reopened order)', () => {
+      const cancelled = [
+        added(k1),
+        added(k2),
+        requested(order, 'L1', 2),
+        assigned(order, 'L1', k1, k2),
+        revoked(k1),
+        revoked(k2),
+      ];
+      given(...cancelled, added(k3))
+        .when(request(order, 'L1', 2))
+        .thenEmits(requested(order, 'L1', 2), assigned(order, 'L1', k3), stockLow(0));
+      given(...cancelled, added(k3), requested(order, 'L1', 2), assigned(order, 'L1', k3))
+        .when(request(order, 'L1', 2))
+        .thenEmitsNothing();
+    });
+
+    it('asks only for the keys a line neither holds nor waits for, keeping its place in the queue', () => {
+      given(requested(order, 'L1', 3), requested(other, 'L1', 1), withdrawn(order, 1))
+        .when(request(order, 'L1', 3))
+        .thenEmits(requested(order, 'L1', 1), stockLow(0));
+      given(
+        requested(order, 'L1', 3),
+        requested(other, 'L1', 1),
+        withdrawn(order, 1),
+        requested(order, 'L1', 1),
+      )
+        .when(add(k1))
+        .thenEmits(added(k1), assigned(order, 'L1', k1), stockLow(0));
+    });
+
     it('keeps a revoked key on record', () => {
       given(...sold, revoked(k1))
         .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })

@@ -163,6 +163,16 @@ export const orderEventSchemas = {
     receiptNumber: z.string().regex(/^\d{4}-\d{6,}$/),
     issuedAt: z.iso.datetime(),
   }),
+  /**
+   * An admin set a cancelled order back to pending or completed: it is owed a key for every unit still the
+   * customer's again, and gives up for good the keys it held (`keysGivenUp`, already released or about to be). The
+   * status it takes follows as OrderStatusChanged.
+   */
+  OrderReopened: z.object({
+    orderId: z.uuid(),
+    keysGivenUp: z.array(z.object({ lineId: z.string().min(1), keyId: z.uuid() })),
+    reopenedAt: z.iso.datetime(),
+  }),
   /** An admin (or the system) set the status; `from` is the status before. */
   OrderStatusChanged: z.object({
     orderId: z.uuid(),

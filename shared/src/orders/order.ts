@@ -80,6 +80,11 @@ export interface PlacedOrder {
   createdAt: string;
   /** Keys each line has received, by line id. */
   keys: Readonly<Record<string, readonly AssignedKey[]>>;
+  /**
+   * Key ids each line gave up when the order was reopened after a cancel, by line id: never the customer's again,
+   * and given back to the inventory (which decides nothing for a key it took back already).
+   */
+  keysGivenUp: Readonly<Record<string, readonly string[]>>;
   /** Every unit has its key. */
   fulfilled: boolean;
   /** Ids of the events whose delivery e-mail has been sent (OrderFulfilled, resend requests). */
@@ -128,6 +133,7 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       currency: data.currency,
       createdAt: data.capturedAt,
       keys: {},
+      keysGivenUp: {},
       fulfilled: false,
       emailsSent: [],
       keysOutOfStore: [],
@@ -154,6 +160,8 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       return { ...state, payment: 'refunded', status: 'refunded' };
     case 'OrderStatusChanged':
       return { ...state, status: event.data.to };
+    case 'OrderReopened':
+      return { ...state, ...withKeysGivenUp(state, event.data.keysGivenUp), fulfilled: false };
     case 'OrderLicenceKeysAssigned': {
       const { lineId, keys } = event.data;
       return { ...state, keys: { ...state.keys, [lineId]: [...(state.keys[lineId] ?? []), ...keys] } };
@@ -219,6 +227,20 @@ const withRefundStatus = (
   refundId: string | null,
   status: RefundRecord['status'],
 ) => refunds.map((refund) => (refund.refundId === refundId ? { ...refund, status } : refund));
+
+/** The order without the keys given up, which join those it gave up before. */
+function withKeysGivenUp(state: PlacedOrder, givenUp: readonly { lineId: string; keyId: string }[]) {
+  const gone = new Set(givenUp.map((unit) => unit.keyId));
+  const keysGivenUp: Record<string, readonly string[]> = { ...state.keysGivenUp };
+  for (const { lineId, keyId } of givenUp) keysGivenUp[lineId] = [...(keysGivenUp[lineId] ?? []), keyId];
+  const keys = Object.fromEntries(
+    Object.entries(state.keys).flatMap(([lineId, held]) => {
+      const kept = held.filter((key) => !gone.has(key.keyId));
+      return kept.length === 0 ? [] : [[lineId, kept]];
+    }),
+  );
+  return { keys, keysGivenUp };
+}
 
 const withKeys = (held: readonly string[], keyIds: readonly string[]) => [...new Set([...held, ...keyIds])];
 
@@ -301,19 +323,41 @@ const changeOrderStatus = (
 ): OrderEvent[] => {
   const order = placed(state);
   if (order.status === cmd.to) return [];
-  // The keys of a cancelled or refunded order went back to stock or were revoked: it cannot be the customer's again.
-  if (order.status === 'cancelled' || order.status === 'refunded') {
+  // The money of a refunded order went back to the buyer: there is nothing left to serve it for.
+  if (order.status === 'refunded') {
     throw new IllegalStateError(
       `Order ${orderNumber(order.orderId)} is ${order.status}: its license keys were released, so it cannot be reopened.`,
     );
   }
-  return [
-    {
-      type: 'OrderStatusChanged',
-      data: { orderId: cmd.orderId, from: order.status, to: cmd.to, changedAt: cmd.now },
-    },
-  ];
+  const changed: OrderEvent = {
+    type: 'OrderStatusChanged',
+    data: { orderId: cmd.orderId, from: order.status, to: cmd.to, changedAt: cmd.now },
+  };
+  return order.status === 'cancelled' ? [reopenOrder(order, cmd.now), changed] : [changed];
 };
+
+/**
+ * A cancelled order set to any other status is served again as a paid one is: it gives up the keys it held (they
+ * were revoked or went back to stock when it was cancelled) and is owed new ones for its units still the customer's.
+ * Only an order whose money the store keeps can be: a denied payment took none, a refund gave it back.
+ */
+function reopenOrder(order: PlacedOrder, now: string): OrderEvent {
+  const number = orderNumber(order.orderId);
+  if (order.payment === 'denied') {
+    throw new IllegalStateError(
+      `Order ${number} is cancelled: its payment was denied by PayPal, so no money was taken and it cannot be reopened.`,
+    );
+  }
+  if (order.payment === 'refunded') {
+    throw new IllegalStateError(
+      `Order ${number} is cancelled and its money was refunded to the buyer, so it cannot be reopened.`,
+    );
+  }
+  const keysGivenUp = Object.entries(order.keys).flatMap(([lineId, keys]) =>
+    keys.map((key) => ({ lineId, keyId: key.keyId })),
+  );
+  return { type: 'OrderReopened', data: { orderId: order.orderId, keysGivenUp, reopenedAt: now } };
+}
 
 const recordLicenceKeys = (
   cmd: Extract<OrderCommand, { type: 'RecordLicenceKeys' }>,
@@ -323,8 +367,9 @@ const recordLicenceKeys = (
   const line = order.lines.find((candidate) => candidate.lineId === cmd.lineId);
   if (!line) throw new IllegalStateError(`order ${order.orderId} has no line ${cmd.lineId}`);
   const held = new Set((order.keys[line.lineId] ?? []).map((key) => key.keyId));
-  // Recording the same assignment again (a retried job) adds nothing.
-  const keys = cmd.keys.filter((key) => !held.has(key.keyId));
+  const givenUp = new Set(order.keysGivenUp[line.lineId] ?? []);
+  // Recording the same assignment again (a retried job) adds nothing, nor does one of a key the order gave up.
+  const keys = cmd.keys.filter((key) => !held.has(key.keyId) && !givenUp.has(key.keyId));
   if (keys.length === 0) return [];
   if (held.size + keys.length > line.quantity) {
     throw new IllegalStateError(

@@ -2,45 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../errors/index.js';
 import { givenHistory } from '../testing/given.js';
+import { twoLineOrder } from '../testing/two-line-order.js';
 import type { OrderEvent, OrderUnit } from './events.js';
 import { orderDecider } from './index.js';
 import { evolveOrder, initialOrderState, type OrderCommand, type PlacedOrder } from './order.js';
 import { keyReleases, liveUnits } from './units.js';
 
-const orderId = randomUUID();
 const now = '2026-03-01T10:00:00.000Z';
-const office = { lineId: 'L1', productId: randomUUID(), productName: 'Office Suite', quantity: 2 };
-const antivirus = { lineId: 'L2', productId: randomUUID(), productName: 'Antivirus', quantity: 1 };
+const { orderId, office, antivirus, captured, keys } = twoLineOrder(now);
 const [k1, k2, k3] = [randomUUID(), randomUUID(), randomUUID()] as [string, string, string];
-const sealed = (n: number) => `v1.0badc0de.aXY${n}.Y3Q${n}.dGFn`;
-
-const captured = (captureStatus: 'COMPLETED' | 'PENDING' = 'COMPLETED'): OrderEvent => ({
-  type: 'OrderCaptured',
-  data: {
-    orderId,
-    paypalOrderId: 'PAYPAL1',
-    captureId: 'CAP1',
-    captureStatus,
-    customer: { name: 'Ada', email: 'ada@example.com' },
-    lines: [
-      { ...office, unitPrice: '24.99', lineTotal: '49.98' },
-      { ...antivirus, unitPrice: '10.00', lineTotal: '10.00' },
-    ],
-    total: '59.98',
-    currency: 'USD',
-    status: captureStatus === 'COMPLETED' ? 'processing' : 'pending',
-    capturedAt: now,
-  },
-});
-const keys = (lineId: string, ...keyIds: string[]): OrderEvent => ({
-  type: 'OrderLicenceKeysAssigned',
-  data: {
-    orderId,
-    lineId,
-    keys: keyIds.map((keyId, n) => ({ keyId, key: sealed(n) })),
-    assignedAt: now,
-  },
-});
 const fulfilled: OrderEvent = { type: 'OrderFulfilled', data: { orderId, fulfilledAt: now } };
 const emailed: OrderEvent = {
   type: 'DeliveryEmailSent',

@@ -80,8 +80,9 @@ export interface LineRelease {
 
 /**
  * What an order gives back to the inventories: every key and every wait of a cancelled or refunded order (or one
- * whose payment was denied), else the keys of refunded units and keys held beyond the live units. A key that left
- * the store (`keysOutOfStore`) is revoked, any other returns to stock. Empty when nothing is to give back.
+ * whose payment was denied), else the keys of refunded units and keys held beyond the live units; and always the
+ * keys it gave up when reopened, whose cancel may not have given them back yet. A key that left the store
+ * (`keysOutOfStore`) is revoked, any other returns to stock. Empty when nothing is to give back.
  */
 export function keyReleases(order: PlacedOrder): LineRelease[] {
   const out = new Set(order.keysOutOfStore);
@@ -91,7 +92,8 @@ export function keyReleases(order: PlacedOrder): LineRelease[] {
     const units = lines[index] as LineUnits;
     const held = (order.keys[line.lineId] ?? []).map((key) => key.keyId);
     const kept = new Set(units.live.flatMap((unit) => (unit.keyId === null ? [] : [unit.keyId])));
-    const keyIds = whole ? held : held.filter((keyId) => !kept.has(keyId));
+    const givenUp = (order.keysGivenUp[line.lineId] ?? []).filter((keyId) => !held.includes(keyId));
+    const keyIds = [...givenUp, ...(whole ? held : held.filter((keyId) => !kept.has(keyId)))];
     const wanted = whole ? 0 : units.live.length;
     if (keyIds.length === 0 && wanted === line.quantity) return [];
     return [

@@ -36,6 +36,7 @@ const COUNTED = new Set([
   'OrderPaymentDenied',
   'OrderRefunded',
   'OrderStatusChanged',
+  'OrderReopened',
   'OrderFulfilled',
   'OrderRefundCompleted',
   'LicenceKeyAdded',

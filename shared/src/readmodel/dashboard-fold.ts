@@ -139,7 +139,8 @@ export function foldDashboardOrders(
     const order = orders.get(id);
     if (!order) continue;
     const status = statusAfter(order.status, event);
-    const fulfilled = order.fulfilled || event.type === 'OrderFulfilled';
+    // A reopened order is owed its keys again, until its next OrderFulfilled.
+    const fulfilled = event.type !== 'OrderReopened' && (order.fulfilled || event.type === 'OrderFulfilled');
     const refunded = event.type === 'OrderRefundCompleted' ? toCents(event.data.amount) : 0;
     if (status === order.status && fulfilled === order.fulfilled && refunded === 0) continue;
     remember(id);

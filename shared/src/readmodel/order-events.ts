@@ -48,6 +48,8 @@ export function orderEventTime(event: OrderEvent): string {
       return event.data.refundedAt;
     case 'OrderStatusChanged':
       return event.data.changedAt;
+    case 'OrderReopened':
+      return event.data.reopenedAt;
     case 'OrderLicenceKeysAssigned':
       return event.data.assignedAt;
     case 'OrderFulfilled':
@@ -90,6 +92,8 @@ export function statusAfter(status: OrderStatus, event: LaterOrderEvent): OrderS
       return event.data.to;
     case 'OrderFulfilled':
       return status === 'processing' ? 'completed' : status;
+    // The status a reopened order takes follows as OrderStatusChanged.
+    case 'OrderReopened':
     case 'OrderLicenceKeysAssigned':
     case 'DeliveryEmailResendRequested':
     case 'DeliveryEmailSent':

@@ -1,4 +1,10 @@
-import { inventoryDecider, licenceKeysStream, orderDecider, orderStream } from '@licensestore/shared';
+import {
+  inventoryDecider,
+  licenceKeysStream,
+  liveUnits,
+  orderDecider,
+  orderStream,
+} from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
@@ -6,6 +12,7 @@ import { groupedDecisions } from '../jobs/conflicts.js';
 import { defineProcessor } from '../jobs/processor.js';
 import type { JobRequest } from '../jobs/queues.js';
 import type { ProcessorContext } from './context.js';
+import { releaseOrderKeys } from './release-keys.js';
 
 const QUEUE = 'assign-keys';
 const schema = z.object({ orderId: z.uuid(), cause: causeSchema });
@@ -18,12 +25,15 @@ export const assignKeysJob = (orderId: string, cause: Cause): JobRequest => ({
 });
 
 /**
- * Requests the keys of every line still owed some, on the product's inventory stream. The inventory decides which
- * keys (or queues the line) under its expected revision, so no key goes to two lines; asking again for a line that
- * asked before decides nothing, which makes a repeated job harmless. The keys reach the order through the
- * inventory's LicenceKeysAssigned event (record-order-keys), never through this job.
+ * Requests the keys of every line still owed some, on the product's inventory stream: as many as the line has units
+ * still the customer's. The inventory decides which keys (or queues the line) under its expected revision, so no key
+ * goes to two lines; it asks only for keys the line neither holds nor waits for, which makes a repeated job
+ * harmless. The keys reach the order through the inventory's LicenceKeysAssigned event (record-order-keys), never
+ * through this job. A reopened order first gives back the keys it gave up, so the inventory no longer counts them
+ * as the line's when it asks again.
  */
-export const assignKeys = ({ eventStore, lowStockThreshold }: ProcessorContext) => {
+export const assignKeys = (context: ProcessorContext) => {
+  const { eventStore, lowStockThreshold } = context;
   // A popular product's orders arrive together: they are decided in groups (one load, one append per group).
   const requestKeys = groupedDecisions(eventStore, inventoryDecider);
   return defineProcessor({
@@ -37,8 +47,11 @@ export const assignKeys = ({ eventStore, lowStockThreshold }: ProcessorContext) 
       if (order.payment !== 'completed' || order.status === 'cancelled' || order.status === 'refunded') {
         return `not assigning: payment ${order.payment}, status ${order.status}`;
       }
+      await releaseOrderKeys(context, order, cause);
+      const live = liveUnits(order);
       for (const line of order.lines) {
-        if ((order.keys[line.lineId]?.length ?? 0) >= line.quantity) continue;
+        const units = live.filter((unit) => unit.lineId === line.lineId);
+        if (units.every((unit) => unit.keyId !== null)) continue;
         await requestKeys(
           licenceKeysStream(line.productId),
           {
@@ -46,7 +59,7 @@ export const assignKeys = ({ eventStore, lowStockThreshold }: ProcessorContext) 
             productId: line.productId,
             orderId,
             lineId: line.lineId,
-            quantity: line.quantity,
+            quantity: units.length,
             lowStockThreshold,
             now: new Date().toISOString(),
           },

@@ -71,6 +71,10 @@ export const workerReactions = ({
     const { orderId, to } = orderData(event, 'OrderStatusChanged');
     return to === 'cancelled' ? releaseKeysJob(orderId, causeOf(event)) : null;
   },
+  // A cancelled order set back to another status is served again: its keys were taken back, so it asks for new ones
+  // (they come from stock, or it waits in line), and their OrderFulfilled sends a new delivery e-mail. The job first
+  // gives back the keys it gave up, in case the cancel's release-keys job has not run yet.
+  OrderReopened: (event) => assignKeysJob(orderData(event, 'OrderReopened').orderId, causeOf(event)),
   OrderFulfilled: (event) => sendDeliveryEmailJob(orderData(event, 'OrderFulfilled').orderId, causeOf(event)),
   DeliveryEmailResendRequested: (event) =>
     sendDeliveryEmailJob(orderData(event, 'DeliveryEmailResendRequested').orderId, causeOf(event)),

@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'DeliveryEmailResendRequested',
   'DeliveryEmailSent',
   'OrderStatusChanged',
+  'OrderReopened',
   'LicenceKeyAdded',
   'LicenceKeyRemoved',
   'LicenceKeysRequested',

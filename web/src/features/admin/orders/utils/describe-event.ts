@@ -87,6 +87,11 @@ export function describeEvent({ type, data }: TimelineEntry, lines: Map<string, 
       return `Delivery email sent to ${text(data.recipient)}`;
     case 'OrderStatusChanged':
       return `Status changed from ${text(data.from)} to ${text(data.to)}`;
+    case 'OrderReopened': {
+      const count = Array.isArray(data.keysGivenUp) ? data.keysGivenUp.length : 0;
+      const gaveUp = count > 0 ? `, giving up its ${plural(count, 'old license key')}` : '';
+      return `Reopened${gaveUp}: new keys are taken from stock and e-mailed`;
+    }
     case 'LicenceKeysRevealed': {
       const viewer = (data.viewer ?? {}) as { type?: unknown; id?: unknown };
       const who =
