@@ -128,6 +128,12 @@ describe('Key custody under a flood of reads', () => {
     expect(timeline.filter((entry) => entry.type === 'LicenceKeysRevealed')).toHaveLength(recorded.length);
   });
 
+  it('counts a key shown only through the custody stream as out of the store: refunding it revokes it', async () => {
+    const response = await read(`/api/orders/${order.orderId}/refundable-units`, admin, '198.51.100.1');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual([expect.objectContaining({ keyId, leftStore: true })]);
+  });
+
   it('answers 429 with Retry-After and a sentence once a client reads too often, on every key-reading route', async () => {
     const address = '203.0.113.9';
     const answers = await Promise.all(
