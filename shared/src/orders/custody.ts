@@ -22,7 +22,11 @@ export async function withKeysShownInCustody(
   order: PlacedOrder,
 ): Promise<PlacedOrder> {
   const out = new Set(order.keysOutOfStore);
-  const held = Object.values(order.keys).flatMap((keys) => keys.map((key) => key.keyId));
+  const held = [
+    ...Object.values(order.keys).flatMap((keys) => keys.map((key) => key.keyId)),
+    // A reopened order gives back the keys it gave up, which may have been shown before it was cancelled.
+    ...Object.values(order.keysGivenUp).flat(),
+  ];
   if (held.every((keyId) => out.has(keyId))) return order;
   for await (const recorded of eventStore.readStream(orderCustodyStream(order.orderId))) {
     const event = parseOrderEvent(recorded.type, recorded.data);

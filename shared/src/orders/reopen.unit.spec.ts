@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { IllegalStateError } from '../errors/index.js';
+import type { EventStore } from '../eventstore/port.js';
 import { givenHistory } from '../testing/given.js';
 import { twoLineOrder } from '../testing/two-line-order.js';
+import { orderCustodyStream, withKeysShownInCustody } from './custody.js';
 import type { OrderEvent, OrderStatus } from './events.js';
 import { orderDecider } from './index.js';
 import { evolveOrder, initialOrderState, type PlacedOrder } from './order.js';
@@ -113,6 +115,38 @@ describe('Order reopening', () => {
           wanted: 2,
         },
         { productId: antivirus.productId, lineId: 'L2', keys: [{ keyId: k3, leftStore: true }], wanted: 1 },
+      ]);
+    });
+
+    it('revokes a key it gave up that was shown in clear before the cancel gave it back', async () => {
+      const shown = {
+        type: 'LicenceKeysRevealed',
+        data: {
+          orderId,
+          keyIds: [k3],
+          channel: 'confirmation-page',
+          viewer: { type: 'order-link', id: null },
+          clientHash: '0'.repeat(64),
+          revealedAt: now,
+        },
+      };
+      const custody = {
+        async *readStream(stream: string) {
+          if (stream === orderCustodyStream(orderId)) yield shown;
+        },
+      } as unknown as EventStore;
+      const unsent = [captured(), keys('L1', k1, k2), keys('L2', k3), fulfilled()];
+      const open = stateOf(
+        ...unsent,
+        statusChanged('completed', 'cancelled'),
+        reopened(givenUp),
+        statusChanged('cancelled', 'completed', later),
+      );
+      const releases = keyReleases(await withKeysShownInCustody(custody, open));
+      expect(releases.flatMap((line) => line.keys)).toEqual([
+        { keyId: k1, leftStore: false },
+        { keyId: k2, leftStore: false },
+        { keyId: k3, leftStore: true },
       ]);
     });
 
