@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,10 +19,16 @@ import { silentLogger } from '../../../projections/src/index.js';
 import { testRedisUrl } from '../../../test/support/database.js';
 import { emulatorAccessToken } from '../../paypal-sandbox/test/support/sandbox.js';
 import { createApp } from '../src/app.js';
+import { teamKeyset } from '../src/auth/back-office-users.js';
+import { CUSTOMER_KEYSET } from '../src/customers/queries.js';
+import type { Keyset, KeyType } from '../src/http/paging.js';
+import { keyListKeyset } from '../src/licence-keys/key-list.js';
+import { ORDER_KEYSET } from '../src/orders/queries.js';
 import { callApi, recordingLogger, signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { seedProduct } from './support/checkout.js';
 import { purchase } from './support/purchase.js';
+import { rawRequest } from './support/raw-http.js';
 import { isWriteRoute, registeredRoutes } from './support/routes.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
@@ -85,7 +91,7 @@ const FIELD_NAMES = [
 const HOSTILE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty'];
 const QUERY_NAMES = ['productId', 'expires', 'signature', 'wait', 'status', 'page', 'cursor', 'at'];
 
-describe('Hostile input to every write route', () => {
+describe('Hostile input to every write route, every path parameter and every paged list', () => {
   let dataDir: string;
   let databaseUrl: string;
   let database: DatabaseHandle;
@@ -192,36 +198,41 @@ describe('Hostile input to every write route', () => {
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
+  /** Every route the app registers (`POST /api/products/:id`), the PayPal emulator's mount included. */
+  const appRoutes = async (): Promise<string[]> => {
+    const redis = new Redis(testRedisUrl(), { lazyConnect: true });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      SESSION_SECRET: randomBytes(32).toString('hex'),
+      LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
+      DATA_DIR: dataDir,
+    });
+    const sandbox = createPaypalSandbox({ logger: silentLogger });
+    try {
+      const app = createApp({
+        config,
+        database,
+        eventStore,
+        redis,
+        logger: recordingLogger(),
+        payments: { sandbox },
+      });
+      return registeredRoutes(app.router);
+    } finally {
+      await sandbox.close();
+      redis.disconnect();
+    }
+  };
+
   describe('the route table', () => {
     it('fuzzes every write route the app registers, the PayPal emulator mount included', async () => {
-      const redis = new Redis(testRedisUrl(), { lazyConnect: true });
-      const config = loadConfig({
-        NODE_ENV: 'test',
-        DATABASE_URL: databaseUrl,
-        SESSION_SECRET: randomBytes(32).toString('hex'),
-        LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
-        DATA_DIR: dataDir,
-      });
-      const sandbox = createPaypalSandbox({ logger: silentLogger });
-      try {
-        const app = createApp({
-          config,
-          database,
-          eventStore,
-          redis,
-          logger: recordingLogger(),
-          payments: { sandbox },
-        });
-        const writes = registeredRoutes(app.router).filter(isWriteRoute);
-        expect(
-          writes.filter((route) => !(route in TARGETS)),
-          'add each to TARGETS',
-        ).toEqual([]);
-        expect(Object.keys(TARGETS).filter((route) => !writes.includes(route))).toEqual([]);
-      } finally {
-        await sandbox.close();
-        redis.disconnect();
-      }
+      const writes = (await appRoutes()).filter(isWriteRoute);
+      expect(
+        writes.filter((route) => !(route in TARGETS)),
+        'add each to TARGETS',
+      ).toEqual([]);
+      expect(Object.keys(TARGETS).filter((route) => !writes.includes(route))).toEqual([]);
     });
   });
 
@@ -250,13 +261,66 @@ describe('Hostile input to every write route', () => {
             const answer = `${method} ${path} → ${response.status} ${text.slice(0, 300)}`;
             expect(response.status, answer).toBeLessThan(500);
             if (response.status >= 400) {
-              expect(describedError(response, text, target.answersHtml ?? false), answer).toBe(true);
+              const type = response.headers.get('content-type') ?? '';
+              expect(describedError(type, text, target.answersHtml ?? false), answer).toBe(true);
             }
           }),
           { numRuns: runs },
         );
       },
     );
+  });
+
+  describe('odd path parameters, on every route that has one (reads included)', () => {
+    it('answers each with a described 4xx or a success, never a 5xx', async () => {
+      const routes = [...new Set(await appRoutes())].filter((route) => PATH_SLOT.test(route));
+      expect(routes.length).toBeGreaterThan(20);
+      const failures: string[] = [];
+      for (const route of routes) {
+        const [method, pattern] = route.split(' ') as [string, string];
+        for (const value of ODD_PATH_PARAMETERS) {
+          // Sent as written: fetch would resolve the dot segments first.
+          const path = pattern.replace(new RegExp(PATH_SLOT, 'g'), value);
+          const withBody = ['POST', 'PUT', 'PATCH'].includes(method);
+          const answer = await rawRequest(api.url, path, {
+            method,
+            headers: {
+              ...headersOf.admin,
+              connection: 'close',
+              ...(withBody ? { 'content-type': 'application/json', 'content-length': '2' } : {}),
+            },
+            body: withBody ? '{}' : undefined,
+          });
+          const type = String(answer.headers['content-type'] ?? '');
+          if (answer.status >= 500 || (answer.status >= 400 && !describedError(type, answer.body, false)))
+            failures.push(`${method} ${path.slice(0, 100)} → ${answer.status} ${answer.body.slice(0, 200)}`);
+        }
+      }
+      expect(failures).toEqual([]);
+    }, 120_000);
+  });
+
+  describe('crafted paging cursors, on every paged list', () => {
+    it.each(PAGED_LISTS)('%s answers each with its page or a 400 naming the cursor', async (path, keyset) => {
+      const failures: string[] = [];
+      const sorts = Object.entries(keyset.sorts) as Array<[string, { type: KeyType }]>;
+      for (const [sort, key] of sorts) {
+        for (const dir of ['asc', 'desc']) {
+          for (const cursor of craftedCursors(sort, dir, key.type, keyset.id.type)) {
+            const response = await fetch(`${api.url}${path}?sort=${sort}&dir=${dir}&cursor=${cursor}`, {
+              headers: headersOf.admin,
+            });
+            const text = await response.text();
+            const refusedWell = response.status === 400 && /^{"error":"cursor: /.test(text);
+            if (response.status !== 200 && !refusedWell)
+              failures.push(
+                `${sort} ${dir} ${decodedCursor(cursor)} → ${response.status} ${text.slice(0, 200)}`,
+              );
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
   });
 
   describe('afterwards, the store', () => {
@@ -284,8 +348,7 @@ describe('Hostile input to every write route', () => {
  * A 4xx the caller can act on: JSON with a message (`error`, or PayPal's `message`), or one of the sign-in pages,
  * whose heading says what went wrong.
  */
-function describedError(response: Response, text: string, answersHtml: boolean): boolean {
-  const type = response.headers.get('content-type') ?? '';
+function describedError(type: string, text: string, answersHtml: boolean): boolean {
   if (answersHtml && type.startsWith('text/html')) return /<h1>[^<]+<\/h1>/.test(text);
   if (!type.startsWith('application/json')) return false;
   const body = JSON.parse(text) as { error?: unknown; message?: unknown };
@@ -305,6 +368,98 @@ function unreadableEvent(event: RecordedEvent): string | null {
     }
   }
   return 'no parser knows this type';
+}
+
+// --- Tables of crafted values -----------------------------------------------------------------------------
+
+/** A path parameter or wildcard in a route's pattern. */
+const PATH_SLOT = /[:*]\w+/;
+
+/**
+ * Path parameters no route can use, percent-encoded as a client sends them: NUL and other controls, C1 and bidi
+ * controls, a line separator, a byte order mark, bytes that are not UTF-8 (a lone surrogate among them), dot
+ * segments, an encoded slash, a very long one and near-misses of an id.
+ */
+const ODD_PATH_PARAMETERS = [
+  '%00',
+  'a%00b',
+  '%0A',
+  '%1B%5B2J',
+  '%7F',
+  '%C2%85',
+  '%E2%80%AE',
+  '%E2%80%A8',
+  '%EF%BB%BF',
+  '%FF',
+  '%C0%AF',
+  '%ED%A0%80',
+  '%E0%A4%A',
+  '%F0%9F%92%A9',
+  '%20',
+  '..',
+  '%2e%2e',
+  '%2F',
+  'x'.repeat(4000),
+  '00000000-0000-0000-0000-00000000000g',
+  '00000000-0000-0000-0000-000000000000%00',
+];
+
+/** The back office's paged lists and how each pages (its sorts and their column types). */
+const PAGED_LISTS: Array<[string, Keyset<never, string>]> = [
+  ['/api/admin/orders', ORDER_KEYSET],
+  ['/api/admin/customers', CUSTOMER_KEYSET],
+  ['/api/admin/license-keys', keyListKeyset],
+  ['/api/admin/team', teamKeyset],
+];
+
+/** Cursor values of each column type that have reached Postgres, or read another value there, or are near misses. */
+const CRAFTED_KEYS: Record<KeyType, unknown[]> = {
+  timestamp: [
+    '2026-02-30T00:00:00Z',
+    '0000-01-01T00:00:00Z',
+    '2025-02-29T12:00:00Z',
+    '2026-04-31T00:00:00Z',
+    '2026-01-01T24:00:00Z',
+    '2026-01-01T23:59:60Z',
+    '2026-01-01T00:00:00.123456Z',
+    '0001-01-01T00:00:00.000Z',
+    '9999-12-31T23:59:59.999Z',
+    '+275760-09-13T00:00:00.000Z',
+    '2026-01-01',
+    '',
+    0,
+  ],
+  text: ['\u0000', 'a\u0000b', '\ud800', '\u202e', '\u2028', 'x'.repeat(1000), 'x'.repeat(1001), '', 7],
+  integer: [2 ** 53, -(2 ** 53), 1.5, null, '1'],
+  decimal: ['1e309', '99999999999999999.9', '-0.0000001', 'NaN', '9999999999999999.999999', '-0', '', 1],
+  uuid: ['00000000-0000-0000-0000-00000000000g', '\u0000', '', randomUUID().toUpperCase()],
+};
+const PLAUSIBLE_KEYS: Record<KeyType, unknown> = {
+  timestamp: '2024-02-29T23:59:59.999Z',
+  text: 'ada@example.com',
+  integer: 1,
+  decimal: '19.99',
+  uuid: '00000000-0000-4000-8000-000000000000',
+};
+
+const encodedCursor = (fields: Record<string, unknown>) =>
+  encodeURIComponent(Buffer.from(JSON.stringify(fields)).toString('base64url'));
+const decodedCursor = (cursor: string) =>
+  Buffer.from(decodeURIComponent(cursor), 'base64url').toString('utf8').slice(0, 120);
+
+/** Cursors of the sort and direction asked for whose values are crafted (the sort's, then the id's), and garbage. */
+function craftedCursors(sort: string, dir: string, type: KeyType, idType: KeyType): string[] {
+  const cursor = (k: unknown, i: unknown) =>
+    [false, true].map((b) => encodedCursor({ s: sort, d: dir, k, i, b, n: b }));
+  return [
+    ...CRAFTED_KEYS[type].flatMap((k) => cursor(k, PLAUSIBLE_KEYS[idType])),
+    ...CRAFTED_KEYS[idType].flatMap((i) => cursor(PLAUSIBLE_KEYS[type], i)),
+    encodedCursor({ s: sort, d: dir }),
+    encodedCursor({ s: sort, d: dir, k: {}, i: [], b: 'yes', n: null }),
+    '%00',
+    'not-base64-%F0%9F%92%A9',
+    'a'.repeat(2001),
+  ];
 }
 
 // --- Generators -------------------------------------------------------------------------------------------

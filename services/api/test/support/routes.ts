@@ -5,7 +5,9 @@ export function registeredRoutes(router: Router, prefix = ''): string[] {
   return router.stack.flatMap((layer) => {
     if (layer.route) {
       const methods = Object.keys((layer.route as unknown as { methods: Record<string, boolean> }).methods);
-      return methods.map((method) => `${method.toUpperCase()} ${prefix}${layer.route?.path}`);
+      // A route may be registered for several paths at once (`router.get([...paths], …)`).
+      const paths: unknown[] = [layer.route.path].flat();
+      return methods.flatMap((method) => paths.map((path) => `${method.toUpperCase()} ${prefix}${path}`));
     }
     const mounted = layer.handle as Partial<Router>;
     if (!mounted.stack) return [];
