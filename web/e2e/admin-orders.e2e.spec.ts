@@ -171,11 +171,20 @@ describe('with orders', () => {
 
     expect(errors).toEqual([]);
 
-    // Its keys went back to stock or were revoked: a cancelled order is not reopened.
+    // Reopening asks first, saying before anything happens that it takes new keys from stock and e-mails the buyer;
+    // kept cancelled, nothing changes.
     await page.goto('/admin/orders');
     await choose(page, name, 'Completed');
-    await toastSaying(page, 'Error', 'its license keys were released, so it cannot be reopened');
+    const reopen = page.getByRole('alertdialog', { name: `Reopen order ${orderNumber(grace.id)}?` });
+    await reopen.waitFor();
+    const consequence = await reopen.textContent();
+    expect(consequence).toContain('it takes new license keys from stock and e-mails them to the buyer');
+    expect(consequence).toContain('If stock is out, it waits in line until keys are imported');
+    await reopen.getByRole('button', { name: 'Keep cancelled' }).click();
+    await reopen.waitFor({ state: 'detached' });
     await row.getByText('cancelled', { exact: true }).waitFor();
+    expect(await page.getByRole('combobox', { name }).textContent()).toBe('Cancelled');
+    expect(errors).toEqual([]);
     await close();
   });
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Select } from '@/components/ui/select';
 import { ADMIN_STATUSES, type AdminStatus, useChangeOrderStatus } from '../api/change-order-status';
+import { statusChangeQuestion } from '../utils/status-change';
 
 const OPTIONS = ADMIN_STATUSES.map((status) => ({
   value: status,
@@ -13,16 +14,11 @@ const OPTIONS = ADMIN_STATUSES.map((status) => ({
 const isAdminStatus = (status: string): status is AdminStatus =>
   (ADMIN_STATUSES as readonly string[]).includes(status);
 
-/** Cancelling releases the order's keys for good, so it is asked for with its consequence; the others are not. */
-const CANCELLED: AdminStatus = 'cancelled';
-const CANCEL_CONSEQUENCE =
-  'Its license keys are released: a key already delivered is revoked and can never be used again, any other ' +
-  'returns to stock. No money goes back to the buyer (use Refund for that), and a cancelled order cannot be reopened.';
-
 /**
- * The order's status as a drop-down of the three an admin may set. An order in another status (processing,
- * refunded) shows it as the placeholder, so the list never claims a status the order does not have. With the `etag`
- * of the order shown, a change is refused if the order changed since (the order page has it; the list does not).
+ * The order's status as a drop-down of the three an admin may set; cancelling an order and reopening a cancelled
+ * one are asked first, with what they do. An order in another status (processing, refunded) shows it as the
+ * placeholder, so the list never claims a status the order does not have. With the `etag` of the order shown, a
+ * change is refused if the order changed since (the order page has it; the list does not).
  */
 export function OrderStatusSelect({
   order,
@@ -34,14 +30,15 @@ export function OrderStatusSelect({
   className?: string;
 }) {
   const change = useChangeOrderStatus();
-  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  // The status the admin is asked about, while the dialog is open.
+  const [asking, setAsking] = useState<AdminStatus | null>(null);
   const status = order.status.toLowerCase();
   const number = orderNumber(order.id);
-  const cancel = () =>
-    change.mutate(
-      { orderId: order.id, status: CANCELLED, etag },
-      { onSettled: () => setConfirmingCancel(false) },
-    );
+  const question = asking && statusChangeQuestion(status, asking, number);
+  const confirm = () => {
+    if (!asking) return;
+    change.mutate({ orderId: order.id, status: asking, etag }, { onSettled: () => setAsking(null) });
+  };
   return (
     <>
       <Select
@@ -53,23 +50,26 @@ export function OrderStatusSelect({
         disabled={change.isPending}
         onValueChange={(value) => {
           if (!isAdminStatus(value) || value === status) return;
+          if (!statusChangeQuestion(status, value, number)) {
+            change.mutate({ orderId: order.id, status: value, etag });
+            return;
+          }
           // Asked once the drop-down has closed: the Enter that chose the option would otherwise also press
           // the dialog's first button and close it unseen.
-          if (value === CANCELLED) setTimeout(() => setConfirmingCancel(true));
-          else change.mutate({ orderId: order.id, status: value, etag });
+          setTimeout(() => setAsking(value));
         }}
       />
-      <ConfirmDialog
-        open={confirmingCancel}
-        onOpenChange={setConfirmingCancel}
-        title={`Cancel order ${number}?`}
-        description={CANCEL_CONSEQUENCE}
-        confirmLabel="Cancel order"
-        cancelLabel="Keep order"
-        busyLabel="Cancelling..."
-        busy={change.isPending}
-        onConfirm={cancel}
-      />
+      {question && (
+        <ConfirmDialog
+          open
+          onOpenChange={(open) => {
+            if (!open) setAsking(null);
+          }}
+          {...question}
+          busy={change.isPending}
+          onConfirm={confirm}
+        />
+      )}
     </>
   );
 }

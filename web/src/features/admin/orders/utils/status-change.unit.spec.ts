@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { statusChangeQuestion } from './status-change';
+
+describe('statusChangeQuestion', () => {
+  describe('for a cancelled order set to pending or completed', () => {
+    it.each(['pending', 'completed'] as const)(
+      'asks to reopen it (%s), saying it takes keys from stock and e-mails the buyer',
+      (to) => {
+        const question = statusChangeQuestion('cancelled', to, '#1A2B3C4D');
+        expect(question?.title).toBe('Reopen order #1A2B3C4D?');
+        expect(question?.description).toContain('takes new license keys from stock');
+        expect(question?.description).toContain('e-mails them to the buyer');
+        expect(question?.description).toContain('waits in line until keys are imported');
+        expect(question?.confirmLabel).toBe('Reopen order');
+      },
+    );
+  });
+
+  describe('for any order set to cancelled', () => {
+    it('asks first, naming what happens to the keys and that it can be reopened', () => {
+      const question = statusChangeQuestion('completed', 'cancelled', '#1A2B3C4D');
+      expect(question?.title).toBe('Cancel order #1A2B3C4D?');
+      expect(question?.description).toContain(
+        'a key already delivered is revoked and can never be used again, any other returns to stock',
+      );
+      expect(question?.description).not.toContain('cannot be reopened');
+    });
+  });
+
+  describe('for the other changes', () => {
+    it.each([
+      ['processing', 'completed'],
+      ['completed', 'pending'],
+      ['pending', 'completed'],
+      ['refunded', 'completed'],
+    ] as const)('asks nothing (%s to %s)', (from, to) => {
+      expect(statusChangeQuestion(from, to, '#1A2B3C4D')).toBeNull();
+    });
+  });
+});
