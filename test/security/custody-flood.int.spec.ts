@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type OrderItemView, orderCustodyStream, orderStream } from '@licensestore/shared';
+import {
+  licenceKeysStream,
+  type OrderItemView,
+  orderCustodyStream,
+  orderDecider,
+  orderStream,
+} from '@licensestore/shared';
+import { loadStream } from '@licensestore/shared/commands';
 import type { KeyHistoryView } from '@licensestore/shared/key-history';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CUSTODY_WINDOW_MS } from '../../services/api/src/orders/custody.js';
@@ -10,6 +17,7 @@ import {
 } from '../../services/api/test/support/api-with-read-model.js';
 import { deliverKeys, readEvents } from '../../services/api/test/support/checkout.js';
 import { type Purchase, purchase } from '../../services/api/test/support/purchase.js';
+import { releaseOrderKeys } from '../../workers/src/processors/release-keys.js';
 
 const CUSTOMER = 'ada@example.com';
 
@@ -33,6 +41,7 @@ describe('Key custody under a flood of reads', () => {
   let admin: string;
   let customer: string;
   let keyId: string;
+  let productId: string;
 
   /** A request from `address` (the api trusts the loopback proxy's X-Forwarded-For, as behind a real proxy). */
   const read = (path: string, cookie: string, address: string) =>
@@ -53,7 +62,7 @@ describe('Key custody under a flood of reads', () => {
     store = await startApiWithReadModel({ env: { TRUST_PROXY: 'loopback' } });
     admin = await store.api.sessionCookie({ kind: 'admin', subjectId: randomUUID() });
     customer = await store.api.sessionCookie({ kind: 'customer', subjectId: CUSTOMER });
-    const productId = await store.productWithKeys(1);
+    productId = await store.productWithKeys(1);
     order = await purchase(store.api.url, productId, {
       customerName: 'Ada Lovelace',
       customerEmail: CUSTOMER,
@@ -128,10 +137,25 @@ describe('Key custody under a flood of reads', () => {
     expect(timeline.filter((entry) => entry.type === 'LicenceKeysRevealed')).toHaveLength(recorded.length);
   });
 
-  it('counts a key shown only through the custody stream as out of the store: refunding it revokes it', async () => {
+  it('counts a key shown only through the custody stream as out of the store: giving it back revokes it', async () => {
     const response = await read(`/api/orders/${order.orderId}/refundable-units`, admin, '198.51.100.1');
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual([expect.objectContaining({ keyId, leftStore: true })]);
+
+    // The job that gives a cancelled order's keys back revokes it rather than returning it to stock.
+    const { state } = await loadStream(store.eventStore, orderStream(order.orderId), orderDecider);
+    if (state.status === 'absent') throw new Error('no such order');
+    const cause = { eventId: randomUUID(), correlationId: randomUUID() };
+    await releaseOrderKeys(
+      { eventStore: store.eventStore, lowStockThreshold: 0 },
+      { ...state, status: 'cancelled' },
+      cause,
+    );
+    const released = (await readEvents(store.eventStore, licenceKeysStream(productId))).filter(
+      (event) => (event.data as { keyId?: string }).keyId === keyId,
+    );
+    expect(released.map((event) => event.type)).toContain('LicenceKeyRevoked');
+    expect(released.map((event) => event.type)).not.toContain('LicenceKeyReturned');
   });
 
   it('answers 429 with Retry-After and a sentence once a client reads too often, on every key-reading route', async () => {
