@@ -1,4 +1,5 @@
-import { parseOrderEvent } from '@licensestore/shared';
+import { randomUUID } from 'node:crypto';
+import { orderCustodyStream, orderStream, parseOrderEvent } from '@licensestore/shared';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
 import { sql } from 'kysely';
@@ -94,6 +95,39 @@ describe('The key-history projector', () => {
       const { rows } = await sql<{ count: number }>`
         SELECT count(*)::int AS count FROM key_history_whole.key_history`.execute(env.db);
       expect(rows[0]?.count).toBe(one.length);
+    });
+  });
+
+  describe('when keys are shown in clear', () => {
+    it("records each showing, on the order's custody stream and, as recorded before it, on the order's own", async () => {
+      const orderId = randomUUID();
+      const keyId = randomUUID();
+      const showing = (channel: string) => ({
+        type: 'LicenceKeysRevealed',
+        data: {
+          orderId,
+          keyIds: [keyId],
+          channel,
+          viewer: { type: 'order-link', id: null },
+          clientHash: 'a'.repeat(64),
+          revealedAt: new Date().toISOString(),
+        },
+        metadata: { actor: { type: 'customer' as const, id: 'guest' }, correlationId: 'c', causationId: 'c' },
+      });
+      await env.store.append(orderStream(orderId), [showing('confirmation-page')], 'any');
+      await env.store.append(orderCustodyStream(orderId), [showing('email-link')], 'any');
+      const shown = (await readAllEvents(env.store)).filter(
+        (event) => (event.data as { orderId?: string }).orderId === orderId,
+      );
+      const rows = await projectInBatches(env, shown, 'key_history_shown', shown.length);
+      expect(rows.map((row) => row.split(' ').slice(2, 4).join(' '))).toEqual([
+        `revealed ${orderId}`,
+        `revealed ${orderId}`,
+      ]);
+      expect(rows.map((row) => JSON.parse(row.split(' ').slice(4).join(' ')).channel)).toEqual([
+        'confirmation-page',
+        'email-link',
+      ]);
     });
   });
 });
