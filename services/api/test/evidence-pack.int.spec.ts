@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { orderDecider, orderNumber, orderStream } from '@licensestore/shared';
+import { orderCustodyStream, orderDecider, orderNumber, orderStream } from '@licensestore/shared';
 import { checkExport } from '@licensestore/shared/audit-export';
 import { handleCommand } from '@licensestore/shared/commands';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
@@ -149,6 +149,7 @@ describe('GET /api/orders/:id/evidence', () => {
     expect(pack.manifest).toMatchObject({ format: 'licensestore-evidence-pack/1', orderId: order.orderId });
     const streams = new Set(pack.lines.map((line) => JSON.parse(line).stream));
     expect(streams).toContain(orderStream(order.orderId));
+    expect(streams).toContain(orderCustodyStream(order.orderId));
     expect(streams).toContain(`checkout-${captured.paypalOrderId}`);
     expect(pack.lines.map((line) => JSON.parse(line).type)).toContain('LicenceKeysRevealed');
     expect(await checkExport(pack.lines, pack.manifest, publicKey)).toMatchObject({
