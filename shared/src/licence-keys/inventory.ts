@@ -180,8 +180,9 @@ const requestLicenceKeys = (
 /**
  * Takes back the keys of an order line's refunded units (or of a cancelled order): a key that left the store is
  * revoked for good, any other goes back to stock and to the next waiting line; the line's place in the queue
- * shrinks to what it still wants. Keys the line no longer holds and a want already met change nothing, so a
- * repeated job is harmless.
+ * shrinks to what it still wants. A line that asked before and still wants keys it no longer holds (a reopened order
+ * giving back a key it gave up) asks for them again. Keys the line no longer holds and a want already met change
+ * nothing, so a repeated job is harmless.
  */
 const releaseLicenceKeys = (
   cmd: Extract<LicenceKeyCommand, { type: 'ReleaseLicenceKeys' }>,
@@ -205,6 +206,11 @@ const releaseLicenceKeys = (
     released.push({
       type: 'LicenceKeysRequestWithdrawn',
       data: { productId, orderId, lineId, quantity: surplus, withdrawnAt: now },
+    });
+  } else if (surplus < 0 && lineRecord(after, orderId, lineId)?.requested) {
+    released.push({
+      type: 'LicenceKeysRequested',
+      data: { productId, orderId, lineId, quantity: -surplus, requestedAt: now },
     });
   }
   if (released.length === 0) return [];

@@ -281,6 +281,18 @@ describe('Licence-key inventory', () => {
         .thenEmits(added(k1), assigned(order, 'L1', k1), stockLow(0));
     });
 
+    it('asks again for a key a line still wants when one it holds is taken back', () => {
+      given(added(k1), added(k2), requested(order, 'L1', 1), assigned(order, 'L1', k1))
+        .when(release([{ keyId: k1.keyId, leftStore: false }], 1))
+        .thenEmits(returned(k1), requested(order, 'L1', 1), assigned(order, 'L1', k2));
+      given(added(k1), requested(order, 'L1', 1), assigned(order, 'L1', k1))
+        .when(release([{ keyId: k1.keyId, leftStore: true }], 1))
+        .thenEmits(revoked(k1), requested(order, 'L1', 1));
+      given(added(k1), added(k2), requested(order, 'L1', 1), assigned(order, 'L1', k1), revoked(k1))
+        .when(release([{ keyId: k1.keyId, leftStore: true }], 0))
+        .thenEmitsNothing();
+    });
+
     it('keeps a revoked key on record', () => {
       given(...sold, revoked(k1))
         .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
