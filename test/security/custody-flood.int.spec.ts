@@ -8,6 +8,7 @@ import {
 } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import type { KeyHistoryView } from '@licensestore/shared/key-history';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CUSTODY_WINDOW_MS } from '../../services/api/src/orders/custody.js';
 import { KEY_READ_LIMIT } from '../../services/api/src/orders/key-read-throttle.js';
@@ -18,6 +19,7 @@ import {
 import { deliverKeys, readEvents } from '../../services/api/test/support/checkout.js';
 import { type Purchase, purchase } from '../../services/api/test/support/purchase.js';
 import { releaseOrderKeys } from '../../workers/src/processors/release-keys.js';
+import { testRedisUrl } from '../support/database.js';
 
 const CUSTOMER = 'ada@example.com';
 
@@ -56,6 +58,10 @@ describe('Key custody under a flood of reads', () => {
     ]
       .filter((event) => event.type === 'LicenceKeysRevealed')
       .map((event) => event.data as Revealed);
+  /** What may be recorded once an hour: the reader (viewer and address), the door, the keys, and the hour. */
+  const showingInHour = (each: Revealed) =>
+    `${each.channel} ${JSON.stringify(each.viewer)} ${each.clientHash} ${each.keyIds.join()} ` +
+    Math.floor(Date.parse(each.revealedAt) / CUSTODY_WINDOW_MS);
   const adminOrder = () => read(`/api/orders/${order.orderId}`, admin, '198.51.100.1');
 
   beforeAll(async () => {
@@ -107,12 +113,7 @@ describe('Key custody under a flood of reads', () => {
 
     const recorded = await showings();
     // One record per reader, door and keys in each clock hour (a run that crosses an hour may hold two).
-    const perHour = recorded.map(
-      (each) =>
-        `${each.channel} ${JSON.stringify(each.viewer)} ${each.clientHash} ${each.keyIds.join()} ` +
-        Math.floor(Date.parse(each.revealedAt) / CUSTODY_WINDOW_MS),
-    );
-    expect(new Set(perHour).size).toBe(perHour.length);
+    expect(new Set(recorded.map(showingInHour)).size).toBe(recorded.length);
     // Each distinct reader is there: two addresses through the confirmation page, the customer through My Orders.
     const readers = new Set(recorded.map((each) => `${each.channel} ${each.clientHash}`));
     expect(readers.size).toBe(3);
@@ -135,6 +136,27 @@ describe('Key custody under a flood of reads', () => {
       await read(`/api/orders/${order.orderId}/timeline`, admin, '198.51.100.1')
     ).json()) as Array<{ type: string }>;
     expect(timeline.filter((entry) => entry.type === 'LicenceKeysRevealed')).toHaveLength(recorded.length);
+  });
+
+  it('stores no second record when Redis has forgotten the recorded ones (flushed, restarted)', async () => {
+    const before = await showings();
+    const redis = new Redis(testRedisUrl());
+    try {
+      const memos = await redis.keys(`${store.api.redisKeyPrefix}key-custody:*`);
+      expect(memos.length).toBeGreaterThan(0);
+      await redis.del(...memos);
+    } finally {
+      await redis.quit();
+    }
+    // A burst again: without the memo, the event store alone refuses the repeats, however they race.
+    const burst = await Promise.all(Array.from({ length: 10 }, () => itemsFrom('203.0.113.8')));
+    expect(burst.map((response) => response.status)).toEqual(Array(10).fill(200));
+    expect((await read('/api/my-orders', customer, '203.0.113.8')).status).toBe(200);
+    const after = await showings();
+    expect(after.slice(0, before.length)).toEqual(before);
+    expect(new Set(after.map(showingInHour)).size).toBe(after.length);
+    // My Orders from this address is a reader not seen before: recorded.
+    expect(after.slice(before.length).map((each) => each.channel)).toContain('my-orders');
   });
 
   it('counts a key shown only through the custody stream as out of the store: giving it back revokes it', async () => {

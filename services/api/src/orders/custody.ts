@@ -130,11 +130,10 @@ export function createKeyCustody(
       8,
     );
 
-  /** Appends one showing; no showing, no key: a failure withholds the key (503). */
-  const append = async (stream: string, event: NewEvent, about: Record<string, unknown>, once = false) => {
+  /** Writes one showing's record; no record, no key: a failure withholds the key (503). */
+  const recording = async (about: Record<string, unknown>, write: () => Promise<unknown>) => {
     try {
-      if (once) await appendOnce(eventStore, stream, event);
-      else await eventStore.append(stream, [event], 'any');
+      await write();
     } catch (error) {
       logger.error(
         { err: error, ...about, alert: 'key-custody-not-recorded' },
@@ -176,14 +175,12 @@ export function createKeyCustody(
           revealedAt: new Date(now).toISOString(),
         },
       };
-      await append(
-        orderCustodyStream(showing.orderId),
-        { ...event, id, metadata: metadata(req, actorOf(req, showing.viewer)) },
-        { orderId: showing.orderId, channel: showing.channel },
-        true,
+      const recorded = { ...event, id, metadata: metadata(req, actorOf(req, showing.viewer)) };
+      await recording({ orderId: showing.orderId, channel: showing.channel }, () =>
+        appendOnce(eventStore, orderCustodyStream(showing.orderId), recorded),
       );
       await redis
-        .set(memoKey(id), '1', 'PXAT', (window + 1) * CUSTODY_WINDOW_MS)
+        .set(memoKey(id), '1', 'PX', Math.max((window + 1) * CUSTODY_WINDOW_MS - Date.now(), 1))
         .catch((error: unknown) =>
           logger.warn({ err: error }, 'key custody: a recorded showing was not memoised'),
         );
@@ -199,10 +196,9 @@ export function createKeyCustody(
           revealedAt: new Date().toISOString(),
         },
       };
-      await append(
-        licenceKeysStream(productId),
-        { ...event, metadata: metadata(req, { type: 'admin', id: adminId }) },
-        { productId, keyId, channel: 'admin-reveal' },
+      const recorded = { ...event, metadata: metadata(req, { type: 'admin', id: adminId }) };
+      await recording({ productId, keyId, channel: 'admin-reveal' }, () =>
+        eventStore.append(licenceKeysStream(productId), [recorded], 'any'),
       );
     },
     pageViewToken(req, showing, now = Date.now()) {
