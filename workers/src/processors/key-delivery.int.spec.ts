@@ -24,7 +24,7 @@ import {
   type WorkersFixture,
 } from '../testing/fixtures.js';
 import type { KillPoint } from '../testing/killable-workers.js';
-import { addKeys, createProduct, placeOrder } from '../testing/store.js';
+import { addKeys, createProduct, placeOrder, setOrderStatus } from '../testing/store.js';
 import type { SideEffectSettings } from './context.js';
 
 const dataOf = (event: { data: unknown }) => event.data as Record<string, unknown> & { orderId: string };
@@ -215,6 +215,18 @@ describe('Licence-key delivery', () => {
       killable = null;
     });
 
+    /** Waits until the job of `queue` caused by the first event of type `cause` has finished (run again after a kill). */
+    const interruptedJobFinished = async (queue: string, cause: string) => {
+      const interrupted = await env.jobs.queue(queue).getJob(jobIdFor(log.ofType(cause)[0]?.id ?? '', queue));
+      expect(interrupted).toBeDefined();
+      const events = new QueueEvents(queue, { connection: env.queues.connection, prefix: env.queues.prefix });
+      try {
+        await interrupted?.waitUntilFinished(events, 60_000);
+      } finally {
+        await events.close();
+      }
+    };
+
     /** Starts a workers process that kills itself at `killAt`; resolves once it runs, with its death to come. */
     const startKillable = async (killAt: KillPoint, keySecret: string) => {
       killable = await startKillableWorkers(env, killAt, keySecret, sideEffects);
@@ -248,18 +260,7 @@ describe('Licence-key delivery', () => {
           killAt === 'after the inventory append'
             ? ['assign-keys', 'OrderCaptured']
             : ['record-order-keys', 'LicenceKeysAssigned'];
-        const interrupted = await env.jobs
-          .queue(queue)
-          .getJob(jobIdFor(log.ofType(cause)[0]?.id ?? '', queue));
-        const events = new QueueEvents(queue, {
-          connection: env.queues.connection,
-          prefix: env.queues.prefix,
-        });
-        try {
-          await interrupted?.waitUntilFinished(events, 60_000);
-        } finally {
-          await events.close();
-        }
+        await interruptedJobFinished(queue, cause);
         await log.until('the delivery e-mail', ({ ofType }) =>
           ofType('DeliveryEmailSent').some((event) => dataOf(event).orderId === orderId),
         );
@@ -280,5 +281,52 @@ describe('Licence-key delivery', () => {
       },
       90_000,
     );
+
+    it('killed after the inventory append of a reopened order: it keeps the new key it was given and gets one more e-mail', async () => {
+      const keySecret = randomBytes(32).toString('hex');
+      sideEffects = { ...sideEffects, keyVault: createKeyVault(keySecret) };
+      const productId = await createProduct(env.eventStore, 'Norton 360 Deluxe', 'Norton Antivirus');
+      await addKeys(env.eventStore, sideEffects.keyVault, productId, 2);
+      await startInstance();
+      const orderId = await placeOrder(env.eventStore, [{ productId, quantity: 1 }]);
+      await smtp.until('the first e-mail', () => smtp.received.length === 1);
+      const [oldKey] = keysOf(await orderState(orderId)) as [AssignedKey];
+      await setOrderStatus(env.eventStore, orderId, 'cancelled');
+      await log.until('the delivered key revoked', ({ ofType }) => ofType('LicenceKeyRevoked').length === 1);
+      await fixture.stopWorkers();
+
+      const { died } = await startKillable('after the inventory append', keySecret);
+      await setOrderStatus(env.eventStore, orderId, 'completed');
+      const [, signal] = await died;
+      expect(signal).toBe('SIGKILL');
+      const inventory = (await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider))
+        .state;
+      const given = [...inventory.sold]
+        .filter(([, key]) => soldTo(key).orderId === orderId && key.status === 'assigned')
+        .map(([keyId, { key }]) => ({ keyId, key }));
+      expect(given).toHaveLength(1);
+      expect(given[0]?.keyId).not.toBe(oldKey.keyId);
+
+      await startInstance();
+      await interruptedJobFinished('assign-keys', 'OrderReopened');
+      expect(await env.jobs.queue('assign-keys').getJobCounts('completed', 'failed', 'active')).toMatchObject(
+        {
+          failed: 0,
+          active: 0,
+        },
+      );
+      await log.until('the second delivery e-mail', ({ ofType }) => ofType('DeliveryEmailSent').length === 2);
+      const order = await orderState(orderId);
+      expect(keysOf(order)).toEqual(given);
+      expect(order).toMatchObject({ fulfilled: true, status: 'completed' });
+      expect(Object.values(order.keysGivenUp).flat()).toEqual([oldKey.keyId]);
+      expect(log.ofType('LicenceKeysRequested')).toHaveLength(2);
+      expect(log.ofType('LicenceKeysAssigned')).toHaveLength(2);
+      await smtp.until('the second e-mail', () => smtp.received.length === 2);
+      expect(smtp.received).toHaveLength(2);
+      const [newKey] = clear(given);
+      expect(smtp.received[1]?.raw).toContain(newKey);
+      expect(smtp.received[1]?.raw).not.toContain(clear([oldKey])[0]);
+    }, 90_000);
   });
 });

@@ -93,6 +93,21 @@ export async function placeOrder(
   return orderId;
 }
 
+/** Sets an order's status as an admin does (cancelling releases its keys; reopening a cancelled one serves it again). */
+export async function setOrderStatus(
+  eventStore: EventStore,
+  orderId: string,
+  to: 'pending' | 'completed' | 'cancelled',
+): Promise<void> {
+  await handleCommand(
+    eventStore,
+    orderStream(orderId),
+    orderDecider,
+    { type: 'ChangeOrderStatus', orderId, to, now: new Date().toISOString() },
+    metadata('admin'),
+  );
+}
+
 /** Adds `count` new keys (sealed) to a product's inventory; returns them in clear, in the order they were added. */
 export async function addKeys(
   eventStore: EventStore,
