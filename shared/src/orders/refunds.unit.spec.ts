@@ -264,8 +264,8 @@ describe('Order refunds', () => {
     });
   });
 
-  describe('when cancelled or refunded', () => {
-    it('is not reopened', () => {
+  describe('when refunded', () => {
+    it('is not reopened (a cancelled order is: see the reopening specs)', () => {
       const all = liveUnits(stateOf(...delivered));
       given(...delivered, requested(all, '59.98'), completed(all, '59.98'), becameRefunded('completed'))
         .when({ type: 'ChangeOrderStatus', orderId, to: 'completed', now })
