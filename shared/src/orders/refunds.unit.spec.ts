@@ -265,7 +265,7 @@ describe('Order refunds', () => {
   });
 
   describe('when refunded', () => {
-    it('is not reopened (a cancelled order is: see the reopening specs)', () => {
+    it('is not reopened: its money went back', () => {
       const all = liveUnits(stateOf(...delivered));
       given(...delivered, requested(all, '59.98'), completed(all, '59.98'), becameRefunded('completed'))
         .when({ type: 'ChangeOrderStatus', orderId, to: 'completed', now })
