@@ -153,8 +153,10 @@ export function foldOrderEvents(
       item.license_keys.push(...event.data.keys.map((key) => key.key));
       item.license_key_ids.push(...event.data.keys.map((key) => key.keyId.toLowerCase()));
     } else if (event.type === 'OrderReopened') {
-      // The keys it gave up are no longer the customer's: its lines show the keys it is given next.
+      // The keys it gave up are no longer the customer's: its lines show the keys it is given next, and its page
+      // says the e-mail with them is still to be sent.
       row.fulfilled_at = null;
+      row.delivery_email_sent_at = null;
       for (const lineId of new Set(event.data.keysGivenUp.map((unit) => unit.lineId))) {
         const item = itemOf(order, storedItems, lineId);
         if (!item) continue;

@@ -137,6 +137,8 @@ describe('Reopening a cancelled order', () => {
         expect(stock.waiting).toBe(2);
       }, WAIT);
       expect((await buyerItems(bought))[0]?.licenseKey ?? null).toBeNull();
+      const waiting = await callApi(url, 'GET', `/api/orders/${bought.orderId}`, { cookie: admin });
+      expect(await waiting.json()).toMatchObject({ deliveryEmailSentAt: null });
 
       const [imported] = (await addKeys(store.eventStore, store.api.keyVault, productId, 1)) as [string];
       await deliveries(bought.orderId, 2);
@@ -144,8 +146,13 @@ describe('Reopening a cancelled order', () => {
       expect(await eventsOf(next.orderId, 'OrderLicenceKeysAssigned')).toEqual([]);
 
       // The status stays the one the admin chose: a paid order set to pending is served all the same.
-      const order = await callApi(url, 'GET', `/api/orders/${bought.orderId}`, { cookie: admin });
-      expect(await order.json()).toMatchObject({ status: 'pending' });
+      await vi.waitFor(async () => {
+        const order = await callApi(url, 'GET', `/api/orders/${bought.orderId}`, { cookie: admin });
+        expect(await order.json()).toMatchObject({
+          status: 'pending',
+          deliveryEmailSentAt: expect.any(String),
+        });
+      }, WAIT);
       await vi.waitFor(async () => expect((await buyerItems(bought))[0]?.licenseKey).toBe(imported), WAIT);
     });
   });
