@@ -18,7 +18,7 @@ import {
 } from '../../services/api/test/support/api-with-read-model.js';
 import { deliverKeys, readEvents } from '../../services/api/test/support/checkout.js';
 import { type Purchase, purchase } from '../../services/api/test/support/purchase.js';
-import { releaseOrderKeys } from '../../workers/src/processors/release-keys.js';
+import { releaseOrderKeys } from '../../workers/src/processors/order-keys.js';
 import { testRedisUrl } from '../support/database.js';
 
 const CUSTOMER = 'ada@example.com';

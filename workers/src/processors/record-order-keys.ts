@@ -5,7 +5,7 @@ import { decideOnStream } from '../jobs/conflicts.js';
 import { defineProcessor } from '../jobs/processor.js';
 import type { JobRequest } from '../jobs/queues.js';
 import type { ProcessorContext } from './context.js';
-import { releaseOrderKeys } from './release-keys.js';
+import { releaseOrderKeys } from './order-keys.js';
 
 const QUEUE = 'record-order-keys';
 const schema = z.object({
