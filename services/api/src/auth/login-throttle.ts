@@ -1,6 +1,7 @@
 import { TooManyRequestsError } from '@licensestore/shared';
 import { usernameKey } from '@licensestore/shared/back-office';
 import type { Redis } from 'ioredis';
+import { seconds } from '../http/client-throttle.js';
 import { countHits } from '../http/fixed-windows.js';
 
 const LIMITS = { perUsernameAndIp: 5, perIp: 20, windowSeconds: 15 * 60 };
@@ -80,10 +81,11 @@ export class LoginThrottle {
       ),
     );
     if (waiting > 0) {
-      const seconds = Math.ceil(waiting / 1000);
+      const wait = Math.ceil(waiting / 1000);
       throw new TooManyRequestsError(
-        `This account had too many failed sign-ins, from any address. Try again in ${seconds} second${seconds === 1 ? '' : 's'}; each further failure doubles the wait, up to ${ACCOUNT_DELAY.maxSeconds / 60} minutes, and signing in resets it.`,
-        seconds,
+        `This account had too many failed sign-ins, from any address. Try again in ${seconds(wait)}; each further ` +
+          `failure doubles the wait, up to ${ACCOUNT_DELAY.maxSeconds / 60} minutes, and signing in resets it.`,
+        wait,
       );
     }
   }

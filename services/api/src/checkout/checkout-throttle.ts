@@ -1,13 +1,6 @@
-import { TooManyRequestsError } from '@licensestore/shared';
 import { Router } from 'express';
 import type { Redis } from 'ioredis';
-import { countHits } from '../http/fixed-windows.js';
-
-export interface ClientLimit {
-  /** Requests one client address may make per window. */
-  perClient: number;
-  windowSeconds: number;
-}
+import { type ClientLimit, throttlePerClient } from '../http/client-throttle.js';
 
 export interface CheckoutLimits {
   /** PayPal orders created (POST /paypal/order). */
@@ -29,37 +22,25 @@ export const CHECKOUT_LIMITS: CheckoutLimits = {
   captures: { perClient: 30, windowSeconds: 60 },
 };
 
-const plural = (seconds: number) => `${seconds} second${seconds === 1 ? '' : 's'}`;
-
 /**
- * POST /paypal/order and POST /paypal/order/:orderID/capture, each counted per client address (`req.ip`: the proxy's
- * X-Forwarded-For under TRUST_PROXY) before anything is priced, checked or sent to PayPal; over its limit a request
- * is a 429 with Retry-After. Mounted ahead of the checkout routes.
+ * POST /paypal/order and POST /paypal/order/:orderID/capture, each counted per client address before anything is
+ * priced, checked or sent to PayPal. Mounted ahead of the checkout routes.
  */
 export function throttleCheckout(redis: Redis, limits: CheckoutLimits = CHECKOUT_LIMITS): Router {
   const router = Router();
-  const throttle = (path: string, counter: string, limit: ClientLimit, tooMany: string) =>
-    router.post(path, async (req, _res, next) => {
-      const [client] = await countHits(redis, limit.windowSeconds, [
-        `${counter}:${req.ip ?? 'unknown'}`,
-      ] as const);
-      if (client.count <= limit.perClient) return next();
-      throw new TooManyRequestsError(
-        `${tooMany} Please wait ${plural(client.secondsLeft)} and try again.`,
-        client.secondsLeft,
-      );
-    });
-  throttle(
-    '/paypal/order',
-    'paypal-orders',
-    limits.orders,
-    'Too many checkouts were started from your connection in a short time.',
-  );
-  throttle(
-    '/paypal/order/:orderID/capture',
-    'paypal-captures',
-    limits.captures,
-    'Too many payments were attempted from your connection in a short time.',
-  );
+  throttlePerClient(router, redis, {
+    method: 'post',
+    paths: '/paypal/order',
+    counter: 'paypal-orders',
+    limit: limits.orders,
+    tooMany: 'Too many checkouts were started from your connection in a short time.',
+  });
+  throttlePerClient(router, redis, {
+    method: 'post',
+    paths: '/paypal/order/:orderID/capture',
+    counter: 'paypal-captures',
+    limit: limits.captures,
+    tooMany: 'Too many payments were attempted from your connection in a short time.',
+  });
   return router;
 }
