@@ -518,6 +518,8 @@ describe('Checkout', () => {
       const named = { customerName: 'Grace Hopper', customerEmail: 'grace@example.com' };
       const { body } = await createOrder([{ productId: office, quantity: 1 }], '199.50', named);
       await approve(body.id as string);
+      const [started] = await readEvents(eventStore, checkoutStream(body.id as string));
+      expect(started?.metadata.actor).toEqual({ type: 'customer', id: 'grace@example.com' });
       const placed = await placedByWebhook(body.id as string);
       expect(placed?.data).toMatchObject({ customer: { name: 'Grace Hopper', email: 'grace@example.com' } });
     });

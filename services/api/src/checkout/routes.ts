@@ -165,10 +165,11 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
 
   router.post('/paypal/order', json, async (req, res) => {
     const body = parseCheckoutBody(createOrderBody, req.body);
+    const customer = startingBuyer(body);
     const { paypalOrderId } = await startCheckout(
       deps,
-      { items: body.items, amount: body.amount, customId: req.correlationId, customer: startingBuyer(body) },
-      context(req, { type: 'customer', id: 'guest' }),
+      { items: body.items, amount: body.amount, customId: req.correlationId, customer },
+      context(req, { type: 'customer', id: customer?.email ?? 'guest' }),
     );
     grantCheckoutAccess(res, paypalOrderId, cookies);
     res.status(201).json({ id: paypalOrderId });

@@ -3,7 +3,8 @@ import { buttonClasses } from './button';
 
 /**
  * Asks before something that cannot be undone. Focus starts on Cancel, so an
- * Enter pressed by habit does not delete.
+ * Enter pressed by habit does not delete. `tone` is the confirm button's: red
+ * for what destroys, the primary colour for what serves (reopening an order).
  */
 export function ConfirmDialog({
   open,
@@ -14,6 +15,7 @@ export function ConfirmDialog({
   cancelLabel = 'Cancel',
   busyLabel = 'Deleting...',
   busy = false,
+  tone = 'destructive',
   onConfirm,
 }: {
   open: boolean;
@@ -24,6 +26,7 @@ export function ConfirmDialog({
   cancelLabel?: string;
   busyLabel?: string;
   busy?: boolean;
+  tone?: 'destructive' | 'primary';
   onConfirm: () => void;
 }) {
   return (
@@ -38,7 +41,7 @@ export function ConfirmDialog({
           <div className="flex justify-end gap-2">
             <AlertDialog.Cancel className={buttonClasses('outline')}>{cancelLabel}</AlertDialog.Cancel>
             <AlertDialog.Action
-              className={buttonClasses('destructive')}
+              className={buttonClasses(tone)}
               disabled={busy}
               onClick={(event) => {
                 // The caller closes the dialog when the change has been made (or shows why not).

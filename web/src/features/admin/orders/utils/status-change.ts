@@ -5,6 +5,8 @@ export interface StatusChangeQuestion {
   confirmLabel: string;
   cancelLabel: string;
   busyLabel: string;
+  /** Cancelling destroys keys; reopening serves the order. */
+  tone: 'destructive' | 'primary';
 }
 
 /**
@@ -21,6 +23,7 @@ export function statusChangeQuestion(from: string, to: string, number: string): 
       confirmLabel: 'Cancel order',
       cancelLabel: 'Keep order',
       busyLabel: 'Cancelling...',
+      tone: 'destructive',
     };
   }
   if (from === 'cancelled') {
@@ -33,6 +36,7 @@ export function statusChangeQuestion(from: string, to: string, number: string): 
       confirmLabel: 'Reopen order',
       cancelLabel: 'Keep cancelled',
       busyLabel: 'Reopening...',
+      tone: 'primary',
     };
   }
   return null;

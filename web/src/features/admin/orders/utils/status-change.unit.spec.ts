@@ -12,6 +12,7 @@ describe('statusChangeQuestion', () => {
         expect(question?.description).toContain('e-mails them to the buyer');
         expect(question?.description).toContain('waits in line until keys are imported');
         expect(question?.confirmLabel).toBe('Reopen order');
+        expect(question?.tone).toBe('primary');
       },
     );
   });
@@ -24,6 +25,7 @@ describe('statusChangeQuestion', () => {
         'a key already delivered is revoked and can never be used again, any other returns to stock',
       );
       expect(question?.description).not.toContain('cannot be reopened');
+      expect(question?.tone).toBe('destructive');
     });
   });
 
