@@ -83,6 +83,8 @@ export const configSchema = z
     SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
     /** Seals licence keys at rest (AES-256-GCM) and fingerprints them; every role must share it. */
     LICENCE_KEY_SECRET: optionalString.pipe(z.string().min(32).optional()),
+    /** Encrypts the secrets in a backup (`npm run backup`) and opens them on restore; unset, both refuse. */
+    BACKUP_PASSPHRASE: optionalString,
     /** Fewer available keys than this makes a product low on stock (admin API, e-mail to ADMIN_EMAIL); 0 turns it off. */
     LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(5),
     /** Where low-stock alerts go; unset sends none. */

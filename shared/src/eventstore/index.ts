@@ -18,6 +18,7 @@ export {
   PostgresEventStore,
   type StreamAppend,
 } from './postgres.js';
+export { isEmptyPostgresLog, type RestoredEvent, writeRestoredEvents } from './postgres-restore.js';
 export { migrateEventStore } from './postgres-schema.js';
 export { EventVersions, FutureEventVersionError, type Upcaster, versionedEventStore } from './upcasting.js';
 
@@ -33,6 +34,12 @@ export interface EventStoreOptions {
 export async function openEventStore(options: EventStoreOptions): Promise<EventStore> {
   return versionedEventStore(await openAdapter(options), eventVersions);
 }
+
+/**
+ * The adapter itself, without upcasting: events read as they are stored (their recorded metadata.schemaVersion and
+ * data shape), and appends keep a given schemaVersion. For copying the log (backup), never for deciding on it.
+ */
+export const openBareEventStore = (options: EventStoreOptions): Promise<EventStore> => openAdapter(options);
 
 async function openAdapter(options: EventStoreOptions): Promise<EventStore> {
   if (options.eventStoreConnectionString)

@@ -6,10 +6,13 @@ import type { TestApiOptions } from './api.js';
 import { startApiWithReadModel } from './api-with-read-model.js';
 
 /**
- * The api (with its embedded PayPal emulator), the projections and the workers on one fresh database, the workers'
- * queues under the api's Redis prefix (so its /metrics sees them), and the api's and workers' log lines recorded.
+ * The api (with its embedded PayPal emulator), the projections and the workers on one fresh database (or the one
+ * given), the workers' queues under the api's Redis prefix (so its /metrics sees them), and the api's and workers' log
+ * lines recorded.
  */
-export async function startObservedStore(options: Pick<TestApiOptions, 'env' | 'orderStreams'> = {}) {
+export async function startObservedStore(
+  options: Pick<TestApiOptions, 'env' | 'orderStreams' | 'databaseUrl'> = {},
+) {
   const store = await startApiWithReadModel(options);
   try {
     const workersLog = recordingLogger();
@@ -26,6 +29,8 @@ export async function startObservedStore(options: Pick<TestApiOptions, 'env' | '
       workersLog,
       /** Where the workers write their e-mails (`<mailDir>/mail/*.eml`). */
       mailDir: sideEffects.mail.dataDir,
+      /** Stops the workers alone: what they would do next is left undone (the api and projections go on). */
+      stopWorkers: () => workers.stop(),
       stop: async () => {
         await workers.stop();
         await store.stop();

@@ -1,0 +1,190 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { canonicalJson, sha256Hex } from '@licensestore/shared/audit-export';
+import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import { z } from 'zod';
+
+/** The backup format this code writes and reads; a backup of another version is refused, not guessed at. */
+export const BACKUP_FORMAT = 'licensestore-backup';
+export const BACKUP_FORMAT_VERSION = 1;
+
+export const MANIFEST_FILE = 'manifest.json';
+export const EVENTS_FILE = 'events.ndjson';
+export const TABLES_FILE = 'tables.json';
+export const SECRETS_FILE = 'secrets.enc';
+export const UPLOADS_DIR = 'uploads';
+
+/** The tables the store keeps outside the log, in the order a restore fills them (ADR 040 says why only these). */
+export const KEPT_TABLES = ['admin_users', 'audit_verifications', 'testimonials'] as const;
+export type KeptTable = (typeof KEPT_TABLES)[number];
+
+/** A refusal of a restore (or a backup): nothing was changed, and the message says why. */
+export class BackupRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BackupRefusedError';
+  }
+}
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const manifestSchema = z.object({
+  format: z.literal(BACKUP_FORMAT),
+  formatVersion: z.number().int(),
+  createdAt: z.iso.datetime(),
+  /** The kind of event store the log came from: Postgres positions can be kept on restore, EventStoreDB's cannot. */
+  eventStore: z.enum(['postgres', 'eventstoredb']),
+  events: z.object({
+    file: z.literal(EVENTS_FILE),
+    sha256,
+    count: z.number().int().nonnegative(),
+    firstPosition: z.string().nullable(),
+    /** The head: the backup holds exactly the log up to and including it. */
+    lastPosition: z.string().nullable(),
+    /** The chain over the event lines (the audit export's): the genesis, from the backup's header, and the last hash. */
+    chain: z.object({ genesis: sha256, head: sha256 }),
+  }),
+  tables: z.object({
+    file: z.literal(TABLES_FILE),
+    sha256,
+    rows: z.record(z.string(), z.number().int().nonnegative()),
+  }),
+  uploads: z.discriminatedUnion('kind', [
+    z.object({
+      kind: z.literal('local'),
+      files: z.array(z.object({ path: z.string(), bytes: z.number().int(), sha256 })),
+    }),
+    z.object({
+      kind: z.literal('s3'),
+      bucket: z.string(),
+      endpoint: z.string().nullable(),
+      region: z.string(),
+      note: z.string(),
+    }),
+  ]),
+  secrets: z.object({
+    file: z.literal(SECRETS_FILE),
+    sha256,
+    /** What the encrypted part holds, by name (never the values). */
+    holds: z.array(z.string()),
+  }),
+});
+export type Manifest = z.infer<typeof manifestSchema>;
+
+/** The chain's genesis: commits to what the backup is and when it was taken. */
+export const backupGenesis = (header: { format: string; formatVersion: number; createdAt: string }) =>
+  sha256Hex(canonicalJson(header));
+
+/** One event as a backup line holds it, before `seq`, `prev` and `hash`: everything the log recorded, data as stored. */
+export const backupRecord = (event: RecordedEvent) => ({
+  position: event.position,
+  stream: event.streamId,
+  revision: event.revision.toString(),
+  id: event.id,
+  type: event.type,
+  recordedAt: event.createdAt.toISOString(),
+  metadata: event.metadata,
+  data: event.data,
+});
+
+export const backupLineSchema = z.object({
+  seq: z.number().int().positive(),
+  position: z.string(),
+  stream: z.string(),
+  revision: z.string().regex(/^\d+$/),
+  id: z.string(),
+  type: z.string(),
+  recordedAt: z.iso.datetime(),
+  metadata: z.record(z.string(), z.unknown()),
+  data: z.unknown(),
+  prev: sha256,
+  hash: sha256,
+});
+export type BackupLine = z.infer<typeof backupLineSchema>;
+
+export async function sha256OfFile(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+/** The secrets a restored store cannot do without (the licence-key secret seals every sold key and signs links). */
+export const secretsSchema = z.object({ LICENCE_KEY_SECRET: z.string().min(32) });
+export type BackupSecrets = z.infer<typeof secretsSchema>;
+
+/** scrypt's cost: 2^17 × 8 × 128 bytes = 128 MiB and about half a second, once per backup or restore. */
+const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
+const MIN_PASSPHRASE = 12;
+
+const sealedSecretsSchema = z.object({
+  cipher: z.literal('aes-256-gcm'),
+  kdf: z.literal('scrypt'),
+  N: z.number().int(),
+  r: z.number().int(),
+  p: z.number().int(),
+  salt: z.string(),
+  iv: z.string(),
+  tag: z.string(),
+  ciphertext: z.string(),
+});
+
+const derive = (passphrase: string, salt: Buffer, params: { N: number; r: number; p: number }) =>
+  new Promise<Buffer>((resolve, reject) =>
+    scrypt(passphrase, salt, 32, { ...params, maxmem: 256 * params.N * params.r }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+
+/** Refuses a passphrase too short to stand against guessing by whoever gets a copy of the backup. */
+export function checkPassphrase(passphrase: string | undefined): string {
+  if (!passphrase) {
+    throw new BackupRefusedError(
+      'BACKUP_PASSPHRASE is not set: the backup holds the licence-key secret, which it keeps only encrypted.',
+    );
+  }
+  if (passphrase.length < MIN_PASSPHRASE) {
+    throw new BackupRefusedError(`BACKUP_PASSPHRASE must be at least ${MIN_PASSPHRASE} characters long.`);
+  }
+  return passphrase;
+}
+
+/** The secrets as JSON, encrypted with AES-256-GCM under a key scrypt derives from the passphrase. */
+export async function sealSecrets(secrets: BackupSecrets, passphrase: string): Promise<string> {
+  const salt = randomBytes(16);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', await derive(passphrase, salt, SCRYPT), iv);
+  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()]);
+  return `${JSON.stringify({
+    cipher: 'aes-256-gcm',
+    kdf: 'scrypt',
+    ...SCRYPT,
+    salt: salt.toString('base64'),
+    iv: iv.toString('base64'),
+    tag: cipher.getAuthTag().toString('base64'),
+    ciphertext: ciphertext.toString('base64'),
+  })}\n`;
+}
+
+/** The secrets back; a passphrase that is not the one they were sealed with fails GCM's tag and is refused. */
+export async function openSecrets(text: string, passphrase: string): Promise<BackupSecrets> {
+  const sealed = sealedSecretsSchema.parse(JSON.parse(text));
+  const key = await derive(passphrase, Buffer.from(sealed.salt, 'base64'), {
+    N: sealed.N,
+    r: sealed.r,
+    p: sealed.p,
+  });
+  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
+  decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
+  let plain: string;
+  try {
+    plain = Buffer.concat([
+      decipher.update(Buffer.from(sealed.ciphertext, 'base64')),
+      decipher.final(),
+    ]).toString('utf8');
+  } catch {
+    throw new BackupRefusedError(
+      `wrong passphrase: ${SECRETS_FILE} does not open with BACKUP_PASSPHRASE (nothing was restored)`,
+    );
+  }
+  return secretsSchema.parse(JSON.parse(plain));
+}

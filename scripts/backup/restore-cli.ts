@@ -1,0 +1,134 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type Config, loadConfig, STACK_ENV_FILE } from '@licensestore/shared/config';
+import { jsonLogger } from '@licensestore/shared/logging';
+import { runCli, UsageError } from '../../projections/src/cli-support.js';
+import { lockDataDir } from '../lib/lock.js';
+import { ensureSecret, POSTGRES_PASSWORD_FILE } from '../lib/secrets.js';
+import { startEmbeddedPostgres } from '../stack/embedded-postgres.js';
+import { BackupRefusedError, checkPassphrase } from './format.js';
+import {
+  openBackup,
+  type RestorePoint,
+  type RestoreSummary,
+  restoreBackup,
+  restorePoint,
+} from './restore.js';
+
+const USAGE = `usage: BACKUP_PASSPHRASE=… npm run restore -- DIR [--until <ISO time | log position>]
+  Brings the backup in DIR back into an empty store: DATABASE_URL's database when set, else a new DATA_DIR (its
+  embedded Postgres is made and started for the restore; no npm start may be running on it). The log goes back as it
+  was, up to --until when given; then every read model is rebuilt and verified. Then start the store: npm start.`;
+
+const DATABASE_NAME = 'licensestore';
+
+/**
+ * The database to restore into and how to let it go: DATABASE_URL's, or DATA_DIR's embedded Postgres, started here
+ * as `npm start` would (same directory, same generated password, same database name), with DATA_DIR locked meanwhile.
+ */
+async function targetDatabase(
+  config: Config,
+): Promise<{ databaseUrl: string; release: () => Promise<void> }> {
+  if (config.DATABASE_URL) return { databaseUrl: config.DATABASE_URL, release: async () => {} };
+  const dataDir = resolve(config.DATA_DIR);
+  if (existsSync(join(dataDir, STACK_ENV_FILE))) {
+    throw new BackupRefusedError(
+      `a store is running on ${dataDir} (${STACK_ENV_FILE} is there): restore into a new DATA_DIR, or stop it first`,
+    );
+  }
+  const lock = await lockDataDir(dataDir);
+  try {
+    const postgres = await startEmbeddedPostgres(
+      join(dataDir, 'postgres'),
+      () => {},
+      await ensureSecret(dataDir, POSTGRES_PASSWORD_FILE),
+    );
+    await postgres.createDatabase(DATABASE_NAME);
+    return {
+      databaseUrl: postgres.url(DATABASE_NAME),
+      release: async () => {
+        await postgres.stop();
+        await lock.release();
+      },
+    };
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+function printSummary(summary: RestoreSummary, secretConfigured: boolean): void {
+  const { manifest, verify } = summary;
+  const rate = Math.round(summary.events / Math.max(summary.eventsMs / 1000, 0.001));
+  const of = summary.events === manifest.events.count ? 'all' : `the first ${summary.events}`;
+  console.log(`restored the backup of ${manifest.createdAt} in ${Math.round(summary.durationMs)} ms`);
+  console.log(
+    `  events: ${of} of ${manifest.events.count}, up to position ${summary.lastPosition ?? '(none)'} ` +
+      `recorded ${summary.lastRecordedAt ?? '-'} (${rate} events/s)`,
+  );
+  for (const [table, rows] of Object.entries(summary.tables)) console.log(`  ${table}: ${rows} rows`);
+  console.log(
+    manifest.uploads.kind === 'local'
+      ? `  uploads: ${summary.uploads} files`
+      : `  uploads: not in the backup; the images are in S3 bucket ${manifest.uploads.bucket}: set S3_* as before`,
+  );
+  for (const result of summary.rebuilt) {
+    console.log(
+      `  rebuilt ${result.projector}: ${result.events} events in ${Math.round(result.durationMs)} ms`,
+    );
+  }
+  console.log(
+    `  read models ${verify.passed ? 'verified' : 'DIFFER from the log'}: ${verify.events} events replayed, ` +
+      `${verify.tables.length} tables compared`,
+  );
+  console.log(`  licence-key secret: ${summary.secretFile} (mode 600), where npm start reads it`);
+  if (secretConfigured) {
+    console.log(
+      '  LICENCE_KEY_SECRET is set here: every role must run with the restored one, the content of that file',
+    );
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { until: { type: 'string' } },
+    allowPositionals: true,
+    strict: true,
+  });
+  const [from, ...extra] = positionals;
+  if (!from || extra.length > 0) throw new UsageError('name one backup directory');
+  let until: RestorePoint | undefined;
+  try {
+    until = values.until === undefined ? undefined : restorePoint(values.until);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const config = loadConfig();
+  const passphrase = checkPassphrase(config.BACKUP_PASSPHRASE);
+  if (config.EVENTSTORE_CONNECTION_STRING) {
+    throw new BackupRefusedError(
+      'EVENTSTORE_CONNECTION_STRING is set: restoring into EventStoreDB is not supported yet; restore into the ' +
+        'Postgres event store (unset it), whichever store the backup came from',
+    );
+  }
+  // The backup is checked whole before the target is touched, even to start its database.
+  const backup = await openBackup(from, passphrase);
+  const target = await targetDatabase(config);
+  try {
+    const summary = await restoreBackup({
+      backup,
+      until,
+      databaseUrl: target.databaseUrl,
+      dataDir: resolve(config.DATA_DIR),
+      log: jsonLogger({ role: 'restore' }, config.LOG_LEVEL),
+    });
+    printSummary(summary, config.LICENCE_KEY_SECRET !== undefined);
+    return summary.verify.passed ? 0 : 1;
+  } finally {
+    await target.release();
+  }
+}
+
+runCli(main, USAGE);
