@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { canonicalJson, sha256Hex } from '@licensestore/shared/audit-export';
+import { ConfigError } from '@licensestore/shared/config';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { z } from 'zod';
 
@@ -135,15 +136,18 @@ const derive = (passphrase: string, salt: Buffer, params: { N: number; r: number
     ),
   );
 
-/** Refuses a passphrase too short to stand against guessing by whoever gets a copy of the backup. */
+/**
+ * The passphrase; a configuration error (exit 2) when it is missing, or too short to stand against guessing by
+ * whoever gets a copy of the backup.
+ */
 export function checkPassphrase(passphrase: string | undefined): string {
   if (!passphrase) {
-    throw new BackupRefusedError(
-      'BACKUP_PASSPHRASE is not set: the backup holds the licence-key secret, which it keeps only encrypted.',
-    );
+    throw new ConfigError([
+      'BACKUP_PASSPHRASE: not set; a backup holds the licence-key secret, which it keeps only encrypted with it',
+    ]);
   }
   if (passphrase.length < MIN_PASSPHRASE) {
-    throw new BackupRefusedError(`BACKUP_PASSPHRASE must be at least ${MIN_PASSPHRASE} characters long.`);
+    throw new ConfigError([`BACKUP_PASSPHRASE: at least ${MIN_PASSPHRASE} characters`]);
   }
   return passphrase;
 }

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig, STACK_ENV_FILE } from '@licensestore/shared/config';
@@ -6,7 +7,7 @@ import { jsonLogger } from '@licensestore/shared/logging';
 import { runCli, UsageError } from '../../projections/src/cli-support.js';
 import { lockDataDir } from '../lib/lock.js';
 import { ensureSecret, POSTGRES_PASSWORD_FILE } from '../lib/secrets.js';
-import { startEmbeddedPostgres } from '../stack/embedded-postgres.js';
+import { letPostgresUserIn, startEmbeddedPostgres } from '../stack/embedded-postgres.js';
 import { BackupRefusedError, checkPassphrase } from './format.js';
 import {
   openBackup,
@@ -37,8 +38,10 @@ async function targetDatabase(
       `a store is running on ${dataDir} (${STACK_ENV_FILE} is there): restore into a new DATA_DIR, or stop it first`,
     );
   }
+  await mkdir(dataDir, { recursive: true });
   const lock = await lockDataDir(dataDir);
   try {
+    await letPostgresUserIn(dataDir);
     const postgres = await startEmbeddedPostgres(
       join(dataDir, 'postgres'),
       () => {},

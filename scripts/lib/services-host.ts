@@ -5,9 +5,12 @@
 // them. The host reports its URLs over the IPC channel, stops on a `stop` message, and also stops (in order) when
 // the channel closes because the supervisor died.
 import { createWriteStream } from 'node:fs';
-import { chmod, stat } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { type RunningPostgres, startEmbeddedPostgres } from '../stack/embedded-postgres.js';
+import { join } from 'node:path';
+import {
+  letPostgresUserIn,
+  type RunningPostgres,
+  startEmbeddedPostgres,
+} from '../stack/embedded-postgres.js';
 import { makeOwnerOnly } from '../stack/owner-only.js';
 import { RedisNotInstalledError, type RunningRedis, startRedisServer } from '../stack/redis-server.js';
 import { ensureSecret, POSTGRES_PASSWORD_FILE, REDIS_PASSWORD_FILE } from './secrets.js';
@@ -27,26 +30,6 @@ const logTo = (name: string) => {
   const stream = createWriteStream(join(logsDir, name), { flags: 'a', mode: 0o600 });
   return (line: string) => stream.write(line.endsWith('\n') ? line : `${line}\n`);
 };
-
-/**
- * Postgres refuses to run as root, so as root embedded-postgres runs it as the `postgres` user, which must be able to
- * reach $DATA_DIR/postgres: DATA_DIR gets o+x (enter, not list; the secrets inside stay owner-only), and an
- * ancestor that shuts it out is reported clearly instead of as an initdb failure.
- */
-async function letPostgresUserIn(dataDir: string) {
-  if (process.getuid?.() !== 0) return;
-  const mode = (await stat(dataDir)).mode;
-  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o001);
-  for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
-    if (((await stat(dir)).mode & 0o001) === 0) {
-      throw new Error(
-        `As root, Postgres runs as the postgres user, which cannot enter ${dir} to reach ${dataDir}. ` +
-          'Choose a DATA_DIR outside it (e.g. DATA_DIR=/var/lib/licensestore), or set DATABASE_URL.',
-      );
-    }
-    if (dir === dirname(dir)) break;
-  }
-}
 
 // Each server's password is generated once into DATA_DIR/secrets and reused, like the app's own secrets.
 const postgres: Promise<RunningPostgres | undefined> = options.postgres

