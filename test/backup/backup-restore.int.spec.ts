@@ -340,28 +340,49 @@ describe('Backup and restore', () => {
     });
   });
 
-  describe('up to a chosen position', () => {
-    it('restores the log only that far, and verifies the read models built from it', async () => {
-      const lines = (await readFile(join(backupDir, EVENTS_FILE), 'utf8')).trim().split('\n');
-      const middle = Math.floor(lines.length / 2);
-      const { position } = JSON.parse(lines[middle - 1] as string) as { position: string };
+  describe('up to a chosen moment', () => {
+    const backupLines = async () =>
+      (await readFile(join(backupDir, EVENTS_FILE), 'utf8'))
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { position: string; recordedAt: string });
+    const restoreUntil = async (until: string) => {
       const targetUrl = await createTestDatabase();
       const targetDir = await mkdtemp(join(tmpdir(), 'backup-until-'));
       try {
         const summary = await restoreBackup({
           backup: await openBackup(backupDir, PASSPHRASE),
-          until: restorePoint(position),
+          until: restorePoint(until),
           databaseUrl: targetUrl,
           dataDir: targetDir,
           log: silentLogger,
         });
-        expect(summary.events).toBe(middle);
-        expect(summary.lastPosition).toBe(position);
-        expect(summary.verify.passed).toBe(true);
-        expect(await wholeLog(targetUrl)).toEqual((await wholeLog(source.databaseUrl)).slice(0, middle));
+        return { summary, log: await wholeLog(targetUrl) };
       } finally {
         await rm(targetDir, { recursive: true, force: true });
       }
+    };
+
+    it('restores the log up to a position, and verifies the read models built from it', async () => {
+      const lines = await backupLines();
+      const middle = Math.floor(lines.length / 2);
+      const position = lines[middle - 1]?.position as string;
+      const { summary, log } = await restoreUntil(position);
+      expect(summary.events).toBe(middle);
+      expect(summary.lastPosition).toBe(position);
+      expect(summary.verify.passed).toBe(true);
+      expect(log).toEqual((await wholeLog(source.databaseUrl)).slice(0, middle));
+    });
+
+    it('restores the log up to a time: every event before the first one recorded after it', async () => {
+      const lines = await backupLines();
+      const at = lines[Math.floor(lines.length / 3)]?.recordedAt as string;
+      const prefix = lines.findIndex((line) => line.recordedAt > at);
+      expect(prefix).toBeGreaterThan(0);
+      const { summary, log } = await restoreUntil(at);
+      expect(summary.events).toBe(prefix);
+      expect(summary.verify.passed).toBe(true);
+      expect(log).toEqual((await wholeLog(source.databaseUrl)).slice(0, prefix));
     });
   });
 
