@@ -4,6 +4,7 @@ import {
   type ApiWithReadModel,
   startApiWithReadModel,
 } from '../../services/api/test/support/api-with-read-model.js';
+import { cookieSet } from '../../services/api/test/support/purchase.js';
 
 describe('Checkouts from one client address', () => {
   let store: ApiWithReadModel;
@@ -105,7 +106,7 @@ describe('Checkouts from one client address', () => {
     const shopper = client();
     const started = await createOrder(shopper);
     const { id } = (await started.json()) as { id: string };
-    const cookie = started.headers.getSetCookie()[0]?.split(';')[0];
+    const cookie = cookieSet(started, 'checkout_access');
     await fetch(`${store.api.url}/paypal-sandbox/buyer/orders/${id}/approve`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

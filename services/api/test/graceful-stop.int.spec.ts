@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type InProcessStore, startInProcessStore } from '../../../test/support/in-process-store.js';
-import { cookieSet } from './support/purchase.js';
+import { browserPost } from './support/purchase.js';
 
 const CUSTOMER = { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' };
 /** Long enough that the stop surely begins while PayPal's answer is on its way. */
@@ -17,15 +17,10 @@ describe('Stopping the api (SIGTERM)', () => {
     await store?.stop();
   });
 
-  const post = (path: string, body: unknown, cookie?: string) =>
-    fetch(`${store.api.url}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      body: JSON.stringify(body),
-    });
-
   it('finishes the capture in flight, refuses new connections, and closes the ones it answers', async () => {
     const productId = await store.productWithKeys(1, { regularPrice: '20.00' });
+    // The buyer's browser: the capture carries the cookie that starting the checkout set.
+    const post = browserPost(store.api.url);
     const created = await post('/paypal/order', {
       amount: '20.00',
       currency: 'USD',
@@ -40,11 +35,7 @@ describe('Stopping the api (SIGTERM)', () => {
     });
 
     store.paypal.setMode({ kind: 'delay', ms: PAYPAL_ANSWERS_AFTER_MS });
-    const capture = post(
-      `/paypal/order/${paypalOrderId}/capture`,
-      CUSTOMER,
-      cookieSet(created, 'checkout_access'),
-    );
+    const capture = post(`/paypal/order/${paypalOrderId}/capture`, CUSTOMER);
     // PayPal has taken the money; its answer is on the way when the stop begins.
     await vi.waitFor(() => expect(store.capturedAtPaypal()).toContain(paypalOrderId), { interval: 20 });
     const stopped = store.api.stop();
