@@ -6,8 +6,7 @@ import { type Config, loadConfig, STACK_ENV_FILE } from '@licensestore/shared/co
 import { jsonLogger } from '@licensestore/shared/logging';
 import { runCli, UsageError } from '../../projections/src/cli-support.js';
 import { lockDataDir } from '../lib/lock.js';
-import { ensureSecret, POSTGRES_PASSWORD_FILE } from '../lib/secrets.js';
-import { letPostgresUserIn, startEmbeddedPostgres } from '../stack/embedded-postgres.js';
+import { startDataDirPostgres } from '../stack/embedded-postgres.js';
 import { BackupRefusedError, checkPassphrase } from './format.js';
 import {
   openBackup,
@@ -41,12 +40,7 @@ async function targetDatabase(
   await mkdir(dataDir, { recursive: true });
   const lock = await lockDataDir(dataDir);
   try {
-    await letPostgresUserIn(dataDir);
-    const postgres = await startEmbeddedPostgres(
-      join(dataDir, 'postgres'),
-      () => {},
-      await ensureSecret(dataDir, POSTGRES_PASSWORD_FILE),
-    );
+    const postgres = await startDataDirPostgres(dataDir);
     await postgres.createDatabase(DATABASE_NAME);
     return {
       databaseUrl: postgres.url(DATABASE_NAME),

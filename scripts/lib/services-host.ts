@@ -6,14 +6,10 @@
 // the channel closes because the supervisor died.
 import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
-import {
-  letPostgresUserIn,
-  type RunningPostgres,
-  startEmbeddedPostgres,
-} from '../stack/embedded-postgres.js';
+import { type RunningPostgres, startDataDirPostgres } from '../stack/embedded-postgres.js';
 import { makeOwnerOnly } from '../stack/owner-only.js';
 import { RedisNotInstalledError, type RunningRedis, startRedisServer } from '../stack/redis-server.js';
-import { ensureSecret, POSTGRES_PASSWORD_FILE, REDIS_PASSWORD_FILE } from './secrets.js';
+import { ensureSecret, REDIS_PASSWORD_FILE } from './secrets.js';
 import type { HostMessage, HostOptions, LocalService, SupervisorMessage } from './services-protocol.js';
 
 // embedded-postgres hooks SIGINT/SIGTERM/SIGHUP to stop its servers and exit at once; this process decides when.
@@ -33,13 +29,7 @@ const logTo = (name: string) => {
 
 // Each server's password is generated once into DATA_DIR/secrets and reused, like the app's own secrets.
 const postgres: Promise<RunningPostgres | undefined> = options.postgres
-  ? letPostgresUserIn(options.dataDir).then(async () =>
-      startEmbeddedPostgres(
-        join(options.dataDir, 'postgres'),
-        logTo('postgres.log'),
-        await ensureSecret(options.dataDir, POSTGRES_PASSWORD_FILE),
-      ),
-    )
+  ? startDataDirPostgres(options.dataDir, logTo('postgres.log'))
   : Promise.resolve(undefined);
 const redis: Promise<RunningRedis | undefined> = options.redis
   ? ensureSecret(options.dataDir, REDIS_PASSWORD_FILE).then((password) =>

