@@ -1,6 +1,6 @@
 import {
   LICENCE_KEYS_CATEGORY,
-  ORDER_CUSTODY_CATEGORY,
+  ORDER_EVENT_CATEGORIES,
   parseLicenceKeyEvent,
   parseOrderEvent,
 } from '@licensestore/shared';
@@ -14,8 +14,6 @@ import type { Projector } from '../projector.js';
 import { tableIn, writeFacts } from '../sql.js';
 
 const NAME = projectorDescriptors.keyHistory.name;
-/** `order-<uuid>` streams, and the `orderCustody-<uuid>` streams where showings of their keys are kept. */
-const ORDER_CATEGORIES = new Set(['order', ORDER_CUSTODY_CATEGORY]);
 
 /** A `key_history` row as the projector writes it: its time as the event's ISO text, its details before JSON. */
 export type KeyHistoryRow = Omit<KeyHistoryTable, 'at' | 'details'> & {
@@ -81,7 +79,7 @@ function effectOf(event: RecordedEvent): Effect {
     if (inventory) return [];
     return namedKeys(event);
   }
-  if (!ORDER_CATEGORIES.has(category)) return [];
+  if (!ORDER_EVENT_CATEGORIES.has(category)) return [];
   const order = parseOrderEvent(event.type, event.data);
   switch (order?.type) {
     case 'OrderLicenceKeysAssigned': {

@@ -12,6 +12,9 @@ export const ORDER_CUSTODY_CATEGORY = 'orderCustody';
  */
 export const orderCustodyStream = (orderId: string) => `${ORDER_CUSTODY_CATEGORY}-${orderId}`;
 
+/** The categories of the streams whose events are order events: the order's own (`order-`) and its custody stream. */
+export const ORDER_EVENT_CATEGORIES: ReadonlySet<string> = new Set(['order', ORDER_CUSTODY_CATEGORY]);
+
 /**
  * The order with the keys its custody stream shows in clear counted as out of the store, which its own stream
  * cannot know: a refund revokes such a key rather than putting it back in stock. The custody stream is read only

@@ -1,5 +1,5 @@
 import {
-  ORDER_CUSTODY_CATEGORY,
+  ORDER_EVENT_CATEGORIES,
   orderNumber,
   parseCheckoutEvent,
   parseOrderEvent,
@@ -43,9 +43,6 @@ export interface EvidenceFacts {
   statusChanges: Array<{ at: string; from: string; to: string; by: string }>;
 }
 
-/** The order's stream and its custody stream (showings of its keys): the streams whose events are order events. */
-const ORDER_CATEGORIES = new Set(['order', ORDER_CUSTODY_CATEGORY]);
-
 const byPosition = (a: RecordedEvent, b: RecordedEvent) =>
   a.position < b.position ? -1 : a.position > b.position ? 1 : 0;
 
@@ -61,7 +58,7 @@ export function evidenceFacts(
 ): EvidenceFacts | null {
   const sorted = [...events].sort(byPosition);
   const orderEvents = sorted.flatMap((event) => {
-    if (!ORDER_CATEGORIES.has(streamCategory(event.streamId))) return [];
+    if (!ORDER_EVENT_CATEGORIES.has(streamCategory(event.streamId))) return [];
     const parsed = parseOrderEvent(event.type, event.data);
     return parsed ? [{ parsed, recorded: event }] : [];
   });
