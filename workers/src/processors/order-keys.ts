@@ -97,7 +97,8 @@ export async function releaseOrderKeys(context: Context, order: PlacedOrder, cau
     );
     if (events.length > 0) changed++;
   }
-  if (!owedKeys(order)) {
+  // Only a release that stored something can have withdrawn a reopened order's new place in line.
+  if (changed > 0 && !owedKeys(order)) {
     const { state: now } = await loadStream(context.eventStore, orderStream(order.orderId), orderDecider);
     if (now.status !== 'absent' && owedKeys(now)) await requestOrderKeys(context, now, cause);
   }
