@@ -65,7 +65,7 @@ export interface KeyCustody {
    * Records the showing on the order's custody stream, once per `CUSTODY_WINDOW_MS`; throws
    * `CustodyNotRecordedError` when it is not recorded and could not be.
    */
-  record(req: Request, showing: Showing, now?: number): Promise<void>;
+  record(req: Request, showing: Showing): Promise<void>;
   /** Appends the showing to the product's inventory stream; throws `CustodyNotRecordedError` likewise. */
   recordStock(req: Request, showing: StockShowing): Promise<void>;
   /** A token saying "this showing was recorded for this page view", valid for `PAGE_VIEW_MS`. */
@@ -159,7 +159,8 @@ export function createKeyCustody(
 
   return {
     clientHash,
-    async record(req, showing, now = Date.now()) {
+    async record(req, showing) {
+      const now = Date.now();
       const address = clientHash(req);
       const window = Math.floor(now / CUSTODY_WINDOW_MS);
       const id = showingId(showing, address, window);
@@ -180,7 +181,7 @@ export function createKeyCustody(
         appendOnce(eventStore, orderCustodyStream(showing.orderId), recorded),
       );
       await redis
-        .set(memoKey(id), '1', 'PX', Math.max((window + 1) * CUSTODY_WINDOW_MS - Date.now(), 1))
+        .set(memoKey(id), '1', 'PX', Math.max((window + 1) * CUSTODY_WINDOW_MS - now, 1))
         .catch((error: unknown) =>
           logger.warn({ err: error }, 'key custody: a recorded showing was not memoised'),
         );
