@@ -6,7 +6,7 @@ import { type Config, loadConfig, STACK_ENV_FILE } from '@licensestore/shared/co
 import { jsonLogger } from '@licensestore/shared/logging';
 import { runCli, UsageError } from '../../projections/src/cli-support.js';
 import { lockDataDir } from '../lib/lock.js';
-import { startDataDirPostgres } from '../stack/embedded-postgres.js';
+import { STORE_DATABASE, startDataDirPostgres } from '../stack/embedded-postgres.js';
 import { BackupRefusedError, checkPassphrase } from './format.js';
 import {
   openBackup,
@@ -20,8 +20,6 @@ const USAGE = `usage: BACKUP_PASSPHRASE=… npm run restore -- DIR [--until <ISO
   Brings the backup in DIR back into an empty store: DATABASE_URL's database when set, else a new DATA_DIR (its
   embedded Postgres is made and started for the restore; no npm start may be running on it). The log goes back as it
   was, up to --until when given; then every read model is rebuilt and verified. Then start the store: npm start.`;
-
-const DATABASE_NAME = 'licensestore';
 
 /**
  * The database to restore into and how to let it go: DATABASE_URL's, or DATA_DIR's embedded Postgres, started here
@@ -39,18 +37,18 @@ async function targetDatabase(
   }
   await mkdir(dataDir, { recursive: true });
   const lock = await lockDataDir(dataDir);
-  try {
-    const postgres = await startDataDirPostgres(dataDir);
-    await postgres.createDatabase(DATABASE_NAME);
-    return {
-      databaseUrl: postgres.url(DATABASE_NAME),
-      release: async () => {
-        await postgres.stop();
-        await lock.release();
-      },
-    };
-  } catch (error) {
+  let postgres: Awaited<ReturnType<typeof startDataDirPostgres>> | undefined;
+  const release = async () => {
+    await postgres?.stop();
     await lock.release();
+  };
+  try {
+    postgres = await startDataDirPostgres(dataDir);
+    await postgres.createDatabase(STORE_DATABASE);
+    return { databaseUrl: postgres.url(STORE_DATABASE), release };
+  } catch (error) {
+    // A server started for a restore that cannot go on is stopped, not left running on the new DATA_DIR.
+    await release();
     throw error;
   }
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { type Config, STACK_ENV_FILE } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { waitForProjections } from '@licensestore/shared/readmodel';
+import { STORE_DATABASE } from '../stack/embedded-postgres.js';
 import { freePort } from '../stack/free-port.js';
 import { type LoadBalancer, startLoadBalancer } from './load-balancer.js';
 import { lockDataDir } from './lock.js';
@@ -20,7 +21,6 @@ import { buildWebIfStale } from './web-build.js';
 
 export type Topology = 'single' | 'cluster';
 
-const DATABASE_NAME = 'licensestore';
 const READY_TIMEOUT_MS = 180_000;
 /** Each role of a cluster runs this many times. */
 const CLUSTER_SIZE = 2;
@@ -70,7 +70,7 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
     const services = spawnServicesHost(root, {
       dataDir,
       postgres: needPostgres,
-      database: DATABASE_NAME,
+      database: STORE_DATABASE,
       redis: needRedis,
     });
     stack.services = services;
