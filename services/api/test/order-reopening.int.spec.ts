@@ -38,6 +38,12 @@ describe('Reopening a cancelled order', () => {
       .select(['status', 'order_id'])
       .where('id', '=', keyId)
       .executeTakeFirstOrThrow();
+  const stockOf = (productId: string) =>
+    store.database.db
+      .selectFrom('licence_key_stock')
+      .select(['available', 'waiting'])
+      .where('product_id', '=', productId)
+      .executeTakeFirstOrThrow();
   const buyerItems = async (bought: Purchase) => {
     const response = await callApi(url, 'GET', `/api/orders/${bought.orderId}/items`, {
       cookie: bought.orderCookie,
@@ -118,24 +124,13 @@ describe('Reopening a cancelled order', () => {
 
       expect((await setStatus(bought.orderId, 'pending')).status).toBe(200);
       // Out of stock: its line waits, with no key shown.
-      await vi.waitFor(async () => {
-        const stock = await store.database.db
-          .selectFrom('licence_key_stock')
-          .select(['available', 'waiting'])
-          .where('product_id', '=', productId)
-          .executeTakeFirstOrThrow();
-        expect(stock).toEqual({ available: 0, waiting: 1 });
-      }, WAIT);
+      await vi.waitFor(
+        async () => expect(await stockOf(productId)).toEqual({ available: 0, waiting: 1 }),
+        WAIT,
+      );
       const later = buyer();
       const next = await purchase(url, productId, later.customer);
-      await vi.waitFor(async () => {
-        const stock = await store.database.db
-          .selectFrom('licence_key_stock')
-          .select(['waiting'])
-          .where('product_id', '=', productId)
-          .executeTakeFirstOrThrow();
-        expect(stock.waiting).toBe(2);
-      }, WAIT);
+      await vi.waitFor(async () => expect((await stockOf(productId)).waiting).toBe(2), WAIT);
       expect((await buyerItems(bought))[0]?.licenseKey ?? null).toBeNull();
       const waiting = await callApi(url, 'GET', `/api/orders/${bought.orderId}`, { cookie: admin });
       expect(await waiting.json()).toMatchObject({ deliveryEmailSentAt: null });
