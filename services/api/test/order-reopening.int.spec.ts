@@ -104,7 +104,7 @@ describe('Reopening a cancelled order', () => {
       expect(second?.text).toBeDefined();
       expect(second?.text).not.toContain(oldKey);
       const triggers = (await eventsOf(bought.orderId, 'DeliveryEmailSent')).map(
-        (event) => (event.data as { messageId: string }).messageId,
+        (event) => (event.data as { trigger: string }).trigger,
       );
       expect(new Set(triggers).size).toBe(2);
 
