@@ -6,7 +6,8 @@ import { type Config, loadConfig, STACK_ENV_FILE } from '@licensestore/shared/co
 import { jsonLogger } from '@licensestore/shared/logging';
 import { runCli, UsageError } from '../../projections/src/cli-support.js';
 import { lockDataDir } from '../lib/lock.js';
-import { STORE_DATABASE, startDataDirPostgres } from '../stack/embedded-postgres.js';
+import { startDataDirPostgres } from '../stack/embedded-postgres.js';
+import { STORE_DATABASE } from '../stack/store-database.js';
 import { BackupRefusedError, checkPassphrase } from './format.js';
 import {
   openBackup,

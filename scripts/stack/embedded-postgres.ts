@@ -144,9 +144,6 @@ const isAlive = (pid: number) => {
   }
 };
 
-/** The store's database in the embedded Postgres of a DATA_DIR. */
-export const STORE_DATABASE = 'licensestore';
-
 /**
  * The embedded Postgres `npm start` runs for a DATA_DIR: its data in `$DATA_DIR/postgres`, its superuser's password
  * the one generated into DATA_DIR/secrets on first use. Whoever else starts it (a restore) starts the same server.
