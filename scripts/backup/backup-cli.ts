@@ -5,15 +5,19 @@ import { parseArgs } from 'node:util';
 import { type Config, databaseUrlForTool, loadConfig } from '@licensestore/shared/config';
 import { createPool } from '@licensestore/shared/db';
 import { openBareEventStore } from '@licensestore/shared/eventstore';
-import { runCli, UsageError } from '../../projections/src/cli-support.js';
+import { abortedOnSignal, runCli, UsageError } from '../../projections/src/cli-support.js';
 import { LICENCE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
-import { takeBackup } from './backup.js';
+import { type BackupSummary, takeBackup } from './backup.js';
+import { followBackups } from './follow.js';
 import { BackupRefusedError, checkPassphrase, UPLOADS_DIR } from './format.js';
 
-const USAGE = `usage: BACKUP_PASSPHRASE=… npm run backup -- --out DIR
+const USAGE = `usage: BACKUP_PASSPHRASE=… npm run backup -- --out DIR [--since PREVIOUS]
+       BACKUP_PASSPHRASE=… npm run backup -- --out FOLDER --follow [--every SECONDS] [--full-every HOURS]
   Backs up the store npm start runs (or DATABASE_URL's, or EVENTSTORE_CONNECTION_STRING's log) into DIR, a new or
   empty directory, while it runs: the event log, the back-office users, uploaded images and the licence-key secret
-  (encrypted with BACKUP_PASSPHRASE), with a manifest. Bring it back with npm run restore -- DIR.`;
+  (encrypted with BACKUP_PASSPHRASE), with a manifest. With --since, only what came after the backup PREVIOUS (a
+  full backup or an increment). With --follow it keeps running beside the store, adding to FOLDER an increment of
+  what is new every SECONDS (5) and a full backup every HOURS (24). Bring it back with npm run restore -- DIR….`;
 
 /** The licence-key secret the store runs with: LICENCE_KEY_SECRET, else the one npm start keeps in DATA_DIR. */
 async function licenceKeySecret(config: Config): Promise<string> {
@@ -28,9 +32,51 @@ async function licenceKeySecret(config: Config): Promise<string> {
   return (await readFile(file, 'utf8')).trim();
 }
 
+const positive = (text: string | undefined, fallback: number, name: string): number => {
+  const value = text === undefined ? fallback : Number(text);
+  if (!Number.isFinite(value) || value <= 0) throw new UsageError(`${name}: a positive number`);
+  return value;
+};
+
+function printBackup(out: string, { manifest, durationMs, eventsMs }: BackupSummary): void {
+  const { events, tables, uploads } = manifest;
+  const rate = Math.round(events.count / Math.max(eventsMs / 1000, 0.001));
+  console.log(
+    `${manifest.kind === 'full' ? 'backup' : 'increment'} written to ${out} in ${Math.round(durationMs)} ms`,
+  );
+  console.log(
+    `  events: ${events.count} up to position ${events.lastPosition ?? '(none)'} (${rate} events/s)`,
+  );
+  console.log(`  chain head: ${events.chain.head}`);
+  for (const [table, rows] of Object.entries(tables.rows)) console.log(`  ${table}: ${rows} rows`);
+  console.log(
+    uploads.kind === 'local'
+      ? `  uploads: ${uploads.files.filter((file) => file.copied).length} files copied of ${uploads.files.length}`
+      : `  uploads: in S3 bucket ${uploads.bucket}, not copied`,
+  );
+  if (manifest.secrets) console.log('  secrets: the licence-key secret, encrypted with BACKUP_PASSPHRASE');
+}
+
 async function main(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: { out: { type: 'string' } }, strict: true });
-  if (!values.out) throw new UsageError('--out is required');
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      out: { type: 'string' },
+      since: { type: 'string' },
+      follow: { type: 'boolean' },
+      every: { type: 'string' },
+      'full-every': { type: 'string' },
+    },
+    strict: true,
+  });
+  const out = values.out;
+  if (!out) throw new UsageError('--out is required');
+  if (values.follow && values.since) throw new UsageError('--follow finds its own previous part: no --since');
+  if (!values.follow && (values.every || values['full-every'])) {
+    throw new UsageError('--every and --full-every go with --follow');
+  }
+  const everyMs = positive(values.every, 5, '--every') * 1000;
+  const fullEveryMs = positive(values['full-every'], 24, '--full-every') * 3_600_000;
   const config = loadConfig();
   const passphrase = checkPassphrase(config.BACKUP_PASSPHRASE);
   const secrets = { LICENCE_KEY_SECRET: await licenceKeySecret(config) };
@@ -40,33 +86,34 @@ async function main(argv: string[]): Promise<number> {
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
   });
   const pool = createPool(databaseUrl);
+  const options = {
+    store,
+    eventStore: config.EVENTSTORE_CONNECTION_STRING ? ('eventstoredb' as const) : ('postgres' as const),
+    pool,
+    uploadsDir: resolve(config.DATA_DIR, UPLOADS_DIR),
+    s3: config.S3_BUCKET
+      ? { bucket: config.S3_BUCKET, endpoint: config.S3_ENDPOINT ?? null, region: config.S3_REGION }
+      : null,
+    secrets,
+    passphrase,
+  };
   try {
-    const { manifest, durationMs, eventsMs } = await takeBackup({
-      store,
-      eventStore: config.EVENTSTORE_CONNECTION_STRING ? 'eventstoredb' : 'postgres',
-      pool,
-      uploadsDir: resolve(config.DATA_DIR, UPLOADS_DIR),
-      s3: config.S3_BUCKET
-        ? { bucket: config.S3_BUCKET, endpoint: config.S3_ENDPOINT ?? null, region: config.S3_REGION }
-        : null,
-      secrets,
-      passphrase,
-      out: values.out,
-    });
-    const { events, tables, uploads } = manifest;
-    const rate = Math.round(events.count / Math.max(eventsMs / 1000, 0.001));
-    console.log(`backup written to ${values.out} in ${Math.round(durationMs)} ms`);
-    console.log(
-      `  events: ${events.count} up to position ${events.lastPosition ?? '(none)'} (${rate} events/s)`,
-    );
-    console.log(`  chain head: ${events.chain.head}`);
-    for (const [table, rows] of Object.entries(tables.rows)) console.log(`  ${table}: ${rows} rows`);
-    console.log(
-      uploads.kind === 'local'
-        ? `  uploads: ${uploads.files.length} files`
-        : `  uploads: in S3 bucket ${uploads.bucket}, not copied`,
-    );
-    console.log('  secrets: the licence-key secret, encrypted with BACKUP_PASSPHRASE');
+    if (values.follow) {
+      console.log(
+        `following the store into ${out}: an increment every ${everyMs / 1000} s when there is news`,
+      );
+      await followBackups({
+        ...options,
+        dir: out,
+        everyMs,
+        fullEveryMs,
+        signal: abortedOnSignal(),
+        onPart: ({ dir, summary }) => printBackup(dir, summary),
+        onError: (error) => console.error(`backup failed, trying again: ${(error as Error).message}`),
+      });
+      return 0;
+    }
+    printBackup(out, await takeBackup({ ...options, out, since: values.since }));
     console.log('Copy the whole directory off this machine; keep BACKUP_PASSPHRASE apart from it.');
     return 0;
   } finally {

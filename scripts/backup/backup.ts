@@ -16,9 +16,13 @@ import {
   KEPT_TABLES,
   MANIFEST_FILE,
   type Manifest,
+  readManifest,
   SECRETS_FILE,
+  type Since,
   sealSecrets,
   sha256OfFile,
+  sinceOf,
+  syncToDisk,
   TABLES_FILE,
   UPLOADS_DIR,
 } from './format.js';
@@ -38,6 +42,8 @@ export interface BackupOptions {
   passphrase: string;
   /** A directory that does not exist yet, or is empty. */
   out: string;
+  /** The part this backup goes on from (a full backup or an increment): then only what came after it is written. */
+  since?: string | undefined;
   now?: Date;
 }
 
@@ -49,14 +55,37 @@ export interface BackupSummary {
 
 /**
  * Writes a backup of a running store into `out`: the tables kept outside the log from one snapshot, the log up to
- * the head its reading reaches, uploads, the encrypted secrets, and last the manifest (a directory without one is
- * not a backup). Reads only: no lock, no transaction id, so purchases go on meanwhile.
+ * the head its reading reaches (after `since`'s head for an increment), the images, the encrypted secrets (in a full
+ * backup), and last the manifest, each flushed to disk (a directory without a manifest is not a backup). Reads only:
+ * no lock, no transaction id, so purchases go on meanwhile.
  */
 export async function takeBackup(options: BackupOptions): Promise<BackupSummary> {
+  return (await backupInto(options, false)) as BackupSummary;
+}
+
+/**
+ * An increment after `since`, unless the log, the kept tables and the images are as that part left them: then nothing
+ * is written and the answer is null.
+ */
+export function takeIncrementIfChanged(
+  options: BackupOptions & { since: string },
+): Promise<BackupSummary | null> {
+  return backupInto(options, true);
+}
+
+async function backupInto(options: BackupOptions, onlyIfChanged: boolean): Promise<BackupSummary | null> {
   const started = performance.now();
+  const previous = options.since === undefined ? null : await readManifest(options.since);
+  if (previous && previous.eventStore !== options.eventStore) {
+    throw new BackupRefusedError(
+      `${options.since} is a backup of an ${previous.eventStore} log; this store's log is ${options.eventStore}'s`,
+    );
+  }
   await prepareOut(options.out);
   try {
-    return await writeBackup(options, started);
+    const summary = await writeBackup(options, previous, onlyIfChanged, started);
+    if (summary === null) await rm(options.out, { recursive: true, force: true });
+    return summary;
   } catch (error) {
     // Without its manifest the directory is no backup; leaving it would only invite mistaking it for one.
     await rm(options.out, { recursive: true, force: true });
@@ -64,11 +93,17 @@ export async function takeBackup(options: BackupOptions): Promise<BackupSummary>
   }
 }
 
-async function writeBackup(options: BackupOptions, started: number): Promise<BackupSummary> {
+async function writeBackup(
+  options: BackupOptions,
+  previous: Manifest | null,
+  onlyIfChanged: boolean,
+  started: number,
+): Promise<BackupSummary | null> {
   const createdAt = (options.now ?? new Date()).toISOString();
+  const since = previous ? sinceOf(previous) : null;
   const tables = await writeTables(options.pool, join(options.out, TABLES_FILE));
   const eventsStarted = performance.now();
-  const events = await writeEvents(options.store, join(options.out, EVENTS_FILE), createdAt);
+  const events = await writeEvents(options.store, join(options.out, EVENTS_FILE), createdAt, since);
   const eventsMs = performance.now() - eventsStarted;
   const uploads = options.s3
     ? ({
@@ -78,28 +113,41 @@ async function writeBackup(options: BackupOptions, started: number): Promise<Bac
       } as const)
     : ({
         kind: 'local',
-        files: await copyUploads(options.uploadsDir, join(options.out, UPLOADS_DIR)),
+        files: await copyUploads(options.uploadsDir, join(options.out, UPLOADS_DIR), previous),
       } as const);
-  const secretsFile = join(options.out, SECRETS_FILE);
-  await writeFile(secretsFile, await sealSecrets(options.secrets, options.passphrase), { mode: 0o600 });
+  if (
+    onlyIfChanged &&
+    previous &&
+    events.count === 0 &&
+    tables.sha256 === previous.tables.sha256 &&
+    (uploads.kind === 's3' || uploads.files.every((file) => !file.copied))
+  ) {
+    return null;
+  }
   const manifest: Manifest = {
     format: BACKUP_FORMAT,
     formatVersion: BACKUP_FORMAT_VERSION,
     createdAt,
+    kind: since ? 'increment' : 'full',
+    since,
     eventStore: options.eventStore,
     events,
     tables,
     uploads,
-    secrets: {
-      file: SECRETS_FILE,
-      sha256: await sha256OfFile(secretsFile),
-      holds: Object.keys(options.secrets).sort(),
-    },
+    secrets: since ? null : await writeSecrets(options),
   };
-  await writeFile(join(options.out, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`, {
-    mode: 0o600,
-  });
+  const manifestFile = join(options.out, MANIFEST_FILE);
+  await writeFile(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
+  await syncToDisk(manifestFile);
+  await syncToDisk(options.out);
   return { manifest, durationMs: performance.now() - started, eventsMs };
+}
+
+async function writeSecrets(options: BackupOptions): Promise<NonNullable<Manifest['secrets']>> {
+  const file = join(options.out, SECRETS_FILE);
+  await writeFile(file, await sealSecrets(options.secrets, options.passphrase), { mode: 0o600 });
+  await syncToDisk(file);
+  return { file: SECRETS_FILE, sha256: await sha256OfFile(file), holds: Object.keys(options.secrets).sort() };
 }
 
 async function prepareOut(out: string): Promise<void> {
@@ -129,6 +177,7 @@ async function writeTables(pool: pg.Pool, file: string): Promise<Manifest['table
     client.release();
   }
   await writeFile(file, `${JSON.stringify(contents)}\n`, { mode: 0o600 });
+  await syncToDisk(file);
   return {
     file: TABLES_FILE,
     sha256: await sha256OfFile(file),
@@ -137,18 +186,26 @@ async function writeTables(pool: pg.Pool, file: string): Promise<Manifest['table
 }
 
 /**
- * The log in its own order, each event with its id, stream, revision, type, recorded time, metadata and data as
- * stored, one hash-chained line each. The store's reads of the whole log hand out only what is safe to read (in
- * Postgres, nothing an open transaction could still put before it), so the lines are always a prefix of the log;
- * the reading stops at the end it first finds, and that is the head the manifest names. A stored event that does
- * not read stops the backup: a backup that left it out would not be the log.
+ * The log in its own order (after `since`'s head for an increment), each event with its id, stream, revision, type,
+ * recorded time, metadata and data as stored, one hash-chained line each, numbered on from the part before. The
+ * store's reads of the whole log hand out only what is safe to read (in Postgres, nothing an open transaction could
+ * still put before it), so the lines are always a prefix of the log; the reading stops at the end it first finds,
+ * and that is the head the manifest names. A stored event that does not read stops the backup: a backup that left
+ * it out would not be the log.
  */
-async function writeEvents(store: EventStore, file: string, createdAt: string): Promise<Manifest['events']> {
+async function writeEvents(
+  store: EventStore,
+  file: string,
+  createdAt: string,
+  since: Since | null,
+): Promise<Manifest['events']> {
   const chain = new HashChain(
-    backupGenesis({ format: BACKUP_FORMAT, formatVersion: BACKUP_FORMAT_VERSION, createdAt }),
+    since?.chainHead ??
+      backupGenesis({ format: BACKUP_FORMAT, formatVersion: BACKUP_FORMAT_VERSION, createdAt }),
   );
+  const before = since?.count ?? 0;
   let firstPosition: Position | null = null;
-  let lastPosition: Position | null = null;
+  let lastPosition: Position | null = since?.lastPosition ?? null;
   await pipeline(
     async function* lines() {
       for (;;) {
@@ -157,13 +214,14 @@ async function writeEvents(store: EventStore, file: string, createdAt: string): 
           const event = recordedOrThrow(entry);
           firstPosition ??= event.position;
           lastPosition = event.position;
-          yield `${chain.link({ seq: chain.count + 1, ...backupRecord(event) })}\n`;
+          yield `${chain.link({ seq: before + chain.count + 1, ...backupRecord(event) })}\n`;
         }
         if (batch.length < READ_BATCH) return;
       }
     },
     createWriteStream(file, { mode: 0o600 }),
   );
+  await syncToDisk(file);
   return {
     file: EVENTS_FILE,
     sha256: await sha256OfFile(file),
@@ -174,21 +232,41 @@ async function writeEvents(store: EventStore, file: string, createdAt: string): 
   };
 }
 
-/** Every file under the uploads directory, copied, each with its size and SHA-256; none when it does not exist. */
-async function copyUploads(
-  from: string,
-  to: string,
-): Promise<Array<{ path: string; bytes: number; sha256: string }>> {
+type UploadEntry = Extract<Manifest['uploads'], { kind: 'local' }>['files'][number];
+
+/**
+ * Every file under the uploads directory with its size and SHA-256, copied unless the part before already lists it
+ * with the same contents (then an earlier part holds its bytes); none when the directory does not exist.
+ */
+async function copyUploads(from: string, to: string, previous: Manifest | null): Promise<UploadEntry[]> {
   if (!existsSync(from)) return [];
-  const files: Array<{ path: string; bytes: number; sha256: string }> = [];
+  const held = new Map(
+    previous?.uploads.kind === 'local' ? previous.uploads.files.map((file) => [file.path, file.sha256]) : [],
+  );
+  const files: UploadEntry[] = [];
   for (const entry of await readdir(from, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const source = join(entry.parentPath, entry.name);
     const path = relative(from, source);
     const target = join(to, path);
+    // The copy is what is hashed, so the listing describes the bytes the part holds even if the image changes meanwhile.
     await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     await copyFile(source, target);
-    files.push({ path, bytes: (await stat(target)).size, sha256: await sha256OfFile(target) });
+    const [sha256, { size: bytes }] = await Promise.all([sha256OfFile(target), stat(target)]);
+    const copied = held.get(path) !== sha256;
+    if (copied) await syncToDisk(target);
+    else await rm(target);
+    files.push({ path, bytes, sha256, copied });
   }
+  await removeEmptyDirs(to);
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** An increment holding no image keeps no empty uploads folder either. */
+async function removeEmptyDirs(dir: string): Promise<void> {
+  if (!existsSync(dir)) return;
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) await removeEmptyDirs(join(dir, entry.name));
+  }
+  if ((await readdir(dir)).length === 0) await rm(dir, { recursive: true });
 }

@@ -6,7 +6,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ApiWithReadModel,
   startApiWithReadModel,
@@ -78,5 +78,62 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
     const again = await run('restore-cli.ts', [out], { DATA_DIR: dataDir, BACKUP_PASSPHRASE: PASSPHRASE });
     expect(again.output).toContain('the target is not empty: its event log holds events');
     expect(again.code).toBe(1);
+  });
+
+  it('adds an increment with --since, and restores the full backup followed by it', async () => {
+    const env = {
+      DATABASE_URL: source.databaseUrl,
+      LICENCE_KEY_SECRET: licenceKeySecret,
+      BACKUP_PASSPHRASE: PASSPHRASE,
+    };
+    const full = join(work, 'full');
+    const increment = join(work, 'increment');
+    expect((await run('backup-cli.ts', ['--out', full], env)).code).toBe(0);
+    await source.productWithKeys(1);
+    const added = await run('backup-cli.ts', ['--out', increment, '--since', full], env);
+    expect(added.output).toMatch(/increment written to .*\n {2}events: [1-9]\d* up to position/);
+    expect(added.code).toBe(0);
+
+    const dataDir = await mkdtemp(join(tmpdir(), 'backup-cli-restored-'));
+    restoredDirs.push(dataDir);
+    const restore = await run('restore-cli.ts', [full, increment], {
+      DATA_DIR: dataDir,
+      BACKUP_PASSPHRASE: PASSPHRASE,
+    });
+    expect(restore.output).toContain('(2 parts, 2 used)');
+    expect(restore.output).toContain('read models verified');
+    expect(restore.code).toBe(0);
+  });
+
+  it('keeps backing up with --follow until told to stop, then exits 0', async () => {
+    const folder = join(work, 'follow');
+    const following = spawnNode(
+      ['--import', 'tsx', 'scripts/backup/backup-cli.ts', '--out', folder, '--follow', '--every', '0.2'],
+      {
+        cwd: ROOT,
+        env: {
+          PATH: process.env.PATH,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'warn',
+          DATABASE_URL: source.databaseUrl,
+          LICENCE_KEY_SECRET: licenceKeySecret,
+          BACKUP_PASSPHRASE: PASSPHRASE,
+        },
+      },
+    );
+    await vi.waitFor(() => expect(existsSync(join(folder, '00000001-full'))).toBe(true), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    await source.productWithKeys(1);
+    await vi.waitFor(() => expect(existsSync(join(folder, '00000002-increment'))).toBe(true), {
+      timeout: 30_000,
+      interval: 100,
+    });
+    following.child.kill('SIGTERM');
+    expect(await following.exited).toBe(0);
+    expect(following.output.join('\n')).toContain(
+      `increment written to ${join(folder, '00000002-increment')}`,
+    );
   });
 });

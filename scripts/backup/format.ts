@@ -1,5 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt } from 'node:crypto';
 import { createReadStream } from 'node:fs';
+import { open, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '@licensestore/shared/audit-export';
 import { ConfigError } from '@licensestore/shared/config';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
@@ -29,20 +31,40 @@ export class BackupRefusedError extends Error {
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
+/** Where an increment's log takes up: the part before it (a full backup or an increment), as that part ended. */
+export const sinceSchema = z.object({
+  createdAt: z.iso.datetime(),
+  lastPosition: z.string().nullable(),
+  /** Events in the whole chain up to and including that part: this part's first line is the next one. */
+  count: z.number().int().nonnegative(),
+  chainHead: sha256,
+});
+export type Since = z.infer<typeof sinceSchema>;
+
 export const manifestSchema = z.object({
   format: z.literal(BACKUP_FORMAT),
   formatVersion: z.number().int(),
   createdAt: z.iso.datetime(),
+  /**
+   * A full backup holds the log from its start; an increment holds only the events after `since`, its chain going on
+   * from that part's head, with the kept tables whole (they are small) and the images not already in an earlier part.
+   */
+  kind: z.enum(['full', 'increment']),
+  since: sinceSchema.nullable(),
   /** The kind of event store the log came from: Postgres positions can be kept on restore, EventStoreDB's cannot. */
   eventStore: z.enum(['postgres', 'eventstoredb']),
   events: z.object({
     file: z.literal(EVENTS_FILE),
     sha256,
+    /** The events in this part; lines are numbered on from `since.count`. */
     count: z.number().int().nonnegative(),
     firstPosition: z.string().nullable(),
     /** The head: the backup holds exactly the log up to and including it. */
     lastPosition: z.string().nullable(),
-    /** The chain over the event lines (the audit export's): the genesis, from the backup's header, and the last hash. */
+    /**
+     * The chain over the event lines (the audit export's): the genesis (from a full backup's header, or the head of the
+     * part an increment continues) and the last hash.
+     */
     chain: z.object({ genesis: sha256, head: sha256 }),
   }),
   tables: z.object({
@@ -53,7 +75,8 @@ export const manifestSchema = z.object({
   uploads: z.discriminatedUnion('kind', [
     z.object({
       kind: z.literal('local'),
-      files: z.array(z.object({ path: z.string(), bytes: z.number().int(), sha256 })),
+      /** Every image the store held; `copied` when this part holds its bytes, else an earlier part of the chain does. */
+      files: z.array(z.object({ path: z.string(), bytes: z.number().int(), sha256, copied: z.boolean() })),
     }),
     z.object({
       kind: z.literal('s3'),
@@ -63,16 +86,68 @@ export const manifestSchema = z.object({
       note: z.string(),
     }),
   ]),
-  secrets: z.object({
-    file: z.literal(SECRETS_FILE),
-    sha256,
-    /** What the encrypted part holds, by name (never the values). */
-    holds: z.array(z.string()),
-  }),
+  /** In a full backup only: an increment is restored with the full backup it goes on from. */
+  secrets: z
+    .object({
+      file: z.literal(SECRETS_FILE),
+      sha256,
+      /** What the encrypted part holds, by name (never the values). */
+      holds: z.array(z.string()),
+    })
+    .nullable(),
 });
 export type Manifest = z.infer<typeof manifestSchema>;
 
-/** The chain's genesis: commits to what the backup is and when it was taken. */
+/** What the part after this one records as its `since`: where this part, and so the chain up to it, ends. */
+export const sinceOf = (manifest: Manifest): Since => ({
+  createdAt: manifest.createdAt,
+  lastPosition: manifest.events.lastPosition,
+  count: (manifest.since?.count ?? 0) + manifest.events.count,
+  chainHead: manifest.events.chain.head,
+});
+
+/** A part's manifest, parsed and of this code's format version; a refusal naming what is wrong otherwise. */
+export async function readManifest(dir: string): Promise<Manifest> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, MANIFEST_FILE), 'utf8');
+  } catch {
+    throw new BackupRefusedError(`${join(dir, MANIFEST_FILE)} cannot be read: ${dir} is not a backup`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new BackupRefusedError(`${join(dir, MANIFEST_FILE)} is not JSON`);
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new BackupRefusedError(
+      `${join(dir, MANIFEST_FILE)} is not a ${BACKUP_FORMAT} manifest (${parsed.error.message})`,
+    );
+  }
+  if (parsed.data.formatVersion !== BACKUP_FORMAT_VERSION) {
+    throw new BackupRefusedError(
+      `${join(dir, MANIFEST_FILE)}: format version ${parsed.data.formatVersion}; this code reads version ${BACKUP_FORMAT_VERSION}`,
+    );
+  }
+  return parsed.data;
+}
+
+/**
+ * Flushes a written file (or directory) to the disk: a backup part counts as shipped only once a machine that dies
+ * the next instant still holds it.
+ */
+export async function syncToDisk(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A full backup's chain genesis: commits to what the backup is and when it was taken. */
 export const backupGenesis = (header: { format: string; formatVersion: number; createdAt: string }) =>
   sha256Hex(canonicalJson(header));
 

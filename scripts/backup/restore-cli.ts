@@ -10,6 +10,7 @@ import { startDataDirPostgres } from '../stack/embedded-postgres.js';
 import { STORE_DATABASE } from '../stack/store-database.js';
 import { BackupRefusedError, checkPassphrase } from './format.js';
 import {
+  type BackupPart,
   openBackup,
   type RestorePoint,
   type RestoreSummary,
@@ -17,10 +18,11 @@ import {
   restorePoint,
 } from './restore.js';
 
-const USAGE = `usage: BACKUP_PASSPHRASE=… npm run restore -- DIR [--until <ISO time | log position>]
-  Brings the backup in DIR back into an empty store: DATABASE_URL's database when set, else a new DATA_DIR (its
-  embedded Postgres is made and started for the restore; no npm start may be running on it). The log goes back as it
-  was, up to --until when given; then every read model is rebuilt and verified. Then start the store: npm start.`;
+const USAGE = `usage: BACKUP_PASSPHRASE=… npm run restore -- DIR [INCREMENT…] [--until <ISO time | log position>]
+  Brings a backup back into an empty store: DATABASE_URL's database when set, else a new DATA_DIR (its embedded
+  Postgres is made and started for the restore; no npm start may be running on it). DIR is a full backup, followed by
+  the increments taken after it in order, or a folder backup --follow fills. The log goes back as it was, up to
+  --until when given; then every read model is rebuilt and verified. Then start the store: npm start.`;
 
 /**
  * The database to restore into and how to let it go: DATABASE_URL's, or DATA_DIR's embedded Postgres, started here
@@ -55,12 +57,16 @@ async function targetDatabase(
 }
 
 function printSummary(summary: RestoreSummary, secretConfigured: boolean): void {
-  const { manifest, verify } = summary;
+  const { backup, verify } = summary;
+  const { manifest } = backup.parts[summary.partsUsed - 1] as BackupPart;
   const rate = Math.round(summary.events / Math.max(summary.eventsMs / 1000, 0.001));
-  const of = summary.events === manifest.events.count ? 'all' : `the first ${summary.events}`;
-  console.log(`restored the backup of ${manifest.createdAt} in ${Math.round(summary.durationMs)} ms`);
+  const of = summary.events === backup.head.count ? 'all' : `the first ${summary.events}`;
   console.log(
-    `  events: ${of} of ${manifest.events.count}, up to position ${summary.lastPosition ?? '(none)'} ` +
+    `restored the backup of ${backup.head.createdAt} (${backup.parts.length} parts, ${summary.partsUsed} used) ` +
+      `in ${Math.round(summary.durationMs)} ms`,
+  );
+  console.log(
+    `  events: ${of} of ${backup.head.count}, up to position ${summary.lastPosition ?? '(none)'} ` +
       `recorded ${summary.lastRecordedAt ?? '-'} (${rate} events/s)`,
   );
   for (const [table, rows] of Object.entries(summary.tables)) console.log(`  ${table}: ${rows} rows`);
@@ -93,8 +99,7 @@ async function main(argv: string[]): Promise<number> {
     allowPositionals: true,
     strict: true,
   });
-  const [from, ...extra] = positionals;
-  if (!from || extra.length > 0) throw new UsageError('name one backup directory');
+  if (positionals.length === 0) throw new UsageError('name the backup directory');
   let until: RestorePoint | undefined;
   try {
     until = values.until === undefined ? undefined : restorePoint(values.until);
@@ -110,7 +115,7 @@ async function main(argv: string[]): Promise<number> {
     );
   }
   // The backup is checked whole before the target is touched, even to start its database.
-  const backup = await openBackup(from, passphrase);
+  const backup = await openBackup(positionals, passphrase);
   const target = await targetDatabase(config);
   try {
     const summary = await restoreBackup({

@@ -21,8 +21,6 @@ import { type RebuildResult, rebuildProjectors } from '../../projections/src/reb
 import { prepareStore } from '../lib/prepare.js';
 import { LICENCE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
 import {
-  BACKUP_FORMAT,
-  BACKUP_FORMAT_VERSION,
   type BackupLine,
   BackupRefusedError,
   type BackupSecrets,
@@ -32,10 +30,12 @@ import {
   KEPT_TABLES,
   MANIFEST_FILE,
   type Manifest,
-  manifestSchema,
   openSecrets,
+  readManifest,
   SECRETS_FILE,
+  type Since,
   sha256OfFile,
+  sinceOf,
   TABLES_FILE,
   UPLOADS_DIR,
 } from './format.js';
@@ -43,10 +43,20 @@ import {
 /** Where a restore stops: after the last event recorded at or before a time, or at a position of the backup's log. */
 export type RestorePoint = { at: Date } | { position: string };
 
-/** A backup whose manifest, parts, chain and passphrase have been checked, its secrets open. */
-export interface CheckedBackup {
+/** One directory of a backup: a full backup, or an increment going on from the part before it. */
+export interface BackupPart {
   dir: string;
   manifest: Manifest;
+}
+
+/**
+ * A backup whose manifests, files, chain and passphrase have been checked, its secrets open: a full backup and the
+ * increments that go on from it, in order.
+ */
+export interface CheckedBackup {
+  parts: BackupPart[];
+  /** Where the last part, and so the whole backup, ends: its time, head position, event count and chain head. */
+  head: Since;
   secrets: BackupSecrets;
 }
 
@@ -61,7 +71,9 @@ export interface RestoreOptions {
 }
 
 export interface RestoreSummary {
-  manifest: Manifest;
+  backup: CheckedBackup;
+  /** The parts the restore read events, tables and images from: all, unless `until` stopped it earlier. */
+  partsUsed: number;
   events: number;
   lastPosition: string | null;
   lastRecordedAt: string | null;
@@ -92,15 +104,73 @@ export function restorePoint(text: string): RestorePoint {
 }
 
 /**
- * The backup in `dir`, checked before any target is touched: the manifest and its format version, each part's SHA-256
- * (naming the part that differs), the chain over the events (naming the line), and the passphrase.
+ * The backup in `dirs`, checked before any target is touched: a full backup and its increments in order, or a
+ * folder `backup --follow` fills (its last full backup and the increments after it). Checked are each manifest and
+ * its format version, that each increment goes on from the part before, each file's SHA-256 (naming the file that
+ * differs), the chain over the events (naming the line), that every image is held by some part, and the passphrase.
  */
-export async function openBackup(dir: string, passphrase: string): Promise<CheckedBackup> {
-  const manifest = await readManifest(dir);
-  await checkParts(dir, manifest);
-  await checkChain(dir, manifest);
-  const secrets = await openSecrets(await readFile(join(dir, SECRETS_FILE), 'utf8'), passphrase);
-  return { dir, manifest, secrets };
+export async function openBackup(dirs: string | string[], passphrase: string): Promise<CheckedBackup> {
+  const parts: BackupPart[] = [];
+  for (const dir of typeof dirs === 'string' ? [dirs] : dirs) parts.push(...(await partsIn(dir)));
+  checkSequence(parts);
+  for (const part of parts) {
+    await checkFiles(part);
+    await checkChain(part);
+  }
+  checkImagesHeld(parts);
+  const [full] = parts as [BackupPart];
+  const secrets = await openSecrets(await readFile(join(full.dir, SECRETS_FILE), 'utf8'), passphrase);
+  return { parts, head: sinceOf((parts.at(-1) as BackupPart).manifest), secrets };
+}
+
+/**
+ * A backup directory is one part; a folder of parts (as `backup --follow` keeps them, named in order) gives its
+ * last full backup and every part after it. Folders starting with a dot are parts still being written, not parts.
+ */
+async function partsIn(dir: string): Promise<BackupPart[]> {
+  if (existsSync(join(dir, MANIFEST_FILE)) || !existsSync(dir)) {
+    return [{ dir, manifest: await readManifest(dir) }];
+  }
+  const names = (await readdir(dir, { withFileTypes: true }))
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => entry.name)
+    .filter((name) => existsSync(join(dir, name, MANIFEST_FILE)))
+    .sort();
+  const parts: BackupPart[] = [];
+  for (const name of names)
+    parts.push({ dir: join(dir, name), manifest: await readManifest(join(dir, name)) });
+  const lastFull = parts.findLastIndex((part) => part.manifest.kind === 'full');
+  if (parts.length === 0) throw new BackupRefusedError(`${dir} holds no backup`);
+  return lastFull === -1 ? parts : parts.slice(lastFull);
+}
+
+/** A full backup first, then increments each going on from exactly where the part before it ends. */
+function checkSequence(parts: BackupPart[]): void {
+  const [first, ...rest] = parts;
+  if (first?.manifest.kind !== 'full') {
+    throw new BackupRefusedError(
+      `${first?.dir} is an increment: restore it after the full backup it goes on from and the increments between`,
+    );
+  }
+  let previous = first;
+  for (const part of rest) {
+    const expected = sinceOf(previous.manifest);
+    const since = part.manifest.since;
+    if (
+      part.manifest.kind !== 'increment' ||
+      since === null ||
+      since.createdAt !== expected.createdAt ||
+      since.lastPosition !== expected.lastPosition ||
+      since.count !== expected.count ||
+      since.chainHead !== expected.chainHead
+    ) {
+      throw new BackupRefusedError(`${part.dir} does not go on from ${previous.dir}, the part before it`);
+    }
+    if (part.manifest.eventStore !== first.manifest.eventStore) {
+      throw new BackupRefusedError(`${part.dir} is of another event store than ${first.dir}`);
+    }
+    previous = part;
+  }
 }
 
 /**
@@ -110,7 +180,7 @@ export async function openBackup(dir: string, passphrase: string): Promise<Check
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreSummary> {
   const started = performance.now();
-  const { dir: from, manifest, secrets } = options.backup;
+  const { parts, secrets } = options.backup;
   const secretFile = join(secretsDir(options.dataDir), LICENCE_KEY_SECRET_FILE);
   await checkTargetFiles(options.dataDir, secretFile, secrets);
 
@@ -125,11 +195,16 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
       log: () => {},
     });
     const eventsStarted = performance.now();
-    const cut = { count: 0, lastPosition: null as string | null, lastRecordedAt: null as string | null };
-    await writeRestoredEvents(database.pool, restoredEvents(from, manifest, options.until, cut));
+    const cut: Cut = { count: 0, lastPosition: null, lastRecordedAt: null, lastPart: 0 };
+    await writeRestoredEvents(database.pool, restoredEvents(parts, options.until, cut));
     const eventsMs = performance.now() - eventsStarted;
-    const tables = await restoreTables(database.pool, join(from, TABLES_FILE));
-    const uploads = await restoreUploads(from, manifest, join(options.dataDir, UPLOADS_DIR));
+    // The kept tables and images as the last part the restore reached holds them: they have no history to cut.
+    const reached = parts[cut.lastPart] as BackupPart;
+    const tables = await restoreTables(database.pool, join(reached.dir, TABLES_FILE));
+    const uploads = await restoreUploads(
+      imageSources(parts, cut.lastPart),
+      join(options.dataDir, UPLOADS_DIR),
+    );
     await writeSecret(secretFile, secrets);
 
     const store = await openEventStore({ databaseUrl: options.databaseUrl });
@@ -148,7 +223,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
         log: options.log,
       });
       return {
-        manifest,
+        backup: options.backup,
+        partsUsed: cut.lastPart + 1,
         events: cut.count,
         lastPosition: cut.lastPosition,
         lastRecordedAt: cut.lastRecordedAt,
@@ -168,102 +244,107 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
   }
 }
 
-async function readManifest(from: string): Promise<Manifest> {
-  let text: string;
-  try {
-    text = await readFile(join(from, MANIFEST_FILE), 'utf8');
-  } catch {
-    throw new BackupRefusedError(`${join(from, MANIFEST_FILE)} cannot be read: ${from} is not a backup`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new BackupRefusedError(`${MANIFEST_FILE} is not JSON`);
-  }
-  const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) {
-    throw new BackupRefusedError(
-      `${MANIFEST_FILE} is not a ${BACKUP_FORMAT} manifest (${parsed.error.message})`,
-    );
-  }
-  if (parsed.data.formatVersion !== BACKUP_FORMAT_VERSION) {
-    throw new BackupRefusedError(
-      `${MANIFEST_FILE}: format version ${parsed.data.formatVersion}; this code reads version ${BACKUP_FORMAT_VERSION}`,
-    );
-  }
-  return parsed.data;
-}
-
-/** Each part's SHA-256 against the manifest's, naming the first that differs. */
-async function checkParts(from: string, manifest: Manifest): Promise<void> {
-  const parts: Array<{ path: string; sha256: string }> = [
+/** Each file's SHA-256 against its manifest's, naming the first that differs. */
+async function checkFiles({ dir, manifest }: BackupPart): Promise<void> {
+  const files: Array<{ path: string; sha256: string }> = [
     { path: manifest.events.file, sha256: manifest.events.sha256 },
     { path: manifest.tables.file, sha256: manifest.tables.sha256 },
-    { path: manifest.secrets.file, sha256: manifest.secrets.sha256 },
+    ...(manifest.secrets ? [{ path: manifest.secrets.file, sha256: manifest.secrets.sha256 }] : []),
     ...(manifest.uploads.kind === 'local'
-      ? manifest.uploads.files.map((file) => ({ path: join(UPLOADS_DIR, file.path), sha256: file.sha256 }))
+      ? manifest.uploads.files
+          .filter((file) => file.copied)
+          .map((file) => ({ path: join(UPLOADS_DIR, file.path), sha256: file.sha256 }))
       : []),
   ];
-  for (const part of parts) {
+  for (const file of files) {
     // An image's path comes from the manifest: one that leads out of the backup would lead out of DATA_DIR too.
-    if (isAbsolute(part.path) || normalize(part.path).split(sep).includes('..')) {
-      throw new BackupRefusedError(`part ${part.path} names a place outside the backup`);
+    if (isAbsolute(file.path) || normalize(file.path).split(sep).includes('..')) {
+      throw new BackupRefusedError(`part ${file.path} names a place outside the backup`);
     }
-    const file = join(from, part.path);
-    if (!existsSync(file)) throw new BackupRefusedError(`part ${part.path} is missing from the backup`);
-    if ((await sha256OfFile(file)) !== part.sha256) {
-      throw new BackupRefusedError(`part ${part.path} does not match its SHA-256 in the manifest`);
+    const path = join(dir, file.path);
+    if (!existsSync(path)) throw new BackupRefusedError(`part ${path} is missing from the backup`);
+    if ((await sha256OfFile(path)) !== file.sha256) {
+      throw new BackupRefusedError(`part ${path} does not match its SHA-256 in the manifest`);
     }
   }
 }
 
-async function* backupLines(from: string): AsyncGenerator<{ line: BackupLine; number: number }> {
+/** Where each image a part lists has its bytes: that part, or the latest earlier one holding the same contents. */
+function imageSources(parts: BackupPart[], upTo: number): Map<string, string> {
+  const sources = new Map<string, string>();
+  const last = parts[upTo] as BackupPart;
+  if (last.manifest.uploads.kind !== 'local') return sources;
+  for (const file of last.manifest.uploads.files) {
+    const holder = parts
+      .slice(0, upTo + 1)
+      .findLast(
+        ({ manifest }) =>
+          manifest.uploads.kind === 'local' &&
+          manifest.uploads.files.some(
+            (held) => held.copied && held.path === file.path && held.sha256 === file.sha256,
+          ),
+      );
+    if (!holder) {
+      throw new BackupRefusedError(`image ${file.path} of ${last.dir} is held by no part of the backup`);
+    }
+    sources.set(file.path, join(holder.dir, UPLOADS_DIR, file.path));
+  }
+  return sources;
+}
+
+function checkImagesHeld(parts: BackupPart[]): void {
+  for (const index of parts.keys()) imageSources(parts, index);
+}
+
+async function* backupLines(dir: string): AsyncGenerator<{ line: BackupLine; number: number }> {
+  const file = join(dir, EVENTS_FILE);
   let number = 0;
-  for await (const text of createInterface({
-    input: createReadStream(join(from, EVENTS_FILE)),
-    crlfDelay: Infinity,
-  })) {
+  for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
     if (text === '') continue;
     number += 1;
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch {
-      throw new BackupRefusedError(`${EVENTS_FILE} line ${number}: not JSON`);
+      throw new BackupRefusedError(`${file} line ${number}: not JSON`);
     }
     const parsed = backupLineSchema.safeParse(json);
-    if (!parsed.success) throw new BackupRefusedError(`${EVENTS_FILE} line ${number}: not a backup line`);
+    if (!parsed.success) throw new BackupRefusedError(`${file} line ${number}: not a backup line`);
     yield { line: parsed.data, number };
   }
 }
 
-/** The chain over the event lines, from the genesis the manifest's header gives to the head it names. */
-async function checkChain(from: string, manifest: Manifest): Promise<void> {
-  const genesis = backupGenesis({
-    format: manifest.format,
-    formatVersion: manifest.formatVersion,
-    createdAt: manifest.createdAt,
-  });
+/**
+ * The chain over a part's event lines: from the genesis a full backup's header gives, or from the head of the part an
+ * increment goes on from, to the head its manifest names, its lines numbered on from the events before it.
+ */
+async function checkChain({ dir, manifest }: BackupPart): Promise<void> {
+  const file = join(dir, EVENTS_FILE);
+  const genesis =
+    manifest.since?.chainHead ??
+    backupGenesis({
+      format: manifest.format,
+      formatVersion: manifest.formatVersion,
+      createdAt: manifest.createdAt,
+    });
   if (genesis !== manifest.events.chain.genesis) {
-    throw new BackupRefusedError(`${EVENTS_FILE}: the chain's genesis does not match the manifest's header`);
+    throw new BackupRefusedError(`${file}: the chain's genesis does not match the manifest's header`);
   }
+  const before = manifest.since?.count ?? 0;
   const chain = new HashChain(genesis);
-  for await (const { line, number } of backupLines(from)) {
+  for await (const { line, number } of backupLines(dir)) {
     const { prev, hash, ...record } = line;
-    if (prev !== chain.head || record.seq !== number) {
-      throw new BackupRefusedError(
-        `${EVENTS_FILE} line ${number}: breaks the chain (a line missing or moved)`,
-      );
+    if (prev !== chain.head || record.seq !== before + number) {
+      throw new BackupRefusedError(`${file} line ${number}: breaks the chain (a line missing or moved)`);
     }
     chain.link(record);
     if (chain.head !== hash) {
-      throw new BackupRefusedError(`${EVENTS_FILE} line ${number}: its hash does not match its contents`);
+      throw new BackupRefusedError(`${file} line ${number}: its hash does not match its contents`);
     }
   }
   if (chain.count !== manifest.events.count || chain.head !== manifest.events.chain.head) {
     throw new BackupRefusedError(
-      `${EVENTS_FILE}: the chain ends at line ${chain.count}, not at the head the manifest names`,
+      `${file}: the chain ends at line ${chain.count}, not at the head the manifest names`,
     );
   }
 }
@@ -272,32 +353,44 @@ const beyond = (line: BackupLine, until: RestorePoint | undefined) =>
   until !== undefined &&
   ('at' in until ? new Date(line.recordedAt) > until.at : line.position > until.position);
 
+/** How far a restore went: events written, the last one's position and time, and the last part it reached. */
+interface Cut {
+  count: number;
+  lastPosition: string | null;
+  lastRecordedAt: string | null;
+  lastPart: number;
+}
+
 /**
- * The backup's events in log order, up to the restore point: the longest prefix of the log whose events all come at
- * or before it (recorded times are not monotonic along a Postgres log, so stopping at the first later one keeps what
- * is restored a prefix, every stream whole up to its last restored revision).
+ * The backup's events in log order, part after part, up to the restore point: the longest prefix of the log whose
+ * events all come at or before it (recorded times are not monotonic along a Postgres log, so stopping at the first
+ * later one keeps what is restored a prefix, every stream whole up to its last restored revision).
  */
 async function* restoredEvents(
-  from: string,
-  manifest: Manifest,
+  parts: BackupPart[],
   until: RestorePoint | undefined,
-  cut: { count: number; lastPosition: string | null; lastRecordedAt: string | null },
+  cut: Cut,
 ): AsyncGenerator<RestoredEvent> {
-  for await (const { line } of backupLines(from)) {
-    if (beyond(line, until)) return;
-    cut.count += 1;
-    cut.lastPosition = line.position;
-    cut.lastRecordedAt = line.recordedAt;
-    yield {
-      id: line.id,
-      streamId: line.stream,
-      revision: BigInt(line.revision),
-      type: line.type,
-      data: line.data,
-      metadata: line.metadata,
-      createdAt: new Date(line.recordedAt),
-      globalPosition: manifest.eventStore === 'postgres' ? decodePosition(line.position)[1] : null,
-    };
+  for (const [index, { dir, manifest }] of parts.entries()) {
+    for await (const { line } of backupLines(dir)) {
+      if (beyond(line, until)) return;
+      cut.count += 1;
+      cut.lastPosition = line.position;
+      cut.lastRecordedAt = line.recordedAt;
+      cut.lastPart = index;
+      yield {
+        id: line.id,
+        streamId: line.stream,
+        revision: BigInt(line.revision),
+        type: line.type,
+        data: line.data,
+        metadata: line.metadata,
+        createdAt: new Date(line.recordedAt),
+        globalPosition: manifest.eventStore === 'postgres' ? decodePosition(line.position)[1] : null,
+      };
+    }
+    // A part with nothing past the restore point is reached whole, an increment holding no event included.
+    cut.lastPart = index;
   }
 }
 
@@ -358,14 +451,13 @@ async function restoreTables(pool: pg.Pool, file: string): Promise<Record<string
   return counts;
 }
 
-async function restoreUploads(from: string, manifest: Manifest, to: string): Promise<number> {
-  if (manifest.uploads.kind !== 'local') return 0;
-  for (const file of manifest.uploads.files) {
-    const target = join(to, file.path);
+async function restoreUploads(sources: Map<string, string>, to: string): Promise<number> {
+  for (const [path, source] of sources) {
+    const target = join(to, path);
     await mkdir(dirname(target), { recursive: true });
-    await copyFile(join(from, UPLOADS_DIR, file.path), target);
+    await copyFile(source, target);
   }
-  return manifest.uploads.files.length;
+  return sources.size;
 }
 
 /** Where `npm start` reads the licence-key secret when LICENCE_KEY_SECRET is not set (owner-only, as it makes it). */

@@ -203,8 +203,11 @@ describe('Backup and restore', () => {
     expect(manifest.events.count).toBeGreaterThan(20);
     expect(manifest.events.count).toBeLessThanOrEqual(log.length);
     expect(manifest.tables.rows).toEqual({ admin_users: 1, audit_verifications: 0, testimonials: 1 });
-    expect(manifest.uploads).toMatchObject({ kind: 'local', files: [{ path: IMAGE, bytes: 2048 }] });
-    expect(manifest.secrets.holds).toEqual(['LICENCE_KEY_SECRET']);
+    expect(manifest.uploads).toMatchObject({
+      kind: 'local',
+      files: [{ path: IMAGE, bytes: 2048, copied: true }],
+    });
+    expect(manifest.secrets?.holds).toEqual(['LICENCE_KEY_SECRET']);
     for (const file of await readdir(backupDir)) {
       if (file === 'uploads') continue;
       expect(await readFile(join(backupDir, file), 'utf8'), file).not.toContain(licenceKeySecret);
@@ -442,7 +445,7 @@ describe('Backup and restore', () => {
       await writeFile(tables, (await readFile(tables, 'utf8')).replace(ADMIN.username, 'mallory'));
       const targetUrl = await createTestDatabase();
       await expect(restoreInto(targetUrl, copy)).rejects.toThrow(
-        `part ${TABLES_FILE} does not match its SHA-256 in the manifest`,
+        `${join(copy, TABLES_FILE)} does not match its SHA-256 in the manifest`,
       );
       expect(await targetState(targetUrl, targetDir)).toEqual(untouched);
     });
