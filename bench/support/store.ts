@@ -65,6 +65,11 @@ export interface BenchStoreOptions {
    * a history the roles find already projected instead of catching up on it while a bench measures them.
    */
   prepare?: (store: { databaseUrl: string; licenceKeySecret: string }) => Promise<void>;
+  /**
+   * Runs the roles on a store that already exists (a restored one, say): its database, its DATA_DIR, the licence-key
+   * secret its keys are sealed with and its first admin's password. Nothing is made in it, and stop leaves it there.
+   */
+  existing?: { databaseUrl: string; dataDir: string; licenceKeySecret: string; adminPassword: string };
 }
 
 /**
@@ -76,11 +81,9 @@ export interface BenchStoreOptions {
 export async function startBenchStore(options: BenchStoreOptions = {}): Promise<BenchStore> {
   const stops: Stop[] = [];
   try {
-    const dataDir = await mkdtemp(join(tmpdir(), 'licensestore-bench-'));
-    // As root, Postgres runs as the postgres user, which must be able to reach its data directory.
-    await chmod(dataDir, 0o755);
-    stops.push(() => rm(dataDir, { recursive: true, force: true }));
-    const databaseUrl = await benchDatabase(dataDir, stops);
+    const { existing } = options;
+    const dataDir = existing?.dataDir ?? (await scratchDataDir(stops));
+    const databaseUrl = existing?.databaseUrl ?? (await benchDatabase(dataDir, stops));
     let redisUrl = process.env.REDIS_URL;
     if (!redisUrl) {
       const redis = await startRedisServer(join(dataDir, 'redis'));
@@ -89,8 +92,8 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
     }
 
     const counted: Counted[] = [{ name: 'shoppers (this process)', pid: process.pid, descendants: false }];
-    const licenceKeySecret = randomBytes(32).toString('base64url');
-    const adminPassword = randomBytes(16).toString('hex');
+    const licenceKeySecret = existing?.licenceKeySecret ?? randomBytes(32).toString('base64url');
+    const adminPassword = existing?.adminPassword ?? randomBytes(16).toString('hex');
     const seeded =
       options.demoStore || options.prepare
         ? await prepareStore({ databaseUrl, licenceKeySecret, seedDemo: !!options.demoStore, log: () => {} })
@@ -170,6 +173,14 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
     await stopAll(stops);
     throw error;
   }
+}
+
+async function scratchDataDir(stops: Stop[]): Promise<string> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'licensestore-bench-'));
+  // As root, Postgres runs as the postgres user, which must be able to reach its data directory.
+  await chmod(dataDir, 0o755);
+  stops.push(() => rm(dataDir, { recursive: true, force: true }));
+  return dataDir;
 }
 
 let building: Promise<string> | undefined;
@@ -339,6 +350,8 @@ export interface Purchase {
   startedAt: number;
   captureStartedAt: number;
   capturedAt: number;
+  /** The paying browser's access to the order (`order_access=…`, set by the capture): what shows it its keys. */
+  orderCookie: string | undefined;
 }
 
 /** One shopper's purchase as the browser makes it: create the PayPal order, approve it, capture it. */
@@ -362,7 +375,7 @@ export async function buy(store: BenchStore, product: BenchProduct, shopper: num
   const cookie = started.cookies.find((pair) => pair.startsWith('checkout_access='));
   await post(`${store.paypalUrl}/buyer/orders/${id}/approve`, { choice: 'approve' }, { address });
   const captureStartedAt = performance.now();
-  const { body: order } = await post(`${store.apiUrl}/paypal/order/${id}/capture`, buyer, {
+  const { body: order, cookies } = await post(`${store.apiUrl}/paypal/order/${id}/capture`, buyer, {
     address,
     cookie,
   });
@@ -376,5 +389,6 @@ export async function buy(store: BenchStore, product: BenchProduct, shopper: num
     startedAt,
     captureStartedAt,
     capturedAt: performance.now(),
+    orderCookie: cookies.find((pair) => pair.startsWith('order_access=')),
   };
 }
