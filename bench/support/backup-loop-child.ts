@@ -1,0 +1,35 @@
+// The backup loop's own process (bench/support/backup-loop.ts starts it): full backups one after another until it is
+// killed, each reported to the parent and then removed.
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { type BackupLoopMessage, backUp } from './backup.js';
+
+const need = (name: string) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+};
+
+const send = (message: BackupLoopMessage) => process.send?.(message);
+
+async function loop() {
+  const target = {
+    databaseUrl: need('BENCH_BACKUP_DATABASE_URL'),
+    licenceKeySecret: need('BENCH_BACKUP_LICENCE_KEY_SECRET'),
+    uploadsDir: need('BENCH_BACKUP_UPLOADS_DIR'),
+  };
+  const scratch = need('BENCH_BACKUP_SCRATCH');
+  send({ ready: true });
+  for (let n = 1; ; n++) {
+    const out = join(scratch, `backup-${n}`);
+    const { manifest, durationMs, eventsMs } = await backUp(target, out);
+    send({ backup: { events: manifest.events.count, durationMs, eventsMs } });
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+loop().catch((error: unknown) => {
+  send({ failed: error instanceof Error ? error.message : String(error) });
+  process.exitCode = 1;
+  process.disconnect?.();
+});
