@@ -9,7 +9,8 @@ import { abortedOnSignal, runCli, UsageError } from '../../projections/src/cli-s
 import { LICENCE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
 import { type BackupSummary, takeBackup } from './backup.js';
 import { followBackups } from './follow.js';
-import { BackupRefusedError, checkPassphrase, UPLOADS_DIR } from './format.js';
+import { BackupRefusedError, UPLOADS_DIR } from './format.js';
+import { sealingKey } from './sealed-secrets.js';
 
 const USAGE = `usage: BACKUP_PASSPHRASE=… npm run backup -- --out DIR [--since PREVIOUS]
        BACKUP_PASSPHRASE=… npm run backup -- --out FOLDER --follow [--every SECONDS] [--full-every HOURS]
@@ -78,7 +79,7 @@ async function main(argv: string[]): Promise<number> {
   const everyMs = positive(values.every, 5, '--every') * 1000;
   const fullEveryMs = positive(values['full-every'], 24, '--full-every') * 3_600_000;
   const config = loadConfig();
-  const passphrase = checkPassphrase(config.BACKUP_PASSPHRASE);
+  const passphrase = sealingKey(config);
   const secrets = { LICENCE_KEY_SECRET: await licenceKeySecret(config) };
   const databaseUrl = await databaseUrlForTool(config);
   const store = await openBareEventStore({

@@ -9,7 +9,6 @@ import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
   BackupRefusedError,
-  type BackupSecrets,
   backupGenesis,
   backupRecord,
   EVENTS_FILE,
@@ -19,13 +18,13 @@ import {
   readManifest,
   SECRETS_FILE,
   type Since,
-  sealSecrets,
   sha256OfFile,
   sinceOf,
   syncToDisk,
   TABLES_FILE,
   UPLOADS_DIR,
 } from './format.js';
+import { type BackupSecrets, type SealingKey, sealSecrets } from './sealed-secrets.js';
 
 const READ_BATCH = 2000;
 
@@ -39,7 +38,8 @@ export interface BackupOptions {
   uploadsDir: string;
   s3: { bucket: string; endpoint: string | null; region: string } | null;
   secrets: BackupSecrets;
-  passphrase: string;
+  /** What seals the secrets: the passphrase, or a recipient's public key. */
+  passphrase: SealingKey;
   /** A directory that does not exist yet, or is empty. */
   out: string;
   /** The part this backup goes on from (a full backup or an increment): then only what came after it is written. */

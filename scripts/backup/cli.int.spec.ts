@@ -2,7 +2,7 @@
 // that directory's embedded Postgres itself.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,7 @@ import {
   startApiWithReadModel,
 } from '../../services/api/test/support/api-with-read-model.js';
 import { spawnNode } from '../../test/support/spawned.js';
+import { newRecipientKeys } from './sealed-secrets.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSPHRASE = 'a passphrase kept apart from the backups';
@@ -78,6 +79,35 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
     const again = await run('restore-cli.ts', [out], { DATA_DIR: dataDir, BACKUP_PASSPHRASE: PASSPHRASE });
     expect(again.output).toContain('the target is not empty: its event log holds events');
     expect(again.code).toBe(1);
+  });
+
+  it('seals the secret for BACKUP_RECIPIENT, and restores with BACKUP_IDENTITY, no passphrase anywhere', async () => {
+    const { recipient, identity } = newRecipientKeys();
+    const [recipientFile, identityFile] = [join(work, 'recipient.pem'), join(work, 'identity.pem')];
+    await writeFile(recipientFile, recipient);
+    await writeFile(identityFile, identity, { mode: 0o600 });
+    const out = join(work, 'for-recipient');
+    const backup = await run('backup-cli.ts', ['--out', out], {
+      DATABASE_URL: source.databaseUrl,
+      LICENCE_KEY_SECRET: licenceKeySecret,
+      BACKUP_RECIPIENT: recipientFile,
+    });
+    expect(backup.code).toBe(0);
+
+    const dataDir = await mkdtemp(join(tmpdir(), 'backup-cli-restored-'));
+    restoredDirs.push(dataDir);
+    const withPassphrase = await run('restore-cli.ts', [out], {
+      DATA_DIR: dataDir,
+      BACKUP_PASSPHRASE: PASSPHRASE,
+    });
+    expect(withPassphrase.output).toContain('secrets.enc is sealed for a recipient key: set BACKUP_IDENTITY');
+    expect(withPassphrase.code).toBe(1);
+    const restore = await run('restore-cli.ts', [out], { DATA_DIR: dataDir, BACKUP_IDENTITY: identityFile });
+    expect(restore.output).toContain('read models verified');
+    expect(restore.code).toBe(0);
+    expect((await readFile(join(dataDir, 'secrets', 'licence-key-secret'), 'utf8')).trim()).toBe(
+      licenceKeySecret,
+    );
   });
 
   it('adds an increment with --since, and restores the full backup followed by it', async () => {

@@ -1,9 +1,8 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, scrypt } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '@licensestore/shared/audit-export';
-import { ConfigError } from '@licensestore/shared/config';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { z } from 'zod';
 
@@ -182,88 +181,4 @@ export async function sha256OfFile(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
-}
-
-/** The secrets a restored store cannot do without (the licence-key secret seals every sold key and signs links). */
-export const secretsSchema = z.object({ LICENCE_KEY_SECRET: z.string().min(32) });
-export type BackupSecrets = z.infer<typeof secretsSchema>;
-
-/** scrypt's cost: 2^17 × 8 × 128 bytes = 128 MiB and about half a second, once per backup or restore. */
-const SCRYPT = { N: 2 ** 17, r: 8, p: 1 } as const;
-const MIN_PASSPHRASE = 12;
-
-const sealedSecretsSchema = z.object({
-  cipher: z.literal('aes-256-gcm'),
-  kdf: z.literal('scrypt'),
-  N: z.number().int(),
-  r: z.number().int(),
-  p: z.number().int(),
-  salt: z.string(),
-  iv: z.string(),
-  tag: z.string(),
-  ciphertext: z.string(),
-});
-
-const derive = (passphrase: string, salt: Buffer, params: { N: number; r: number; p: number }) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scrypt(passphrase, salt, 32, { ...params, maxmem: 256 * params.N * params.r }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
-
-/**
- * The passphrase; a configuration error (exit 2) when it is missing, or too short to stand against guessing by
- * whoever gets a copy of the backup.
- */
-export function checkPassphrase(passphrase: string | undefined): string {
-  if (!passphrase) {
-    throw new ConfigError([
-      'BACKUP_PASSPHRASE: not set; a backup holds the licence-key secret, which it keeps only encrypted with it',
-    ]);
-  }
-  if (passphrase.length < MIN_PASSPHRASE) {
-    throw new ConfigError([`BACKUP_PASSPHRASE: at least ${MIN_PASSPHRASE} characters`]);
-  }
-  return passphrase;
-}
-
-/** The secrets as JSON, encrypted with AES-256-GCM under a key scrypt derives from the passphrase. */
-export async function sealSecrets(secrets: BackupSecrets, passphrase: string): Promise<string> {
-  const salt = randomBytes(16);
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', await derive(passphrase, salt, SCRYPT), iv);
-  const ciphertext = Buffer.concat([cipher.update(JSON.stringify(secrets), 'utf8'), cipher.final()]);
-  return `${JSON.stringify({
-    cipher: 'aes-256-gcm',
-    kdf: 'scrypt',
-    ...SCRYPT,
-    salt: salt.toString('base64'),
-    iv: iv.toString('base64'),
-    tag: cipher.getAuthTag().toString('base64'),
-    ciphertext: ciphertext.toString('base64'),
-  })}\n`;
-}
-
-/** The secrets back; a passphrase that is not the one they were sealed with fails GCM's tag and is refused. */
-export async function openSecrets(text: string, passphrase: string): Promise<BackupSecrets> {
-  const sealed = sealedSecretsSchema.parse(JSON.parse(text));
-  const key = await derive(passphrase, Buffer.from(sealed.salt, 'base64'), {
-    N: sealed.N,
-    r: sealed.r,
-    p: sealed.p,
-  });
-  const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
-  decipher.setAuthTag(Buffer.from(sealed.tag, 'base64'));
-  let plain: string;
-  try {
-    plain = Buffer.concat([
-      decipher.update(Buffer.from(sealed.ciphertext, 'base64')),
-      decipher.final(),
-    ]).toString('utf8');
-  } catch {
-    throw new BackupRefusedError(
-      `wrong passphrase: ${SECRETS_FILE} does not open with BACKUP_PASSPHRASE (nothing was restored)`,
-    );
-  }
-  return secretsSchema.parse(JSON.parse(plain));
 }

@@ -8,7 +8,8 @@ import { runCli, UsageError } from '../../projections/src/cli-support.js';
 import { lockDataDir } from '../lib/lock.js';
 import { startDataDirPostgres } from '../stack/embedded-postgres.js';
 import { STORE_DATABASE } from '../stack/store-database.js';
-import { BackupRefusedError, checkPassphrase } from './format.js';
+import { BackupRefusedError } from './format.js';
+import { openingKey } from './sealed-secrets.js';
 import {
   type BackupPart,
   openBackup,
@@ -107,7 +108,7 @@ async function main(argv: string[]): Promise<number> {
     throw new UsageError((error as Error).message);
   }
   const config = loadConfig();
-  const passphrase = checkPassphrase(config.BACKUP_PASSPHRASE);
+  const passphrase = openingKey(config);
   if (config.EVENTSTORE_CONNECTION_STRING) {
     throw new BackupRefusedError(
       'EVENTSTORE_CONNECTION_STRING is set: restoring into EventStoreDB is not supported yet; restore into the ' +

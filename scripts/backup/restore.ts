@@ -23,14 +23,12 @@ import { LICENCE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
 import {
   type BackupLine,
   BackupRefusedError,
-  type BackupSecrets,
   backupGenesis,
   backupLineSchema,
   EVENTS_FILE,
   KEPT_TABLES,
   MANIFEST_FILE,
   type Manifest,
-  openSecrets,
   readManifest,
   SECRETS_FILE,
   type Since,
@@ -39,6 +37,7 @@ import {
   TABLES_FILE,
   UPLOADS_DIR,
 } from './format.js';
+import { type BackupSecrets, type OpeningKey, openSecrets } from './sealed-secrets.js';
 
 /** Where a restore stops: after the last event recorded at or before a time, or at a position of the backup's log. */
 export type RestorePoint = { at: Date } | { position: string };
@@ -107,9 +106,10 @@ export function restorePoint(text: string): RestorePoint {
  * The backup in `dirs`, checked before any target is touched: a full backup and its increments in order, or a
  * folder `backup --follow` fills (its last full backup and the increments after it). Checked are each manifest and
  * its format version, that each increment goes on from the part before, each file's SHA-256 (naming the file that
- * differs), the chain over the events (naming the line), that every image is held by some part, and the passphrase.
+ * differs), the chain over the events (naming the line), that every image is held by some part, and the passphrase
+ * (or the recipient's private key).
  */
-export async function openBackup(dirs: string | string[], passphrase: string): Promise<CheckedBackup> {
+export async function openBackup(dirs: string | string[], key: OpeningKey): Promise<CheckedBackup> {
   const parts: BackupPart[] = [];
   for (const dir of typeof dirs === 'string' ? [dirs] : dirs) parts.push(...(await partsIn(dir)));
   checkSequence(parts);
@@ -119,7 +119,7 @@ export async function openBackup(dirs: string | string[], passphrase: string): P
   }
   checkImagesHeld(parts);
   const [full] = parts as [BackupPart];
-  const secrets = await openSecrets(await readFile(join(full.dir, SECRETS_FILE), 'utf8'), passphrase);
+  const secrets = await openSecrets(await readFile(join(full.dir, SECRETS_FILE), 'utf8'), key);
   return { parts, head: sinceOf((parts.at(-1) as BackupPart).manifest), secrets };
 }
 

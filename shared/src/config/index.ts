@@ -85,6 +85,13 @@ export const configSchema = z
     LICENCE_KEY_SECRET: optionalString.pipe(z.string().min(32).optional()),
     /** Encrypts the secrets in a backup (`npm run backup`) and opens them on restore; unset, both refuse. */
     BACKUP_PASSPHRASE: optionalString,
+    /**
+     * A PEM file of an X25519 public key: `npm run backup` seals the secrets for it instead of with the passphrase, so
+     * the machine taking backups holds nothing that opens them.
+     */
+    BACKUP_RECIPIENT: optionalString,
+    /** A PEM file of that key's private half: `npm run restore` opens with it instead of the passphrase. */
+    BACKUP_IDENTITY: optionalString,
     /** Fewer available keys than this makes a product low on stock (admin API, e-mail to ADMIN_EMAIL); 0 turns it off. */
     LOW_STOCK_THRESHOLD: z.coerce.number().int().min(0).max(1_000_000).default(5),
     /** Where low-stock alerts go; unset sends none. */
