@@ -18,6 +18,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
+import { pathToFileURL } from 'node:url';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
@@ -47,11 +48,11 @@ import {
 } from './support/store.js';
 import { measureVerifyLag } from './verify-lag.bench.js';
 
-const FULL_ORDERS = 1_000_000;
+export const FULL_ORDERS = 1_000_000;
 const KEYS_PER_ORDER = 2;
 const PRODUCTS = 200;
 const scale = Number(process.env.BENCH_SCALE ?? 1);
-const ORDERS = Math.max(1, Math.round(scale <= 1 ? FULL_ORDERS * scale : scale));
+export const ORDERS = Math.max(1, Math.round(scale <= 1 ? FULL_ORDERS * scale : scale));
 // A p99 by nearest rank is the largest of 50 samples, a single hiccup of a shared machine; of 200, the third largest.
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 200);
 const BUDGET_MS = Number(process.env.BENCH_SCALE_BUDGET_SECONDS ?? 30) * 1000;
@@ -425,7 +426,12 @@ function cpuSeconds() {
  * full-size store would take of that CPU on this machine's cores with nothing else running (on a shared machine the
  * wall clock says more about the neighbours than about the store).
  */
-async function phase<T>(name: string, run: () => Promise<T>, detail: (result: T) => string = () => '') {
+async function phase<T>(
+  name: string,
+  run: () => Promise<T>,
+  detail: (result: T) => string = () => '',
+  print: (line: string) => void = console.log,
+) {
   const cpuBefore = cpuSeconds();
   const started = performance.now();
   const result = await run();
@@ -433,7 +439,7 @@ async function phase<T>(name: string, run: () => Promise<T>, detail: (result: T)
   const cpu = cpuSeconds();
   const [bench, postgres] = [cpu.bench - cpuBefore.bench, cpu.postgres - cpuBefore.postgres];
   const fullMinutes = ((bench + postgres) * (FULL_ORDERS / ORDERS)) / cpus().length / 60;
-  console.log(
+  print(
     `build, ${name}: ${format(wallMs / 1000, 1)} s${detail(result)}; CPU ${format(bench, 1)} s in this process, ` +
       `${format(postgres, 1)} s in Postgres; at full size at least ${format(fullMinutes, 1)} min on ` +
       `${cpus().length} idle cores`,
@@ -441,8 +447,15 @@ async function phase<T>(name: string, run: () => Promise<T>, detail: (result: T)
   return result;
 }
 
-/** The year's history appended, then every projector rebuilt from it; what the measurements need of it. */
-async function buildStore(databaseUrl: string, licenceKeySecret: string) {
+/**
+ * The year's history appended, then every projector rebuilt from it; what the measurements need of it. Each phase's
+ * line goes to `print`.
+ */
+export async function buildStore(
+  databaseUrl: string,
+  licenceKeySecret: string,
+  print: (line: string) => void = console.log,
+) {
   // One connection holds the rebuild's locks while each projector writes on its own.
   const database = openDatabase(databaseUrl, { max: allProjectors.length + 2 });
   const eventStore = await openEventStore({ databaseUrl });
@@ -463,22 +476,32 @@ async function buildStore(databaseUrl: string, licenceKeySecret: string) {
         ` for ${format(events)} events (${format(counts.orders)} orders, ${format(counts.keysAdded)} keys added, ` +
         `${format(counts.keysAssigned)} sold, ${format(counts.refunds)} refunds), deciding and sealing ` +
         `${format(generating.ms() / 1000, 1)} s of it while the writes ran`,
+      print,
     );
     // What autovacuum would have done by now on a live system; the first reader would otherwise pay for it.
-    await phase('log vacuumed', () => database.pool.query('VACUUM ANALYZE event_store.events'));
-    const rebuilds = await phase('every projector rebuilt in one pass over the log', () =>
-      rebuildProjectors({
-        db: database.db,
-        pool: database.pool,
-        store: eventStore,
-        projectors: allProjectors,
-        log: silentLogger,
-      }),
+    await phase(
+      'log vacuumed',
+      () => database.pool.query('VACUUM ANALYZE event_store.events'),
+      undefined,
+      print,
+    );
+    const rebuilds = await phase(
+      'every projector rebuilt in one pass over the log',
+      () =>
+        rebuildProjectors({
+          db: database.db,
+          pool: database.pool,
+          store: eventStore,
+          projectors: allProjectors,
+          log: silentLogger,
+        }),
+      undefined,
+      print,
     );
     if (rebuilds.length !== allProjectors.length) throw new Error('a projector was not rebuilt');
     // The rebuilt tables, all rows new, would have autovacuum visit each of them in the first minutes (6 to 15 runs
     // during the checkout comparison, none on the empty store): a year-old store has had that done long ago.
-    await phase('read models vacuumed', () => database.pool.query('VACUUM ANALYZE'));
+    await phase('read models vacuumed', () => database.pool.query('VACUUM ANALYZE'), undefined, print);
     return { counts, rebuilds };
   } finally {
     await Promise.allSettled([database.close(), eventStore.close()]);
@@ -535,7 +558,10 @@ async function main() {
   if (met < targets) process.exitCode = 1;
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+// Imported for its build (the recovery drill fills its store the same way), it runs nothing.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -1,5 +1,6 @@
 // The recovery drill at a small size: a store built, backed up (full, then increments while shoppers buy),
-// destroyed, restored and compared, and the restored store selling the next key.
+// destroyed, restored and compared, and the restored store selling the next key; then the same on top of a
+// generated history, as BENCH_SCALE asks for one.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -40,6 +41,25 @@ describe('npm run recovery:drill', () => {
     ).toEqual([]);
     expect(checks.length).toBeGreaterThan(20);
     expect(last).toBe(`recovery drill: ${checks.length} of ${checks.length} checks`);
+    expect(code).toBe(0);
+  }, 600_000);
+
+  it('passes every check on top of a generated history at a BENCH_SCALE, and names its size first', async () => {
+    const { code, stdout, stderr } = await runDrill({
+      BENCH_SCALE: '300',
+      DRILL_ORDERS: '8',
+      DRILL_SHOPPERS: '4',
+    });
+    const lines = stdout.trim().split('\n');
+    const checks = lines.filter((line) => /^[✓✗] /.test(line));
+    expect(
+      checks.filter((line) => line.startsWith('✗')),
+      `${stdout}\n${stderr}`,
+    ).toEqual([]);
+    expect(lines[0]).toMatch(/^recovery drill at BENCH_SCALE=300 .*a generated history of 300 orders/);
+    expect(stdout).toMatch(/✓ read model orders: 308 rows equal/);
+    expect(stderr).toMatch(/recovery drill: restore \(.*\): \d+\.\d s/);
+    expect(lines.at(-1)).toBe(`recovery drill: ${checks.length} of ${checks.length} checks`);
     expect(code).toBe(0);
   }, 600_000);
 });

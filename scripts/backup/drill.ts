@@ -10,6 +10,11 @@
  * log's hash-chain head, a sample of opened keys and the images with what was there. Then it starts the roles on
  * the restored store and sells the next key. One line per check; the last line is `recovery drill: N of M checks`,
  * and any miss makes the exit code 1.
+ *
+ * With BENCH_SCALE set (as for `npm run bench:scale`: a fraction of 1,000,000 orders, or an order count) the store is
+ * first filled with the year of business that bench builds, the same generator appended and projected the same way,
+ * and all of the above happens on top of it; every comparison covers the history's rows too. Each phase's time goes
+ * to stderr as it ends.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -32,6 +37,12 @@ import {
 import { startEmbeddedPostgres } from '../stack/embedded-postgres.js';
 import { takeBackup } from './backup.js';
 import {
+  fillWithHistory,
+  type GeneratedHistory,
+  historyScale,
+  settleReactorAfterHistory,
+} from './drill-history.js';
+import {
   refund,
   revealFirstKey,
   servedImage,
@@ -48,6 +59,7 @@ import {
   type Check,
   chainOver,
   compareSnapshots,
+  type RowsAs,
   takeSnapshot,
 } from './drill-snapshot.js';
 import { openBackup, restoreBackup } from './restore.js';
@@ -60,6 +72,22 @@ const PRODUCTS = 4;
 const PASSPHRASE = randomBytes(24).toString('base64url');
 
 const progress = (line: string) => console.error(`recovery drill: ${line}`);
+const SCALE = historyScale();
+/**
+ * Rows kept whole at the drill's own size; at a scale, each row's digest, so that a history of millions of rows is
+ * compared row by row without holding its text twice in memory.
+ */
+const ROWS_AS: RowsAs = SCALE ? 'digest' : 'text';
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+/** Runs one phase of the drill and says on stderr how long it took. */
+async function phase<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  const result = await run();
+  progress(`${name}: ${seconds(performance.now() - started)} s`);
+  return result;
+}
 
 /** What the source store showed and held, to hold the restored one to. */
 interface Seen {
@@ -110,6 +138,7 @@ async function aDayOfTrade(
 }
 
 async function main(): Promise<Check[]> {
+  const drillStarted = performance.now();
   const checks: Check[] = [];
   const check = (result: Check) => {
     checks.push(result);
@@ -128,8 +157,28 @@ async function main(): Promise<Check[]> {
     // The store to lose.
     progress(`building a store: ${ORDERS} orders, ${SHOPPERS} shoppers at a time`);
     const started = performance.now();
-    const source = await startBenchStore({ workers: true });
+    let history: GeneratedHistory | null = null;
+    const source = await phase(SCALE ? 'store started on a generated history' : 'store started', () =>
+      startBenchStore({
+        workers: true,
+        ...(SCALE && {
+          prepare: async ({ databaseUrl, licenceKeySecret }) => {
+            history = await fillWithHistory(databaseUrl, licenceKeySecret, progress);
+          },
+        }),
+      }),
+    );
     cleanups.push(() => source.stop());
+    const generated = history as GeneratedHistory | null;
+    console.log(
+      SCALE && generated
+        ? `recovery drill at BENCH_SCALE=${process.env.BENCH_SCALE} (${SCALE.orders.toLocaleString('en')} orders, ` +
+            `${SCALE.ofFull} of 1,000,000): a generated history of ${generated.orders.toLocaleString('en')} orders, ` +
+            `${generated.keysAdded.toLocaleString('en')} keys added, ${generated.keysAssigned.toLocaleString('en')} ` +
+            `sold, ${generated.refunds.toLocaleString('en')} refunds, ${generated.events.toLocaleString('en')} events; ` +
+            `then ${ORDERS} orders bought live`
+        : `recovery drill without BENCH_SCALE: no generated history; ${ORDERS} orders bought live`,
+    );
     const database = openDatabase(source.databaseUrl, { max: 4 });
     const eventStore = await openEventStore({ databaseUrl: source.databaseUrl });
     const bareStore = await openBareEventStore({ databaseUrl: source.databaseUrl });
@@ -165,13 +214,15 @@ async function main(): Promise<Check[]> {
     ] as const;
 
     const first = Math.ceil(ORDERS / 2);
-    await aDayOfTrade(
-      source,
-      database,
-      context,
-      await shop(source, products, { from: 0, count: first, concurrency: SHOPPERS }),
+    await phase('first orders bought and served', async () =>
+      aDayOfTrade(
+        source,
+        database,
+        context,
+        await shop(source, products, { from: 0, count: first, concurrency: SHOPPERS }),
+      ),
     );
-    const full = await backupOf(parts[0]);
+    const full = await phase('full backup', () => backupOf(parts[0]));
     progress(`full backup: ${full.manifest.events.count} events`);
 
     // Purchases go on while the first increment is taken.
@@ -184,24 +235,32 @@ async function main(): Promise<Check[]> {
       if (done >= Math.floor(second / 2)) midway();
     });
     await Promise.race([halfBought, shopping]);
-    const increment1 = await backupOf(parts[1], parts[0]);
+    const increment1 = await phase('increment 1', () => backupOf(parts[1], parts[0]));
     progress(`increment 1, taken while shoppers bought: ${increment1.manifest.events.count} events`);
-    const head = await aDayOfTrade(source, database, context, await shopping);
-    const increment2 = await backupOf(parts[2], parts[1]);
+    const head = await phase('the other orders bought and served', async () =>
+      aDayOfTrade(source, database, context, await shopping),
+    );
+    const increment2 = await phase('increment 2', () => backupOf(parts[2], parts[1]));
     progress(`increment 2: ${increment2.manifest.events.count} events`);
 
     // What was there: the store as the last increment took it.
-    const before = await takeSnapshot(database.pool, eventStore);
-    const sourceChain = await chainOver(bareStore, full.manifest.events.chain.genesis);
+    const before = await phase('source snapshot', () =>
+      takeSnapshot(database.pool, eventStore, undefined, ROWS_AS),
+    );
+    const sourceChain = await phase('source hash chain', () =>
+      chainOver(bareStore, full.manifest.events.chain.genesis),
+    );
     check({
       name: 'the source stood still while its last increment was taken',
       passed: sourceChain.positions.at(-1) === head && increment2.manifest.events.lastPosition === head,
       detail: `log end ${head}, the increment's ${increment2.manifest.events.lastPosition}, now ${sourceChain.positions.at(-1)}`,
     });
-    const lastReceipt = [...(before.readModels.get('orders')?.values() ?? [])]
-      .map((row) => (JSON.parse(row) as { receipt_number: string | null }).receipt_number ?? '')
-      .sort()
-      .at(-1);
+    // The greatest receipt number in code-unit order (collation C), as a string comparison in JavaScript orders them.
+    const { rows: lastReceipts } = await database.pool.query<{ receipt_number: string }>(
+      `SELECT receipt_number FROM orders WHERE receipt_number IS NOT NULL
+        ORDER BY receipt_number COLLATE "C" DESC LIMIT 1`,
+    );
+    const lastReceipt = lastReceipts[0]?.receipt_number;
     const { licenceKeySecret, adminPassword } = source;
     progress(
       `built in ${Math.round((performance.now() - started) / 1000)} s: ${seen.refunds} refunds, ` +
@@ -210,8 +269,10 @@ async function main(): Promise<Check[]> {
     );
 
     // The loss: the store's roles, database, uploads and secrets, all gone.
-    await closeSource();
-    await source.stop();
+    await phase('source destroyed', async () => {
+      await closeSource();
+      await source.stop();
+    });
     if (existsSync(source.dataDir))
       throw new Error(`${source.dataDir} is still there after the store was destroyed`);
 
@@ -222,12 +283,14 @@ async function main(): Promise<Check[]> {
     cleanups.push(() => postgres.stop());
     await postgres.createDatabase('store');
     const databaseUrl = postgres.url('store');
-    const summary = await restoreBackup({
-      backup: await openBackup([...parts], PASSPHRASE),
-      databaseUrl,
-      dataDir: target,
-      log: silentLogger,
-    });
+    const summary = await phase('restore (log written, projectors rebuilt, read models verified)', async () =>
+      restoreBackup({
+        backup: await openBackup([...parts], PASSPHRASE),
+        databaseUrl,
+        dataDir: target,
+        log: silentLogger,
+      }),
+    );
     progress(`restored ${summary.events} events in ${Math.round((performance.now() - restoring) / 1000)} s`);
     check({
       name: 'read-model verification of the restored store',
@@ -242,10 +305,14 @@ async function main(): Promise<Check[]> {
     const restoredBare = await openBareEventStore({ databaseUrl });
     cleanups.push(() => Promise.all([restored.close(), restoredStore.close(), restoredBare.close()]));
     const asBefore = asSourcePositions(sourceChain.positions);
-    for (const result of compareSnapshots(before, await takeSnapshot(restored.pool, restoredStore, asBefore)))
-      check(result);
+    const after = await phase('restored snapshot', () =>
+      takeSnapshot(restored.pool, restoredStore, asBefore, ROWS_AS),
+    );
+    for (const result of compareSnapshots(before, after)) check(result);
 
-    const chain = await chainOver(restoredBare, full.manifest.events.chain.genesis, asBefore);
+    const chain = await phase('restored hash chain', () =>
+      chainOver(restoredBare, full.manifest.events.chain.genesis, asBefore),
+    );
     const manifestHead = increment2.manifest.events.chain.head;
     check({
       name: 'hash-chain head',
@@ -265,13 +332,16 @@ async function main(): Promise<Check[]> {
           ? `restored to ${summary.secretFile}`
           : 'differs from the one the keys were sealed with',
     });
-    check(await openedKeys(restored, createKeyVault(restoredSecret), seen));
+    check(await phase('opened keys', () => openedKeys(restored, createKeyVault(restoredSecret), seen)));
 
     // The restored store at work: the roles started on it, the admin back in, the images served, the next key sold.
-    const next = await startBenchStore({
-      workers: true,
-      existing: { databaseUrl, dataDir: target, licenceKeySecret: restoredSecret, adminPassword },
-    });
+    if (generated) await settleReactorAfterHistory(restored.pool, generated);
+    const next = await phase('restored store started', () =>
+      startBenchStore({
+        workers: true,
+        existing: { databaseUrl, dataDir: target, licenceKeySecret: restoredSecret, adminPassword },
+      }),
+    );
     cleanups.push(() => next.stop());
     const images = await Promise.all(
       seen.images.map(async (image) => ({ image, served: await servedImage(next, image.id) })),
@@ -295,12 +365,14 @@ async function main(): Promise<Check[]> {
       detail: signedIn ?? 'with the password of before',
     });
     check(
-      await sellTheNextKey(
-        next,
-        restored,
-        createKeyVault(restoredSecret),
-        products[0] as BenchProduct,
-        lastReceipt,
+      await phase('next key sold', () =>
+        sellTheNextKey(
+          next,
+          restored,
+          createKeyVault(restoredSecret),
+          products[0] as BenchProduct,
+          lastReceipt,
+        ),
       ),
     );
   } catch (error) {
@@ -312,6 +384,7 @@ async function main(): Promise<Check[]> {
   } finally {
     await cleanUp();
   }
+  progress(`whole run: ${seconds(performance.now() - drillStarted)} s`);
   return checks;
 }
 
