@@ -10,15 +10,22 @@ import { LICENCE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
 import { type BackupSummary, takeBackup } from './backup.js';
 import { followBackups } from './follow.js';
 import { BackupRefusedError, UPLOADS_DIR } from './format.js';
+import { backupS3Connection, parseS3Url, S3Shipper, s3Client, s3Url } from './s3-shipping.js';
 import { sealingKey } from './sealed-secrets.js';
 
 const USAGE = `usage: BACKUP_PASSPHRASE=… npm run backup -- --out DIR [--since PREVIOUS]
        BACKUP_PASSPHRASE=… npm run backup -- --out FOLDER --follow [--every SECONDS] [--full-every HOURS]
+                                             [--ship s3://BUCKET/PREFIX]
   Backs up the store npm start runs (or DATABASE_URL's, or EVENTSTORE_CONNECTION_STRING's log) into DIR, a new or
   empty directory, while it runs: the event log, the back-office users, uploaded images and the licence-key secret
   (encrypted with BACKUP_PASSPHRASE), with a manifest. With --since, only what came after the backup PREVIOUS (a
   full backup or an increment). With --follow it keeps running beside the store, adding to FOLDER an increment of
-  what is new every SECONDS (5) and a full backup every HOURS (24). Bring it back with npm run restore -- DIR….`;
+  what is new every SECONDS (5) and a full backup every HOURS (24). With --ship, each part is also uploaded as soon
+  as it is written, under PREFIX/<part name>/, its manifest last; FOLDER stays the staging area, and a part that
+  fails to upload is uploaded again next turn, in order. The S3 service is BACKUP_S3_ENDPOINT, BACKUP_S3_REGION and
+  BACKUP_S3_ACCESS_KEY_ID with BACKUP_S3_SECRET_ACCESS_KEY when any is set, else the images' S3_ENDPOINT, S3_REGION,
+  S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (no keys: the AWS SDK's default chain). Bring it back with
+  npm run restore -- DIR… (or s3://BUCKET/PREFIX).`;
 
 /** The licence-key secret the store runs with: LICENCE_KEY_SECRET, else the one npm start keeps in DATA_DIR. */
 async function licenceKeySecret(config: Config): Promise<string> {
@@ -67,18 +74,28 @@ async function main(argv: string[]): Promise<number> {
       follow: { type: 'boolean' },
       every: { type: 'string' },
       'full-every': { type: 'string' },
+      ship: { type: 'string' },
     },
     strict: true,
   });
   const out = values.out;
   if (!out) throw new UsageError('--out is required');
   if (values.follow && values.since) throw new UsageError('--follow finds its own previous part: no --since');
-  if (!values.follow && (values.every || values['full-every'])) {
-    throw new UsageError('--every and --full-every go with --follow');
+  if (!values.follow && (values.every || values['full-every'] || values.ship)) {
+    throw new UsageError('--every, --full-every and --ship go with --follow');
+  }
+  if (out.startsWith('s3://'))
+    throw new UsageError('--out is a local folder: name the S3 location with --ship');
+  let shipTo: ReturnType<typeof parseS3Url> | undefined;
+  try {
+    shipTo = values.ship === undefined ? undefined : parseS3Url(values.ship);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
   const everyMs = positive(values.every, 5, '--every') * 1000;
   const fullEveryMs = positive(values['full-every'], 24, '--full-every') * 3_600_000;
   const config = loadConfig();
+  const shipper = shipTo && new S3Shipper(s3Client(backupS3Connection(config)), shipTo);
   const passphrase = sealingKey(config);
   const secrets = { LICENCE_KEY_SECRET: await licenceKeySecret(config) };
   const databaseUrl = await databaseUrlForTool(config);
@@ -101,7 +118,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     if (values.follow) {
       console.log(
-        `following the store into ${out}: an increment every ${everyMs / 1000} s when there is news`,
+        `following the store into ${out}${shipper ? ` and ${s3Url(shipper.location)}` : ''}: an increment every ` +
+          `${everyMs / 1000} s when there is news`,
       );
       await followBackups({
         ...options,
@@ -110,6 +128,13 @@ async function main(argv: string[]): Promise<number> {
         fullEveryMs,
         signal: abortedOnSignal(),
         onPart: ({ dir, summary }) => printBackup(dir, summary),
+        ship:
+          shipper &&
+          (async (dir) => {
+            for (const name of await shipper.shipPending(dir)) {
+              console.log(`shipped ${name} to ${s3Url(shipper.location)}/${name}`);
+            }
+          }),
         onError: (error) => console.error(`backup failed, trying again: ${(error as Error).message}`),
       });
       return 0;

@@ -6,7 +6,7 @@ import { type BackupOptions, type BackupSummary, takeBackup, takeIncrementIfChan
 import { MANIFEST_FILE, readManifest, syncToDisk } from './format.js';
 
 /** A part is a directory named by its number in the folder, so the names sort in the order the parts were taken. */
-const PART_NAME = /^(\d{8})-(full|increment)$/;
+export const PART_NAME = /^(\d{8})-(full|increment)$/;
 /** Where a part is written before it is complete: a dot-name, which a restore never takes for a part. */
 const INCOMING = '.incoming';
 
@@ -18,7 +18,12 @@ export interface FollowOptions extends Omit<BackupOptions, 'out' | 'since' | 'no
   fullEveryMs: number;
   signal: AbortSignal;
   onPart: (part: { dir: string; summary: BackupSummary }) => void;
-  /** A backup that failed (Postgres restarting, a full disk): the next turn tries again. */
+  /**
+   * Copies the folder's whole parts elsewhere (an S3 bucket) after every turn, whether or not it wrote a part, so
+   * that what one turn failed to copy the next one copies.
+   */
+  ship?: (dir: string) => Promise<void>;
+  /** A backup or a copy that failed (Postgres restarting, a full disk, the network): the next turn tries again. */
   onError: (error: unknown) => void;
 }
 
@@ -45,6 +50,7 @@ export async function followBackups(options: FollowOptions): Promise<void> {
     } catch (error) {
       options.onError(error);
     }
+    if (options.ship) await options.ship(options.dir).catch(options.onError);
     await sleep(options.everyMs, undefined, { signal: options.signal }).catch(() => {});
   }
 }
@@ -66,10 +72,15 @@ async function nextPart(options: FollowOptions, last: LastPart | null): Promise<
   return { number, dir, fullAt: full ? now : (last?.fullAt ?? now) };
 }
 
-async function lastPart(dir: string): Promise<LastPart | null> {
-  const names = (await readdir(dir))
+/** The names of the folder's whole parts (those with a manifest), in the order they were taken. */
+export async function wholePartNames(dir: string): Promise<string[]> {
+  return (await readdir(dir))
     .filter((name) => PART_NAME.test(name) && existsSync(join(dir, name, MANIFEST_FILE)))
     .sort();
+}
+
+async function lastPart(dir: string): Promise<LastPart | null> {
+  const names = await wholePartNames(dir);
   const name = names.at(-1);
   if (name === undefined) return null;
   const lastFull = names.findLast((candidate) => candidate.endsWith('-full'));

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Config, loadConfig, STACK_ENV_FILE } from '@licensestore/shared/config';
@@ -9,7 +10,6 @@ import { lockDataDir } from '../lib/lock.js';
 import { startDataDirPostgres } from '../stack/embedded-postgres.js';
 import { STORE_DATABASE } from '../stack/store-database.js';
 import { BackupRefusedError } from './format.js';
-import { openingKey } from './sealed-secrets.js';
 import {
   type BackupPart,
   openBackup,
@@ -18,12 +18,18 @@ import {
   restoreBackup,
   restorePoint,
 } from './restore.js';
+import { backupS3Connection, downloadBackup, isS3Url, parseS3Url, s3Client } from './s3-shipping.js';
+import { type OpeningKey, openingKey } from './sealed-secrets.js';
 
 const USAGE = `usage: BACKUP_PASSPHRASE=… npm run restore -- DIR [INCREMENT…] [--until <ISO time | log position>]
+       BACKUP_PASSPHRASE=… npm run restore -- s3://BUCKET/PREFIX [--until <ISO time | log position>]
   Brings a backup back into an empty store: DATABASE_URL's database when set, else a new DATA_DIR (its embedded
   Postgres is made and started for the restore; no npm start may be running on it). DIR is a full backup, followed by
-  the increments taken after it in order, or a folder backup --follow fills. The log goes back as it was, up to
-  --until when given; then every read model is rebuilt and verified. Then start the store: npm start.`;
+  the increments taken after it in order, or a folder backup --follow fills. s3://BUCKET/PREFIX is where
+  backup --follow --ship uploads the parts: those whose manifest is there, from the last full one on, are downloaded
+  into a temporary directory first (the S3 service as for the backup: BACKUP_S3_* when any is set, else S3_*). The
+  log goes back as it was, up to --until when given; then every read model is rebuilt and verified. Then start the
+  store: npm start.`;
 
 /**
  * The database to restore into and how to let it go: DATABASE_URL's, or DATA_DIR's embedded Postgres, started here
@@ -115,8 +121,39 @@ async function main(argv: string[]): Promise<number> {
         'Postgres event store (unset it), whichever store the backup came from',
     );
   }
+  const downloads = await mkdtemp(join(tmpdir(), 'licensestore-restore-'));
+  try {
+    return await restoreFrom(await downloaded(positionals, downloads, config), passphrase, until, config);
+  } finally {
+    await rm(downloads, { recursive: true, force: true });
+  }
+}
+
+/** The backup's directories, each S3 location downloaded into a folder of parts of its own under `downloads`. */
+async function downloaded(dirs: string[], downloads: string, config: Config): Promise<string[]> {
+  const local: string[] = [];
+  for (const [index, dir] of dirs.entries()) {
+    if (!isS3Url(dir)) {
+      local.push(dir);
+      continue;
+    }
+    const location = parseS3Url(dir);
+    const into = join(downloads, String(index));
+    const names = await downloadBackup(s3Client(backupS3Connection(config)), location, into);
+    console.log(`downloaded ${names.length} parts from ${dir}: ${names[0]} to ${names.at(-1)}`);
+    local.push(into);
+  }
+  return local;
+}
+
+async function restoreFrom(
+  dirs: string[],
+  passphrase: OpeningKey,
+  until: RestorePoint | undefined,
+  config: Config,
+): Promise<number> {
   // The backup is checked whole before the target is touched, even to start its database.
-  const backup = await openBackup(positionals, passphrase);
+  const backup = await openBackup(dirs, passphrase);
   const target = await targetDatabase(config);
   try {
     const summary = await restoreBackup({
