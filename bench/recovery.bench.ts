@@ -76,6 +76,7 @@ interface Figure {
 }
 
 const seconds = (ms: number) => `${format(ms / 1000, 1)} s`;
+const counted = (count: number, what: string) => `${format(count)} ${what}${count === 1 ? '' : 's'}`;
 const perSecond = (count: number, ms: number) => count / Math.max(ms / 1000, 0.001);
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 /** A one-pass rebuild ends when its last projector is swapped in. */
@@ -358,13 +359,13 @@ async function measureCheckoutSlowdown(store: BenchStore, idleBackupMs: number):
   return [
     {
       label: 'checkout without a backup',
-      value: `${format(rateWithout, 1)} orders/s (${format(without.orders)} orders in ${CHECKOUT_TURNS / 2} turns, ${seconds(without.ms)})`,
+      value: `${format(rateWithout, 1)} orders/s (${format(without.orders)} orders in ${counted(CHECKOUT_TURNS / 2, 'turn')}, ${seconds(without.ms)})`,
     },
     {
       label: 'checkout with backups running',
       value:
-        `${format(rateWith, 1)} orders/s (${format(beside.orders)} orders in ${CHECKOUT_TURNS / 2} turns, ${seconds(beside.ms)}; ` +
-        `${backups.length} backups finished meanwhile` +
+        `${format(rateWith, 1)} orders/s (${format(beside.orders)} orders in ${counted(CHECKOUT_TURNS / 2, 'turn')}, ${seconds(beside.ms)}; ` +
+        `${counted(backups.length, 'backup')} finished meanwhile` +
         (backups.length > 0
           ? `, ${seconds(backupMs / backups.length)} each = ${format(perSecond(backupEvents, backupMs))} events/s`
           : '') +
