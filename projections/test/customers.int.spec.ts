@@ -77,14 +77,16 @@ describe('customers projector', () => {
           )
         ).position,
       );
+      // The declined order is no longer Ada's: PayPal never paid it.
       expect(await customer('ada@example.com')).toMatchObject({
-        order_count: 3,
+        order_count: 2,
         total_spent: '200.00',
         name: 'Ada Lovelace',
         last_order_at: new Date('2026-04-03T10:00:00.000Z'),
       });
 
-      // An admin reopening the cancelled order brings its money back; completing the kept one changes nothing.
+      // An admin setting the declined order going again brings no money (PayPal never paid it); completing the kept
+      // one changes nothing.
       await appendOrder(
         model.env.store,
         denied,
@@ -99,7 +101,7 @@ describe('customers projector', () => {
           )
         ).position,
       );
-      expect(await customer('ada@example.com')).toMatchObject({ order_count: 3, total_spent: '250.00' });
+      expect(await customer('ada@example.com')).toMatchObject({ order_count: 2, total_spent: '200.00' });
     });
   });
 
@@ -145,8 +147,40 @@ describe('customers projector', () => {
     });
   });
 
+  describe('when the only order of a buyer is declined', () => {
+    it('leaves no customer behind, and a later paid order makes them one from that order alone', async () => {
+      const id = await capture({
+        name: 'Barbara',
+        email: 'barbara@example.com',
+        lines: [orderLine('Norton 360', 1, '40.00')],
+        status: 'pending',
+        capturedAt: '2026-04-12T10:00:00.000Z',
+      });
+      expect(await customer('barbara@example.com')).toMatchObject({ order_count: 1, total_spent: '40.00' });
+      await visible(
+        (await appendOrder(model.env.store, id, paymentDenied(id, '2026-04-12T10:05:00.000Z'))).position,
+      );
+      expect(await customer('barbara@example.com')).toBeUndefined();
+
+      await capture({
+        name: 'Barbara Liskov',
+        email: 'Barbara@example.com',
+        lines: [orderLine('Visio', 1, '75.00')],
+        capturedAt: '2026-04-11T10:00:00.000Z',
+      });
+      expect(await customer('barbara@example.com')).toEqual({
+        email_key: 'barbara@example.com',
+        email: 'Barbara@example.com',
+        name: 'Barbara Liskov',
+        order_count: 1,
+        total_spent: '75.00',
+        last_order_at: new Date('2026-04-11T10:00:00.000Z'),
+      });
+    });
+  });
+
   describe('the whole table', () => {
-    it('agrees with the orders table grouped by e-mail key', async () => {
+    it('agrees with the orders PayPal did not decline grouped by email key', async () => {
       expect(
         await waitForProjections(model.env.pool, last, {
           projectors: ['orders', 'customers'],
@@ -159,7 +193,7 @@ describe('customers projector', () => {
                  coalesce(sum(total) FILTER (WHERE status NOT IN ('cancelled', 'refunded')), 0)::numeric(12, 2)
                    AS total_spent,
                  max(created_at) AS last_order_at
-            FROM orders GROUP BY customer_email_key)
+            FROM orders WHERE payment_status <> 'denied' GROUP BY customer_email_key)
         SELECT g.*, c.order_count AS c_order_count, c.total_spent AS c_total_spent,
                c.last_order_at AS c_last_order_at
           FROM grouped g FULL JOIN customers c USING (email_key)
@@ -170,7 +204,7 @@ describe('customers projector', () => {
         .selectFrom('customers')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .executeTakeFirstOrThrow();
-      expect(Number(count.n)).toBe(3);
+      expect(Number(count.n)).toBe(4);
       expect(log.lines.filter((line) => line.level === 'error' || line.level === 'warn')).toEqual([]);
     });
   });

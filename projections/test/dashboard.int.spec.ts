@@ -85,7 +85,7 @@ describe('dashboard projector', () => {
   });
 
   describe('when orders of every status come in', () => {
-    it('counts orders, completed ones, distinct customers and revenue kept', async () => {
+    it('counts orders not declined, completed ones, distinct customers with such an order and revenue kept', async () => {
       const paid = orderCaptured({
         name: 'Ada',
         email: 'ada@example.com',
@@ -135,12 +135,13 @@ describe('dashboard projector', () => {
         statusChanged(id(pendingThenPaid), 'completed', 'cancelled', at(19)),
       );
       await settled();
+      // Grace's only order was declined: no money came, so it is no order and she is no customer.
       expect(await storedStats(env.db)).toEqual({
         product_count: 2,
         featured_count: 1,
-        order_count: 4,
+        order_count: 3,
         completed_count: 1,
-        customer_count: 3,
+        customer_count: 2,
         revenue: '200.00',
         available_keys: 0,
         assigned_keys: 0,
@@ -177,11 +178,62 @@ describe('dashboard projector', () => {
       await settled();
       expect(await storedStats(env.db)).toEqual(await countedStats(env.db));
       expect(await storedStats(env.db)).toMatchObject({
-        order_count: 5,
-        customer_count: 4,
+        order_count: 4,
+        customer_count: 3,
         revenue: '200.00',
       });
       expect(log.lines.filter((line) => line.level === 'error' || line.level === 'warn')).toEqual([]);
+    });
+  });
+
+  describe('when PayPal declines the payment of a pending order', () => {
+    it('counts the order and its buyer until the denial, then neither, even if an admin sets it going again', async () => {
+      const before = await storedStats(env.db);
+      const moved = async () => {
+        await settled();
+        const now = await storedStats(env.db);
+        return {
+          orders: (now?.order_count ?? 0) - (before?.order_count ?? 0),
+          customers: (now?.customer_count ?? 0) - (before?.customer_count ?? 0),
+          revenue: (Number(now?.revenue ?? 0) - Number(before?.revenue ?? 0)).toFixed(2),
+        };
+      };
+      const onlyDeclined = orderCaptured({
+        name: 'Barbara',
+        email: 'barbara@example.com',
+        lines: [orderLine('Norton', 1, '40.00')],
+        status: 'pending',
+        capturedAt: at(24),
+      });
+      const paid = orderCaptured({
+        name: 'Edsger',
+        email: 'edsger@example.com',
+        lines: [orderLine('Office', 1, '60.00')],
+        capturedAt: at(25),
+      });
+      const declinedToo = orderCaptured({
+        name: 'Edsger',
+        email: 'EDSGER@example.com',
+        lines: [orderLine('Office', 1, '60.00')],
+        status: 'pending',
+        capturedAt: at(26),
+      });
+      for (const event of [onlyDeclined, paid, declinedToo])
+        await order(env.store, event.data.orderId, event);
+      expect(await moved()).toEqual({ orders: 3, customers: 2, revenue: '160.00' });
+
+      const id = (event: typeof paid) => event.data.orderId;
+      await order(env.store, id(onlyDeclined), paymentDenied(id(onlyDeclined), at(27)));
+      await order(env.store, id(declinedToo), paymentDenied(id(declinedToo), at(28)));
+      expect(await moved()).toEqual({ orders: 1, customers: 1, revenue: '60.00' });
+
+      await order(
+        env.store,
+        id(onlyDeclined),
+        statusChanged(id(onlyDeclined), 'cancelled', 'processing', at(29)),
+      );
+      expect(await moved()).toEqual({ orders: 1, customers: 1, revenue: '60.00' });
+      expect(await storedStats(env.db)).toEqual(await countedStats(env.db));
     });
   });
 

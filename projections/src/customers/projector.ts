@@ -34,16 +34,22 @@ interface CustomerOrder {
   /** Money PayPal refunded on it. */
   refundedCents: number;
   status: OrderStatus;
+  /** PayPal denied the payment: no money came, so the order is not the customer's. */
+  declined: boolean;
 }
 
+/** How many orders it is of its customer's: one, unless PayPal declined it. */
+const countOf = (order: CustomerOrder) => (order.declined ? 0 : 1);
+
 const spentOn = (order: CustomerOrder) =>
-  keepsMoney(order.status) ? order.totalCents - order.refundedCents : 0;
+  !order.declined && keepsMoney(order.status) ? order.totalCents - order.refundedCents : 0;
 
 /**
  * Folds a batch in log order onto the stored state it touches (`customers` keyed by e-mail key and the private
- * `customer_orders`), changing both maps in place. Every order counts toward `orderCount`; only money the store
- * keeps (not cancelled, not refunded, less partial refunds) counts toward `spentCents`. Name and e-mail come from the latest order by
- * capture time (a tie goes to the later event).
+ * `customer_orders`), changing both maps in place. Every order PayPal did not decline counts toward `orderCount`
+ * (a buyer left without one is no customer); only money the store keeps (not declined, not cancelled, not refunded,
+ * less partial refunds) counts toward `spentCents`. Name and email come from the latest order by capture time (a tie goes to the
+ * later event) since the customer last had an order that counts.
  */
 export function foldCustomerEvents(
   events: Iterable<OrderEvent>,
@@ -63,7 +69,7 @@ export function foldCustomerEvents(
         // The same order captured again (a replayed fact): take back what it added before.
         const before = customer(previous.emailKey);
         if (before) {
-          before.orderCount -= 1;
+          before.orderCount -= countOf(previous);
           before.spentCents -= spentOn(previous);
         }
       }
@@ -72,12 +78,13 @@ export function foldCustomerEvents(
         totalCents: toCents(total),
         refundedCents: 0,
         status,
+        declined: false,
       };
       orders.set(orderId, order);
       touched.orders.add(orderId);
       const capturedMs = Date.parse(capturedAt);
       let current = customer(order.emailKey);
-      if (!current) {
+      if (!current || current.orderCount <= 0) {
         current = {
           emailKey: order.emailKey,
           email: storableText(who.email),
@@ -103,10 +110,14 @@ export function foldCustomerEvents(
     if (!order) continue;
     const status = statusAfter(order.status, event);
     const refunded = event.type === 'OrderRefundCompleted' ? toCents(event.data.amount) : 0;
-    if (status === order.status && refunded === 0) continue;
-    const changed = { ...order, status, refundedCents: order.refundedCents + refunded };
+    const declined = order.declined || event.type === 'OrderPaymentDenied';
+    if (status === order.status && refunded === 0 && declined === order.declined) continue;
+    const changed = { ...order, status, refundedCents: order.refundedCents + refunded, declined };
     const current = customer(order.emailKey);
-    if (current) current.spentCents += spentOn(changed) - spentOn(order);
+    if (current) {
+      current.orderCount += countOf(changed) - countOf(order);
+      current.spentCents += spentOn(changed) - spentOn(order);
+    }
     orders.set(event.data.orderId, changed);
     touched.orders.add(event.data.orderId);
   }
@@ -119,7 +130,7 @@ async function loadOrders(
   ids: string[],
 ): Promise<Map<string, CustomerOrder>> {
   const { rows } = await sql<CustomerOrderRow>`
-    SELECT order_id, email_key, total::text AS total, refunded::text AS refunded, status
+    SELECT order_id, email_key, total::text AS total, refunded::text AS refunded, status, declined
       FROM ${tableIn(schema, 'customer_orders')} WHERE order_id = ANY(${ids}::uuid[])`.execute(trx);
   return new Map(
     rows.map((row) => [
@@ -129,6 +140,7 @@ async function loadOrders(
         totalCents: toCents(row.total),
         refundedCents: toCents(row.refunded),
         status: row.status as OrderStatus,
+        declined: row.declined,
       },
     ]),
   );
@@ -169,9 +181,9 @@ export async function customerOrderStreams(db: Kysely<Database>, emailKey: strin
 }
 
 /**
- * The back office's customers, derived from orders and grouped by e-mail key (trimmed, lower-cased): the name
- * and e-mail of the latest order, how many orders, the money kept from them, and when the latest was placed.
- * Keeps each order's customer, total and status in `customer_orders`, so a later status change can move the
+ * The back office's customers, derived from the orders PayPal did not decline and grouped by email key (trimmed,
+ * lower-cased): the name and email of the latest order, how many orders, the money kept from them, and when the
+ * latest was placed. Keeps each order's customer, total, status and whether it was declined in `customer_orders`, so a later status change can move the
  * money without reading another projector's tables.
  */
 export const customersProjector: Projector = {
@@ -198,7 +210,8 @@ export const customersProjector: Projector = {
         email_key text NOT NULL,
         total     numeric(12, 2) NOT NULL,
         status    text NOT NULL,
-        refunded  numeric(12, 2) NOT NULL
+        refunded  numeric(12, 2) NOT NULL,
+        declined  boolean NOT NULL
       )`.execute(db);
   },
 
@@ -234,6 +247,7 @@ export const customersProjector: Projector = {
         total: formatCents(order.totalCents),
         refunded: formatCents(order.refundedCents),
         status: order.status,
+        declined: order.declined,
       };
     });
     const customerRows: CustomerRow[] = [];
@@ -254,7 +268,7 @@ export const customersProjector: Projector = {
     }
     await upsertRows(trx, schema, 'customer_orders', 'order_id', orderRows);
     if (gone.length > 0) {
-      // Only a replayed capture that moved an order to another address can leave a customer without orders.
+      // A buyer whose every order PayPal declined (or whose replayed capture moved to another address) is no customer.
       await sql`DELETE FROM ${tableIn(schema, 'customers')} WHERE email_key = ANY(${gone}::text[])`.execute(
         trx,
       );

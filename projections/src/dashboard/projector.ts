@@ -9,6 +9,7 @@ import {
   toCents,
 } from '@licensestore/shared';
 import type {
+  DashboardCustomersTable,
   DashboardLicenceKeysTable,
   DashboardOrdersTable,
   DashboardProductsTable,
@@ -74,7 +75,7 @@ async function loadOrders(trx: Transaction<Database>, schema: string, events: re
   const ids = [...new Set(events.map((event) => event.data.orderId))];
   if (ids.length === 0) return new Map<string, DashboardOrder>();
   const { rows } = await sql<DashboardOrdersTable>`
-    SELECT id, status, total::text AS total, refunded::text AS refunded, fulfilled
+    SELECT id, status, total::text AS total, refunded::text AS refunded, fulfilled, email_key, declined
       FROM ${tableIn(schema, 'dashboard_orders')} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
   return new Map<string, DashboardOrder>(
     rows.map((row) => [
@@ -84,6 +85,8 @@ async function loadOrders(trx: Transaction<Database>, schema: string, events: re
         totalCents: toCents(row.total),
         refundedCents: toCents(row.refunded),
         fulfilled: row.fulfilled,
+        emailKey: row.email_key,
+        declined: row.declined,
       },
     ]),
   );
@@ -99,19 +102,42 @@ async function loadKeys(trx: Transaction<Database>, schema: string, events: read
   return new Map<string, KeyStatus>(rows.map((row) => [row.id, row.status]));
 }
 
-/** New customers: the e-mail keys not seen before (inserted now), counted by what the insert returns. */
-async function addCustomers(trx: Transaction<Database>, schema: string, events: readonly OrderEvent[]) {
-  const keys = new Set<string>();
+/** How many orders PayPal did not decline each email key has, for the keys the batch's orders belong to. */
+async function loadCustomers(
+  trx: Transaction<Database>,
+  schema: string,
+  events: readonly OrderEvent[],
+  orders: ReadonlyMap<string, DashboardOrder>,
+) {
+  const keys = new Set([...orders.values()].map((order) => order.emailKey));
   for (const event of events) {
     if (event.type === 'OrderCaptured') keys.add(emailKey(event.data.customer.email));
   }
-  if (keys.size === 0) return 0;
-  const { rows } = await sql`
-    INSERT INTO ${tableIn(schema, 'dashboard_customers')} (email_key)
-    SELECT unnest(${[...keys]}::text[])
-    ON CONFLICT (email_key) DO NOTHING
-    RETURNING email_key`.execute(trx);
-  return rows.length;
+  if (keys.size === 0) return new Map<string, number>();
+  const { rows } = await sql<DashboardCustomersTable>`
+    SELECT email_key, order_count FROM ${tableIn(schema, 'dashboard_customers')}
+     WHERE email_key = ANY(${[...keys]}::text[])`.execute(trx);
+  return new Map(rows.map((row) => [row.email_key, row.order_count]));
+}
+
+/** Writes the touched customers: those left without an order that counts go, the others are upserted. */
+async function writeCustomers(
+  trx: Transaction<Database>,
+  schema: string,
+  touched: Set<string>,
+  customers: ReadonlyMap<string, number>,
+) {
+  const gone = [...touched].filter((key) => !customers.has(key));
+  if (gone.length > 0) {
+    await sql`DELETE FROM ${tableIn(schema, 'dashboard_customers')} WHERE email_key = ANY(${gone}::text[])`.execute(
+      trx,
+    );
+  }
+  const rows = [...touched].flatMap((key) => {
+    const count = customers.get(key);
+    return count === undefined ? [] : [{ email_key: key, order_count: count }];
+  });
+  await upsertRows(trx, schema, 'dashboard_customers', 'email_key', rows);
 }
 
 /** Writes the touched entities of one kind: deletes those gone from `state`, upserts the others as rows. */
@@ -136,11 +162,11 @@ async function writeState<T>(
 
 /**
  * The back-office counters in one row, kept up to date event by event rather than counted on page load:
- * live products and how many are featured, orders and how many are completed, distinct customer e-mail keys,
- * revenue (totals less refunds of orders neither cancelled nor refunded), licence keys available and assigned over all
+ * live products and how many are featured, orders PayPal did not decline and how many are completed, customers
+ * (email keys with such an order), revenue (totals less refunds of orders neither cancelled nor refunded), licence keys available and assigned over all
  * products, and orders awaiting keys. To move the counters it keeps a little state of its own: each live
- * product's featured flag, each order's status, total, refunded money and whether it is fulfilled, every customer key, each
- * key's status. The counters move by the difference between what the touched entities count for before and
+ * product's featured flag, each order's status, total, refunded money, customer, whether it is fulfilled and whether
+ * PayPal declined it, each customer key's count of orders not declined, each key's status. The counters move by the difference between what the touched entities count for before and
  * after a batch, so they always equal aggregates over that state, and applying a batch twice moves them once.
  */
 export const dashboardProjector: Projector = {
@@ -186,11 +212,15 @@ export const dashboardProjector: Projector = {
         status    text NOT NULL,
         total     numeric(12, 2) NOT NULL,
         fulfilled boolean NOT NULL,
-        refunded  numeric(12, 2) NOT NULL
+        refunded  numeric(12, 2) NOT NULL,
+        email_key text NOT NULL,
+        declined  boolean NOT NULL
       )`.execute(db);
-    await sql`CREATE TABLE ${tableIn(schema, 'dashboard_customers')} (email_key text PRIMARY KEY)`.execute(
-      db,
-    );
+    await sql`
+      CREATE TABLE ${tableIn(schema, 'dashboard_customers')} (
+        email_key   text PRIMARY KEY,
+        order_count integer NOT NULL
+      )`.execute(db);
     await sql`
       CREATE TABLE ${tableIn(schema, 'dashboard_licence_keys')} (
         id     uuid PRIMARY KEY,
@@ -214,25 +244,28 @@ export const dashboardProjector: Projector = {
     const orders = await loadOrders(trx, schema, orderEvents);
     const keys = await loadKeys(trx, schema, keyEvents);
     const touchedProducts = foldDashboardProducts(productEvents, products, delta);
-    const touchedOrders = foldDashboardOrders(orderEvents, orders, delta);
+    const customers = await loadCustomers(trx, schema, orderEvents, orders);
+    const touchedOrders = foldDashboardOrders(orderEvents, orders, customers, delta);
     const touchedKeys = foldDashboardKeys(keyEvents, keys, delta);
 
     await writeState(trx, schema, 'dashboard_products', touchedProducts, products, (id, product) => ({
       id,
       featured: product.featured,
     }));
-    await writeState(trx, schema, 'dashboard_orders', touchedOrders, orders, (id, order) => ({
+    await writeState(trx, schema, 'dashboard_orders', touchedOrders.orders, orders, (id, order) => ({
       id,
       status: order.status,
       total: formatCents(order.totalCents),
       refunded: formatCents(order.refundedCents),
       fulfilled: order.fulfilled,
+      email_key: order.emailKey,
+      declined: order.declined,
     }));
     await writeState(trx, schema, 'dashboard_licence_keys', touchedKeys, keys, (id, status) => ({
       id,
       status,
     }));
-    delta.customers = await addCustomers(trx, schema, orderEvents);
+    await writeCustomers(trx, schema, touchedOrders.customers, customers);
 
     await sql`
       INSERT INTO ${tableIn(schema, 'dashboard_stats')} AS stats

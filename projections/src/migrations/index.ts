@@ -16,6 +16,7 @@ import * as m20261126040 from './2026_11_26_040_add_licence_key_list_indexes.js'
 import * as m20261126041 from './2026_11_26_041_add_licence_key_tail_hash.js';
 import * as m20261126050 from './2026_11_26_050_add_product_key_format.js';
 import * as m20261201060 from './2026_12_01_060_cap_trigram_pending_lists.js';
+import * as m20261206070 from './2026_12_06_070_count_paid_orders.js';
 
 /** Every read-schema migration, by frozen name; an explicit map (not a folder scan) so bundling cannot drop one. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_041_add_licence_key_tail_hash': m20261126041,
   '2026_11_26_050_add_product_key_format': m20261126050,
   '2026_12_01_060_cap_trigram_pending_lists': m20261201060,
+  '2026_12_06_070_count_paid_orders': m20261206070,
 };
 
 /**

@@ -317,11 +317,13 @@ export async function countedStats(db: Kysely<Database>) {
   }>`
     SELECT (SELECT count(*)::int FROM products) AS product_count,
            (SELECT count(*)::int FROM products WHERE featured) AS featured_count,
-           (SELECT count(*)::int FROM orders) AS order_count,
-           (SELECT count(*)::int FROM orders WHERE status = 'completed') AS completed_count,
-           (SELECT count(DISTINCT customer_email_key)::int FROM orders) AS customer_count,
+           (SELECT count(*)::int FROM orders WHERE payment_status <> 'denied') AS order_count,
+           (SELECT count(*)::int FROM orders WHERE status = 'completed' AND payment_status <> 'denied')
+             AS completed_count,
+           (SELECT count(DISTINCT customer_email_key)::int FROM orders WHERE payment_status <> 'denied')
+             AS customer_count,
            (SELECT coalesce(sum(total - refunded_total), 0)::numeric(12, 2)::text FROM orders
-             WHERE status NOT IN ('cancelled', 'refunded')) AS revenue,
+             WHERE status NOT IN ('cancelled', 'refunded') AND payment_status <> 'denied') AS revenue,
            (SELECT count(*)::int FROM licence_keys WHERE status = 'available') AS available_keys,
            (SELECT count(*)::int FROM licence_keys WHERE status = 'assigned') AS assigned_keys,
            (SELECT count(*)::int FROM orders WHERE status = 'processing' AND fulfilled_at IS NULL)

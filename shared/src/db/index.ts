@@ -163,6 +163,8 @@ export interface CustomerOrdersTable {
   total: string;
   refunded: string;
   status: string;
+  /** PayPal denied the payment: the order is not the customer's. */
+  declined: boolean;
 }
 
 /** The back-office counters, one row (`dashboard` projector). */
@@ -197,11 +199,15 @@ export interface DashboardOrdersTable {
   total: string;
   refunded: string;
   fulfilled: boolean;
+  email_key: string;
+  /** PayPal denied the payment. */
+  declined: boolean;
 }
 
-/** Private state of the `dashboard` projector: every customer e-mail key seen. */
+/** Private state of the `dashboard` projector: each customer email key with its orders PayPal did not decline. */
 export interface DashboardCustomersTable {
   email_key: string;
+  order_count: number;
 }
 
 /** Private state of the `dashboard` projector: each licence key in the inventory and its status. */

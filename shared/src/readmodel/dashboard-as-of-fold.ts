@@ -16,7 +16,7 @@ import {
   type StatsDelta,
 } from './dashboard-fold.js';
 import { type KeyStatus, parseLicenceKeyBatch } from './licence-key-events.js';
-import { emailKey, parseOrderBatch } from './order-events.js';
+import { parseOrderBatch } from './order-events.js';
 import { parseProductBatch } from './product-events.js';
 import { readableEvents } from './readable-events.js';
 
@@ -54,7 +54,8 @@ export interface DashboardFoldState {
   products: Array<[string, { featured: boolean }]>;
   orders: Array<[string, DashboardOrder]>;
   keys: Array<[string, KeyStatus]>;
-  customers: string[];
+  /** Each customer's email key and how many of their orders PayPal did not decline. */
+  customers: Array<[string, number]>;
   productNames: Array<[string, string]>;
   keyProducts: Array<[string, string]>;
   recent: CapturedOrder[];
@@ -72,7 +73,7 @@ export class DashboardFold {
   products = new Map<string, { featured: boolean }>();
   orders = new Map<string, DashboardOrder>();
   keys = new Map<string, KeyStatus>();
-  customers = new Set<string>();
+  customers = new Map<string, number>();
   productNames = new Map<string, string>();
   keyProducts = new Map<string, string>();
   recent: CapturedOrder[] = [];
@@ -89,7 +90,7 @@ export class DashboardFold {
     fold.products = new Map(state.products);
     fold.orders = new Map(state.orders);
     fold.keys = new Map(state.keys);
-    fold.customers = new Set(state.customers);
+    fold.customers = new Map(state.customers);
     fold.productNames = new Map(state.productNames);
     fold.keyProducts = new Map(state.keyProducts);
     fold.recent = state.recent;
@@ -131,7 +132,7 @@ export class DashboardFold {
     const keys = parseLicenceKeyBatch(counted, this.log, NAME);
     // The projector's own folds: the figures of the past follow the rules that made the live ones.
     foldDashboardProducts(products, this.products, this.delta);
-    foldDashboardOrders(orders, this.orders, this.delta);
+    foldDashboardOrders(orders, this.orders, this.customers, this.delta);
     foldDashboardKeys(keys, this.keys, this.delta);
     this.follow(products, orders, keys);
   }
@@ -154,7 +155,6 @@ export class DashboardFold {
     }
     for (const event of orders) {
       if (event.type !== 'OrderCaptured') continue;
-      this.customers.add(emailKey(event.data.customer.email));
       this.recent = [event, ...this.recent].slice(0, RECENT_ORDERS);
     }
     for (const event of keys) {
@@ -171,7 +171,7 @@ export class DashboardFold {
       featuredProducts: delta.featured,
       totalOrders: delta.orders,
       completedOrders: delta.completed,
-      totalCustomers: this.customers.size,
+      totalCustomers: delta.customers,
       totalRevenue: formatCents(delta.revenueCents),
       recentOrders: this.recent.map(
         ({ data }): OrderSummaryView => ({

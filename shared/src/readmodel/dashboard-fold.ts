@@ -3,7 +3,7 @@ import type { LicenceKeyEvent } from '../licence-keys/events.js';
 import { toCents } from '../money/index.js';
 import type { OrderEvent, OrderStatus } from '../orders/events.js';
 import { type KeyStatus, keyIdsOf, keyStatusAfter } from './licence-key-events.js';
-import { keepsMoney, statusAfter } from './order-events.js';
+import { emailKey, keepsMoney, statusAfter } from './order-events.js';
 
 /** How much each counter of `dashboard_stats` moves; `revenueCents` in cents. */
 export interface StatsDelta {
@@ -43,6 +43,10 @@ export interface DashboardOrder {
   refundedCents: number;
   /** Every unit has its key (OrderFulfilled). */
   fulfilled: boolean;
+  /** The customer's email key. */
+  emailKey: string;
+  /** PayPal denied the payment: no money ever came, so it counts as neither an order nor a customer's. */
+  declined: boolean;
 }
 
 const productCounts = (product: DashboardProduct | undefined) => ({
@@ -51,15 +55,20 @@ const productCounts = (product: DashboardProduct | undefined) => ({
 });
 
 /**
- * Awaiting keys: paid and owed keys, which is what `processing` means (a paid capture or a completed payment
- * puts an order there; fulfilment, a denial, a refund or an admin moves it on), not yet fulfilled.
+ * An order PayPal declined brought no money, so it counts as no order, completed or not, and keeps no revenue even
+ * if an admin sets it going again. Awaiting keys: paid and owed keys, which is what `processing` means (a paid
+ * capture or a completed payment puts an order there; fulfilment, a denial, a refund or an admin moves it on), not
+ * yet fulfilled.
  */
-const orderCounts = (order: DashboardOrder | undefined) => ({
-  orders: order ? 1 : 0,
-  completed: order?.status === 'completed' ? 1 : 0,
-  revenueCents: order && keepsMoney(order.status) ? order.totalCents - order.refundedCents : 0,
-  awaitingKeys: order?.status === 'processing' && !order.fulfilled ? 1 : 0,
-});
+const orderCounts = (order: DashboardOrder | undefined) => {
+  const counted = order !== undefined && !order.declined;
+  return {
+    orders: counted ? 1 : 0,
+    completed: counted && order.status === 'completed' ? 1 : 0,
+    revenueCents: counted && keepsMoney(order.status) ? order.totalCents - order.refundedCents : 0,
+    awaitingKeys: order?.status === 'processing' && !order.fulfilled ? 1 : 0,
+  };
+};
 
 const keyCounts = (status: KeyStatus | undefined) => ({
   available: status === 'available' ? 1 : 0,
@@ -109,20 +118,23 @@ export function foldDashboardProducts(
 
 /**
  * Folds order events in log order onto the stored orders they touch (a capture replaces, a later event changes
- * a known order, as `evolveOrder` does) and returns how the order counters move, as for products. Customers are
- * counted separately: a new e-mail key is one more customer, whatever happens to its orders.
+ * a known order, as `evolveOrder` does) and returns how the order counters move, as for products. A customer is an
+ * email key with at least one order PayPal did not decline: `customers` holds how many such orders each touched key
+ * has (absent: none), and the customer counter moves as keys gain their first or lose their last.
  */
 export function foldDashboardOrders(
   events: Iterable<OrderEvent>,
   orders: Map<string, DashboardOrder>,
+  customers: Map<string, number>,
   delta: StatsDelta,
-): Set<string> {
+): { orders: Set<string>; customers: Set<string> } {
   const touched = new Set<string>();
-  const before = new Map<string, ReturnType<typeof orderCounts>>();
+  const before = new Map<string, { counts: ReturnType<typeof orderCounts>; emailKey: string | null }>();
   const remember = (id: string) => {
     if (touched.has(id)) return;
     touched.add(id);
-    before.set(id, orderCounts(orders.get(id)));
+    const order = orders.get(id);
+    before.set(id, { counts: orderCounts(order), emailKey: order?.emailKey ?? null });
   };
   for (const event of events) {
     const id = event.data.orderId;
@@ -133,6 +145,8 @@ export function foldDashboardOrders(
         totalCents: toCents(event.data.total),
         refundedCents: 0,
         fulfilled: false,
+        emailKey: emailKey(event.data.customer.email),
+        declined: false,
       });
       continue;
     }
@@ -142,20 +156,42 @@ export function foldDashboardOrders(
     // A reopened order is owed its keys again, until its next OrderFulfilled.
     const fulfilled = event.type !== 'OrderReopened' && (order.fulfilled || event.type === 'OrderFulfilled');
     const refunded = event.type === 'OrderRefundCompleted' ? toCents(event.data.amount) : 0;
-    if (status === order.status && fulfilled === order.fulfilled && refunded === 0) continue;
+    const declined = order.declined || event.type === 'OrderPaymentDenied';
+    if (
+      status === order.status &&
+      fulfilled === order.fulfilled &&
+      refunded === 0 &&
+      declined === order.declined
+    )
+      continue;
     remember(id);
     order.status = status;
     order.fulfilled = fulfilled;
     order.refundedCents += refunded;
+    order.declined = declined;
   }
+  const customersBefore = new Map<string, number>();
+  const move = (key: string, by: number) => {
+    const count = customers.get(key) ?? 0;
+    if (!customersBefore.has(key)) customersBefore.set(key, count);
+    customers.set(key, count + by);
+  };
   for (const [id, counted] of before) {
-    const now = orderCounts(orders.get(id));
-    delta.orders += now.orders - counted.orders;
-    delta.completed += now.completed - counted.completed;
-    delta.revenueCents += now.revenueCents - counted.revenueCents;
-    delta.awaitingKeys += now.awaitingKeys - counted.awaitingKeys;
+    const order = orders.get(id);
+    const now = orderCounts(order);
+    delta.orders += now.orders - counted.counts.orders;
+    delta.completed += now.completed - counted.counts.completed;
+    delta.revenueCents += now.revenueCents - counted.counts.revenueCents;
+    delta.awaitingKeys += now.awaitingKeys - counted.counts.awaitingKeys;
+    if (counted.emailKey !== null && counted.counts.orders > 0) move(counted.emailKey, -1);
+    if (order && now.orders > 0) move(order.emailKey, 1);
   }
-  return touched;
+  for (const [key, count] of customersBefore) {
+    const now = customers.get(key) ?? 0;
+    if (now <= 0) customers.delete(key);
+    delta.customers += (now > 0 ? 1 : 0) - (count > 0 ? 1 : 0);
+  }
+  return { orders: touched, customers: new Set(customersBefore.keys()) };
 }
 
 /**

@@ -19,9 +19,11 @@ export const projectorDescriptors = {
   // 5: orders carry their receipt number.
   orders: { name: 'orders', version: 5 },
   // 3: money spent net of refunds (each order's refunded money kept beside its total).
-  customers: { name: 'customers', version: 3 },
+  // 4: orders PayPal declined count for nothing (a buyer with only such orders is no customer).
+  customers: { name: 'customers', version: 4 },
   // 3: revenue net of refunds (each order's refunded money kept beside its total); revoked keys count as neither.
-  dashboard: { name: 'dashboard', version: 3 },
+  // 4: orders PayPal declined count as neither orders nor customers (customers are keys with an order not declined).
+  dashboard: { name: 'dashboard', version: 4 },
   // 2: keys revoked or returned from refunded and cancelled orders; revoked keys counted per product.
   licenceKeys: { name: 'licence-keys', version: 2 },
   auditLog: { name: 'audit-log', version: 1 },
