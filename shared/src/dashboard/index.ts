@@ -7,6 +7,11 @@ export interface LowStockView {
   available: number;
 }
 
+/** One of the newest orders, with whether PayPal declined its payment (its badge then says so). */
+export interface DashboardRecentOrderView extends OrderSummaryView {
+  paymentDeclined: boolean;
+}
+
 /**
  * GET /api/admin/dashboard: the store's counters and its recent orders. A projector keeps the counters, so no
  * request counts over whole tables. Types only, shared by the API and the back office.
@@ -16,12 +21,12 @@ export interface DashboardView {
   featuredProducts: number;
   totalOrders: number;
   completedOrders: number;
-  /** Distinct customer e-mail addresses. */
+  /** Distinct customer email addresses with an order PayPal did not decline. */
   totalCustomers: number;
   /** Totals of the orders neither cancelled nor refunded, a decimal string ("1234.50"). */
   totalRevenue: string;
   /** The newest orders (5), newest first. */
-  recentOrders: OrderSummaryView[];
+  recentOrders: DashboardRecentOrderView[];
   availableKeys: number;
   assignedKeys: number;
   /** Paid orders still owed at least one key. */

@@ -1,12 +1,11 @@
 import type { DashboardAsOfView } from '../audit/views.js';
 import type { ProductEvent } from '../catalogue/events.js';
-import type { LowStockView } from '../dashboard/index.js';
+import type { DashboardRecentOrderView, LowStockView } from '../dashboard/index.js';
 import type { LogEntry } from '../eventstore/port.js';
 import type { LicenceKeyEvent } from '../licence-keys/events.js';
 import type { Logger } from '../logging/index.js';
 import { formatCents } from '../money/index.js';
 import type { OrderEvent } from '../orders/events.js';
-import type { OrderSummaryView } from '../orders/views.js';
 import {
   type DashboardOrder,
   foldDashboardKeys,
@@ -174,13 +173,14 @@ export class DashboardFold {
       totalCustomers: delta.customers,
       totalRevenue: formatCents(delta.revenueCents),
       recentOrders: this.recent.map(
-        ({ data }): OrderSummaryView => ({
+        ({ data }): DashboardRecentOrderView => ({
           id: data.orderId,
           customerName: data.customer.name,
           customerEmail: data.customer.email,
           total: data.total,
           status: this.orders.get(data.orderId)?.status ?? data.status,
           createdAt: data.capturedAt,
+          paymentDeclined: this.orders.get(data.orderId)?.declined ?? false,
         }),
       ),
       availableKeys: delta.availableKeys,

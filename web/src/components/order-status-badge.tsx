@@ -1,3 +1,5 @@
+import { isPaymentDeclined, PAYMENT_DECLINED } from './order-status-label';
+
 /** Customer-side badge colours: completed green, pending yellow, processing blue, other grey. */
 const COLOURS: Record<string, string> = {
   completed: 'bg-green-100 text-green-800 dark:bg-green-900/50 dark:text-green-200',
@@ -6,13 +8,15 @@ const COLOURS: Record<string, string> = {
 };
 const OTHER = 'bg-gray-100 text-gray-800 dark:bg-gray-800 dark:text-gray-200';
 
-export function OrderStatusBadge({ status }: { status: string }) {
+/** The order's status; given where its payment stands, a cancelled order PayPal declined reads "Payment declined". */
+export function OrderStatusBadge({ status, paymentStatus }: { status: string; paymentStatus?: string }) {
   const colour = COLOURS[status.toLowerCase()] ?? OTHER;
+  const declined = isPaymentDeclined(status, paymentStatus);
   return (
     <span
-      className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize ${colour}`}
+      className={`inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold ${declined ? '' : 'capitalize'} ${colour}`}
     >
-      {status}
+      {declined ? PAYMENT_DECLINED : status}
     </span>
   );
 }

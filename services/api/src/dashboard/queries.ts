@@ -39,16 +39,19 @@ export async function dashboardSummary(
     completedOrders: stats?.completed_count ?? 0,
     totalCustomers: stats?.customer_count ?? 0,
     totalRevenue: stats?.revenue ?? '0.00',
-    // The six fields of a recent order (id, customer name and e-mail, total, status, date), as the dashboard as of a
-    // past moment folds them from the log.
-    recentOrders: recentOrders.map(({ id, customerName, customerEmail, total, status, createdAt }) => ({
-      id,
-      customerName,
-      customerEmail,
-      total,
-      status,
-      createdAt,
-    })),
+    // The fields of a recent order (id, customer name and email, total, status, date, whether PayPal declined it), as
+    // the dashboard as of a past moment folds them from the log.
+    recentOrders: recentOrders.map(
+      ({ id, customerName, customerEmail, total, status, createdAt, paymentStatus }) => ({
+        id,
+        customerName,
+        customerEmail,
+        total,
+        status,
+        createdAt,
+        paymentDeclined: paymentStatus === 'denied',
+      }),
+    ),
     availableKeys: stats?.available_keys ?? 0,
     assignedKeys: stats?.assigned_keys ?? 0,
     ordersAwaitingKeys: stats?.orders_awaiting_keys ?? 0,

@@ -1,8 +1,9 @@
+import { isPaymentDeclined, PAYMENT_DECLINED } from '@/components/order-status-label';
 import { cn } from '@/lib/cn';
 
 /**
- * Admin badge styling: completed default, pending secondary, cancelled destructive, any other
- * status outline. Compared case-insensitively, like the customer-side badge.
+ * Admin badge styling: completed default, pending secondary, cancelled (payment declined too) destructive, any
+ * other status outline. Compared case-insensitively, like the customer-side badge.
  */
 const STYLES: Record<string, string> = {
   completed: 'bg-primary text-primary-foreground',
@@ -13,16 +14,27 @@ const STYLES: Record<string, string> = {
 };
 const OTHER = 'border border-border text-foreground';
 
-export function AdminOrderStatusBadge({ status, className }: { status: string; className?: string }) {
+/** The order's status; given where its payment stands, a cancelled order PayPal declined reads "Payment declined". */
+export function AdminOrderStatusBadge({
+  status,
+  paymentStatus,
+  className,
+}: {
+  status: string;
+  paymentStatus?: string;
+  className?: string;
+}) {
+  const declined = isPaymentDeclined(status, paymentStatus);
   return (
     <span
       className={cn(
-        'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-semibold capitalize',
+        'inline-flex items-center whitespace-nowrap rounded-full px-2.5 py-0.5 text-xs font-semibold',
+        !declined && 'capitalize',
         STYLES[status.toLowerCase()] ?? OTHER,
         className,
       )}
     >
-      {status}
+      {declined ? PAYMENT_DECLINED : status}
     </span>
   );
 }

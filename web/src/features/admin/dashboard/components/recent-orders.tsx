@@ -1,4 +1,4 @@
-import type { OrderSummaryView } from '@licensestore/shared';
+import type { DashboardRecentOrderView } from '@licensestore/shared';
 import { useId } from 'react';
 import { Link } from 'wouter';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -9,7 +9,7 @@ import { formatPrice } from '@/lib/format';
 const RECENT_ORDERS = 5;
 
 /** The newest orders (the first 5), each opening its order page, or 'No orders yet'. */
-export function RecentOrders({ orders }: { orders: OrderSummaryView[] }) {
+export function RecentOrders({ orders }: { orders: DashboardRecentOrderView[] }) {
   const recent = orders.slice(0, RECENT_ORDERS);
   const titleId = useId();
   return (
@@ -34,7 +34,10 @@ export function RecentOrders({ orders }: { orders: OrderSummaryView[] }) {
                   </div>
                   <div className="flex shrink-0 items-center gap-3">
                     <span className="text-sm font-semibold tabular-nums">{formatPrice(order.total)}</span>
-                    <AdminOrderStatusBadge status={order.status} />
+                    <AdminOrderStatusBadge
+                      status={order.status}
+                      paymentStatus={order.paymentDeclined ? 'denied' : undefined}
+                    />
                   </div>
                 </Link>
               </li>
