@@ -126,6 +126,10 @@ describe('Orders, customers and dashboard API', () => {
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
         receiptNumber: null,
+        refunds: [],
+        refundedTotal: '0.00',
+        netTotal: '318.99',
+        hasAccess: true,
       });
       expect(await json(`/api/orders/${order.orderId.toUpperCase()}`)).toMatchObject({ id: order.orderId });
       expect(await json(`/api/orders/${order.orderId}/items`, payer)).toStrictEqual([

@@ -3,6 +3,7 @@ import { productEventSchemas } from '../catalogue/events.js';
 import { LICENCE_KEYS_CATEGORY, licenceKeyEventSchemas } from '../licence-keys/events.js';
 import { checkoutEventSchemas, orderEventSchemas } from '../orders/events.js';
 import { receiptEventSchemas } from '../receipts/numbering.js';
+import { REFUND_EMAILS_CATEGORY, refundEmailEventSchemas } from '../refund-emails/index.js';
 import { parseEventData } from './event-data.js';
 import { streamCategory } from './port.js';
 
@@ -16,6 +17,7 @@ const schemasByCategory: ReadonlyMap<string, Readonly<Record<string, z.ZodType>>
   ['order', orderEventSchemas],
   [LICENCE_KEYS_CATEGORY, licenceKeyEventSchemas],
   ['receipts', receiptEventSchemas],
+  [REFUND_EMAILS_CATEGORY, refundEmailEventSchemas],
 ]);
 
 /**

@@ -6,6 +6,7 @@ import { recordOrderKeys } from '../processors/record-order-keys.js';
 import { releaseKeys } from '../processors/release-keys.js';
 import { sendDeliveryEmail } from '../processors/send-delivery-email.js';
 import { sendLowStockAlert } from '../processors/send-low-stock-alert.js';
+import { sendRefundEmail } from '../processors/send-refund-email.js';
 import type { JobProcessor } from './processor.js';
 
 /** Every queue this role consumes. */
@@ -16,5 +17,6 @@ export const registeredProcessors = (context: ProcessorContext): readonly JobPro
   releaseKeys(context),
   sendDeliveryEmail(context),
   sendLowStockAlert(context),
+  sendRefundEmail(context),
   issueReceipt(context),
 ];

@@ -1,25 +1,24 @@
-import { orderNumber } from '@licensestore/shared';
+import { orderNumber, toCents } from '@licensestore/shared';
+import { displayCents } from '@licensestore/shared/money/display';
 import type { Download } from './downloads.js';
 import { escapeHtml } from './html.js';
+import { type OrderLinks, orderPageLink, receiptLink } from './links.js';
+import { type StoreIdentity, signOffText, storeHeaderHtml, supportHtml } from './store-identity.js';
 
 export interface DeliveredLine {
   productName: string;
   quantity: number;
+  /** The price of one unit, a decimal string ("19.99"). */
+  unitPrice: string;
   /** In clear, one per unit. */
   keys: readonly string[];
   download: Download;
 }
 
-export interface DeliveryEmailInput {
-  orderId: string;
+export interface DeliveryEmailInput extends OrderLinks {
   customerName: string;
   lines: readonly DeliveredLine[];
-  /** The store's origin, without a trailing slash. */
-  publicUrl: string;
-  /** Opens the order's keys on its page for whoever holds this e-mail. */
-  accessToken: string;
-  /** Opens the order's receipt PDF (which holds no key) and nothing else. */
-  receiptToken: string;
+  store: StoreIdentity;
 }
 
 export interface RenderedEmail {
@@ -32,7 +31,7 @@ const INSTALLATION_STEPS = [
   'Download the official installer from the link given with each product above.',
   'Run the installer and follow the on-screen instructions.',
   'When asked, enter your license key to activate the software (one key per installation).',
-  'Keep this e-mail: your keys also stay on your order page.',
+  'Keep this email: your keys also stay on your order page.',
 ];
 
 const downloadLabel = ({ official }: Download) =>
@@ -40,21 +39,17 @@ const downloadLabel = ({ official }: Download) =>
 
 const notesLines = (notes: string) => notes.split('\n');
 
-/**
- * The order's page, its keys opened by the token. The token rides in the fragment: browsers never send a fragment
- * to a server, so it stays out of access logs and Referer headers; the page hands it to the api itself.
- */
-const orderPage = ({ publicUrl, orderId, accessToken }: DeliveryEmailInput) =>
-  `${publicUrl}/order-confirmation/${encodeURIComponent(orderId)}#access=${encodeURIComponent(accessToken)}`;
+const lineCents = (line: DeliveredLine) => toCents(line.unitPrice) * line.quantity;
 
-/**
- * The order's receipt PDF. Its token rides in the query string, since a download link has no page to hand a fragment
- * over; it opens that one PDF, which tells no more than this e-mail does and no licence key.
- */
-const receiptLink = ({ publicUrl, orderId, receiptToken }: DeliveryEmailInput) =>
-  `${publicUrl}/api/orders/${encodeURIComponent(orderId)}/receipt.pdf?token=${encodeURIComponent(receiptToken)}`;
+/** "2 x $19.99, $39.98 in all": a line's price as the customer checks it (ASCII, so the message stays 7-bit and plain). */
+const linePrice = (line: DeliveredLine) =>
+  `${line.quantity} x ${displayCents(toCents(line.unitPrice))}, ${displayCents(lineCents(line))} in all`;
 
-/** The e-mail that delivers an order's licence keys, in plain text and HTML. */
+/** The total of the lines this email delivers (a refunded unit is no longer one of them). */
+const totalOf = (lines: readonly DeliveredLine[]) =>
+  displayCents(lines.reduce((sum, line) => sum + lineCents(line), 0));
+
+/** The email that delivers an order's licence keys, in plain text and HTML. */
 export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
   const number = orderNumber(input.orderId);
   return {
@@ -67,6 +62,7 @@ export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
 function renderText(input: DeliveryEmailInput, number: string): string {
   const products = input.lines.flatMap((line) => [
     `${line.productName} (Quantity: ${line.quantity})`,
+    `  Price: ${linePrice(line)}`,
     `  License ${line.keys.length === 1 ? 'key' : 'keys'}:`,
     ...line.keys.map((key) => `    ${key}`),
     `  ${downloadLabel(line.download)}: ${line.download.url}`,
@@ -81,14 +77,15 @@ function renderText(input: DeliveryEmailInput, number: string): string {
     `Thank you for your purchase. Order ${number} is complete: here are your license keys.`,
     '',
     ...products,
+    `Total: ${totalOf(input.lines)}`,
+    '',
     'How to install',
     ...INSTALLATION_STEPS.map((step, index) => `  ${index + 1}. ${step}`),
     '',
-    `Your order: ${orderPage(input)}`,
+    `Your order: ${orderPageLink(input)}`,
     `Your receipt (PDF): ${receiptLink(input)}`,
     '',
-    `Need help? Our support team is available 24/7 at ${input.publicUrl} - please quote order ${number}.`,
-    '',
+    ...signOffText(input.store, number),
   ].join('\n');
 }
 
@@ -99,11 +96,12 @@ function renderHtml(input: DeliveryEmailInput, number: string): string {
       <tr><td style="padding:16px 0;border-bottom:1px solid #e5e7eb">
         <p style="margin:0 0 8px;font-weight:bold">${escapeHtml(line.productName)}
           <span style="font-weight:normal;color:#6b7280">&nbsp;Quantity: ${line.quantity}</span></p>
+        <p style="margin:0 0 8px;color:#374151">Price: ${escapeHtml(linePrice(line))}</p>
         <p style="margin:0 0 4px">License ${line.keys.length === 1 ? 'key' : 'keys'}:</p>
         ${line.keys
           .map(
             (key) =>
-              `<p style="margin:0 0 4px;font-family:monospace;font-size:16px;background:#f3f4f6;padding:6px 8px">${escapeHtml(key)}</p>`,
+              `<p style="margin:0 0 4px;font-family:monospace;font-size:16px;background:#f3f4f6;padding:6px 8px;word-break:keep-all;overflow-wrap:normal">${escapeHtml(key)}</p>`,
           )
           .join('\n        ')}
         <p style="margin:8px 0 0"><a href="${escapeHtml(line.download.url)}">${escapeHtml(downloadLabel(line.download))}</a></p>${
@@ -121,18 +119,19 @@ function renderHtml(input: DeliveryEmailInput, number: string): string {
 <head><meta charset="utf-8"><title>Your license keys for order ${escapeHtml(number)}</title></head>
 <body style="margin:0;padding:24px;font-family:Arial,Helvetica,sans-serif;color:#111827">
   <table role="presentation" style="max-width:600px;margin:0 auto;width:100%">
+${storeHeaderHtml(input.store)}
     <tr><td>
       <h1 style="font-size:22px">Your license keys</h1>
       <p>Hello ${escapeHtml(input.customerName)},</p>
       <p>Thank you for your purchase. Order <strong>${escapeHtml(number)}</strong> is complete: here are your license keys.</p>
     </td></tr>${products}
+    <tr><td style="padding:12px 0;text-align:right;font-weight:bold">Total: ${escapeHtml(totalOf(input.lines))}</td></tr>
     <tr><td>
       <h2 style="font-size:18px">How to install</h2>
       <ol>${steps}</ol>
-      <p><a href="${escapeHtml(orderPage(input))}">View your order ${escapeHtml(number)}</a></p>
+      <p><a href="${escapeHtml(orderPageLink(input))}">View your order ${escapeHtml(number)}</a></p>
       <p><a href="${escapeHtml(receiptLink(input))}">Download your receipt (PDF)</a></p>
-      <p style="color:#6b7280">Need help? Our support team is available 24/7 at
-        <a href="${escapeHtml(input.publicUrl)}">${escapeHtml(input.publicUrl)}</a> - please quote order ${escapeHtml(number)}.</p>
+      ${supportHtml(input.store, number)}
     </td></tr>
   </table>
 </body>

@@ -2,12 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { renderDeliveryEmail } from './delivery-email.js';
 import { downloadFor } from './downloads.js';
 import { renderLowStockEmail } from './low-stock-email.js';
+import type { StoreIdentity } from './store-identity.js';
 
 const orderId = '3f2a9c1e-7b4d-4e8a-9c2f-1a2b3c4d5e6f';
 const publicUrl = 'https://store.example';
 const office = {
   productName: 'Microsoft Office 2021 Professional Plus',
   quantity: 2,
+  unitPrice: '219.99',
   keys: ['AAAAA-BBBBB-CCCCC-DDDDD-EEEEE', 'FFFFF-GGGGG-HHHHH-IIIII-JJJJJ'],
   download: downloadFor(
     {
@@ -21,6 +23,7 @@ const office = {
 const game = {
   productName: 'Tom & Jerry <Deluxe>',
   quantity: 1,
+  unitPrice: '5',
   keys: ['<b>KEY</b>'],
   download: downloadFor(
     { downloadUrl: null, installationNotes: null },
@@ -30,10 +33,40 @@ const game = {
 };
 const accessToken = 'k3Y_t0ken-of-43-characters-base64url-AbCdEfG';
 const receiptToken = 'r3c_t0ken-of-43-characters-base64url-AbCdEfG';
-const render = (customerName = 'Ada Lovelace', lines = [office, game]) =>
-  renderDeliveryEmail({ orderId, customerName, lines, publicUrl, accessToken, receiptToken });
+const store: StoreIdentity = { name: 'Keys & Co', publicUrl, supportEmail: 'help@store.example' };
+const render = (customerName = 'Ada Lovelace', lines = [office, game], from = store) =>
+  renderDeliveryEmail({ orderId, customerName, lines, store: from, publicUrl, accessToken, receiptToken });
 
-describe('Delivery e-mail', () => {
+describe('Delivery email', () => {
+  it("opens with the store's name and logo, and signs with its name", () => {
+    const { text, html } = render();
+    expect(html).toContain(`<img src="${publicUrl}/favicon.svg"`);
+    expect(html).toContain('Keys &amp; Co</a>');
+    expect(text.trimEnd().endsWith('Keys & Co')).toBe(true);
+  });
+
+  it('gives each line its price and the order its total', () => {
+    const { text, html } = render();
+    expect(text).toContain('  Price: 2 x $219.99, $439.98 in all');
+    expect(text).toContain('  Price: 1 x $5.00, $5.00 in all');
+    expect(text).toContain('Total: $444.98');
+    expect(html).toContain('Price: 2 x $219.99, $439.98 in all');
+    expect(html).toContain('Total: $444.98</td>');
+  });
+
+  it("sends questions to the configured support address, or else to the store's site, never a bare origin as a 24/7 team", () => {
+    const { text, html } = render();
+    expect(text).toContain(
+      'Questions about this order? Write to help@store.example and quote order #3F2A9C1E.',
+    );
+    expect(html).toContain('<a href="mailto:help@store.example">help@store.example</a>');
+    expect(text).not.toContain('24/7');
+    const withoutAddress = render(undefined, undefined, { ...store, supportEmail: null });
+    expect(withoutAddress.text).toContain(
+      'Questions about this order? Contact Keys & Co at https://store.example and quote order #3F2A9C1E.',
+    );
+  });
+
   it("names the order by '#' and the first 8 characters of its id in upper case", () => {
     const email = render();
     expect(email.subject).toBe('Your license keys for order #3F2A9C1E');
@@ -74,7 +107,7 @@ describe('Delivery e-mail', () => {
     expect(text).not.toContain(`${publicUrl}/product/b1c2d3e4-0000-4000-8000-000000000001`);
   });
 
-  it('links to the order confirmation page, its keys opened by the token in the fragment, and gives installation steps and support contact', () => {
+  it('links to the order confirmation page, its keys opened by the token in the fragment, and gives installation steps', () => {
     const { text, html } = render();
     const orderPage = `https://store.example/order-confirmation/${orderId}#access=${accessToken}`;
     expect(text).toContain(`Your order: ${orderPage}`);
@@ -82,7 +115,6 @@ describe('Delivery e-mail', () => {
     expect(text).toContain('How to install');
     expect(text).toMatch(/ {2}1\. Download the official installer/);
     expect(html).toContain('<ol><li>Download the official installer');
-    expect(text).toContain('Need help? Our support team is available 24/7 at https://store.example');
   });
 
   it('links to the receipt PDF with its own token, which opens only the receipt', () => {

@@ -1,8 +1,10 @@
+import { loadConfig, sellerDetails } from '@licensestore/shared/config';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import { createMailer, type Mailer, type MailSettings } from '@licensestore/shared/mail';
 import type { OrderAccess } from '@licensestore/shared/order-access';
+import { type StoreIdentity, storeNameFrom } from '../mail/store-identity.js';
 
 /** What the side effects need from the deployment (configuration, secrets); tests pass their own. */
 export interface SideEffectSettings {
@@ -17,12 +19,19 @@ export interface SideEffectSettings {
   /** PUBLIC_URL: the origin links in e-mails point at. */
   publicUrl: string;
   mail: MailSettings;
+  /**
+   * Where customer emails send questions (null: nowhere but the store's site); unset: the seller's address from the
+   * configuration (SELLER_EMAIL, a demo address outside production), as receipts give it.
+   */
+  supportEmail?: string | null;
   /** How long after a capture the workers look for its order, and place it if the api did not (default 30 s). */
   orderRepairDelayMs?: number;
 }
 
 /** What every processor gets: the settings, and the connections of the running workers instance. */
-export interface ProcessorContext extends Omit<SideEffectSettings, 'mail'> {
+export interface ProcessorContext extends Omit<SideEffectSettings, 'mail' | 'supportEmail'> {
+  /** The store customer emails come from: the From header's name, its logo, its support address. */
+  store: StoreIdentity;
   eventStore: EventStore;
   mailer: Mailer;
   logger: Logger;
@@ -34,10 +43,16 @@ export function createProcessorContext(
   eventStore: EventStore,
   logger: Logger,
 ): ProcessorContext {
-  const { mail, ...rest } = settings;
+  const { mail, supportEmail, ...rest } = settings;
+  const publicUrl = rest.publicUrl.replace(/\/+$/, '');
   return {
     ...rest,
-    publicUrl: rest.publicUrl.replace(/\/+$/, ''),
+    publicUrl,
+    store: {
+      name: storeNameFrom(mail.from),
+      publicUrl,
+      supportEmail: supportEmail === undefined ? sellerDetails(loadConfig()).email : supportEmail,
+    },
     eventStore,
     mailer: createMailer(mail, logger),
     logger,

@@ -14,6 +14,7 @@ import { loadStream } from '@licensestore/shared/commands';
 import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
 import type { Job } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readMail } from '../../../test/support/mail.js';
 import { deliveriesByMessageId } from '../../../test/support/smtp-server.js';
 import { jobIdFor } from '../reactor/reactor.js';
 import { openWorkersFixture, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
@@ -162,7 +163,8 @@ describe('Placing the order of a captured checkout', () => {
       expect(smtp.received).toHaveLength(1);
       expect([...deliveriesByMessageId(smtp.received).values()]).toEqual([1]);
       expect(smtp.received[0]?.recipients).toEqual([customer.email]);
-      for (const key of keys) expect(smtp.received[0]?.raw).toContain(key);
+      const { text } = await readMail(smtp.received[0]?.raw ?? '');
+      for (const key of keys) expect(text).toContain(key);
     });
   });
 

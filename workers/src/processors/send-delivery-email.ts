@@ -1,17 +1,15 @@
 import { liveUnits, orderDecider, orderStream, productDecider, productStream } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import type { EventStore } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
-import type { Job } from 'bullmq';
 import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';
-import { STALLED_JOBS } from '../jobs/host.js';
-import { defineProcessor, stillOurs } from '../jobs/processor.js';
+import { defineProcessor } from '../jobs/processor.js';
 import type { JobRequest } from '../jobs/queues.js';
 import { renderDeliveryEmail } from '../mail/delivery-email.js';
 import { downloadFor, type ProductDownload } from '../mail/downloads.js';
 import type { ProcessorContext } from './context.js';
+import { MAY_REPEAT_MESSAGE, sendAndRecord } from './hand-over.js';
 
 const QUEUE = 'send-delivery-email';
 const MESSAGE_KIND = 'delivery';
@@ -23,7 +21,7 @@ const schema = z.object({
 });
 type DeliveryEmailJob = z.infer<typeof schema>;
 
-/** The delivery e-mail caused by `cause` (an OrderFulfilled or a DeliveryEmailResendRequested): its trigger. */
+/** The delivery email caused by `cause` (an OrderFulfilled or a DeliveryEmailResendRequested): its trigger. */
 export const sendDeliveryEmailJob = (orderId: string, cause: Cause): JobRequest => ({
   queue: QUEUE,
   name: QUEUE,
@@ -40,22 +38,7 @@ async function productDownloadOf(eventStore: EventStore, productId: string): Pro
   };
 }
 
-/**
- * Notes in the job, in Redis, that the message is with the mail server, before the DeliveryEmailSent append: an
- * append that fails (Postgres restarting) is retried without sending again. A Redis that cannot take the note is no
- * reason to stop; the append then makes the retry a no-op instead.
- */
-async function noteHandedOver(job: Job, data: DeliveryEmailJob, messageId: string, logger: Logger) {
-  try {
-    await job.updateData({ ...data, handedOver: messageId } satisfies DeliveryEmailJob);
-  } catch (error) {
-    logger.warn({ err: error, orderId: data.orderId, messageId }, 'could not note the hand-over');
-  }
-}
-
-/** Said before a send that an earlier attempt may have made already, naming the Message-ID both copies carry. */
-export const MAY_REPEAT_MESSAGE =
-  'sending after an interrupted attempt; the mail server may already hold this message';
+export { MAY_REPEAT_MESSAGE };
 
 /**
  * Sends the order's keys once per trigger (never for a cancelled or refunded order): a trigger the order already
@@ -70,7 +53,7 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
     schema,
     concurrency: 4,
     async process(data, job, token) {
-      const { eventStore, keyVault, orderAccess, mailer, publicUrl, logger } = context;
+      const { eventStore, keyVault, orderAccess, mailer, publicUrl, store } = context;
       const { orderId, cause } = data;
       const trigger = cause.eventId;
       const { state: order } = await loadStream(eventStore, orderStream(orderId), orderDecider);
@@ -112,6 +95,7 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
             (async () => ({
               productName: line.productName,
               quantity: units.length,
+              unitPrice: line.unitPrice,
               keys: units.flatMap((unit) => {
                 const key = unit.keyId === null ? undefined : sealed.get(unit.keyId);
                 return key === undefined ? [] : [keyVault.open(key)];
@@ -129,22 +113,16 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
         orderId,
         customerName: order.customer.name,
         lines,
+        store,
         publicUrl,
         accessToken: orderAccess.token('order-link', orderId),
         receiptToken: orderAccess.token('receipt', orderId),
       });
-      await stillOurs(job, token, STALLED_JOBS.lockDuration);
-      if (job.attemptsStarted > 1) {
-        logger.warn({ orderId, messageId, attempt: job.attemptsStarted }, MAY_REPEAT_MESSAGE);
-      }
-      await mailer.send({
-        to: { name: order.customer.name, address: recipient },
-        messageId,
-        ...email,
-        context: { correlationId: cause.correlationId, orderId },
-      });
-      await noteHandedOver(job, data, messageId, logger);
-      await record();
-      return 'sent';
+      return sendAndRecord(
+        { job, token, data },
+        context,
+        { orderId, customer: order.customer, cause, messageId, email },
+        record,
+      );
     },
   });

@@ -16,6 +16,7 @@ import { recordOrderKeysJob } from '../processors/record-order-keys.js';
 import { releaseKeysJob } from '../processors/release-keys.js';
 import { sendDeliveryEmailJob } from '../processors/send-delivery-email.js';
 import { sendLowStockAlertJob } from '../processors/send-low-stock-alert.js';
+import { sendRefundEmailJob } from '../processors/send-refund-email.js';
 import type { Reactions } from './reactor.js';
 
 /** The event's data, validated by its stream's parser as its type says (a reaction only sees its own type). */
@@ -61,9 +62,15 @@ export const workerReactions = ({
     const { orderId, lineId, keys } = inventoryData(event, 'LicenceKeysAssigned');
     return recordOrderKeysJob({ orderId, lineId, keys }, causeOf(event));
   },
-  // An order that gave units up gives their keys back (revoked if they left the store) and leaves the queue.
-  OrderRefundCompleted: (event) =>
-    releaseKeysJob(orderData(event, 'OrderRefundCompleted').orderId, causeOf(event)),
+  // An order that gave units up gives their keys back (revoked if they left the store) and leaves the queue; the
+  // customer is told by email how much went back and which keys no longer work.
+  OrderRefundCompleted: (event) => {
+    const { orderId, amount, units } = orderData(event, 'OrderRefundCompleted');
+    return [
+      releaseKeysJob(orderId, causeOf(event)),
+      sendRefundEmailJob({ orderId, amount, units }, causeOf(event)),
+    ];
+  },
   OrderRefunded: (event) => releaseKeysJob(orderData(event, 'OrderRefunded').orderId, causeOf(event)),
   OrderPaymentDenied: (event) =>
     releaseKeysJob(orderData(event, 'OrderPaymentDenied').orderId, causeOf(event)),

@@ -110,6 +110,10 @@ describe('GET /api/my-orders', () => {
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
         receiptNumber: null,
+        refunds: [],
+        refundedTotal: '0.00',
+        netTotal: '318.99',
+        hasAccess: true,
         items: [
           {
             id: `${older.orderId}:${office.lineId}`,

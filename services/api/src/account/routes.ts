@@ -6,6 +6,7 @@ import {
   orderStream,
   UnauthenticatedError,
 } from '@licensestore/shared';
+import type { BuyerOrderMoney } from '@licensestore/shared/buyer-orders';
 import { handleCommand } from '@licensestore/shared/commands';
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
@@ -17,7 +18,7 @@ import type { Kysely } from 'kysely';
 import { keyRevealer } from '../licence-keys/reveal.js';
 import type { KeyCustody } from '../orders/custody.js';
 import { showOrderItems } from '../orders/item-views.js';
-import { findOrder, listCustomerOrders } from '../orders/queries.js';
+import { buyerRefundsOf, findOrder, listBuyerRefunds, listCustomerOrders } from '../orders/queries.js';
 import { countResend, type ResendLimit } from './resend-throttle.js';
 
 export interface AccountRoutesDeps {
@@ -61,9 +62,15 @@ export function accountRoutes({
     const email = signedInCustomerEmail(req);
     const orders = await listCustomerOrders(db, email);
     const access = { keys: 'clear', channel: 'my-orders', viewer: { type: 'customer', id: email } } as const;
-    const views: OrderWithItemsView[] = await Promise.all(
+    const refunds = await listBuyerRefunds(
+      db,
+      orders.map((order) => order.id),
+    );
+    const views: Array<OrderWithItemsView & BuyerOrderMoney> = await Promise.all(
       orders.map(async ({ items, ...order }) => ({
         ...order,
+        ...buyerRefundsOf(refunds, order),
+        hasAccess: true,
         items: (await showOrderItems(showing, req, order.id, items, access)).items,
       })),
     );

@@ -7,6 +7,7 @@ import {
   type OrderView,
   toCents,
 } from '@licensestore/shared';
+import type { BuyerOrderMoney } from '@licensestore/shared/buyer-orders';
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
 import { isUuid } from '../http/ids.js';
@@ -257,6 +258,68 @@ export async function listOrderRefunds(db: Kysely<Database>, orderId: string): P
     failureMessage: row.failure_message,
   }));
 }
+
+/** What went back to the buyer of an order: its completed refunds and the money it kept paid (access aside). */
+export type BuyerRefunds = Omit<BuyerOrderMoney, 'hasAccess'>;
+
+/**
+ * The completed refunds of each of these orders, oldest first, each unit named by its product, and what each
+ * order's buyer paid net of them; in three queries however many orders.
+ */
+export async function listBuyerRefunds(
+  db: Kysely<Database>,
+  orderIds: string[],
+): Promise<Map<string, BuyerRefunds>> {
+  const byOrder = new Map<string, BuyerRefunds>();
+  const ids = orderIds.filter(isUuid).map((id) => id.toLowerCase());
+  if (ids.length === 0) return byOrder;
+  const [orders, refunds, lines] = await Promise.all([
+    db.selectFrom('orders').select(['id', 'total', 'refunded_total']).where('id', 'in', ids).execute(),
+    db
+      .selectFrom('order_refunds')
+      .select(['order_id', 'amount', 'units', 'requested_at', 'completed_at'])
+      .where('order_id', 'in', ids)
+      .where('status', '=', 'completed')
+      .orderBy('completed_at')
+      .orderBy('id')
+      .execute(),
+    db
+      .selectFrom('order_items')
+      .select(['order_id', 'line_id', 'product_name'])
+      .where('order_id', 'in', ids)
+      .execute(),
+  ]);
+  const names = new Map(lines.map((line) => [`${line.order_id}/${line.line_id}`, line.product_name]));
+  for (const order of orders) {
+    const refunded = toCents(order.refunded_total);
+    byOrder.set(order.id, {
+      refunds: [],
+      refundedTotal: formatCents(refunded),
+      netTotal: formatCents(toCents(order.total) - refunded),
+    });
+  }
+  for (const refund of refunds) {
+    byOrder.get(refund.order_id)?.refunds.push({
+      amount: refund.amount,
+      completedAt: (refund.completed_at ?? refund.requested_at).toISOString(),
+      productNames: refund.units.map(
+        (unit) => names.get(`${refund.order_id}/${unit.lineId}`) ?? 'An item of this order',
+      ),
+    });
+  }
+  return byOrder;
+}
+
+/** What went back to the buyer of this order, from `found` (nothing for an order it has no entry for). */
+export const buyerRefundsOf = (
+  found: ReadonlyMap<string, BuyerRefunds>,
+  order: Pick<OrderView, 'id' | 'total'>,
+): BuyerRefunds =>
+  found.get(order.id.toLowerCase()) ?? { refunds: [], refundedTotal: '0.00', netTotal: order.total };
+
+/** What went back to the buyer of this order. */
+export const findBuyerRefunds = async (db: Kysely<Database>, order: Pick<OrderView, 'id' | 'total'>) =>
+  buyerRefundsOf(await listBuyerRefunds(db, [order.id]), order);
 
 /** The order as the back office sees it: with its refunds, the money refunded and what the store keeps. */
 export async function findBackOfficeOrder(

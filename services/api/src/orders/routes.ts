@@ -28,7 +28,7 @@ import { ifMatchRevision, setRevisionTag } from '../http/revision-tags.js';
 import { parseRequest } from '../http/validation.js';
 import { keyRevealer, masked } from '../licence-keys/reveal.js';
 import type { PaypalClient } from '../payments/index.js';
-import { grantOrderAccess, keyAccess, orderViewFor } from './access.js';
+import { grantOrderAccess, type KeyAccess, keyAccess, orderViewFor } from './access.js';
 import { findTaggedBackOfficeOrder } from './back-office-order.js';
 import { type KeyCustody, PAGE_VIEW_MS } from './custody.js';
 import { orderEventsRoute, PAGE_VIEW_COOKIE, type SnapshotView } from './events-route.js';
@@ -36,6 +36,7 @@ import { showOrderItems } from './item-views.js';
 import { orderListFiltersSchema } from './order-search.js';
 import { OrderWatch } from './order-watch.js';
 import {
+  findBuyerRefunds,
   findOrder,
   listOrderItems,
   listOrderRefunds,
@@ -115,12 +116,18 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   closing?.addEventListener('abort', () => void watch.close(), { once: true });
 
   const accessTo = (req: Request, order: OrderView) => keyAccess(req, order, orderAccess);
+  /** The order as its buyer's page shows it: with the money that went back, and whether this visitor has access. */
+  const buyerView = async (order: OrderView, access: KeyAccess) => ({
+    ...orderViewFor(order, access),
+    ...(await findBuyerRefunds(db, order)),
+    hasAccess: access.keys !== 'none',
+  });
   const showing = { custody, reveal };
   const snapshotView: SnapshotView = async (req, { order, items }, pageView) => {
     const access = accessTo(req, order);
     const shown = await showOrderItems(showing, req, order.id, items, access, pageView);
     return {
-      view: { ...orderViewFor(order, access), items: shown.items },
+      view: { ...(await buyerView(order, access)), items: shown.items },
       pageView: shown.showing ? custody.pageViewToken(req, shown.showing) : undefined,
     };
   };
@@ -163,7 +170,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     }
     const order = await findOrder(db, req.params.orderId);
     if (!order) throw orderNotFound();
-    privateJson(res, orderViewFor(order, accessTo(req, order)));
+    privateJson(res, await buyerView(order, accessTo(req, order)));
   });
 
   router.get('/orders/:orderId/items', async (req, res) => {
