@@ -39,9 +39,36 @@ export interface EvidenceFacts {
     clientHash: string;
   }>;
   refunds: Array<{ at: string; what: string }>;
-  /** Status changes made by hand (an admin), with who made them. */
+  /** Status changes an admin made by hand, with the admin's id (`by`) until `withAdminNames` names them. */
   statusChanges: Array<{ at: string; from: string; to: string; by: string }>;
 }
+
+/**
+ * The facts with each admin named by username (status changes made by hand, keys an admin was shown); an admin
+ * removed since keeps the id.
+ */
+export function withAdminNames(facts: EvidenceFacts, names: ReadonlyMap<string, string>): EvidenceFacts {
+  const named = (id: string) => names.get(id) ?? `a removed back-office user (${id})`;
+  return {
+    ...facts,
+    statusChanges: facts.statusChanges.map((change) => ({ ...change, by: named(change.by) })),
+    reveals: facts.reveals.map((reveal) =>
+      reveal.viewer.type === 'admin' && reveal.viewer.id
+        ? { ...reveal, viewer: { ...reveal.viewer, id: named(reveal.viewer.id) } }
+        : reveal,
+    ),
+  };
+}
+
+/** The ids of the admins the facts name: who changed the status by hand, who was shown the keys. */
+export const adminIdsOf = (facts: EvidenceFacts): string[] => [
+  ...new Set([
+    ...facts.statusChanges.map((change) => change.by),
+    ...facts.reveals.flatMap((reveal) =>
+      reveal.viewer.type === 'admin' && reveal.viewer.id ? [reveal.viewer.id] : [],
+    ),
+  ]),
+];
 
 const byPosition = (a: RecordedEvent, b: RecordedEvent) =>
   a.position < b.position ? -1 : a.position > b.position ? 1 : 0;
@@ -69,6 +96,8 @@ export function evidenceFacts(
     .find((event) => event?.type === 'CheckoutCaptured');
 
   const maskedById = new Map<string, string>();
+  // A refund that leaves no unit live records the status change to refunded with it, at the same moment.
+  let refundCompletedAt: string | null = null;
   const keysOfLine = new Map<string, string[]>();
   const facts: EvidenceFacts = {
     orderId,
@@ -138,6 +167,7 @@ export function evidenceFacts(
         });
         break;
       case 'OrderRefundCompleted':
+        refundCompletedAt = event.data.completedAt;
         facts.refunds.push({
           at: event.data.completedAt,
           what: `PayPal refunded ${event.data.amount} ${facts.currency} (refund ${event.data.paypalRefundId})`,
@@ -150,12 +180,19 @@ export function evidenceFacts(
         });
         break;
       case 'OrderStatusChanged':
-        facts.statusChanges.push({
-          at: event.data.changedAt,
-          from: event.data.from,
-          to: event.data.to,
-          by: `${recorded.metadata.actor.type} ${recorded.metadata.actor.id}`,
-        });
+        if (event.data.to === 'refunded' && event.data.changedAt === refundCompletedAt) {
+          facts.refunds.push({
+            at: event.data.changedAt,
+            what: `With that refund no unit was left, so the order went from ${event.data.from} to refunded`,
+          });
+        } else if (recorded.metadata.actor.type === 'admin') {
+          facts.statusChanges.push({
+            at: event.data.changedAt,
+            from: event.data.from,
+            to: event.data.to,
+            by: recorded.metadata.actor.id,
+          });
+        }
         break;
       default:
         break;

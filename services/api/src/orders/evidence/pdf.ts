@@ -11,15 +11,21 @@ export interface PackSeal {
   producedFor: string;
 }
 
-const CHANNELS: Record<string, string> = {
-  'confirmation-page': 'order confirmation page (the browser that paid)',
-  'email-link': "delivery e-mail's link",
-  'my-orders': 'My Orders (customer signed in with the order address)',
-  'admin-reveal': 'back office (an admin revealed it)',
+/** Where keys were shown in clear, and to whom, for each door they can be shown through. */
+const SHOWN: Record<string, (viewer: string) => string> = {
+  'confirmation-page': () => 'on the order confirmation page to the browser that paid',
+  'email-link': () => "through the delivery email's link",
+  'my-orders': (viewer) => `on My Orders to ${viewer}, signed in with the order's address`,
+  'admin-reveal': (viewer) => `in the back office to ${viewer}`,
 };
 
+/** Who was shown the keys: an admin by username (`withAdminNames`), a customer by the address they signed in with. */
 const viewerText = ({ type, id }: { type: string; id: string | null }) =>
-  type === 'order-link' ? 'holder of the order access cookie' : `${type} ${id ?? ''}`.trim();
+  type === 'order-link'
+    ? 'the browser holding the order’s link'
+    : type === 'admin'
+      ? (id ?? 'an admin')
+      : `the customer${id ? ` ${id}` : ''}`;
 
 const when = (iso: string) =>
   iso
@@ -86,10 +92,10 @@ export function evidencePdf(facts: EvidenceFacts, seal: PackSeal): Promise<Buffe
   }
 
   heading('Delivery');
-  if (facts.deliveries.length === 0) none('No delivery e-mail was recorded.');
+  if (facts.deliveries.length === 0) none('No delivery email was recorded.');
   for (const delivery of facts.deliveries) {
     item(
-      `Delivery e-mail to ${delivery.recipient} accepted by the mail server at ${when(delivery.sentAt)} (message id ${delivery.messageId})`,
+      `Delivery email to ${delivery.recipient} accepted by the mail server at ${when(delivery.sentAt)} (message id ${delivery.messageId})`,
     );
   }
 
@@ -98,7 +104,7 @@ export function evidencePdf(facts: EvidenceFacts, seal: PackSeal): Promise<Buffe
     none('The keys were never shown in clear on the site or in the back office.');
   for (const reveal of facts.reveals) {
     item(
-      `${when(reveal.revealedAt)}: ${reveal.keys.join(', ')} shown through the ${CHANNELS[reveal.channel] ?? reveal.channel} to ${viewerText(reveal.viewer)}; client address hash ${reveal.clientHash.slice(0, 16)}`,
+      `${when(reveal.revealedAt)}: ${reveal.keys.join(', ')} shown ${SHOWN[reveal.channel]?.(viewerText(reveal.viewer)) ?? `to ${viewerText(reveal.viewer)}`}; client address hash ${reveal.clientHash.slice(0, 16)}`,
     );
   }
 
@@ -107,7 +113,7 @@ export function evidencePdf(facts: EvidenceFacts, seal: PackSeal): Promise<Buffe
   for (const refund of facts.refunds) item(`${when(refund.at)}: ${refund.what}`);
 
   if (facts.statusChanges.length > 0) {
-    heading('Status changed by hand');
+    heading('Status changed by hand (an admin)');
     for (const change of facts.statusChanges)
       item(`${when(change.at)}: ${change.from} to ${change.to} by ${change.by}`);
   }

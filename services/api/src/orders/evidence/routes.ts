@@ -15,8 +15,9 @@ import type { Kysely } from 'kysely';
 import { requireBackOffice, signedInBackOfficeUser } from '../../auth/guards.js';
 import { isUuid } from '../../http/ids.js';
 import { keyRevealer } from '../../licence-keys/reveal.js';
+import { adminUsernames } from '../admin-usernames.js';
 import { orderOwnEvents } from '../timeline.js';
-import { evidenceFacts } from './facts.js';
+import { adminIdsOf, evidenceFacts, withAdminNames } from './facts.js';
 import { evidencePdf } from './pdf.js';
 
 export const EVIDENCE_PDF_FILE = 'evidence.pdf';
@@ -48,8 +49,9 @@ export function evidenceRoutes({ db, eventStore, keyVault, logger, signingKey }:
     const orderId = id.toLowerCase();
     if (!signingKey) throw new AppError(503, NO_SIGNING_KEY);
     const events = await orderOwnEvents(eventStore, orderId);
-    const facts = events && evidenceFacts(orderId, events, reveal);
-    if (!events || !facts) throw new NotFoundError('Order not found');
+    const found = events && evidenceFacts(orderId, events, reveal);
+    if (!events || !found) throw new NotFoundError('Order not found');
+    const facts = withAdminNames(found, await adminUsernames(db, adminIdsOf(found)));
 
     const user = signedInBackOfficeUser(req);
     const account = await db

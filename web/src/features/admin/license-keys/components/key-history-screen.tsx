@@ -5,6 +5,7 @@ import { buttonClasses } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
+import { AuditDetails } from '@/features/admin/components/audit-details';
 import { isNotFound } from '@/lib/api';
 import { formatDateTime } from '@/lib/date-time';
 import { type KeyHistoryEntry, type KeyHistoryView, useKeyHistory } from '../api/get-key-history';
@@ -13,11 +14,8 @@ import { describeKeyStep } from '../utils/describe-key-step';
 const LINK =
   'rounded-sm text-primary underline-offset-4 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary';
 
-const actorLabel = ({ type, id, name }: KeyHistoryEntry['actor']) =>
-  type === 'system' ? `System (${id})` : `${type === 'admin' ? 'Admin' : 'Customer'} ${name ?? id}`;
-
 function Step({ entry }: { entry: KeyHistoryEntry }) {
-  const { title, summary } = describeKeyStep(entry);
+  const { title, summary, details } = describeKeyStep(entry);
   return (
     <li className="relative grid gap-1 border-l-2 border-border pb-5 pl-5 last:pb-0">
       <span aria-hidden="true" className="absolute top-1.5 -left-[5px] size-2 rounded-full bg-primary" />
@@ -28,23 +26,28 @@ function Step({ entry }: { entry: KeyHistoryEntry }) {
         </time>
       </div>
       {summary && <p className="text-sm break-words">{summary}</p>}
-      <p className="text-xs break-all text-muted-foreground">
-        By {actorLabel(entry.actor)} · <span className="font-mono">{entry.eventType}</span>
-      </p>
+      <AuditDetails details={details} />
     </li>
   );
 }
+
+/** 'available' → 'Available': the inventory's status word as a label. */
+const statusLabel = (status: string) => status.charAt(0).toUpperCase() + status.slice(1);
 
 function KeySummary({ history }: { history: KeyHistoryView }) {
   const rows: Array<[string, React.ReactNode]> = [
     ['Product', history.productName ?? 'Deleted product'],
     [
       'License key',
-      <code key="key" className="font-mono">
-        {history.key ?? 'Removed from the inventory'}
-      </code>,
+      history.key ? (
+        <code key="key" className="font-mono whitespace-nowrap">
+          {history.key}
+        </code>
+      ) : (
+        'Removed from the inventory'
+      ),
     ],
-    ['Status', history.status ?? 'N/A'],
+    ['Status', history.status ? statusLabel(history.status) : 'N/A'],
     [
       'Order',
       history.orderId ? (
@@ -66,7 +69,7 @@ function KeySummary({ history }: { history: KeyHistoryView }) {
           {rows.map(([label, value]) => (
             <div key={label} className="contents">
               <dt className="text-muted-foreground">{label}</dt>
-              <dd className="break-all">{value}</dd>
+              <dd className="break-words">{value}</dd>
             </div>
           ))}
         </dl>
@@ -76,8 +79,9 @@ function KeySummary({ history }: { history: KeyHistoryView }) {
 }
 
 /**
- * One licence key's custody, oldest first: imported (batch, by whom), assigned, delivered (the mail server's
- * message id), every time it was shown in clear, and what happened to it after. The key is masked for everyone.
+ * One license key's custody, oldest first, each step a plain sentence naming who did it (the ids behind it one
+ * click away): imported, assigned, delivered, every time it was shown in clear, and what happened to it after. The
+ * key is masked for everyone.
  */
 export function KeyHistoryScreen({ keyId }: { keyId: string }) {
   const { data: history, error, isPending, refetch, isRefetching } = useKeyHistory(keyId);

@@ -1,58 +1,69 @@
 import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { eventTypeLabel } from '@/features/admin/audit/utils/event-types';
+import { actorName } from '@/features/admin/components/actor-name';
+import type { AuditDetail } from '@/features/admin/components/audit-details';
 import type { KeyHistoryEntry } from '../api/get-key-history';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-/** How each door a key can be shown through is named to people. */
-const CHANNELS: Record<string, string> = {
-  'confirmation-page': 'on the order confirmation page (the browser that paid)',
-  'email-link': "through the delivery e-mail's link",
-  'my-orders': 'on My Orders (the customer signed in)',
-  'admin-reveal': 'in the back office (an admin revealed it)',
+/** Where a key was shown in clear, and to whom, for each door it can be shown through. */
+const SHOWN: Record<string, (viewer: string) => string> = {
+  'confirmation-page': () => 'Shown on the order confirmation page to the browser that paid',
+  'email-link': () => "Shown through the delivery email's link",
+  'my-orders': () => 'Shown on My Orders to the customer, signed in',
+  'admin-reveal': (viewer) => `Shown to ${viewer} in the back office`,
 };
 
-const viewerOf = (viewer: unknown) => {
-  const { type, id } = (viewer ?? {}) as { type?: unknown; id?: unknown };
-  if (type === 'order-link') return 'the holder of the order’s access cookie';
-  return `${type === 'admin' ? 'admin' : 'customer'} ${text(id)}`.trim();
+/** Who saw the key: an admin by username (the step's own actor is the admin who asked to see it). */
+const viewerOf = (entry: KeyHistoryEntry) => {
+  const { type, id } = (entry.details.viewer ?? {}) as { type?: unknown; id?: unknown };
+  if (type === 'admin') {
+    return entry.actor.type === 'admin' && entry.actor.id === id ? actorName(entry.actor) : 'an admin';
+  }
+  return type === 'order-link' ? 'the holder of the order’s link' : 'the customer';
 };
 
-/** 'LicenceKeyRevoked' → 'Licence key revoked' for steps of event types this screen has no words for yet. */
-const titleOf = (type: string) => {
-  const words = type
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/\blicence\b/g, 'license');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
+/** The step's stored event type and the ids behind its sentence, for an auditor to open. */
+function detailsOf(entry: KeyHistoryEntry): AuditDetail[] {
+  const { details } = entry;
+  const rows: AuditDetail[] = [['Event', entry.eventType, 'name']];
+  const add = (label: string, value: unknown) => {
+    if (text(value)) rows.push([label, text(value), 'id']);
+  };
+  add('Import batch', entry.kind === 'imported' ? details.batch : undefined);
+  add('Order line', details.lineId);
+  add('Mail server message id', details.messageId);
+  add('Address hash', details.clientHash);
+  if (entry.actor.type !== 'customer') add('Recorded by (id)', entry.actor.id);
+  return rows;
+}
 
-/** The step's title and one sentence on it, from what the server recorded. */
-export function describeKeyStep(entry: KeyHistoryEntry): { title: string; summary: string } {
+/** The step's title, one plain sentence on it with who did it, and the details an auditor may open. */
+export function describeKeyStep(entry: KeyHistoryEntry): {
+  title: string;
+  summary: string;
+  details: AuditDetail[];
+} {
   const { details } = entry;
   const order = entry.orderId ? `order ${orderNumber(entry.orderId)}` : '';
+  const by = actorName(entry.actor);
+  const step = (title: string, summary: string) => ({ title, summary, details: detailsOf(entry) });
   switch (entry.kind) {
     case 'imported': {
       const size = typeof details.batchSize === 'number' ? details.batchSize : 1;
-      return {
-        title: 'Imported',
-        summary: `Added in a batch of ${size} key${size === 1 ? '' : 's'} (batch ${text(details.batch)})`,
-      };
+      return step('Imported', `Added to stock by ${by}, in a batch of ${size} key${size === 1 ? '' : 's'}`);
     }
     case 'removed':
-      return { title: 'Removed', summary: 'Taken out of the inventory before anyone got it' };
+      return step('Removed', `Taken out of stock by ${by} before anyone got it`);
     case 'assigned':
-      return { title: 'Assigned', summary: `Given to ${order}, line ${text(details.lineId)}` };
+      return step('Assigned', `Given to ${order}`);
     case 'delivered':
-      return {
-        title: 'Delivered',
-        summary: `E-mailed to ${text(details.recipient)} for ${order}; the mail server accepted it as message ${text(details.messageId)}`,
-      };
-    case 'revealed':
-      return {
-        title: 'Revealed',
-        summary: `Shown in clear ${CHANNELS[text(details.channel)] ?? text(details.channel)} to ${viewerOf(details.viewer)} (address hash ${text(details.clientHash).slice(0, 12)}…)`,
-      };
+      return step('Delivered', `Emailed to ${text(details.recipient)} for ${order}`);
+    case 'revealed': {
+      const shown = SHOWN[text(details.channel)];
+      return step('Shown', shown ? shown(viewerOf(entry)) : `Shown to ${viewerOf(entry)}`);
+    }
     default:
-      return { title: titleOf(entry.eventType), summary: order ? `For ${order}` : '' };
+      return step(eventTypeLabel(entry.eventType), order ? `For ${order}, by ${by}` : `By ${by}`);
   }
 }

@@ -1,8 +1,10 @@
 import type { BackOfficeOrderView, OrderRefundView } from '@licensestore/shared';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { actorName } from '@/features/admin/components/actor-name';
 import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
+import { useOrderTimeline } from '../api/get-order-timeline';
 
 const STATUS: Record<OrderRefundView['status'], string> = {
   requested: 'Requested',
@@ -10,7 +12,22 @@ const STATUS: Record<OrderRefundView['status'], string> = {
   failed: 'Failed',
 };
 
-function RefundRow({ refund }: { refund: OrderRefundView }) {
+/**
+ * Who asked for each of the order's refunds, by refund id, as a person is named: the order's own events record it
+ * (the refund row keeps only an id), and the timeline on the same page reads them with each admin's username.
+ */
+function useRefundRequesters(orderId: string): Map<string, string> {
+  const { data: entries = [] } = useOrderTimeline(orderId);
+  const requesters = new Map<string, string>();
+  for (const entry of entries) {
+    if (entry.type === 'OrderRefundRequested' && typeof entry.data.refundId === 'string') {
+      requesters.set(entry.data.refundId, actorName(entry.actor));
+    }
+  }
+  return requesters;
+}
+
+function RefundRow({ refund, requester }: { refund: OrderRefundView; requester: string | undefined }) {
   const units = refund.units.map((unit) => unit.productName);
   return (
     <li className="grid gap-1 rounded-lg border border-border p-3 text-sm">
@@ -21,7 +38,7 @@ function RefundRow({ refund }: { refund: OrderRefundView }) {
       <p>{units.length > 0 ? units.join(', ') : 'Money only (no units)'}</p>
       <p className="text-muted-foreground">
         {refund.reason ?? "Made in PayPal's dashboard"}
-        {refund.requestedBy ? ` · by ${refund.requestedBy}` : ''} · {formatDateTime(refund.requestedAt)}
+        {requester ? ` · by ${requester}` : ''} · {formatDateTime(refund.requestedAt)}
       </p>
       {refund.status === 'failed' && (
         <p className="text-destructive">
@@ -34,6 +51,7 @@ function RefundRow({ refund }: { refund: OrderRefundView }) {
 
 /** The order's refunds, newest last, with what was refunded and what the store keeps. */
 export function OrderRefundsCard({ order }: { order: BackOfficeOrderView }) {
+  const requesters = useRefundRequesters(order.id);
   return (
     <Card aria-labelledby="order-refunds">
       <CardHeader>
@@ -55,7 +73,11 @@ export function OrderRefundsCard({ order }: { order: BackOfficeOrderView }) {
         ) : (
           <ul className="grid gap-2" aria-label="Refunds of this order">
             {order.refunds.map((refund) => (
-              <RefundRow key={refund.id} refund={refund} />
+              <RefundRow
+                key={refund.id}
+                refund={refund}
+                requester={refund.refundId ? requesters.get(refund.refundId) : undefined}
+              />
             ))}
           </ul>
         )}

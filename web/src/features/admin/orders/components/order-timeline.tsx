@@ -3,9 +3,12 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
+import { eventTypeLabel } from '@/features/admin/audit/utils/event-types';
+import { actorName } from '@/features/admin/components/actor-name';
+import { type AuditDetail, AuditDetails } from '@/features/admin/components/audit-details';
 import { formatDateTime } from '@/lib/date-time';
 import { type TimelineEntry, useOrderTimeline } from '../api/get-order-timeline';
-import { actorLabel, describeEvent, eventTitle, lineNames } from '../utils/describe-event';
+import { describeEvent, lineNames } from '../utils/describe-event';
 
 function TimelineItem({ entry, lines }: { entry: TimelineEntry; lines: Map<string, string> }) {
   const summary = describeEvent(entry, lines);
@@ -13,26 +16,26 @@ function TimelineItem({ entry, lines }: { entry: TimelineEntry; lines: Map<strin
     <li className="relative grid gap-1 border-l-2 border-border pb-5 pl-5 last:pb-0">
       <span aria-hidden="true" className="absolute top-1.5 -left-[5px] size-2 rounded-full bg-primary" />
       <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <h3 className="font-medium">{eventTitle(entry.type)}</h3>
+        <h3 className="font-medium">{eventTypeLabel(entry.type)}</h3>
         <time dateTime={entry.recordedAt} className="text-sm text-muted-foreground tabular-nums">
           {formatDateTime(entry.recordedAt)}
         </time>
       </div>
       {summary && <p className="text-sm break-words">{summary}</p>}
-      <p className="text-xs text-muted-foreground">
-        By {actorLabel(entry.actor)} ·{' '}
-        <span className="font-mono break-all">
-          {entry.type} in {entry.stream} #{entry.revision}
-        </span>
-      </p>
-      <details className="text-xs">
-        <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
-          Event data
-        </summary>
+      <p className="text-xs text-muted-foreground">By {actorName(entry.actor)}</p>
+      <AuditDetails
+        details={[
+          ['Event', entry.type, 'name'],
+          ['Stream', `${entry.stream} #${entry.revision}`, 'id'],
+          ...(entry.actor.type === 'customer'
+            ? []
+            : [['Recorded by (id)', entry.actor.id, 'id'] as AuditDetail]),
+        ]}
+      >
         <pre className="mt-2 max-w-full overflow-x-auto rounded-md bg-muted p-3 font-mono">
           {JSON.stringify(entry.data, null, 2)}
         </pre>
-      </details>
+      </AuditDetails>
     </li>
   );
 }

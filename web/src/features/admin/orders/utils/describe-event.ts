@@ -1,22 +1,11 @@
+import { actorName } from '@/features/admin/components/actor-name';
 import { formatPrice } from '@/lib/format';
-import type { TimelineActor, TimelineEntry } from '../api/get-order-timeline';
+import type { TimelineEntry } from '../api/get-order-timeline';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 const keyList = (keys: unknown) =>
   Array.isArray(keys) ? keys.map((key) => text((key as { key?: unknown }).key)).join(', ') : '';
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
-
-/**
- * 'OrderLicenceKeysAssigned' → 'Order license keys assigned': the event's own name, readable, in the screens' one
- * spelling (the exact type is shown beside it).
- */
-export const eventTitle = (type: string) => {
-  const words = type
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .toLowerCase()
-    .replace(/\blicence\b/g, 'license');
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 /** Order lines by id → product name, from the OrderCaptured event: inventory events name lines by id only. */
 export function lineNames(entries: TimelineEntry[]): Map<string, string> {
@@ -30,14 +19,30 @@ export function lineNames(entries: TimelineEntry[]): Map<string, string> {
   );
 }
 
-export const actorLabel = ({ type, id, name }: TimelineActor) =>
-  type === 'system' ? `System (${id})` : `${type === 'admin' ? 'Admin' : 'Customer'} ${name ?? id}`;
+// The event log names actors as the timeline does.
+export { actorLabel } from '@/features/admin/components/actor-name';
+
+/** Where keys were shown in clear, for each door they can be shown through. */
+const SHOWN_WHERE: Record<string, string> = {
+  'confirmation-page': 'on the order confirmation page',
+  'email-link': "through the delivery email's link",
+  'my-orders': 'on My Orders',
+  'admin-reveal': 'in the back office',
+};
+
+/** Who saw the keys: an admin by username (the event's own actor is the admin who asked to see them). */
+function viewerOf({ data, actor }: TimelineEntry) {
+  const { type, id } = (data.viewer ?? {}) as { type?: unknown; id?: unknown };
+  if (type === 'admin') return actor.type === 'admin' && actor.id === id ? actorName(actor) : 'an admin';
+  return type === 'order-link' ? 'the browser holding the order’s link' : 'the customer';
+}
 
 /**
  * One sentence on what the event did, from its data (keys already masked by the server). Types this screen does
  * not know yet still show their name and their data.
  */
-export function describeEvent({ type, data }: TimelineEntry, lines: Map<string, string>): string | null {
+export function describeEvent(entry: TimelineEntry, lines: Map<string, string>): string | null {
+  const { type, data } = entry;
   const line = lines.get(text(data.lineId)) ?? `line ${text(data.lineId)}`;
   switch (type) {
     case 'CheckoutStarted': {
@@ -90,16 +95,11 @@ export function describeEvent({ type, data }: TimelineEntry, lines: Map<string, 
     case 'OrderReopened': {
       const count = Array.isArray(data.keysGivenUp) ? data.keysGivenUp.length : 0;
       const gaveUp = count > 0 ? `, giving up its ${plural(count, 'old license key')}` : '';
-      return `Reopened${gaveUp}: new keys are taken from stock and e-mailed`;
+      return `Reopened${gaveUp}: new keys are taken from stock and emailed`;
     }
     case 'LicenceKeysRevealed': {
-      const viewer = (data.viewer ?? {}) as { type?: unknown; id?: unknown };
-      const who =
-        viewer.type === 'order-link'
-          ? 'the order access cookie holder'
-          : `${text(viewer.type)} ${text(viewer.id)}`;
       const count = Array.isArray(data.keyIds) ? data.keyIds.length : 0;
-      return `${plural(count, 'license key')} shown in clear (${text(data.channel)}) to ${who}`;
+      return `${plural(count, 'license key')} shown in clear ${SHOWN_WHERE[text(data.channel)] ?? ''} to ${viewerOf(entry)}`;
     }
     case 'OrderReceiptRequested':
       return `Paid: asked for the next receipt number of ${Number(data.year)}`;
