@@ -17,9 +17,11 @@ const SignOutRoute = lazy(() => import('./routes/sign-out'));
 const NotFoundRoute = lazy(() => import('./routes/not-found'));
 const AdminApp = lazy(() => import('./routes/admin/admin-app'));
 
-/** The back office's screens, one route so moving between them keeps the admin layout mounted. */
-const ADMIN_PATHS =
-  /^\/admin(?:\/(?:login|products|orders(?:\/[^/]+)?|customers(?:\/[^/]+)?|license-keys(?:\/[^/]+)?|team|audit\/(?:events|dashboard|verify|orders\/[^/]+)))?\/?$/;
+/**
+ * Everything under /admin is the back office's, one route so moving between its screens keeps the admin layout
+ * mounted; it answers paths it has no screen for with its own 404 page.
+ */
+const BACK_OFFICE = /^\/admin(?:\/|$)/;
 
 function RouteFallback() {
   return (
@@ -44,8 +46,10 @@ function Routes() {
         <Route path="/sign-in/link-expired" component={SignInLinkExpiredRoute} />
         <Route path="/sign-in/confirm" component={SignInConfirmRoute} />
         <Route path="/sign-out" component={SignOutRoute} />
-        <Route path={ADMIN_PATHS} component={AdminApp} />
-        <Route component={NotFoundRoute} />
+        <Route path={BACK_OFFICE} component={AdminApp} />
+        <Route>
+          <NotFoundRoute />
+        </Route>
       </Switch>
     </Suspense>
   );
@@ -54,7 +58,7 @@ function Routes() {
 /** The public header and footer frame every path except the back office (/admin...). */
 export function AppRouter() {
   const [location] = useLocation();
-  if (location.startsWith('/admin')) return <Routes />;
+  if (BACK_OFFICE.test(location)) return <Routes />;
   return (
     <StorefrontLayout>
       <Routes />

@@ -1,6 +1,16 @@
+import { Link } from 'wouter';
 import { Seo } from '@/components/seo/seo';
+import { buttonClasses } from '@/components/ui/button';
 
-export default function NotFoundRoute() {
+/** Where a lost visitor goes next: the store's home page, or the back office's dashboard under /admin. */
+export interface WayBack {
+  href: string;
+  label: string;
+}
+
+const STORE_HOME: WayBack = { href: '/', label: 'Back to Home' };
+
+export default function NotFoundRoute({ wayBack = STORE_HOME }: { wayBack?: WayBack }) {
   return (
     <div className="flex min-h-[60vh] items-center justify-center px-4 py-16">
       <Seo title="Page Not Found" description="The page you asked for does not exist." noindex />
@@ -22,6 +32,9 @@ export default function NotFoundRoute() {
           <h1 className="text-2xl font-bold">404 Page Not Found</h1>
         </div>
         <p className="mt-4 text-sm text-muted-foreground">Did you forget to add the page to the router?</p>
+        <Link href={wayBack.href} className={buttonClasses('primary', 'mt-6')}>
+          {wayBack.label}
+        </Link>
       </div>
     </div>
   );

@@ -30,6 +30,7 @@ export function Sheet({
             event.preventDefault();
             returnFocus.current?.focus();
           }}
+          data-side-panel=""
           className="fixed inset-y-0 right-0 z-50 flex h-full w-full flex-col gap-4 border-l border-border bg-background p-6 shadow-lg sm:max-w-md"
         >
           <div className="flex items-center justify-between">

@@ -1,8 +1,9 @@
 import { lazy, Suspense } from 'react';
-import { Redirect, Route, Switch } from 'wouter';
+import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { AdminAccess } from '@/features/admin/auth/components/admin-access';
 import { AdminLayout } from '@/features/admin/layout/components/admin-layout';
 import { AdminLoading } from '@/features/admin/layout/components/admin-loading';
+import NotFoundRoute, { type WayBack } from '../not-found';
 
 // The back office is its own set of chunks: a shopper never downloads any of it.
 const LoginRoute = lazy(() => import('./login'));
@@ -20,17 +21,30 @@ const AuditOrderRoute = lazy(() => import('./audit-order'));
 const AuditDashboardRoute = lazy(() => import('./audit-dashboard'));
 const AuditVerifyRoute = lazy(() => import('./audit-verify'));
 
+/** The paths of the back office's screens; any other path under /admin is its 404 page. */
+const ADMIN_SCREENS =
+  /^\/admin(?:\/(?:login|products|orders(?:\/[^/]+)?|customers(?:\/[^/]+)?|license-keys(?:\/[^/]+)?|team|audit\/(?:events|dashboard|verify|orders\/[^/]+)))?\/?$/;
+
+const TO_DASHBOARD: WayBack = { href: '/admin', label: 'Back to Dashboard' };
+const TO_LOGIN: WayBack = { href: '/admin', label: 'Go to Admin Login' };
+
 /**
- * Every admin screen; the router sends only these paths here (any other /admin path is the 404 page). Visitors who
- * are not admins get the login screen on all of them; admins get each screen inside the sidebar layout.
+ * Every path under /admin. Visitors who are not admins get the login screen on every screen's path, and the 404
+ * page on any other; admins get each screen, and the 404 page with its way back to the dashboard, inside the
+ * sidebar layout.
  */
 export default function AdminApp() {
+  const [location] = useLocation();
   return (
     <AdminAccess
       loginScreen={
-        <Suspense fallback={<AdminLoading />}>
-          <LoginRoute />
-        </Suspense>
+        ADMIN_SCREENS.test(location) ? (
+          <Suspense fallback={<AdminLoading />}>
+            <LoginRoute />
+          </Suspense>
+        ) : (
+          <NotFoundRoute wayBack={TO_LOGIN} />
+        )
       }
     >
       <AdminLayout>
@@ -53,6 +67,9 @@ export default function AdminApp() {
             <Route path="/admin/audit/orders/:orderId" component={AuditOrderRoute} />
             <Route path="/admin/audit/dashboard" component={AuditDashboardRoute} />
             <Route path="/admin/audit/verify" component={AuditVerifyRoute} />
+            <Route>
+              <NotFoundRoute wayBack={TO_DASHBOARD} />
+            </Route>
           </Switch>
         </Suspense>
       </AdminLayout>
