@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { orderCustodyStream, orderDecider, orderNumber, orderStream } from '@licensestore/shared';
+import { maskedKey } from '@licensestore/shared/audit';
 import { checkExport } from '@licensestore/shared/audit-export';
 import { handleCommand } from '@licensestore/shared/commands';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
@@ -141,7 +142,7 @@ describe('GET /api/orders/:id/evidence', () => {
     ]) {
       expect(pack.pdfText).toContain(text);
     }
-    expect(pack.pdfText).toContain(`XXXXX-…-${key.slice(-4)}`);
+    expect(pack.pdfText).toContain(maskedKey(key));
     expect(pack.pdfText).not.toContain(key);
     for (const file of Object.values(pack.files))
       expect(Buffer.from(file).toString('latin1')).not.toContain(key);

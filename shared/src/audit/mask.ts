@@ -1,7 +1,18 @@
 import { sealedKeySchema } from '../licence-keys/events.js';
 
-/** What is left of a key where people read history: its last characters, enough to match it against an e-mail. */
-export const maskedKey = (key: string) => `XXXXX-…-${key.slice(-4)}`;
+const HIDDEN_SLOT = 'X';
+/** A key with no hyphen to show its format by: the default format's first group. */
+const DEFAULT_FIRST_GROUP = 5;
+
+/**
+ * What is left of a key where people read history: its first group as Xs, so the mask has the shape of its
+ * product's format (`XXXX-…-JK12` for XXXX-XXXX-XXXX), and its last characters, enough to match it against an email.
+ */
+export function maskedKey(key: string): string {
+  const firstHyphen = key.indexOf('-');
+  const firstGroup = firstHyphen > 0 ? firstHyphen : DEFAULT_FIRST_GROUP;
+  return `${HIDDEN_SLOT.repeat(firstGroup)}-…-${key.slice(-4)}`;
+}
 /** A sealed key that does not open (another secret, damaged): its existence is history, its text is gone. */
 export const UNREADABLE_KEY = 'XXXXX-…-????';
 /** The mask of a key as it opened: its last characters, or the unreadable mark when it did not open. */

@@ -3,8 +3,14 @@ import { cn } from '@/lib/cn';
 
 type Variant = 'primary' | 'outline' | 'ghost' | 'destructive';
 
+/**
+ * Focus shows as an outline 2 px outside the button, in the primary colour; round a primary button, whose own fill
+ * is that colour, it would read as a slightly bigger button, so its outline takes the text colour of the page.
+ * Colours fade on hover, but the outline is there at once: fading in from the button's text colour, it would
+ * start out invisible on the dark theme's background.
+ */
 const variants: Record<Variant, string> = {
-  primary: 'bg-primary text-primary-foreground hover:bg-primary/90',
+  primary: 'bg-primary text-primary-foreground hover:bg-primary/90 focus-visible:outline-foreground',
   outline: 'border border-border bg-background hover:bg-muted',
   ghost: 'hover:bg-muted',
   destructive: 'bg-destructive-solid text-destructive-foreground hover:bg-destructive-solid/90',
@@ -13,7 +19,7 @@ const variants: Record<Variant, string> = {
 /** The caller's classes override the defaults they conflict with (`size-8 p-0` on an icon button). */
 export const buttonClasses = (variant: Variant = 'primary', className = '') =>
   cn(
-    'inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary disabled:pointer-events-none disabled:opacity-50',
+    'inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium transition-[color,background-color,border-color] focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary disabled:pointer-events-none disabled:opacity-50',
     variants[variant],
     className,
   );
