@@ -79,7 +79,7 @@ describe('Signing in with an e-mailed link', () => {
 
     const mail = await askForLink(page, ada.email);
     expect(await page.getByRole('status').textContent()).toBe(
-      `If ${ada.email} can receive e-mail, a sign-in link is on its way to it.`,
+      `If ${ada.email} can receive email, a sign-in link is on its way to it.`,
     );
     expect(mail.subject).toBe('Your sign-in link for LicenseStore');
     expect(mail.from).toEqual({ name: 'LicenseStore', address: 'no-reply@licensestore.local' });
@@ -188,7 +188,7 @@ describe('Signing in with an e-mailed link', () => {
     const field = page.getByLabel('Email address');
     await page.waitForFunction(() => document.activeElement?.getAttribute('aria-invalid') === 'true');
     expect(
-      await page.getByRole('main').getByText('Enter an e-mail address, like name@example.com.').isVisible(),
+      await page.getByRole('main').getByText('Enter an email address, like name@example.com.').isVisible(),
     ).toBe(true);
     expect(await field.getAttribute('aria-describedby')).toBe('sign-in-email-problem');
     expect(await page.getByLabel('Email address').inputValue()).toBe('not-an-address');
@@ -211,7 +211,7 @@ describe('Signing in with an e-mailed link', () => {
         page.getByRole('button', { name: 'Email me a sign-in link' }).click(),
       ]);
       expect(response.status()).toBe(503);
-      await page.getByRole('heading', { name: 'We could not send the e-mail just now', level: 1 }).waitFor();
+      await page.getByRole('heading', { name: 'We could not send the email just now', level: 1 }).waitFor();
     } finally {
       smtp.accept();
     }
@@ -259,7 +259,7 @@ describe('Signing in with an e-mailed link', () => {
         await check('sign-in');
         await page.getByLabel('Email address').fill('nope');
         await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
-        await page.getByText('Enter an e-mail address, like name@example.com.').waitFor();
+        await page.getByText('Enter an email address, like name@example.com.').waitFor();
         await check('invalid-address');
         await askForLink(page, `a11y-${theme}-${randomUUID()}@example.com`);
         await check('check-inbox');

@@ -950,7 +950,7 @@ describe('Licence keys API', () => {
         const resend = () =>
           request('POST', `/api/orders/${order.orderId}/delivery-email`, { cookie: admin });
         await expectAnswer(await resend(), 409, {
-          error: `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for license keys; its delivery e-mail goes out as soon as every key is assigned.`,
+          error: `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for license keys; its delivery email goes out as soon as every key is assigned.`,
         });
 
         await addKey(productId, freshLicenceKey());

@@ -159,7 +159,7 @@ export const configSchema = z
         code: 'custom',
         path: ['PUBLIC_URL'],
         message:
-          'required in production: the origin browsers reach the store at (links in e-mails are built from it)',
+          'required in production: the origin browsers reach the store at (links in emails are built from it)',
       });
     }
     for (const key of ['SELLER_NAME', 'SELLER_ADDRESS'] as const) {

@@ -398,7 +398,7 @@ const requestDeliveryEmailResend = (
   if (!order.fulfilled) {
     throw new IllegalStateError(
       `Order ${orderNumber(order.orderId)} is still waiting for license keys; ` +
-        'its delivery e-mail goes out as soon as every key is assigned.',
+        'its delivery email goes out as soon as every key is assigned.',
     );
   }
   return [{ type: 'DeliveryEmailResendRequested', data: { orderId: order.orderId, requestedAt: cmd.now } }];

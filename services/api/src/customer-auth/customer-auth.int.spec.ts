@@ -208,7 +208,7 @@ describe('Customer sign-in by an e-mailed one-time link', () => {
 
     const invalid = await requestLink('not-an-address', client());
     expect(invalid.status).toBe(400);
-    expect(await invalid.json()).toStrictEqual({ error: 'Enter an e-mail address, like name@example.com.' });
+    expect(await invalid.json()).toStrictEqual({ error: 'Enter an email address, like name@example.com.' });
   });
 
   it('sends at most 5 links per address in 15 minutes, whatever the client, then answers the same page', async () => {
@@ -290,7 +290,7 @@ describe('Sign-in links on a public site, and when mail cannot be sent', () => {
     const response = await ask(`ada-${randomUUID()}@example.com`);
     expect(response.status).toBe(503);
     expect(await response.json()).toStrictEqual({
-      error: 'We could not send the e-mail just now. Please try again in a few minutes.',
+      error: 'We could not send the email just now. Please try again in a few minutes.',
     });
     expect(await redis.keys('sign-in-token:*')).toStrictEqual([]);
     expect(api.logger.entries).toContainEqual(

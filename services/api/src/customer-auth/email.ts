@@ -21,13 +21,13 @@ Open this link to sign in to LicenseStore and see your orders:
 
 ${link}
 
-The link works once and expires in 15 minutes. If you did not ask to sign in, ignore this e-mail: nobody can sign in without the link.
+The link works once and expires in 15 minutes. If you did not ask to sign in, ignore this email: nobody can sign in without the link.
 `,
     html: `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;line-height:1.5">
 <p>Hello,</p>
 <p>Open this link to sign in to LicenseStore and see your orders:</p>
 <p><a href="${escapeHtml(link)}">Sign in to LicenseStore</a></p>
-<p>The link works once and expires in 15 minutes. If you did not ask to sign in, ignore this e-mail: nobody can sign in without the link.</p>
+<p>The link works once and expires in 15 minutes. If you did not ask to sign in, ignore this email: nobody can sign in without the link.</p>
 </body></html>`,
   };
 }

@@ -14,7 +14,7 @@ import { SignInLinkThrottle } from './throttle.js';
 import { SignInTokens } from './tokens.js';
 
 const emailSchema = z.object({
-  email: storableText({ min: 0, max: 254 }).pipe(z.email('must be an e-mail address')),
+  email: storableText({ min: 0, max: 254 }).pipe(z.email('must be an email address')),
 });
 
 // Looked up (as its hash), never stored: any string is safe to try.
@@ -68,7 +68,7 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
 
   router.post('/login', async (req, res) => {
     const parsed = emailSchema.safeParse(req.body ?? {});
-    if (!parsed.success) throw new ValidationError('Enter an e-mail address, like name@example.com.');
+    if (!parsed.success) throw new ValidationError('Enter an email address, like name@example.com.');
     // The same answer whether a link was sent, throttled, or the address never ordered: no address oracle.
     const accepted = () => res.set('Cache-Control', 'no-store').json({ email: parsed.data.email });
     const email = customerEmailKey(parsed.data.email);
@@ -95,7 +95,7 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
       logger.error({ err: error, requestId: req.requestId }, 'sign-in link not sent');
       res
         .status(503)
-        .json({ error: 'We could not send the e-mail just now. Please try again in a few minutes.' });
+        .json({ error: 'We could not send the email just now. Please try again in a few minutes.' });
       return;
     }
     accepted();
@@ -130,7 +130,7 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
   router.post('/login/callback', async (req, res) => {
     const parsed = tokenSchema.safeParse(req.body ?? {});
     if (!parsed.success)
-      throw new ValidationError('The sign-in link has no token: open the link from the e-mail.');
+      throw new ValidationError('The sign-in link has no token: open the link from the email.');
     if (!(await signInWith(req, res, parsed.data.token))) {
       res
         .status(410)

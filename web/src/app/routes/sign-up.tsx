@@ -9,12 +9,12 @@ export default function SignUpRoute() {
       description={
         <>
           <p>
-            There is no separate sign-up here: your account is made the first time you sign in with your
-            e-mail address. No password, nothing else to fill in.
+            There is no separate sign-up here: your account is made the first time you sign in with your email
+            address. No password, nothing else to fill in.
           </p>
           <p>
-            Enter the address you buy with. We will e-mail you a link; open it and you are signed in, with
-            your orders and license keys under My Orders.
+            Enter the address you buy with. We will email you a link; open it and you are signed in, with your
+            orders and license keys under My Orders.
           </p>
         </>
       }

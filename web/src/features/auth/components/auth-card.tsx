@@ -41,7 +41,7 @@ export function AuthCard({
 }) {
   return (
     <div className="flex min-h-[60vh] items-center justify-center px-4 py-12">
-      <Seo title={title} description={`${title}: customer sign-in by an e-mailed link.`} noindex />
+      <Seo title={title} description={`${title}: customer sign-in by an emailed link.`} noindex />
       <div className="flex w-full max-w-md flex-col items-center gap-4">
         <section
           aria-labelledby="auth-heading"

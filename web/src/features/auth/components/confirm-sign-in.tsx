@@ -28,7 +28,7 @@ export function ConfirmSignIn() {
       title="Sign in"
       heading="Sign in to LicenseStore"
       icon={LogIn}
-      description={<p>Press the button to finish signing in with the link from your e-mail.</p>}
+      description={<p>Press the button to finish signing in with the link from your email.</p>}
     >
       <ConfirmButton
         label="Sign in"

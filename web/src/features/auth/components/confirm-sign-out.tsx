@@ -11,7 +11,7 @@ export function ConfirmSignOut() {
       title="Sign out"
       heading="Sign out of LicenseStore?"
       icon={LogOut}
-      description={<p>You will need a new link from your e-mail to see your orders again.</p>}
+      description={<p>You will need a new link from your email to see your orders again.</p>}
       links={<AuthCardLink href="/account">Stay signed in</AuthCardLink>}
     >
       <ConfirmButton

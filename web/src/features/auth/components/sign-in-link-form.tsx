@@ -16,8 +16,8 @@ function CheckInbox({ email, onAnotherAddress }: { email: string; onAnotherAddre
       description={
         <>
           <p role="status">
-            If <strong className="font-semibold text-foreground">{email}</strong> can receive e-mail, a
-            sign-in link is on its way to it.
+            If <strong className="font-semibold text-foreground">{email}</strong> can receive email, a sign-in
+            link is on its way to it.
           </p>
           <p>
             Open the link on this device within 15 minutes. It works once. Nothing arrived? Check your spam
@@ -38,7 +38,7 @@ function SendFailed({ reason, onTryAgain }: { reason: string; onTryAgain: () => 
   return (
     <AuthCard
       title="Try again"
-      heading="We could not send the e-mail just now"
+      heading="We could not send the email just now"
       icon={MailWarning}
       tone="destructive"
       description={<p role="alert">{reason}</p>}
@@ -51,8 +51,8 @@ function SendFailed({ reason, onTryAgain }: { reason: string; onTryAgain: () => 
 }
 
 /**
- * Asks for a one-time sign-in link: the e-mail field, then "check your inbox", or "try again" when the mail
- * server refused. The server decides what an e-mail address is and names the problem beside the field.
+ * Asks for a one-time sign-in link: the email field, then "check your inbox", or "try again" when the mail
+ * server refused. The server decides what an email address is and names the problem beside the field.
  */
 export function SignInLinkForm({
   title,
@@ -86,7 +86,7 @@ export function SignInLinkForm({
       <form noValidate onSubmit={onSubmit} className="flex flex-col gap-4">
         <FormField
           id="sign-in-email"
-          label="Email address"
+          label="Email Address"
           problem={refused ? errorSentence(refused) : undefined}
           hint={refused ? undefined : 'The link works once and expires after 15 minutes.'}
         >
