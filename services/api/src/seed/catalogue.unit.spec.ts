@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { renderBoxArt } from './box-art.js';
 import { demoProducts, productImageUrl } from './catalogue.js';
 import { demoProductId } from './index.js';
-import { demoTestimonials } from './testimonials.js';
+import { demoTestimonials, testimonialsAsOf } from './testimonials.js';
 
 const publicDir = fileURLToPath(new URL('../../public', import.meta.url));
 
@@ -87,13 +87,21 @@ describe('demo catalogue', () => {
 });
 
 describe('demo testimonials', () => {
-  it('fills the six cards of the home page with valid ratings and dates', () => {
+  it('fills the six cards of the home page with valid ratings', () => {
     expect(demoTestimonials.length).toBeGreaterThanOrEqual(6);
     for (const t of demoTestimonials) {
       expect(t.rating).toBeGreaterThanOrEqual(1);
       expect(t.rating).toBeLessThanOrEqual(5);
-      expect(t.date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     }
     expect(new Set(demoTestimonials.map((t) => t.id)).size).toBe(demoTestimonials.length);
+  });
+
+  it('dates them in the six months before the seed, none in the future', () => {
+    const dates = testimonialsAsOf(new Date('2026-03-10T08:00:00Z')).map((t) => t.date);
+    for (const date of dates) {
+      expect(date).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(date >= '2025-09-10' && date <= '2026-03-10').toBe(true);
+    }
+    expect(dates.at(-1)).toBe('2026-03-01');
   });
 });

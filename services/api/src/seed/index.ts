@@ -19,10 +19,10 @@ import { timeOrderedId, uuidText } from '@licensestore/shared/ids';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import { type Kysely, sql } from 'kysely';
 import { type DemoProduct, demoProducts, productImageUrl } from './catalogue.js';
-import { demoTestimonials } from './testimonials.js';
+import { testimonialsAsOf } from './testimonials.js';
 
 export { type DemoProduct, demoProducts, productImageUrl } from './catalogue.js';
-export { demoTestimonials } from './testimonials.js';
+export { demoTestimonials, testimonialsAsOf } from './testimonials.js';
 
 // Fixed namespace for the demo products' name-based (v5) ids.
 const DEMO_NAMESPACE = 'b6f1c1c8-6d3c-4c36-9f5e-3d1f8a0e2a77';
@@ -84,10 +84,10 @@ export async function seedDemoStore({
   const keys = products.demo
     ? await seedKeys(store, keyVault, now, metadata)
     : { added: 0, lastPosition: null };
-  const testimonialsInserted = await seedTestimonials(db);
+  const testimonialsInserted = await seedTestimonials(db, now);
   if (products.created > 0 || keys.added > 0 || testimonialsInserted > 0) {
     log(
-      `seeded the demo store: ${products.created} products, ${keys.added} licence keys, ${testimonialsInserted} testimonials`,
+      `seeded the demo store: ${products.created} products, ${keys.added} license keys, ${testimonialsInserted} testimonials`,
     );
   }
   return {
@@ -204,7 +204,7 @@ async function hasProductEvents(store: EventStore): Promise<boolean> {
 }
 
 /** Inserts the testimonials into an empty table; the advisory lock makes two concurrent starts insert once. */
-async function seedTestimonials(db: Kysely<Database>): Promise<number> {
+async function seedTestimonials(db: Kysely<Database>, now: Date): Promise<number> {
   return db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtextextended('seed:testimonials', 0))`.execute(trx);
     const { count } = await trx
@@ -212,10 +212,11 @@ async function seedTestimonials(db: Kysely<Database>): Promise<number> {
       .select((eb) => eb.fn.countAll<string>().as('count'))
       .executeTakeFirstOrThrow();
     if (Number(count) > 0) return 0;
+    const testimonials = testimonialsAsOf(now);
     await trx
       .insertInto('testimonials')
       .values(
-        demoTestimonials.map((t) => ({
+        testimonials.map((t) => ({
           id: t.id,
           customer_name: t.customerName,
           rating: t.rating,
@@ -225,6 +226,6 @@ async function seedTestimonials(db: Kysely<Database>): Promise<number> {
         })),
       )
       .execute();
-    return demoTestimonials.length;
+    return testimonials.length;
   });
 }

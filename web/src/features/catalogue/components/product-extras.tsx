@@ -1,7 +1,7 @@
 import { CheckCircle2, Download, FileText, Headphones, KeyRound, Lock, ShieldCheck, Zap } from 'lucide-react';
 
 const REASONS = [
-  { icon: Zap, title: 'Instant Delivery', text: 'Your key arrives by email within 15-30 minutes.' },
+  { icon: Zap, title: 'Fast Delivery', text: 'Your key arrives by email within 15-30 minutes.' },
   { icon: ShieldCheck, title: '100% Genuine', text: 'Official keys that activate with the publisher.' },
   { icon: Lock, title: 'Secure Payment', text: 'Encrypted checkout with PayPal or your card.' },
   { icon: Headphones, title: '24/7 Support', text: 'Live chat and email, whenever you need us.' },

@@ -10,7 +10,7 @@ import { StockStatus } from './stock-status';
 /** The static claims of product pages, the same for every product. */
 const BENEFITS = [
   'Lifetime license with a one-time payment',
-  'Instant delivery by email within 15-30 minutes',
+  'Delivery by email within 15-30 minutes',
   '100% genuine license key',
   '24/7 support with live chat',
   '30-day money-back guarantee',
@@ -29,6 +29,8 @@ export function ProductSummary({ product, onAddToCart }: { product: Product; onA
       </div>
       <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">{product.name}</h1>
       <p className="flex flex-wrap items-center gap-2 text-sm">
+        {/* The store's rating over every product it sells, not this product's: a new product shows it too. */}
+        <span className="text-muted-foreground">Store rating</span>
         <StarRating rating={4.8} />
         <span className="font-semibold">4.8</span>
         <span className="text-muted-foreground">(1,200+ reviews)</span>

@@ -17,7 +17,7 @@ function DeliveryPreview() {
           </span>
           <div className="flex flex-col">
             <span className="font-semibold">Your license key is here</span>
-            <span className="text-sm text-muted-foreground">Delivered in 12 minutes</span>
+            <span className="text-sm text-muted-foreground">Delivered in 15 minutes</span>
           </div>
         </div>
         <div className="rounded-lg border border-dashed border-border bg-muted px-4 py-3 text-center font-mono text-sm tracking-wider">
@@ -52,13 +52,13 @@ export function Hero() {
         <div className="flex flex-col items-start gap-6">
           <span className="inline-flex items-center gap-2 rounded-full border border-border bg-card px-3 py-1 text-sm font-medium">
             <Zap aria-hidden="true" className="size-4 text-primary" />
-            Instant digital delivery
+            Digital delivery by email
           </span>
           <h1
             id="hero-heading"
             className="text-4xl font-extrabold tracking-tight text-balance sm:text-5xl lg:text-6xl"
           >
-            Genuine Software Licenses, <span className="text-primary">Delivered Instantly</span>
+            Genuine Software Licenses, <span className="text-primary">Delivered in Minutes</span>
           </h1>
           <p className="max-w-xl text-lg text-muted-foreground">
             Office suites, operating systems, antivirus and creative tools at up to 50% off. Your license key
