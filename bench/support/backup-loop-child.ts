@@ -29,6 +29,8 @@ async function loop() {
 }
 
 loop().catch((error: unknown) => {
+  // Also on stderr, which the bench shares: the message can be lost when the process ends before it is read.
+  console.error('backup loop:', error);
   send({ failed: error instanceof Error ? error.message : String(error) });
   process.exitCode = 1;
   process.disconnect?.();
