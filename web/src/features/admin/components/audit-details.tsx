@@ -12,7 +12,7 @@ export type AuditDetail = [label: string, value: string, kind: 'name' | 'id'];
  */
 export function AuditDetails({ details, children }: { details: AuditDetail[]; children?: ReactNode }) {
   return (
-    <details className="text-xs">
+    <details className="min-w-0 text-xs">
       <summary className="w-fit cursor-pointer rounded-sm text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary">
         Details
       </summary>

@@ -46,7 +46,7 @@ export function CustomerSummary({ email }: { email: string }) {
           {facts.map(([term, value]) => (
             <div key={term}>
               <dt className="text-sm text-muted-foreground">{term}</dt>
-              <dd className="font-medium tabular-nums break-all">{value}</dd>
+              <dd className="font-medium tabular-nums break-words">{value}</dd>
             </div>
           ))}
         </dl>

@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AuditDetails } from '@/features/admin/components/audit-details';
+import { KeepWhole } from '@/features/admin/components/keep-whole';
 import { isNotFound } from '@/lib/api';
 import { formatDateTime } from '@/lib/date-time';
 import { type KeyHistoryEntry, type KeyHistoryView, useKeyHistory } from '../api/get-key-history';
@@ -25,7 +26,11 @@ function Step({ entry }: { entry: KeyHistoryEntry }) {
           {formatDateTime(entry.at)}
         </time>
       </div>
-      {summary && <p className="text-sm break-words">{summary}</p>}
+      {summary && (
+        <p className="text-sm break-words">
+          <KeepWhole text={summary} />
+        </p>
+      )}
       <AuditDetails details={details} />
     </li>
   );

@@ -6,6 +6,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { eventTypeLabel } from '@/features/admin/audit/utils/event-types';
 import { actorName } from '@/features/admin/components/actor-name';
 import { type AuditDetail, AuditDetails } from '@/features/admin/components/audit-details';
+import { KeepWhole } from '@/features/admin/components/keep-whole';
 import { formatDateTime } from '@/lib/date-time';
 import { type TimelineEntry, useOrderTimeline } from '../api/get-order-timeline';
 import { describeEvent, lineNames } from '../utils/describe-event';
@@ -21,7 +22,11 @@ function TimelineItem({ entry, lines }: { entry: TimelineEntry; lines: Map<strin
           {formatDateTime(entry.recordedAt)}
         </time>
       </div>
-      {summary && <p className="text-sm break-words">{summary}</p>}
+      {summary && (
+        <p className="text-sm break-words">
+          <KeepWhole text={summary} />
+        </p>
+      )}
       <p className="text-xs text-muted-foreground">By {actorName(entry.actor)}</p>
       <AuditDetails
         details={[
