@@ -2,6 +2,7 @@
 // killed, each reported to the parent and then removed.
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { yieldToTheStore } from '../../scripts/backup/priority.js';
 import { type BackupLoopMessage, backUp } from './backup.js';
 
 const need = (name: string) => {
@@ -19,6 +20,8 @@ async function loop() {
     uploadsDir: need('BENCH_BACKUP_UPLOADS_DIR'),
   };
   const scratch = need('BENCH_BACKUP_SCRATCH');
+  // As `npm run backup` does.
+  yieldToTheStore();
   send({ ready: true });
   for (let n = 1; ; n++) {
     const out = join(scratch, `backup-${n}`);

@@ -10,6 +10,7 @@ import { LICENCE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
 import { type BackupSummary, takeBackup } from './backup.js';
 import { followBackups } from './follow.js';
 import { BackupRefusedError, UPLOADS_DIR } from './format.js';
+import { yieldToTheStore } from './priority.js';
 import { backupS3Connection, parseS3Url, S3Shipper, s3Client, s3Url } from './s3-shipping.js';
 import { sealingKey } from './sealed-secrets.js';
 
@@ -94,6 +95,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const everyMs = positive(values.every, 5, '--every') * 1000;
   const fullEveryMs = positive(values['full-every'], 24, '--full-every') * 3_600_000;
+  yieldToTheStore();
   const config = loadConfig();
   const shipper = shipTo && new S3Shipper(s3Client(backupS3Connection(config)), shipTo);
   const passphrase = sealingKey(config);
