@@ -180,7 +180,7 @@ describe('Signing in with an e-mailed link', () => {
     await page.waitForURL('**/sign-up');
     await page.getByRole('heading', { name: 'Create your account', level: 1 }).waitFor();
     expect(await page.getByRole('main').textContent()).toContain(
-      'your account is made the first time you sign in with your e-mail address',
+      'your account is made the first time you sign in with your email address',
     );
     const since = smtp.received.length;
     await page.getByLabel('Email address').fill('not-an-address');
