@@ -51,14 +51,9 @@ export function evidenceRoutes({ db, eventStore, keyVault, logger, signingKey }:
     const events = await orderOwnEvents(eventStore, orderId);
     const found = events && evidenceFacts(orderId, events, reveal);
     if (!events || !found) throw new NotFoundError('Order not found');
-    const facts = withAdminNames(found, await adminUsernames(db, adminIdsOf(found)));
-
     const user = signedInBackOfficeUser(req);
-    const account = await db
-      .selectFrom('admin_users')
-      .select('username')
-      .where('id', '=', user.id)
-      .executeTakeFirst();
+    const names = await adminUsernames(db, [...adminIdsOf(found), user.id]);
+    const facts = withAdminNames(found, names);
     const exportedAt = new Date();
     const { ndjson, manifest } = evidenceEvents({ orderId, events, exportedAt, signingKey });
     const pdf = await evidencePdf(facts, {
@@ -66,7 +61,7 @@ export function evidenceRoutes({ db, eventStore, keyVault, logger, signingKey }:
       eventCount: manifest.count,
       keyId: manifest.keyId,
       finalHash: manifest.finalHash,
-      producedFor: `${user.role} ${account?.username ?? user.id}`,
+      producedFor: `${names.get(user.id) ?? user.id} (${user.role})`,
     });
     const zip = zipSync({
       [EVIDENCE_PDF_FILE]: [pdf, { level: 0 }],
