@@ -297,7 +297,7 @@ describe('My Orders self-service', () => {
       ).length;
     await page.goto('/account');
     const card = orderCard(page, newest().order.id);
-    const resend = card.getByRole('button', { name: 'E-mail my keys again' });
+    const resend = card.getByRole('button', { name: 'Email my keys again' });
     const before = await mailsToAda();
     for (let time = 1; time <= 3; time += 1) {
       await resend.click();
@@ -306,7 +306,7 @@ describe('My Orders self-service', () => {
     }
     await resend.click();
     await card
-      .getByText('The keys of this order were e-mailed 3 times in the last hour.', { exact: false })
+      .getByText('The keys of this order were emailed 3 times in the last hour.', { exact: false })
       .waitFor();
     expect(await card.getByText('Your keys are on their way').count()).toBe(0);
     // Chromium logs the 429 answer itself; nothing else went wrong.

@@ -347,7 +347,7 @@ describe('Admin Products', () => {
           .innerText();
         expect(shown.split('\n')).toEqual(notes.split('\n'));
         await shopper.page
-          .getByText('Follow the links in the e-mail to download the official installer.')
+          .getByText('Follow the links in the email to download the official installer.')
           .waitFor();
         expect(await seriousA11yViolations(shopper.page)).toEqual([]);
         expect(shopper.errors).toEqual([]);

@@ -395,12 +395,12 @@ describe('order confirmation', () => {
       const notice = page.getByRole('note');
       await notice.waitFor();
       expect(await notice.textContent()).toBe(
-        'Your license keys were sent to a•••@example.com. Open the link in that e-mail to see them here, or sign in with that address to see them under My Orders.',
+        'Your license keys were sent to a•••@example.com. Open the link in that email to see them here, or sign in with that address to see them under My Orders.',
       );
       expect(await notice.getByRole('link', { name: 'sign in with that address' }).getAttribute('href')).toBe(
         '/api/login',
       );
-      expect(await page.getByText('License key sent by e-mail.').isVisible()).toBe(true);
+      expect(await page.getByText('License key sent by email.').isVisible()).toBe(true);
       await page.getByText('A confirmation email has been sent to a•••@example.com').waitFor();
       expect(await page.content()).not.toContain(key);
       await page.screenshot({ path: join(tmpdir(), 'order-confirmation-keys-withheld.png'), fullPage: true });

@@ -122,6 +122,10 @@ export const configSchema = z
     SELLER_ADDRESS: optionalString.pipe(z.string().max(500).optional()),
     /** The address customers write to about a receipt; unset: none on the receipt (a demo address outside production). */
     SELLER_EMAIL: optionalString.pipe(z.email().optional()),
+    /** Where customer emails (delivery, refund) tell customers to write with questions; the storefront's address. */
+    SUPPORT_EMAIL: optionalString
+      .pipe(z.email().optional())
+      .transform((value) => value ?? 'support@licensestore.local'),
     /** The seller's tax or VAT number on receipts; unset: none (a demo number outside production). */
     SELLER_TAX_ID: optionalString.pipe(z.string().max(100).optional()),
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),

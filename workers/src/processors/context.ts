@@ -1,4 +1,4 @@
-import { loadConfig, sellerDetails } from '@licensestore/shared/config';
+import { loadConfig } from '@licensestore/shared/config';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
@@ -19,10 +19,7 @@ export interface SideEffectSettings {
   /** PUBLIC_URL: the origin links in e-mails point at. */
   publicUrl: string;
   mail: MailSettings;
-  /**
-   * Where customer emails send questions (null: nowhere but the store's site); unset: the seller's address from the
-   * configuration (SELLER_EMAIL, a demo address outside production), as receipts give it.
-   */
+  /** Where customer emails send questions (null: nowhere but the store's site); unset: SUPPORT_EMAIL. */
   supportEmail?: string | null;
   /** How long after a capture the workers look for its order, and place it if the api did not (default 30 s). */
   orderRepairDelayMs?: number;
@@ -51,7 +48,7 @@ export function createProcessorContext(
     store: {
       name: storeNameFrom(mail.from),
       publicUrl,
-      supportEmail: supportEmail === undefined ? sellerDetails(loadConfig()).email : supportEmail,
+      supportEmail: supportEmail === undefined ? loadConfig().SUPPORT_EMAIL : supportEmail,
     },
     eventStore,
     mailer: createMailer(mail, logger),

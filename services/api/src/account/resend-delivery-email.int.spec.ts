@@ -95,14 +95,14 @@ describe('POST /api/my-orders/:orderId/delivery-email', () => {
     expect(Number(fourth.headers.get('retry-after'))).toBeGreaterThan(3500);
     expect(await fourth.json()).toStrictEqual({
       error:
-        'The keys of this order were e-mailed 3 times in the last hour. Please check your spam folder, or try ' +
+        'The keys of this order were emailed 3 times in the last hour. Please check your spam folder, or try ' +
         'again in 60 minutes.',
     });
     // The same customer's other order: their own limit is spent too.
     const other = await resend(second, cookie);
     expect(other.status).toBe(429);
     expect(((await other.json()) as { error: string }).error).toMatch(
-      /^You asked for 3 e-mails with your keys in the last hour\./,
+      /^You asked for 3 emails with your keys in the last hour\./,
     );
     expect(await resendRequests(first)).toHaveLength(3);
     expect(await resendRequests(second)).toHaveLength(0);

@@ -33,14 +33,14 @@ export async function countResend(
   ] as const);
   if (order.count > limit.perOrder) {
     throw new TooManyRequestsError(
-      `The keys of this order were e-mailed ${limit.perOrder} times in the last hour. Please check your spam ` +
+      `The keys of this order were emailed ${limit.perOrder} times in the last hour. Please check your spam ` +
         `folder, or try again in ${wait(order.secondsLeft)}.`,
       order.secondsLeft,
     );
   }
   if (customer.count > limit.perCustomer) {
     throw new TooManyRequestsError(
-      `You asked for ${limit.perCustomer} e-mails with your keys in the last hour. Please check your spam ` +
+      `You asked for ${limit.perCustomer} emails with your keys in the last hour. Please check your spam ` +
         `folder, or try again in ${wait(customer.secondsLeft)}.`,
       customer.secondsLeft,
     );

@@ -12,7 +12,7 @@ const mayResend = (order: OrderWithItemsView) =>
   order.items.length > 0 &&
   order.items.every((item) => (item.licenseKeys?.length ?? 0) >= item.quantity);
 
-/** What a customer does with one of their orders: open its page, have its keys e-mailed again. */
+/** What a customer does with one of their orders: open its page, have its keys emailed again. */
 export function OrderActions({ order }: { order: OrderWithItemsView }) {
   const resend = useResendKeys(order.id);
   return (
@@ -30,7 +30,7 @@ export function OrderActions({ order }: { order: OrderWithItemsView }) {
             onClick={() => resend.mutate()}
           >
             <Mail aria-hidden="true" className="size-4" />
-            {resend.isPending ? 'Sending...' : 'E-mail my keys again'}
+            {resend.isPending ? 'Sending...' : 'Email my keys again'}
           </Button>
         )}
       </div>
@@ -38,7 +38,7 @@ export function OrderActions({ order }: { order: OrderWithItemsView }) {
         {resend.isSuccess && (
           <span className="text-muted-foreground">
             Your keys are on their way to{' '}
-            <strong className="break-all text-foreground">{order.customerEmail}</strong>. It can take a few
+            <strong className="break-words text-foreground">{order.customerEmail}</strong>. It can take a few
             minutes; check your spam folder too.
           </span>
         )}

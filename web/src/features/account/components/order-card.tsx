@@ -1,11 +1,12 @@
-import type { OrderItemView, OrderKeyStatus, OrderWithItemsView } from '@licensestore/shared';
+import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { KeyStatusBadge } from '@/components/key-status-badge';
 import { LicenseKeyText } from '@/components/license-key-text';
 import { OrderStatusBadge } from '@/components/order-status-badge';
 import { ReceiptLink } from '@/components/receipt-link';
 import { Skeleton } from '@/components/ui/skeleton';
-import { formatPrice } from '@/lib/format';
+import { formatPrice, toCents } from '@/lib/format';
+import type { MyOrder } from '../api/get-my-orders';
 import { orderDate } from '../utils/order-date';
 import { CopyKeyButton } from './copy-key-button';
 import { OrderActions } from './order-actions';
@@ -65,7 +66,25 @@ function OrderItemRow({ item }: { item: OrderItemView }) {
   );
 }
 
-export function OrderCard({ order }: { order: OrderWithItemsView }) {
+/** Money that went back: the refunded amount and what the customer paid in the end; nothing before a refund. */
+function RefundLine({ order }: { order: MyOrder }) {
+  if (toCents(order.refundedTotal) === 0) return null;
+  return (
+    <p className="w-full text-sm text-muted-foreground sm:text-right">
+      Refunded <span className="tabular-nums">-{formatPrice(order.refundedTotal)}</span>
+      {' · '}
+      <span className="font-semibold text-foreground">
+        Net paid <span className="tabular-nums">{formatPrice(order.netTotal)}</span>
+      </span>
+    </p>
+  );
+}
+
+/** A refund of part of an order leaves its status as it was: the card says so beside the badge. */
+const partlyRefunded = (order: MyOrder) =>
+  toCents(order.refundedTotal) > 0 && order.status !== 'refunded' && order.paymentStatus !== 'refunded';
+
+export function OrderCard({ order }: { order: MyOrder }) {
   const headingId = `order-${order.id}`;
   return (
     <article
@@ -81,9 +100,15 @@ export function OrderCard({ order }: { order: OrderWithItemsView }) {
             <time dateTime={order.createdAt ?? undefined}>{orderDate(order.createdAt)}</time>
           </p>
         </div>
-        <div className="flex items-center gap-3">
-          <OrderStatusBadge status={order.status} />
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1 sm:justify-end">
+          <OrderStatusBadge status={order.status} paymentStatus={order.paymentStatus} />
+          {partlyRefunded(order) && (
+            <span className="inline-flex items-center whitespace-nowrap rounded-full bg-yellow-100 px-2.5 py-0.5 text-xs font-semibold text-yellow-800 dark:bg-yellow-900/50 dark:text-yellow-200">
+              Partly refunded
+            </span>
+          )}
           <p className="font-semibold">Total: {formatPrice(order.total)}</p>
+          <RefundLine order={order} />
         </div>
       </div>
       <div className="p-4 sm:p-6">

@@ -1,7 +1,7 @@
 import type { OrderItemView, OrderView } from '@licensestore/shared';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { orderItemsQueryKey, orderQueryKey } from './get-order';
+import { buyerOrder, orderItemsQueryKey, orderQueryKey } from './get-order';
 
 /**
  * Keeps the order and its items in the query cache as the server pushes them (GET /api/orders/:orderId/events):
@@ -15,7 +15,7 @@ export function useOrderUpdates(orderId: string, enabled: boolean) {
     const source = new EventSource(`/api/orders/${encodeURIComponent(orderId)}/events`);
     source.addEventListener('snapshot', (event) => {
       const { order, items } = JSON.parse(event.data) as { order: OrderView; items: OrderItemView[] };
-      queryClient.setQueryData(orderQueryKey(orderId), order);
+      queryClient.setQueryData(orderQueryKey(orderId), buyerOrder(order));
       queryClient.setQueryData(orderItemsQueryKey(orderId), items);
     });
     return () => source.close();

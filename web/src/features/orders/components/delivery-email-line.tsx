@@ -1,20 +1,23 @@
 import type { OrderView } from '@licensestore/shared';
 import { Mail } from 'lucide-react';
-import type { PaymentStage } from '../utils/payment-stage';
+import { keysTakenBack, type OrderStage } from '../utils/order-stage';
 
 /**
- * Where the keys go by e-mail, in the tense the store can vouch for: "has been sent" only once the delivery e-mail
- * is recorded as sent, "will be sent" before; nothing for a declined payment, for which no e-mail goes out.
+ * Where the keys go by email, in the tense the store can vouch for: "has been sent" only once the delivery email
+ * is recorded as sent, "will be sent" before; nothing for a declined payment, for which no email goes out, nor for
+ * a cancelled or refunded order that never had one. An address wraps as a whole onto its own line on a phone, and
+ * breaks inside only when it is wider than the line.
  */
 export function DeliveryEmailLine({
   order,
   stage,
 }: {
   order: Pick<OrderView, 'customerEmail' | 'deliveryEmailSentAt'>;
-  stage: PaymentStage;
+  stage: OrderStage;
 }) {
   if (stage === 'declined') return null;
-  const address = <strong className="break-all text-foreground">{order.customerEmail}</strong>;
+  if (keysTakenBack(stage) && !order.deliveryEmailSentAt) return null;
+  const address = <strong className="break-words text-foreground">{order.customerEmail}</strong>;
   let line: React.ReactNode;
   if (order.deliveryEmailSentAt) line = <>A confirmation email has been sent to {address}</>;
   else if (stage === 'under-review')
@@ -26,7 +29,7 @@ export function DeliveryEmailLine({
       className="flex items-start gap-2 border-t border-border pt-4 text-sm text-muted-foreground"
     >
       <Mail aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-      <span>{line}</span>
+      <span className="min-w-0">{line}</span>
     </p>
   );
 }

@@ -61,8 +61,8 @@ function WithheldKeysNotice({ customerEmail, linkRefused }: { customerEmail: str
           <p className="font-medium text-destructive">This link does not open the keys of this order.</p>
         )}
         <p>
-          Your license keys were sent to <strong>{customerEmail}</strong>. Open the link in that e-mail to see
-          them here, or{' '}
+          Your license keys were sent to <strong className="break-words">{customerEmail}</strong>. Open the
+          link in that email to see them here, or{' '}
           <a href={SIGN_IN_URL} className="font-medium text-primary underline underline-offset-4">
             sign in with that address
           </a>{' '}
@@ -73,10 +73,21 @@ function WithheldKeysNotice({ customerEmail, linkRefused }: { customerEmail: str
   );
 }
 
-/** One line's keys: in clear, withheld (sent by e-mail), or still to come (once paid, or after PayPal's review). */
-function LineKeys({ item, awaitingPayment }: { item: OrderItemView; awaitingPayment: boolean }) {
+/**
+ * One line's keys: in clear, withheld (sent by email), or still to come (once paid, or after PayPal's review); none
+ * come any more to an order cancelled or refunded.
+ */
+function LineKeys({
+  item,
+  awaitingPayment,
+  noMoreKeys,
+}: {
+  item: OrderItemView;
+  awaitingPayment: boolean;
+  noMoreKeys: boolean;
+}) {
   if (item.keysWithheld) {
-    return <p className="text-sm text-muted-foreground">License key sent by e-mail.</p>;
+    return <p className="text-sm text-muted-foreground">License key sent by email.</p>;
   }
   const keys = item.licenseKeys ?? [];
   return (
@@ -93,7 +104,7 @@ function LineKeys({ item, awaitingPayment }: { item: OrderItemView; awaitingPaym
           ))}
         </ul>
       )}
-      {keys.length < item.quantity - (item.refundedUnits ?? 0) && (
+      {!noMoreKeys && keys.length < item.quantity - (item.refundedUnits ?? 0) && (
         <p className="text-sm text-muted-foreground italic">
           {awaitingPayment
             ? 'License key will be emailed once PayPal completes the payment.'
@@ -110,13 +121,16 @@ export function LicenseKeys({
   customerEmail,
   linkRefused = false,
   awaitingPayment = false,
+  noMoreKeys = false,
 }: {
   items: OrderItemView[];
   customerEmail: string;
-  /** The page was opened with an e-mail link that the server refused. */
+  /** The page was opened with an email link that the server refused. */
   linkRefused?: boolean;
   /** PayPal is still reviewing the payment: keys come after it completes. */
   awaitingPayment?: boolean;
+  /** The order was cancelled or refunded: the keys it had were taken back and no more come. */
+  noMoreKeys?: boolean;
 }) {
   const withheld = items.some((item) => item.keysWithheld);
   return (
@@ -143,7 +157,7 @@ export function LicenseKeys({
               </div>
               {/* Announced when keys arrive by themselves. */}
               <div aria-live="polite">
-                <LineKeys item={item} awaitingPayment={awaitingPayment} />
+                <LineKeys item={item} awaitingPayment={awaitingPayment} noMoreKeys={noMoreKeys} />
               </div>
               <ProductDownload item={item} />
             </li>

@@ -4,7 +4,7 @@ const STEPS = [
   { title: 'Check your email', text: 'Your license keys and download links are on their way to your inbox.' },
   {
     title: 'Download your software',
-    text: 'Follow the links in the e-mail to download the official installer.',
+    text: 'Follow the links in the email to download the official installer.',
   },
   { title: 'Activate with your license key', text: 'Enter the key when the software asks for it.' },
 ];

@@ -8,7 +8,7 @@ import { isNotFound } from '@/lib/api';
 import { useOrder, useOrderItems } from '../api/get-order';
 import { useOrderLink } from '../api/open-order-link';
 import { useOrderUpdates } from '../api/use-order-updates';
-import { paymentStage } from '../utils/payment-stage';
+import { keysTakenBack, keysWork, orderStage } from '../utils/order-stage';
 import { ConfirmationHeader } from './confirmation-header';
 import { DeliveryEmailLine } from './delivery-email-line';
 import { LicenseKeys } from './license-keys';
@@ -25,9 +25,9 @@ const orderDate = (createdAt: string | null) =>
 
 /**
  * Order confirmation; the keys fill in by themselves as the server delivers them, for a visitor
- * with access to them (the paying browser, the e-mail's link, the customer signed in with the order's address).
+ * with access to them (the paying browser, the email's link, the customer signed in with the order's address).
  * A payment PayPal still reviews, or declined, has its own page, which turns into the confirmation by itself when
- * PayPal completes it.
+ * PayPal completes it; a cancelled or refunded order says so in its heading and its summary.
  */
 export function OrderConfirmation({ orderId }: { orderId: string }) {
   const link = useOrderLink(orderId);
@@ -54,8 +54,8 @@ export function OrderConfirmation({ orderId }: { orderId: string }) {
     );
   }
 
-  const { customerName, customerEmail, status, createdAt } = order.data;
-  const stage = paymentStage(order.data);
+  const { customerName, customerEmail, status, paymentStatus, createdAt } = order.data;
+  const stage = orderStage(order.data);
   return (
     <div className="grid gap-6">
       <ConfirmationHeader stage={stage} customerName={customerName} />
@@ -75,7 +75,7 @@ export function OrderConfirmation({ orderId }: { orderId: string }) {
             <div>
               <dt className="text-sm text-muted-foreground">Status</dt>
               <dd>
-                <OrderStatusBadge status={status} />
+                <OrderStatusBadge status={status} paymentStatus={paymentStatus} />
               </dd>
             </div>
           </dl>
@@ -89,10 +89,11 @@ export function OrderConfirmation({ orderId }: { orderId: string }) {
           customerEmail={customerEmail}
           linkRefused={link === 'refused'}
           awaitingPayment={stage === 'under-review'}
+          noMoreKeys={keysTakenBack(stage)}
         />
       )}
       <OrderSummary order={order.data} items={items.data} />
-      {stage === 'paid' && <NextSteps />}
+      {keysWork(stage) && <NextSteps />}
 
       <div className="flex justify-center">
         <Link href="/" className={buttonClasses('primary')}>

@@ -1,9 +1,44 @@
-import type { OrderItemView, OrderView } from '@licensestore/shared';
+import type { OrderItemView } from '@licensestore/shared';
 import { ReceiptLink } from '@/components/receipt-link';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCents, formatPrice, toCents } from '@/lib/format';
+import type { BuyerOrder } from '../api/get-order';
 
-export function OrderSummary({ order, items }: { order: OrderView; items: OrderItemView[] }) {
+const refundDate = (completedAt: string) =>
+  new Date(completedAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+
+/** What a refund covered: its items by name (twice the same item reads "2 x"), or money only. */
+function refundedItems(productNames: readonly string[]) {
+  if (productNames.length === 0) return 'money only';
+  const counts = new Map<string, number>();
+  for (const name of productNames) counts.set(name, (counts.get(name) ?? 0) + 1);
+  return [...counts].map(([name, count]) => (count > 1 ? `${count} x ${name}` : name)).join(', ');
+}
+
+/** Every refund under the total, then what the buyer paid in the end. */
+function Refunds({ order }: { order: BuyerOrder }) {
+  if (order.refunds.length === 0) return null;
+  return (
+    <>
+      <ul aria-label="Refunds" className="mt-2 grid gap-1 text-sm">
+        {order.refunds.map((refund) => (
+          <li key={`${refund.completedAt}-${refund.amount}`} className="flex justify-between gap-4">
+            <span className="text-muted-foreground">
+              Refunded {refundDate(refund.completedAt)} ({refundedItems(refund.productNames)})
+            </span>
+            <span className="shrink-0 tabular-nums">-{formatPrice(refund.amount)}</span>
+          </li>
+        ))}
+      </ul>
+      <p className="mt-2 flex justify-between border-t border-border pt-2 text-base font-semibold">
+        <span>Net paid</span>
+        <span className="tabular-nums">{formatPrice(order.netTotal)}</span>
+      </p>
+    </>
+  );
+}
+
+export function OrderSummary({ order, items }: { order: BuyerOrder; items: OrderItemView[] }) {
   return (
     <Card aria-labelledby="confirmation-summary">
       <CardHeader>
@@ -24,6 +59,7 @@ export function OrderSummary({ order, items }: { order: OrderView; items: OrderI
           <span>Total</span>
           <span className="tabular-nums">{formatPrice(order.total)}</span>
         </p>
+        <Refunds order={order} />
         <ReceiptLink order={order} className="mt-4" />
       </CardContent>
     </Card>

@@ -1,17 +1,11 @@
 import { Info } from 'lucide-react';
 import { Link } from 'wouter';
 import { buttonClasses } from '@/components/ui/button';
-import type { PaymentStage } from '../utils/payment-stage';
+import type { OrderStage } from '../utils/order-stage';
 
-/** What happens next while PayPal reviews the payment, or after it declined it; nothing for a paid order. */
-export function PaymentReviewNotice({
-  stage,
-  customerEmail,
-}: {
-  stage: PaymentStage;
-  customerEmail: string;
-}) {
-  if (stage === 'paid') return null;
+/** What happens next while PayPal reviews the payment, or after it declined it; nothing once it is paid. */
+export function PaymentReviewNotice({ stage, customerEmail }: { stage: OrderStage; customerEmail: string }) {
+  if (stage !== 'under-review' && stage !== 'declined') return null;
   return (
     <section
       aria-labelledby="payment-next"
@@ -25,8 +19,8 @@ export function PaymentReviewNotice({
         <>
           <p>
             PayPal checks some payments before completing them, usually within minutes and at most within 24
-            hours. As soon as it completes yours, your license keys are e-mailed to{' '}
-            <strong className="break-all">{customerEmail}</strong> and appear on this page.
+            hours. As soon as it completes yours, your license keys are emailed to{' '}
+            <strong className="break-words">{customerEmail}</strong> and appear on this page.
           </p>
           <p className="text-muted-foreground">
             There is nothing you need to do, and you can close this page. If PayPal declines the payment, no

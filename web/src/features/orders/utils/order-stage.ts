@@ -1,13 +1,27 @@
 import type { OrderView } from '@licensestore/shared';
+import type { BuyerOrderMoney } from '@licensestore/shared/buyer-orders';
+import { toCents } from '@/lib/format';
 
 /**
- * What the confirmation page tells the buyer, from where the money stands (not from the status, which an admin may
- * set): PayPal is still reviewing the payment, PayPal declined it, or it is paid (refunds included: it was paid).
+ * What the order page tells the buyer first: PayPal is still reviewing the payment, or declined it; the order was
+ * cancelled, refunded in full or in part; or it is paid and every key still works. Where the money stands comes
+ * before the status an admin may set: a refunded or declined payment says so whatever the status.
  */
-export type PaymentStage = 'under-review' | 'declined' | 'paid';
+export type OrderStage = 'under-review' | 'declined' | 'cancelled' | 'refunded' | 'partly-refunded' | 'paid';
 
-export function paymentStage(order: Pick<OrderView, 'paymentStatus'>): PaymentStage {
+export function orderStage(
+  order: Pick<OrderView, 'paymentStatus' | 'status'> & Pick<BuyerOrderMoney, 'refundedTotal'>,
+): OrderStage {
   if (order.paymentStatus === 'pending') return 'under-review';
   if (order.paymentStatus === 'denied') return 'declined';
+  if (order.paymentStatus === 'refunded' || order.status === 'refunded') return 'refunded';
+  if (order.status === 'cancelled') return 'cancelled';
+  if (toCents(order.refundedTotal) > 0) return 'partly-refunded';
   return 'paid';
 }
+
+/** Stages in which license keys of the order still work (all of them, or those not refunded). */
+export const keysWork = (stage: OrderStage) => stage === 'paid' || stage === 'partly-refunded';
+
+/** Stages after which no more keys come: those given were taken back. */
+export const keysTakenBack = (stage: OrderStage) => stage === 'cancelled' || stage === 'refunded';
