@@ -1,11 +1,23 @@
 import { QueryClient, type QueryFunction } from '@tanstack/react-query';
 import { BACK_OFFICE_READ_MODELS } from './live-queries';
 
-/** The store's error bodies: `{ "error": "…" }`, with PayPal's issue code when a payment was refused. */
+/**
+ * The store's error bodies: `{ "error": "…" }`, with PayPal's issue code when a payment was refused, or a form's
+ * refusals by field (`fields`).
+ */
 interface ErrorBody {
   error?: unknown;
   message?: unknown;
   issue?: unknown;
+  fields?: unknown;
+}
+
+/** The body's sentences by field, keeping only text ones. */
+function fieldSentences(fields: unknown): Readonly<Record<string, string>> {
+  if (typeof fields !== 'object' || fields === null) return {};
+  return Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 function parseErrorBody(text: string): ErrorBody {
@@ -18,31 +30,6 @@ function parseErrorBody(text: string): ErrorBody {
   }
 }
 
-/**
- * A non-2xx answer. Its message is "<status>: <body text>" (the status text when the body is empty), as the store
- * has always shown failures; code that acts on a failure reads `status`, and shows the server's own sentence
- * (`reason`) rather than taking the message apart.
- */
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  /** The server's sentence for a person, when its JSON body has one (`error`, or `message`). */
-  readonly reason: string | undefined;
-  /** A code for programs when the body carries one (PayPal's issue of a refused payment). */
-  readonly issue: string | undefined;
-
-  constructor(
-    readonly status: number,
-    /** The body's text, or the status text when the body is empty. */
-    readonly body: string,
-  ) {
-    super(`${status}: ${body}`);
-    const parsed = parseErrorBody(body);
-    const sentence = [parsed.error, parsed.message].find((each) => typeof each === 'string' && each !== '');
-    this.reason = sentence as string | undefined;
-    this.issue = typeof parsed.issue === 'string' ? parsed.issue : undefined;
-  }
-}
-
 /** Plain words for a failure without the server's own sentence, by status. */
 const STATUS_SENTENCES: ReadonlyArray<[(status: number) => boolean, string]> = [
   [(status) => status === 401 || status === 403, 'You are not allowed to do this. Sign in again and retry.'],
@@ -51,16 +38,44 @@ const STATUS_SENTENCES: ReadonlyArray<[(status: number) => boolean, string]> = [
   [(status) => status >= 500, 'The store could not answer. Try again in a moment.'],
 ];
 
+function statusSentence(status: number): string {
+  const found = STATUS_SENTENCES.find(([matches]) => matches(status));
+  return found ? found[1] : 'The request was refused. Check what you entered and try again.';
+}
+
 /**
- * What a person is told when a call failed: the server's own sentence when it gave one, otherwise plain words for
- * what happened (never a status code and a raw body). Errors of our own making carry their sentence as message.
+ * A non-2xx answer. Its message is what a person is told: the server's own sentence when its JSON body has one,
+ * otherwise plain words for the status, never the status code and the raw body, so any screen may show it as it
+ * is. Code that acts on a failure reads `status` (and `body` for the raw text).
+ */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  /** The server's sentence for a person, when its JSON body has one (`error`, or `message`). */
+  readonly reason: string | undefined;
+  /** A code for programs when the body carries one (PayPal's issue of a refused payment). */
+  readonly issue: string | undefined;
+  /** The refusal of each field of a form, by the field's name, when the body names them; shown under the field. */
+  readonly fields: Readonly<Record<string, string>>;
+
+  constructor(
+    readonly status: number,
+    /** The body's text, or the status text when the body is empty. */
+    readonly body: string,
+  ) {
+    const parsed = parseErrorBody(body);
+    const sentence = [parsed.error, parsed.message].find((each) => typeof each === 'string' && each !== '');
+    super((sentence as string | undefined) ?? statusSentence(status));
+    this.reason = sentence as string | undefined;
+    this.issue = typeof parsed.issue === 'string' ? parsed.issue : undefined;
+    this.fields = fieldSentences(parsed.fields);
+  }
+}
+
+/**
+ * What a person is told when a call failed: an ApiError's message (the server's sentence or plain words), a
+ * connection failure in plain words; errors of our own making carry their sentence as message.
  */
 export function errorSentence(error: Error): string {
-  if (error instanceof ApiError) {
-    if (error.reason) return error.reason;
-    const found = STATUS_SENTENCES.find(([matches]) => matches(error.status));
-    return found ? found[1] : 'The request was refused. Check what you entered and try again.';
-  }
   // fetch rejects with a TypeError when no answer came at all.
   if (error instanceof TypeError)
     return 'The store could not be reached. Check your connection and try again.';

@@ -40,12 +40,12 @@ describe('apiRequest', () => {
     });
   });
 
-  it('turns a non-2xx answer into an ApiError reading "<status>: <body text>", with its status and sentence', async () => {
+  it("turns a non-2xx answer into an ApiError whose message is the server's sentence alone", async () => {
     answer(409, '{"error":"stream changed"}', 'Conflict');
     const error = await apiRequest('PATCH', '/api/products/1', {}).catch((thrown: unknown) => thrown);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({
-      message: '409: {"error":"stream changed"}',
+      message: 'stream changed',
       status: 409,
       body: '{"error":"stream changed"}',
       reason: 'stream changed',
@@ -53,10 +53,11 @@ describe('apiRequest', () => {
     });
   });
 
-  it('uses the status text when the body is empty', async () => {
+  it('says what happened in plain words when the body has no sentence, keeping the status text as body', async () => {
     answer(500, '', 'Internal Server Error');
     await expect(apiRequest('POST', '/api/admin/logout')).rejects.toMatchObject({
-      message: '500: Internal Server Error',
+      message: 'The store could not answer. Try again in a moment.',
+      body: 'Internal Server Error',
       status: 500,
       reason: undefined,
     });
@@ -77,6 +78,15 @@ describe('ApiError', () => {
     });
   });
 
+  it("reads a form's refusals by field, keeping only sentences", () => {
+    const error = new ApiError(
+      400,
+      '{"error":"The password is too easy to guess.","fields":{"password":"The password is too easy to guess.","role":3}}',
+    );
+    expect(error.fields).toEqual({ password: 'The password is too easy to guess.' });
+    expect(new ApiError(400, '{"error":"Bad"}').fields).toEqual({});
+  });
+
   it('has no sentence when the body is no JSON object, or names none', () => {
     for (const body of ['<html>Bad gateway</html>', '"text"', 'null', '{"error":""}', '{"error":42}']) {
       expect(new ApiError(502, body).reason, body).toBeUndefined();
@@ -88,6 +98,25 @@ describe('ApiError', () => {
     expect(isNotFound(new ApiError(403, '{"error":"Forbidden"}'))).toBe(false);
     expect(isNotFound(new Error('404: looks like one'))).toBe(false);
     expect(isNotFound(null)).toBe(false);
+  });
+});
+
+describe('a refusal shown as it is', () => {
+  it('never carries a status code or raw JSON in its message, whatever the answer', () => {
+    const refunded = '{"error":"Order #461143DA is refunded: its keys no longer work."}';
+    const answers: Array<[number, string]> = [
+      [409, refunded],
+      [409, '{"conflict":true}'],
+      [400, '[1,2]'],
+      [422, '<html>nope</html>'],
+      [500, ''],
+    ];
+    for (const [status, body] of answers) {
+      const { message } = new ApiError(status, body);
+      expect(message, body).not.toMatch(/^\d{3}:|[{}[\]<>]/);
+      expect(message.length, body).toBeGreaterThan(0);
+    }
+    expect(new ApiError(409, refunded).message).toBe('Order #461143DA is refunded: its keys no longer work.');
   });
 });
 
@@ -129,7 +158,9 @@ describe('the default query function', () => {
 
   it('fails once, without retrying, on other errors', async () => {
     answer(503, 'down');
-    await expect(query(['/api/testimonials'])).rejects.toThrow('503: down');
+    await expect(query(['/api/testimonials'])).rejects.toThrow(
+      'The store could not answer. Try again in a moment.',
+    );
     expect(fetchMock).toHaveBeenCalledTimes(1);
   });
 
@@ -170,7 +201,7 @@ describe('getJson', () => {
   it('throws on 401 when asked to', async () => {
     answer(401, 'Unauthorized');
     await expect(getJson('/api/orders', { on401: 'throw' })).rejects.toMatchObject({
-      message: '401: Unauthorized',
+      message: 'You are not allowed to do this. Sign in again and retry.',
       status: 401,
     });
   });

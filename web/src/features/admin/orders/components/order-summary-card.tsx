@@ -9,6 +9,7 @@ import { formatPrice } from '@/lib/format';
 import { useReadOnly } from '../../auth/api/admin-status';
 import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge';
 import { useResendDeliveryEmail } from '../api/resend-delivery-email';
+import { resendUnavailableReason } from '../utils/resend-unavailable';
 import { OrderStatusSelect } from './order-status-select';
 import { RefundDialog } from './refund-dialog';
 
@@ -22,12 +23,14 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
 }
 
 /**
- * Who bought, what it cost, where it stands; the status is changed, the order refunded and the delivery e-mail
- * resent from here. `etag` names the version shown: each of those is refused if the order changed since.
+ * Who bought, what it cost, where it stands; the status is changed, the order refunded and the delivery email
+ * resent from here (disabled, with the reason beside it, on an order whose keys are not sent again). `etag` names
+ * the version shown: each of those is refused if the order changed since.
  */
 export function OrderSummaryCard({ order, etag }: { order: OrderView; etag: string | null }) {
   const resend = useResendDeliveryEmail(order.id, order.customerEmail, etag);
   const readOnly = useReadOnly();
+  const resendUnavailable = resendUnavailableReason(order);
   return (
     <Card aria-labelledby="order-summary">
       <CardHeader>
@@ -49,10 +52,20 @@ export function OrderSummaryCard({ order, etag }: { order: OrderView; etag: stri
           <div className="flex flex-wrap items-center gap-3">
             <OrderStatusSelect order={order} etag={etag} className="w-40" />
             <RefundDialog orderId={order.id} etag={etag} />
-            <Button variant="outline" onClick={() => resend.mutate()} disabled={resend.isPending}>
+            <Button
+              variant="outline"
+              onClick={() => resend.mutate()}
+              disabled={resend.isPending || resendUnavailable !== null}
+              aria-describedby={resendUnavailable ? 'resend-unavailable' : undefined}
+            >
               <Mail aria-hidden="true" className="size-4" />
               {resend.isPending ? 'Requesting...' : 'Resend delivery email'}
             </Button>
+            {resendUnavailable && (
+              <p id="resend-unavailable" className="text-sm text-muted-foreground">
+                {resendUnavailable}
+              </p>
+            )}
           </div>
         )}
       </CardContent>
