@@ -6,8 +6,26 @@ export const MAX_IMPORT_KEYS = 5000;
 export const KEY_TOO_LONG = `The license key is longer than ${MAX_KEY_LENGTH} characters`;
 export const KEY_NOT_PRINTABLE =
   'The license key contains characters that are not printable (tabs, line breaks or control characters)';
-export const KEY_ALREADY_STORED = 'This license key is already in the inventory';
+export const KEY_ALREADY_STORED = 'Already in stock';
 export const sameKeyAs = (line: number) => `The same license key as line ${line}`;
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * What an import did, in one sentence: the keys added, then the keys skipped because the stock already holds them
+ * or the text repeats them ("2 license keys added; 6 already in stock, skipped").
+ */
+export function importSummary(counts: { added: number; alreadyInStock: number; repeated: number }): string {
+  const skipped = [
+    counts.alreadyInStock > 0 && `${counts.alreadyInStock} already in stock, skipped`,
+    counts.repeated > 0 && `${plural(counts.repeated, 'repeated line', 'repeated lines')}, skipped`,
+  ].filter((part) => part !== false);
+  const added =
+    counts.added === 0
+      ? 'No new license key added'
+      : `${plural(counts.added, 'license key', 'license keys')} added`;
+  return [added, ...skipped].join('; ');
+}
 export const notInFormat = (format: string) => `Not a key in this product's format ${format}`;
 
 /** Line numbers named in a sentence: at most ten, then how many more. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   importRefusedSentence,
+  importSummary,
   KEY_NOT_PRINTABLE,
   KEY_TOO_LONG,
   maskLicenceKey,
@@ -9,6 +10,20 @@ import {
 } from './key-text.js';
 
 describe('Licence key text', () => {
+  describe('importSummary', () => {
+    it('says how many keys were added and how many were skipped, and why', () => {
+      expect(importSummary({ added: 4, alreadyInStock: 6, repeated: 0 })).toBe(
+        '4 license keys added; 6 already in stock, skipped',
+      );
+      expect(importSummary({ added: 0, alreadyInStock: 6, repeated: 1 })).toBe(
+        'No new license key added; 6 already in stock, skipped; 1 repeated line, skipped',
+      );
+      expect(importSummary({ added: 1, alreadyInStock: 0, repeated: 2 })).toBe(
+        '1 license key added; 2 repeated lines, skipped',
+      );
+    });
+  });
+
   describe('readLicenceKey', () => {
     it('trims the key and keeps inner spaces, punctuation and non-Latin letters', () => {
       expect(readLicenceKey('  ABCDE-12345-FGHIJ  ')).toEqual({ key: 'ABCDE-12345-FGHIJ' });

@@ -18,6 +18,7 @@ import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
 import { keyListFilters, keyListKeyset, listKeyPage } from './key-list.js';
 import {
   importRefusedSentence,
+  importSummary,
   KEY_ALREADY_STORED,
   MAX_IMPORT_KEYS,
   maskLicenceKey,
@@ -53,9 +54,15 @@ export interface LicenceKeyView {
   createdAt: string;
 }
 
+/**
+ * An import that went through: how many keys were added, the lines skipped (already in stock, or repeating an
+ * earlier line) with their reasons, and the sentence that says it all.
+ */
 export interface ImportResult {
   added: number;
-  refused: RefusedLine[];
+  alreadyInStock: number;
+  skipped: RefusedLine[];
+  summary: string;
 }
 
 const IMPORT_BODY_LIMIT = '1mb';
@@ -205,8 +212,8 @@ function importRequest(req: Request): { productId?: string; text?: string } {
 }
 
 /**
- * Bulk import for one product: every line must be a key in the product's format, or nothing is stored; keys the
- * inventory already holds (or the file holds twice) are skipped and reported with their lines, the rest added in
+ * Bulk import for one product: every line must be a key in the product's format, or nothing is stored (400); keys
+ * the stock already holds (or the file holds twice) are skipped and reported with their lines, the rest added in
  * as few commands as the size allows. It parses its own body, up to 1 MB, so it is mounted before the API's
  * 100 kB JSON parser.
  */
@@ -255,7 +262,7 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
         return;
       }
 
-      const refused: RefusedLine[] = [];
+      const skipped: RefusedLine[] = [];
       const firstLineOf = new Map<string, number>();
       const unique: Array<{ line: number; key: string; fingerprint: string }> = [];
       for (const { line, key } of parsed.keys) {
@@ -264,25 +271,24 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
         if (first === undefined) {
           firstLineOf.set(fingerprint, line);
           unique.push({ line, key, fingerprint });
-        } else refused.push({ line, key: maskLicenceKey(key), reason: sameKeyAs(first) });
+        } else skipped.push({ line, key: maskLicenceKey(key), reason: sameKeyAs(first) });
       }
+      const repeated = skipped.length;
       const { duplicates } = await inventory.add(req, product.id, unique);
       for (const index of duplicates) {
         const { line, key } = unique[index] as (typeof unique)[number];
-        refused.push({ line, key: maskLicenceKey(key), reason: KEY_ALREADY_STORED });
+        skipped.push({ line, key: maskLicenceKey(key), reason: KEY_ALREADY_STORED });
       }
-      refused.sort((a, b) => a.line - b.line);
+      skipped.sort((a, b) => a.line - b.line);
 
-      const added = unique.length - duplicates.size;
-      if (added === 0) {
-        privateJson(res, 400, {
-          error: `No license key was added: ${refused.length === 1 ? 'the key was' : `all ${refused.length} keys were`} refused`,
-          added,
-          refused,
-        });
-        return;
-      }
-      const result: ImportResult = { added, refused };
+      // Keys already held are valid keys: skipping them is an answer, never a refusal.
+      const counts = { added: unique.length - duplicates.size, alreadyInStock: duplicates.size, repeated };
+      const result: ImportResult = {
+        added: counts.added,
+        alreadyInStock: counts.alreadyInStock,
+        skipped,
+        summary: importSummary(counts),
+      };
       privateJson(res, 200, result);
     },
   );

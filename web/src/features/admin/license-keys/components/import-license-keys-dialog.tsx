@@ -10,26 +10,21 @@ import { type ImportResult, useImportLicenseKeys } from '../api/import-license-k
 import { keyFormatFor, productOptions } from './product-options';
 
 function ImportOutcome({ result }: { result: ImportResult }) {
+  const imported = result.outcome === 'imported';
   return (
     <div role="status" className="grid gap-2 rounded-md border border-border p-3 text-sm">
-      <p className="font-medium">
-        {result.added === 0
-          ? (result.error ?? 'No license key was added')
-          : `${result.added} license key${result.added === 1 ? '' : 's'} added`}
-      </p>
-      {result.refused.length > 0 && (
-        <>
-          <p className="text-muted-foreground">
-            {result.refused.length} line{result.refused.length === 1 ? '' : 's'} refused:
-          </p>
-          <ul className="grid max-h-48 gap-1 overflow-y-auto" aria-label="Refused lines">
-            {result.refused.map((refused) => (
-              <li key={refused.line} className="break-words">
-                Line {refused.line} (<code className="font-mono">{refused.key}</code>): {refused.reason}
-              </li>
-            ))}
-          </ul>
-        </>
+      <p className="font-medium">{imported ? `${result.summary}.` : result.error}</p>
+      {result.lines.length > 0 && (
+        <ul
+          className="grid max-h-48 gap-1 overflow-y-auto"
+          aria-label={imported ? 'Skipped lines' : 'Refused lines'}
+        >
+          {result.lines.map((line) => (
+            <li key={line.line} className="break-words">
+              Line {line.line} (<code className="font-mono">{line.key}</code>): {line.reason}
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );
@@ -38,13 +33,16 @@ function ImportOutcome({ result }: { result: ImportResult }) {
 /**
  * Bulk import for one product: keys pasted one per line, or read from a TXT/CSV file into the same box (so the
  * admin sees what will be sent). The server stores nothing when a line is not a key in the product's format, and
- * otherwise skips the keys it already holds; either way it reports the lines by number.
+ * otherwise adds the new keys and skips those already in stock; either way it reports the lines by number. After an
+ * import that went through the box is emptied, so pressing Import again sends nothing twice.
  */
 export function ImportLicenseKeysDialog() {
   const [open, setOpen] = useState(false);
   const [productId, setProductId] = useState<string | undefined>();
   const [keys, setKeys] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  // A new key remounts the file input, which has no value React can set: emptied with the box.
+  const [fileInput, setFileInput] = useState(0);
   const products = useProducts();
   const importing = useImportLicenseKeys();
   const keyFormat = keyFormatFor(products.data, productId);
@@ -68,7 +66,16 @@ export function ImportLicenseKeysDialog() {
       return;
     }
     setProblem(null);
-    importing.mutate({ productId, keys });
+    importing.mutate(
+      { productId, keys },
+      {
+        onSuccess: (result) => {
+          if (result.outcome !== 'imported') return;
+          setKeys('');
+          setFileInput((current) => current + 1);
+        },
+      },
+    );
   };
 
   return (
@@ -84,7 +91,7 @@ export function ImportLicenseKeysDialog() {
           if (!next) reset();
         }}
         title="Import License Keys"
-        description="Paste keys one per line, or choose a TXT or CSV file (first column). Up to 5,000 keys per import. All or nothing: if any line is not a key in the product's format, nothing is imported; keys already in the inventory are skipped."
+        description="Paste keys one per line, or choose a TXT or CSV file (first column). Up to 5,000 keys per import. All or nothing: if any line is not a key in the product's format, nothing is imported. Keys already in stock are skipped and the rest imported."
       >
         <form noValidate onSubmit={submit} className="grid gap-4">
           <div className="grid gap-2">
@@ -118,6 +125,7 @@ export function ImportLicenseKeysDialog() {
           <div className="grid gap-2">
             <Label htmlFor="import-file">Or read them from a file</Label>
             <input
+              key={fileInput}
               id="import-file"
               type="file"
               accept=".txt,.csv,text/plain,text/csv"
