@@ -10,11 +10,11 @@ import {
   deleteBackOfficeUser,
   listBackOfficeUsers,
   listTeamPage,
-  newUserSchema,
   teamFilters,
   teamKeyset,
 } from './back-office-users.js';
 import { requireAdmin, signedInAdmin } from './guards.js';
+import { readNewUser } from './new-user-request.js';
 import type { SessionStore } from './sessions.js';
 
 /**
@@ -42,8 +42,9 @@ export function backOfficeUserRoutes({
   });
 
   router.post('/admin/users', requireAdmin, async (req, res) => {
-    const user = await createBackOfficeUser(db, parseRequest(newUserSchema, req.body));
-    res.status(201).json(user);
+    const newUser = readNewUser(req, res);
+    if (!newUser) return;
+    res.status(201).json(await createBackOfficeUser(db, newUser));
   });
 
   router.delete('/admin/users/:id', requireAdmin, async (req, res) => {

@@ -9,7 +9,7 @@ import { Dialog } from '@/components/ui/dialog';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
-import { errorSentence } from '@/lib/api';
+import { ApiError, errorSentence } from '@/lib/api';
 import { useAddBackOfficeUser } from '../api/back-office-users';
 import { ROLE_LABELS } from './role-labels';
 
@@ -31,30 +31,55 @@ function problemsOf(username: string, password: string): Problems {
   };
 }
 
-/** Username, a password the new user is told in person, and a role: auditor unless an admin is wanted. */
+/** The server's refusals that name a field of this form (a password too easy to guess), by field. */
+const serverProblemsOf = (error: Error | null): Problems =>
+  error instanceof ApiError ? { username: error.fields.username, password: error.fields.password } : {};
+
+/**
+ * Username, a password the new user is told in person, and a role: auditor unless an admin is wanted. A refusal is
+ * shown under the field it is about; only one about none of them goes in the box above the buttons.
+ */
 function AddUserForm({ onDone }: { onDone: () => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [role, setRole] = useState<BackOfficeRole>('auditor');
   const [problems, setProblems] = useState<Problems>({});
   const add = useAddBackOfficeUser();
+  const serverProblems = serverProblemsOf(add.error);
+  const shown: Problems = {
+    username: problems.username ?? serverProblems.username,
+    password: problems.password ?? serverProblems.password,
+  };
+  const generalProblem =
+    add.error && !serverProblems.username && !serverProblems.password ? errorSentence(add.error) : null;
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    const form = event.currentTarget;
     const found = problemsOf(username, password);
     setProblems(found);
     const first = found.username ? 'username' : found.password ? 'password' : null;
     if (first) {
       // Take the keyboard (and a screen reader) to the first thing to fix.
-      event.currentTarget.querySelector<HTMLElement>(`#user-${first}`)?.focus();
+      form.querySelector<HTMLElement>(`#user-${first}`)?.focus();
       return;
     }
-    add.mutate({ username: username.trim(), password, role }, { onSuccess: onDone });
+    add.mutate(
+      { username: username.trim(), password, role },
+      {
+        onSuccess: onDone,
+        onError: (error) => {
+          const refused = serverProblemsOf(error);
+          const field = refused.username ? 'username' : refused.password ? 'password' : null;
+          if (field) form.querySelector<HTMLElement>(`#user-${field}`)?.focus();
+        },
+      },
+    );
   };
 
   return (
     <form noValidate onSubmit={submit} className="grid gap-4">
-      <FormField id="user-username" label="Username *" problem={problems.username}>
+      <FormField id="user-username" label="Username *" problem={shown.username}>
         {(control) => (
           <Input
             {...control}
@@ -62,6 +87,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
             onChange={(event) => {
               setUsername(event.target.value);
               setProblems({ ...problems, username: undefined });
+              add.reset();
             }}
             autoComplete="off"
             spellCheck={false}
@@ -69,7 +95,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
           />
         )}
       </FormField>
-      <FormField id="user-password" label="Password *" problem={problems.password}>
+      <FormField id="user-password" label="Password *" problem={shown.password}>
         {(control) => (
           <Input
             {...control}
@@ -78,6 +104,7 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
             onChange={(event) => {
               setPassword(event.target.value);
               setProblems({ ...problems, password: undefined });
+              add.reset();
             }}
             placeholder={`At least ${MIN_PASSWORD_LENGTH} characters`}
             autoComplete="new-password"
@@ -95,9 +122,9 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
           />
         )}
       </FormField>
-      {add.error && (
+      {generalProblem && (
         <p role="alert" className="rounded-md border border-destructive p-3 text-sm text-destructive">
-          {errorSentence(add.error)}
+          {generalProblem}
         </p>
       )}
       <div className="flex justify-end gap-2">
