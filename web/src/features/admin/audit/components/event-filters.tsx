@@ -63,7 +63,7 @@ export function EventFilters({
       </div>
       <div className="grid gap-2">
         <Label htmlFor={`${id}-actor`}>Actor id</Label>
-        <Input {...field('actor')} placeholder="An admin's id, a customer's e-mail, workers" />
+        <Input {...field('actor')} placeholder="An admin's id, a customer's email, workers" />
       </div>
       <div className="grid gap-2">
         <Label htmlFor={`${id}-order`}>Order id</Label>

@@ -34,7 +34,7 @@ export function OrderFilters({ search, onClear }: { search: ListSearch; onClear:
       <SearchBox
         id="order-search"
         label="Search orders"
-        placeholder="Order number, e-mail, name or PayPal ID"
+        placeholder="Order number, email, name or PayPal ID"
         value={params.q ?? ''}
         onSearch={(q) => update({ q })}
       />

@@ -5,13 +5,17 @@ export interface StatusChangeQuestion {
   confirmLabel: string;
   cancelLabel: string;
   busyLabel: string;
-  /** Cancelling destroys keys; reopening serves the order. */
+  /** Cancelling destroys keys; reopening serves the order; marking a paid order pending only relabels it. */
   tone: 'destructive' | 'primary';
 }
 
+/** An order whose money the store holds: `processing` (keys on their way) or `completed` (delivered). */
+const PAID_STATUSES: ReadonlySet<string> = new Set(['processing', 'completed']);
+
 /**
- * Cancelling releases the order's keys for good, and reopening a cancelled order hands it new keys and e-mails the
- * buyer: both are asked with their consequence. Any other change only relabels the order and is asked nothing.
+ * Cancelling releases the order's keys for good, reopening a cancelled order hands it new keys and emails the
+ * buyer, and setting a paid order back to pending tells the buyer it is not paid: each is asked with its
+ * consequence. Any other change only relabels the order and is asked nothing.
  */
 export function statusChangeQuestion(from: string, to: string, number: string): StatusChangeQuestion | null {
   if (to === 'cancelled') {
@@ -30,12 +34,24 @@ export function statusChangeQuestion(from: string, to: string, number: string): 
     return {
       title: `Reopen order ${number}?`,
       description:
-        'The order is served again as a paid one: it takes new license keys from stock and e-mails them to the ' +
-        'buyer in a new delivery e-mail (its old keys stay released; a revoked key never comes back). If stock ' +
+        'The order is served again as a paid one: it takes new license keys from stock and emails them to the ' +
+        'buyer in a new delivery email (its old keys stay released; a revoked key never comes back). If stock ' +
         'is out, it waits in line until keys are imported.',
       confirmLabel: 'Reopen order',
       cancelLabel: 'Keep cancelled',
       busyLabel: 'Reopening...',
+      tone: 'primary',
+    };
+  }
+  if (to === 'pending' && PAID_STATUSES.has(from)) {
+    return {
+      title: `Set paid order ${number} back to Pending?`,
+      description:
+        'The order was paid. Pending changes only its label: no money moves, no email is sent and its license ' +
+        'keys keep working, but the buyer and the lists show it as not yet paid until it is set back to Completed.',
+      confirmLabel: 'Set to Pending',
+      cancelLabel: `Keep ${from === 'completed' ? 'Completed' : 'Processing'}`,
+      busyLabel: 'Changing...',
       tone: 'primary',
     };
   }
