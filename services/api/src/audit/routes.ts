@@ -1,4 +1,5 @@
 // The dashboard's own folds, so the figures of the past cannot drift from the live ones (ADR 015).
+import type { KeyObject } from 'node:crypto';
 import { NotFoundError } from '@licensestore/shared';
 import type { ParkedEventsView } from '@licensestore/shared/audit';
 import type { DatabaseHandle } from '@licensestore/shared/db';
@@ -16,6 +17,7 @@ import { parseRequest } from '../http/validation.js';
 import { keyRevealer } from '../licence-keys/reveal.js';
 import { listAuditEvents } from './event-log.js';
 import { orderAsOfView } from './order-as-of.js';
+import { periodExportRoutes } from './period-export.js';
 
 export interface AuditRoutesDeps {
   database: DatabaseHandle;
@@ -23,6 +25,8 @@ export interface AuditRoutesDeps {
   keyVault: KeyVault;
   logger: Logger;
   lowStockThreshold: number;
+  /** The audit export's Ed25519 key (AUDIT_SIGNING_KEY, as `npm run audit:export` reads it); unset, no export. */
+  signingKey?: KeyObject | undefined;
 }
 
 const moment = z.iso.datetime({
@@ -64,7 +68,8 @@ const orderId = (id: string | undefined) => {
 };
 
 /**
- * The auditors' reads (admins see them too): the store-wide log, and state as of a moment. An order's own history
+ * The auditors' reads (admins see them too): the store-wide log, its signed export for a period, and state as of a
+ * moment. An order's own history
  * is its timeline (GET /api/orders/:id/timeline), which follows the order's correlations.
  */
 export function auditRoutes({
@@ -73,10 +78,12 @@ export function auditRoutes({
   keyVault,
   logger,
   lowStockThreshold,
+  signingKey,
 }: AuditRoutesDeps): Router {
   const router = Router();
   const reveal = keyRevealer(keyVault, logger);
   router.use('/audit', requireBackOffice);
+  router.use(periodExportRoutes({ eventStore, signingKey }));
 
   router.get('/audit/events', async (req, res) => {
     privateJson(res, await listAuditEvents(database.db, parseRequest(eventLogQuery, req.query)));

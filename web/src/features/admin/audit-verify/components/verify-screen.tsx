@@ -4,11 +4,13 @@ import { Button } from '@/components/ui/button';
 import { isRunning, useStartVerification, useVerifications } from '../api/verifications';
 import { CurrentVerification } from './current-verification';
 import { ParkedEventsCard } from './parked-events-card';
+import { PeriodExportCard } from './period-export-card';
 import { RecentVerifications } from './recent-verifications';
 
 /**
  * Verify read models: replays the whole event log into scratch tables (in the workers) and compares every read
- * model with it row by row, as `npm run audit:verify` does. Open to auditors: it changes no business data.
+ * model with it row by row, as `npm run audit:verify` does; and the signed log of a period downloaded, as
+ * `npm run audit:export` writes it. Open to auditors: it changes no business data.
  */
 export function VerifyScreen() {
   const [chosen, setChosen] = useState<string | null>(null);
@@ -41,6 +43,7 @@ export function VerifyScreen() {
         </p>
       )}
       <ParkedEventsCard />
+      <PeriodExportCard />
       {shown && <CurrentVerification id={shown} />}
       <section aria-labelledby="recent-verifications-heading" className="space-y-3">
         <h2 id="recent-verifications-heading" className="text-xl font-semibold">

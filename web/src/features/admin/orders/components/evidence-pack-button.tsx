@@ -2,11 +2,8 @@ import { FileArchive } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { apiRequest, errorSentence } from '@/lib/api';
+import { saveDownload } from '@/lib/download-file';
 import { toast } from '@/lib/toast';
-
-/** The file name the server gives the pack (Content-Disposition names it after the order). */
-const fileName = (response: Response) =>
-  /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'evidence.zip';
 
 /**
  * Downloads the order's dispute evidence pack (a zip: a PDF and the signed events; keys masked), for admins and
@@ -17,13 +14,11 @@ export function EvidencePackButton({ orderId }: { orderId: string }) {
   const download = async () => {
     setBusy(true);
     try {
-      const response = await apiRequest('GET', `/api/orders/${encodeURIComponent(orderId)}/evidence`);
-      const url = URL.createObjectURL(await response.blob());
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = fileName(response);
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
+      // The server names the pack after the order.
+      await saveDownload(
+        await apiRequest('GET', `/api/orders/${encodeURIComponent(orderId)}/evidence`),
+        'evidence.zip',
+      );
     } catch (error) {
       toast({
         title: 'The evidence pack could not be made',
