@@ -127,6 +127,10 @@ describe('the order page opened without access', () => {
       `Receipt ${order.receiptNumber} opens from the link in your delivery email, or here after you sign in with the email address of this order.`,
     );
     expect(await stranger.page.getByRole('link', { name: /Download receipt/ }).count()).toBe(0);
+    await inEveryLook(stranger.page, 'confirmation-without-access', async () => {
+      await stranger.page.reload();
+      await stranger.page.getByTestId('receipt-access').waitFor();
+    });
     await stranger.close();
 
     const payer = await openPage(browser, store.url);

@@ -40,8 +40,8 @@ const render = (customerName = 'Ada Lovelace', lines = [office, game], from = st
 describe('Delivery email', () => {
   it("opens with the store's name and logo, and signs with its name", () => {
     const { text, html } = render();
-    expect(html).toContain(`<img src="${publicUrl}/favicon.svg"`);
-    expect(html).toContain('Keys &amp; Co</a>');
+    expect(html).toContain(`<a href="${publicUrl}" style=`);
+    expect(html).toMatch(/background:#2563eb;[^>]*>K<\/span>Keys &amp; Co<\/a>/);
     expect(text.trimEnd().endsWith('Keys & Co')).toBe(true);
   });
 

@@ -17,11 +17,14 @@ export function storeNameFrom(from: string): string {
   return name || DEFAULT_STORE_NAME;
 }
 
-/** The logo beside the store's name at the top of an email; the name alone where images are blocked. */
+/**
+ * The store's mark (its initial on the storefront's blue, as the site's logo shows its key on it) beside its name at
+ * the top of an email. Drawn in HTML rather than loaded: mail programs block remote images and most drop SVG.
+ */
 export const storeHeaderHtml = (store: StoreIdentity) => `
     <tr><td style="padding:0 0 16px;border-bottom:2px solid #2563eb">
-      <a href="${escapeHtml(store.publicUrl)}" style="color:#111827;text-decoration:none;font-size:20px;font-weight:bold">
-        <img src="${escapeHtml(`${store.publicUrl}/favicon.svg`)}" width="28" height="28" alt="" style="vertical-align:middle;margin-right:8px;border:0">${escapeHtml(store.name)}</a>
+      <a href="${escapeHtml(store.publicUrl)}" style="color:#111827;text-decoration:none;font-size:20px;font-weight:bold;white-space:nowrap">
+        <span aria-hidden="true" style="display:inline-block;width:28px;height:28px;margin-right:8px;border-radius:6px;background:#2563eb;color:#ffffff;text-align:center;line-height:28px;font-size:16px;vertical-align:middle">${escapeHtml(store.name.charAt(0).toUpperCase())}</span>${escapeHtml(store.name)}</a>
     </td></tr>`;
 
 /** The support line of an email, quoting the order's number. */
