@@ -33,6 +33,7 @@ import { findTaggedBackOfficeOrder } from './back-office-order.js';
 import { type KeyCustody, PAGE_VIEW_MS } from './custody.js';
 import { orderEventsRoute, PAGE_VIEW_COOKIE, type SnapshotView } from './events-route.js';
 import { showOrderItems } from './item-views.js';
+import { countedOrderPage } from './order-page-counts.js';
 import { orderListFiltersSchema } from './order-search.js';
 import { OrderWatch } from './order-watch.js';
 import {
@@ -42,7 +43,6 @@ import {
   listOrderRefunds,
   listOrders,
   ORDER_KEYSET,
-  pageOrders,
 } from './queries.js';
 import { type RefundOutcome, refundRequestSchema, requestRefund, settleRefund } from './refunds.js';
 import { ORDER_STREAM_LIMITS, type OrderStreamLimits, StreamSlots } from './stream-slots.js';
@@ -153,7 +153,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   // The back office's list: one page, filtered and sorted by the server (GET /api/orders, which the storefront's own screens call, answers them all).
   router.get('/admin/orders', requireBackOffice, async (req, res) => {
     const page = parsePageQuery(ORDER_KEYSET, req.query);
-    privateJson(res, await pageOrders(db, parseRequest(orderListFiltersSchema, req.query), page));
+    privateJson(res, await countedOrderPage(db, parseRequest(orderListFiltersSchema, req.query), page));
   });
 
   router.get('/orders/:orderId', async (req, res) => {
