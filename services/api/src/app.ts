@@ -207,7 +207,14 @@ export function createApp(deps: AppDeps): Express {
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));
   api.use(liveRoutes({ database, sessions, logger, limits: deps.liveStreams, closing: deps.closing }));
   api.use(
-    auditRoutes({ database, eventStore, keyVault, logger, lowStockThreshold: config.LOW_STOCK_THRESHOLD }),
+    auditRoutes({
+      database,
+      eventStore,
+      keyVault,
+      logger,
+      lowStockThreshold: config.LOW_STOCK_THRESHOLD,
+      signingKey: config.AUDIT_SIGNING_KEY,
+    }),
   );
   api.use(
     auditVerifyRoutes({ db: database.db, redis, redisUrl: config.REDIS_URL, logger, closing: deps.closing }),
