@@ -16,7 +16,7 @@ function OrderState({ order }: { order: OrderAsOfView }) {
       <dl className="grid grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
         <dt className="text-muted-foreground">Status</dt>
         <dd>
-          <AdminOrderStatusBadge status={order.status} />
+          <AdminOrderStatusBadge status={order.status} paymentStatus={order.payment} />
         </dd>
         <dt className="text-muted-foreground">Payment</dt>
         <dd className="capitalize">{order.payment}</dd>

@@ -43,7 +43,7 @@ export function OrderSummaryCard({ order, etag }: { order: OrderView; etag: stri
           <Field term="Total">{formatPrice(order.total)}</Field>
           <Field term="Date">{formatDateTime(order.createdAt)}</Field>
           <Field term="Status">
-            <AdminOrderStatusBadge status={order.status} />
+            <AdminOrderStatusBadge status={order.status} paymentStatus={order.paymentStatus} />
           </Field>
           <Field term="Receipt">{order.receiptNumber ?? 'Not issued yet'}</Field>
         </dl>

@@ -46,7 +46,10 @@ const COLUMNS: Columns<OrderView> = [
   { header: 'Customer', className: 'min-w-28', cell: (order) => order.customerName },
   { header: 'Email', cell: (order) => <EmailAddress address={order.customerEmail} /> },
   { header: 'Total', className: 'tabular-nums', cell: (order) => formatPrice(order.total) },
-  { header: 'Status', cell: (order) => <AdminOrderStatusBadge status={order.status} /> },
+  {
+    header: 'Status',
+    cell: (order) => <AdminOrderStatusBadge status={order.status} paymentStatus={order.paymentStatus} />,
+  },
   { header: 'Date', cell: (order) => <Moment iso={order.createdAt} /> },
 ];
 
