@@ -59,13 +59,15 @@ describe('the event log', () => {
     await page.getByText('Page 1').waitFor();
 
     await page.getByRole('combobox', { name: 'Event type' }).click();
-    await page.getByRole('option', { name: 'OrderCaptured', exact: true }).click();
+    await page.getByRole('option', { name: 'Order placed', exact: true }).click();
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForFunction(() => {
       const cells = [
         ...document.querySelectorAll('table[aria-label="Events, newest first"] tbody tr td:nth-child(3)'),
       ];
-      return cells.length === 1 && cells[0]?.textContent === 'OrderCaptured';
+      // The type in plain words, the stored type beneath it as the detail an auditor reads.
+      const parts = [...(cells[0]?.children ?? [])].map((part) => part.textContent);
+      return cells.length === 1 && parts.join('|') === 'Order placed|OrderCaptured';
     });
     expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
 
@@ -112,7 +114,7 @@ describe('the event log in the URL', () => {
     expect(await eventTypesShown(page)).toEqual(secondPage);
 
     await page.getByRole('combobox', { name: 'Event type' }).click();
-    await page.getByRole('option', { name: 'OrderCaptured', exact: true }).click();
+    await page.getByRole('option', { name: 'Order placed', exact: true }).click();
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(
       (url) => url.searchParams.get('type') === 'OrderCaptured' && !url.searchParams.has('pages'),

@@ -4,13 +4,13 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
 import { type EventLogFilters, noFilters } from '../api/get-audit-events';
-import { EVENT_TYPES } from '../utils/event-types';
+import { EVENT_TYPES, eventTypeLabel } from '../utils/event-types';
 import { isoFromLocalInput, localInputValue } from '../utils/moment';
 
 const ALL_TYPES = 'all';
 const typeOptions = [
   { value: ALL_TYPES, label: 'All event types' },
-  ...EVENT_TYPES.map((type) => ({ value: type, label: type })),
+  ...EVENT_TYPES.map((type) => ({ value: type, label: eventTypeLabel(type) })),
 ];
 
 /** What the inputs hold: times in local `datetime-local` form until the filters are applied. */

@@ -9,6 +9,7 @@ import { actorLabel } from '@/features/admin/orders/utils/describe-event';
 import { formatDateTime } from '@/lib/date-time';
 import { useListSearch } from '@/lib/list-search';
 import { type EventLogFilters, noFilters, useAuditEventRows, useAuditEvents } from '../api/get-audit-events';
+import { eventTypeLabel } from '../utils/event-types';
 import { EventFilters } from './event-filters';
 
 const PREVIEW = 40;
@@ -58,7 +59,16 @@ const COLUMNS: Columns<AuditEventView> = [
     cell: (event) => <time dateTime={event.recordedAt}>{formatDateTime(event.recordedAt)}</time>,
   },
   { header: 'Actor', className: 'text-sm', cell: (event) => actorLabel(event.actor) },
-  { header: 'Type', className: 'font-medium', cell: (event) => event.type },
+  {
+    header: 'Type',
+    cell: (event) => (
+      <>
+        <span className="block font-medium">{eventTypeLabel(event.type)}</span>
+        {/* The stored type, as the filters and the exported log name it: a detail, kept whole. */}
+        <span className="block font-mono text-xs text-muted-foreground whitespace-nowrap">{event.type}</span>
+      </>
+    ),
+  },
   { header: 'Stream', className: 'whitespace-nowrap', cell: (event) => <Stream stream={event.stream} /> },
   { header: 'Data', className: 'max-w-xs', cell: (event) => <EventData data={event.data} /> },
 ];
