@@ -1,10 +1,11 @@
 import { createWriteStream, existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { type ExportRange, writeExport } from '@licensestore/shared/audit-period-export';
 import { loadConfig } from '@licensestore/shared/config';
 import { z } from 'zod';
 import { openConfiguredEventStore, runCli, UsageError } from '../cli-support.js';
-import { type ExportRange, eventsRecordedIn, writeExport } from './export.js';
+import { eventsRecordedIn } from './export.js';
 
 const USAGE = `usage: npm run audit:export -- --from <when> --to <when> [--out FILE]
   Exports, in log order, the events recorded at or after --from and before --to (a range that has ended).

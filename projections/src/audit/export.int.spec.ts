@@ -12,6 +12,7 @@ import {
   type Manifest,
   signManifest,
 } from '@licensestore/shared/audit-export';
+import { writeExport } from '@licensestore/shared/audit-period-export';
 import {
   type EventStore,
   openEventStore,
@@ -22,7 +23,7 @@ import { createKeyVault } from '@licensestore/shared/key-vault';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
-import { eventsRecordedIn, writeExport } from './export.js';
+import { eventsRecordedIn } from './export.js';
 
 const ROOT = new URL('../../..', import.meta.url).pathname;
 const RANGE = { from: new Date('2026-01-01T10:00:00.000Z'), to: new Date('2026-01-01T12:00:00.000Z') };

@@ -1,76 +1,21 @@
-import type { KeyObject } from 'node:crypto';
-import type { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import {
-  auditRecord,
-  exportHeader,
-  genesisHash,
-  HashChain,
-  keyIdOf,
-  type Manifest,
-  signManifest,
-} from '@licensestore/shared/audit-export';
+import type { ExportRange } from '@licensestore/shared/audit-period-export';
 import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/shared/eventstore';
 import { readBatches } from '../read-batches.js';
 
-/** Inclusive `from`, exclusive `to`, so consecutive ranges never share or miss an event. */
-export interface ExportRange {
-  from: Date;
-  to: Date;
-}
-
-const READ_BATCH = 2000;
-
 /**
- * The log in its own order (a reader's order: in Postgres, by transaction then position), keeping the events whose
- * recordedAt falls in the range. recordedAt is not monotonic along the log (Postgres stamps an event with its
- * transaction's start, and transactions commit out of order), so the whole log is read: stopping at the first
- * event past `to` could miss one that committed later with an earlier time.
+ * The events of the log recorded in the range (from inclusive, to exclusive), in the log's own order, as the
+ * shared export's reader yields them, but reading the next batch while this one is written: the command line
+ * exports the whole log to a file, where the overlap is most of the time saved. The whole log is read because
+ * recordedAt is not monotonic along it (an event carries its transaction's start, and transactions commit out of
+ * order).
  */
 export async function* eventsRecordedIn(
   store: EventStore,
-  { from, to }: ExportRange,
-  batchSize = READ_BATCH,
+  range: ExportRange,
+  batchSize = 2000,
 ): AsyncGenerator<RecordedEvent> {
+  const recordedInRange = (at: Date) => at >= range.from && at < range.to;
   for await (const batch of readBatches(store, null, batchSize)) {
-    for (const entry of batch) {
-      if (entry.createdAt >= from && entry.createdAt < to) yield recordedOrThrow(entry);
-    }
+    yield* batch.filter((entry) => recordedInRange(entry.createdAt)).map(recordedOrThrow);
   }
-}
-
-/**
- * Writes the events as NDJSON, one hash-chained line each (`seq` counts from 1), honouring the destination's
- * backpressure so a log of any size streams through in constant memory, and returns the signed manifest.
- */
-export async function writeExport(options: {
-  events: AsyncIterable<RecordedEvent>;
-  range: ExportRange;
-  exportedAt: Date;
-  signingKey: KeyObject;
-  out: Writable;
-}): Promise<Manifest> {
-  const header = exportHeader(options.range, options.exportedAt);
-  const chain = new HashChain(genesisHash(header));
-  let firstPosition: string | null = null;
-  let lastPosition: string | null = null;
-  await pipeline(async function* lines() {
-    for await (const event of options.events) {
-      firstPosition ??= event.position;
-      lastPosition = event.position;
-      yield `${chain.link({ seq: chain.count + 1, ...auditRecord(event) })}\n`;
-    }
-  }, options.out);
-  return signManifest(
-    {
-      ...header,
-      count: chain.count,
-      firstPosition,
-      lastPosition,
-      genesis: chain.genesis,
-      finalHash: chain.head,
-      keyId: keyIdOf(options.signingKey),
-    },
-    options.signingKey,
-  );
 }
