@@ -195,7 +195,7 @@ describe('Key custody under a flood of reads', () => {
       expect({ path, status: refused.status }).toEqual({ path, status: 429 });
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(((await refused.json()) as { error: string }).error).toMatch(
-        /^Too many requests for licence keys came from your connection in a short time\. Please wait \d+ seconds? and try again\.$/,
+        /^Too many requests for license keys came from your connection in a short time\. Please wait \d+ seconds? and try again\.$/,
       );
     }
     // Another client is not held back by this one.

@@ -87,10 +87,10 @@ export interface PlacedOrder {
   keysGivenUp: Readonly<Record<string, readonly string[]>>;
   /** Every unit has its key. */
   fulfilled: boolean;
-  /** Ids of the events whose delivery e-mail has been sent (OrderFulfilled, resend requests). */
+  /** Ids of the events whose delivery email has been sent (OrderFulfilled, resend requests). */
   emailsSent: readonly string[];
   /**
-   * Keys that left the store: in a delivery e-mail the mail server accepted, or shown in clear. Such a key is
+   * Keys that left the store: in a delivery email the mail server accepted, or shown in clear. Such a key is
    * revoked when its unit is refunded or cancelled; any other goes back to stock.
    */
   keysOutOfStore: readonly string[];

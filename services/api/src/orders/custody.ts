@@ -137,7 +137,7 @@ export function createKeyCustody(
     } catch (error) {
       logger.error(
         { err: error, ...about, alert: 'key-custody-not-recorded' },
-        'licence keys withheld: their showing could not be recorded',
+        'license keys withheld: their showing could not be recorded',
       );
       throw new CustodyNotRecordedError();
     }

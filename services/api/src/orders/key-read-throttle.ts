@@ -25,7 +25,7 @@ export function throttleKeyReads(redis: Redis, limit: ClientLimit = KEY_READ_LIM
     paths: KEY_READING_ROUTES,
     counter: 'key-reads',
     limit,
-    tooMany: 'Too many requests for licence keys came from your connection in a short time.',
+    tooMany: 'Too many requests for license keys came from your connection in a short time.',
   });
   return router;
 }

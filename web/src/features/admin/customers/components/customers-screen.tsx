@@ -27,7 +27,7 @@ export function CustomersScreen() {
         <SearchBox
           id="customer-search"
           label="Search customers"
-          placeholder="Name or e-mail address"
+          placeholder="Name or email address"
           value={params.q ?? ''}
           onSearch={(q) => update({ q })}
         />

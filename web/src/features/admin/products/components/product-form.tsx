@@ -149,7 +149,7 @@ export function ProductForm({
         id="product-downloadUrl"
         label="Download URL (optional)"
         problem={problems.downloadUrl}
-        hint="The vendor's official installer page, starting with https://. Linked in the delivery e-mail."
+        hint="The vendor's official installer page, starting with https://. Linked in the delivery email."
         className="sm:col-span-2"
       >
         {(control) => (
