@@ -29,6 +29,8 @@ const READ_MODELS = ['products', 'orders', 'licence-keys', 'dashboard'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const DUPLICATE = 'This license key is already in the inventory';
+/** Why an import skipped a key the stock already holds: an answer, not a refusal. */
+const ALREADY_IN_STOCK = 'Already in stock';
 const BOTH_REQUIRED = 'Product and license key are both required';
 const DEFAULT_FORMAT = 'XXXXX-XXXXX-XXXXX-XXXXX-XXXXX';
 const NOT_IN_FORMAT = `Not a key in this product's format ${DEFAULT_FORMAT}`;
@@ -50,11 +52,21 @@ interface KeyBody {
   createdAt: string;
 }
 
+/** An import that went through: what it added, the lines it skipped (masked, with why) and a sentence. */
 interface ImportBody {
   added: number;
-  refused: Array<{ line: number; key: string; reason: string }>;
-  error?: string;
+  alreadyInStock: number;
+  skipped: Array<{ line: number; key: string; reason: string }>;
+  summary: string;
 }
+
+/** An import's answer when every key was new. */
+const allAdded = (added: number): ImportBody => ({
+  added,
+  alreadyInStock: 0,
+  skipped: [],
+  summary: `${added} license key${added === 1 ? '' : 's'} added`,
+});
 
 /** An order's key as the back office lists it: it opens only through the order's recorded reveal. */
 const orderKeyMask = (key: string | null) => `XXXXX-…-${key?.slice(-4)}`;
@@ -465,7 +477,7 @@ describe('Licence keys API', () => {
   });
 
   describe('POST /api/license-keys/import', () => {
-    it('adds every new pasted key and reports, line by line and masked, those already stored or repeated', async () => {
+    it('adds every new pasted key and reports, line by line and masked, those skipped as already in stock or repeated', async () => {
       const { id: productId } = await product();
       const stored = freshLicenceKey();
       await addKey(productId, stored);
@@ -476,10 +488,12 @@ describe('Licence keys API', () => {
       const result = (await expectAnswer(response, 200)) as ImportBody;
       expect(result).toStrictEqual({
         added: 3,
-        refused: [
+        alreadyInStock: 1,
+        skipped: [
           { line: 4, key: masked(a), reason: 'The same license key as line 1' },
-          { line: 5, key: masked(stored), reason: DUPLICATE },
+          { line: 5, key: masked(stored), reason: ALREADY_IN_STOCK },
         ],
+        summary: '3 license keys added; 1 already in stock, skipped; 1 repeated line, skipped',
       });
       const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
       expect(listed.sort()).toStrictEqual([stored, a, b, c].sort());
@@ -535,10 +549,7 @@ describe('Licence keys API', () => {
           { line: 2, key: expect.any(String), reason: "Not a key in this product's format XXXX-XXXX" },
         ],
       });
-      await expectAnswer(await importKeys({ productId, keys: 'AB12-CD34\nEF56-GH78' }), 200, {
-        added: 2,
-        refused: [],
-      });
+      await expectAnswer(await importKeys({ productId, keys: 'AB12-CD34\nEF56-GH78' }), 200, allAdded(2));
       await expectAnswer(
         await request('PATCH', `/api/products/${productId}`, {
           cookie: admin,
@@ -558,7 +569,7 @@ describe('Licence keys API', () => {
         contentType: 'text/csv; charset=utf-8',
         text: csv,
       });
-      await expectAnswer(response, 200, { added: 2, refused: [] });
+      await expectAnswer(response, 200, allAdded(2));
       const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
       expect(listed.sort()).toStrictEqual([a, b].sort());
     });
@@ -571,25 +582,28 @@ describe('Licence keys API', () => {
         contentType: 'text/plain',
         text: `${keys.join('\n')}\n`,
       });
-      await expectAnswer(response, 200, { added: 2, refused: [] });
+      await expectAnswer(response, 200, allAdded(2));
     });
 
-    it('answers 400 with the refused lines when no key could be added', async () => {
+    it('answers 200 with the skipped lines when every key is already in stock, adding none', async () => {
       const { id: productId } = await product();
       const stored = freshLicenceKey();
       await addKey(productId, stored);
       const response = await importKeys({ productId, keys: `${stored}\n${stored}` });
-      await expectAnswer(response, 400, {
-        error: 'No license key was added: all 2 keys were refused',
+      await expectAnswer(response, 200, {
         added: 0,
-        refused: [
-          { line: 1, key: masked(stored), reason: DUPLICATE },
+        alreadyInStock: 1,
+        skipped: [
+          { line: 1, key: masked(stored), reason: ALREADY_IN_STOCK },
           { line: 2, key: masked(stored), reason: 'The same license key as line 1' },
         ],
+        summary: 'No new license key added; 1 already in stock, skipped; 1 repeated line, skipped',
       });
+      const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
+      expect(listed).toStrictEqual([stored]);
     });
 
-    it('refuses, line by line, a key the read table does not show yet but the inventory has', async () => {
+    it('skips, line by line, a key the read table does not show yet but the inventory has', async () => {
       const { id: productId } = await product();
       const [racing, fresh] = [freshLicenceKey(), freshLicenceKey()];
       await stopProjections();
@@ -616,7 +630,9 @@ describe('Licence keys API', () => {
         // The projections are stopped: the answer comes after the bounded read-your-writes wait.
         await expectAnswer(await importKeys({ productId, keys: `${racing}\n${fresh}` }), 200, {
           added: 1,
-          refused: [{ line: 1, key: masked(racing), reason: DUPLICATE }],
+          alreadyInStock: 1,
+          skipped: [{ line: 1, key: masked(racing), reason: ALREADY_IN_STOCK }],
+          summary: '1 license key added; 1 already in stock, skipped',
         });
       } finally {
         stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
@@ -630,7 +646,7 @@ describe('Licence keys API', () => {
       const { id: productId } = await product();
       const keys = Array.from({ length: 2100 }, () => freshLicenceKey());
       const response = await importKeys({ productId, keys: keys.join('\n') });
-      await expectAnswer(response, 200, { added: 2100, refused: [] });
+      await expectAnswer(response, 200, allAdded(2100));
       const stock = (await expectAnswer(
         await request('GET', '/api/license-keys/stock', { cookie: admin }),
         200,
@@ -654,10 +670,7 @@ describe('Licence keys API', () => {
         return Array.from({ length: groups }, (_, group) => hex.slice(group * 4, group * 4 + 4)).join('-');
       };
       const keys = Array.from({ length: 5000 }, longKey);
-      await expectAnswer(await importKeys({ productId, keys: keys.join('\n') }), 200, {
-        added: 5000,
-        refused: [],
-      });
+      await expectAnswer(await importKeys({ productId, keys: keys.join('\n') }), 200, allAdded(5000));
 
       const added = (await readEvents(eventStore, licenceKeysStream(productId))).filter(
         (event) => event.type === 'LicenceKeyAdded',
