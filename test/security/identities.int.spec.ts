@@ -83,13 +83,19 @@ describe('Back-office identities', () => {
 
   describe('passwords', () => {
     it.each([
-      ['aaaaaaaaaaaa', 'password: is too easy to guess: Repeated characters like "aaa" are easy to guess.'],
-      ['password1234', 'password: is too easy to guess: This is similar to a commonly used password.'],
-      ['short', 'password: must be at least 12 characters'],
-    ])('refuses %s, saying why', async (password, message) => {
+      [
+        'aaaaaaaaaaaa',
+        'The password is too easy to guess: Repeated characters like "aaa" are easy to guess.',
+      ],
+      ['password1234', 'The password is too easy to guess: This is similar to a commonly used password.'],
+      ['short', 'The password must be at least 12 characters.'],
+    ])('refuses %s, saying why in plain words, under the password field', async (password, message) => {
       const response = await addUser(`kim-${randomUUID().slice(0, 6)}`, password);
       expect(response.status).toBe(400);
-      expect(((await response.json()) as { error: string }).error).toContain(message);
+      const body = (await response.json()) as { error: string; fields: Record<string, string> };
+      expect(body.error).toContain(message);
+      expect(Object.keys(body.fields)).toEqual(['password']);
+      expect(body.fields.password).toContain(message);
     });
 
     it('refuses to seed the first admin with an ADMIN_PASSWORD easy to guess', async () => {
