@@ -4,12 +4,12 @@ import type { Page } from '@licensestore/shared/paging';
 import { Link } from 'wouter';
 import type { Columns } from '@/components/ui/data-table';
 import { PagedTable } from '@/components/ui/paged-table';
+import { EmailAddress } from '@/features/admin/components/email-address';
 import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
 import { useReadOnly } from '../../auth/api/admin-status';
 import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge';
 import { useOrderPage } from '../api/get-orders';
-import { EmailAddress } from './email-address';
 import { OrderStatusSelect } from './order-status-select';
 
 /** The moment as formatDateTime shows it, free to wrap between its date and its time. */
