@@ -50,7 +50,7 @@ export async function runStoreCommand(root: string, topology: Topology, command:
   try {
     await launchStore(stack, { root, config, dataDir, env: process.env, topology });
     supervisorLog(
-      `Licence store running at http://localhost:${config.PORT}${config.PUBLIC_URL ? ` (public URL ${config.PUBLIC_URL})` : ''}`,
+      `License store running at http://localhost:${config.PORT}${config.PUBLIC_URL ? ` (public URL ${config.PUBLIC_URL})` : ''}`,
     );
     supervisorLog('Ctrl-C to stop');
   } catch (error) {

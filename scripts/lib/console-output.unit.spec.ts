@@ -26,7 +26,7 @@ describe('consoleOutput', () => {
     piped.out(line);
     expect(piped.written).toEqual([`${line}\n`]);
     const atTerminal = terminal(true);
-    atTerminal.out('start          | Licence store running at http://localhost:5000');
-    expect(atTerminal.written).toEqual(['start          | Licence store running at http://localhost:5000\n']);
+    atTerminal.out('start          | License store running at http://localhost:5000');
+    expect(atTerminal.written).toEqual(['start          | License store running at http://localhost:5000\n']);
   });
 });
