@@ -10,7 +10,7 @@
  * still with no role running, so the two compare on a quiet machine: one full backup; then, in turns, a rebuild of
  * every projector of the store in one pass (the baseline, as `npm run rebuild` does it) and a whole restore of the
  * backup into a new empty database on the same server (log written back, kept tables, every projector rebuilt,
- * verified), that database dropped after each. Then the store starts with its workers, and shoppers buy in turns
+ * the log read back), that database dropped after each. Then the store starts with its workers, and shoppers buy in turns
  * without and with backups taken one after another in a process of their own, as `npm run backup` runs beside a
  * store; the turns alternate (with, without, without, with, …) and last alike, so drift on a shared machine falls on
  * both sides alike. Each figure prints on its own line, a target's verdict beside it; the run ends with
@@ -247,27 +247,20 @@ function recoveryFigures({ events, backup, openMs, rebuilds, restores }: Recover
         `${seconds(restoreMs)} on average (${each(restores.map((restore) => restore.durationMs))}) = ` +
         `${format(perSecond(manifest.events.count * restores.length, restoreTotal))} events/s; ` +
         `${whole ? 'every event restored' : 'NOT every event restored'}, ` +
-        `read models ${verified ? 'verified' : 'DIFFER from the log'}`,
+        `${verified ? 'the log read back as the backup holds it' : 'the log DIFFERS from the backup'}`,
     },
     {
       label: 'restore, its parts',
       value:
         `log written ${seconds(logMs)} (${format(perSecond(manifest.events.count, logMs))} events/s), ` +
-        `projectors rebuilt ${seconds(restoreRebuildMs)}, verified ${seconds(verifyMs)}, ` +
+        `projectors rebuilt ${seconds(restoreRebuildMs)}, log read back ${seconds(verifyMs)}, ` +
         `schema, kept tables and secret ${seconds(restoreMs - logMs - restoreRebuildMs - verifyMs)}`,
-    },
-    {
-      label: 'restore / rebuild, leaving out the verification',
-      value: format(
-        (restoreTotal - sum(restores.map((restore) => restore.verify.durationMs))) / rebuildTotal,
-        2,
-      ),
     },
     {
       label: 'restore / rebuild',
       value: `${format(ratio, 2)} (${restores.length} of each, in turns)`,
       target: {
-        text: `<= ${TARGET_RESTORE_RATIO}, verified`,
+        text: `<= ${TARGET_RESTORE_RATIO}, the log read back`,
         met: ratio <= TARGET_RESTORE_RATIO && whole && verified,
       },
     },

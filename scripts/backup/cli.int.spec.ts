@@ -67,7 +67,7 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'backup-cli-restored-'));
     restoredDirs.push(dataDir);
     const restore = await run('restore-cli.ts', [out], { DATA_DIR: dataDir, BACKUP_PASSPHRASE: PASSPHRASE });
-    expect(restore.output).toContain('read models verified');
+    expect(restore.output).toContain('log checked: all');
     expect(restore.output).toMatch(/events: all of \d+/);
     expect(restore.code).toBe(0);
     expect((await readFile(join(dataDir, 'secrets', 'licence-key-secret'), 'utf8')).trim()).toBe(
@@ -103,7 +103,7 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
     expect(withPassphrase.output).toContain('secrets.enc is sealed for a recipient key: set BACKUP_IDENTITY');
     expect(withPassphrase.code).toBe(1);
     const restore = await run('restore-cli.ts', [out], { DATA_DIR: dataDir, BACKUP_IDENTITY: identityFile });
-    expect(restore.output).toContain('read models verified');
+    expect(restore.output).toContain('log checked: all');
     expect(restore.code).toBe(0);
     expect((await readFile(join(dataDir, 'secrets', 'licence-key-secret'), 'utf8')).trim()).toBe(
       licenceKeySecret,
@@ -131,7 +131,7 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
       BACKUP_PASSPHRASE: PASSPHRASE,
     });
     expect(restore.output).toContain('(2 parts, 2 used)');
-    expect(restore.output).toContain('read models verified');
+    expect(restore.output).toContain('log checked: all');
     expect(restore.code).toBe(0);
   });
 

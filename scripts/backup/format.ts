@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { canonicalJson, sha256Hex } from '@licensestore/shared/audit-export';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import { z } from 'zod';
@@ -181,4 +182,23 @@ export async function sha256OfFile(path: string): Promise<string> {
   const hash = createHash('sha256');
   for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
   return hash.digest('hex');
+}
+
+/** A part's event lines in order, each parsed and numbered from 1; a line that does not parse is refused by number. */
+export async function* backupLines(dir: string): AsyncGenerator<{ line: BackupLine; number: number }> {
+  const file = join(dir, EVENTS_FILE);
+  let number = 0;
+  for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
+    if (text === '') continue;
+    number += 1;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new BackupRefusedError(`${file} line ${number}: not JSON`);
+    }
+    const parsed = backupLineSchema.safeParse(json);
+    if (!parsed.success) throw new BackupRefusedError(`${file} line ${number}: not a backup line`);
+    yield { line: parsed.data, number };
+  }
 }

@@ -1,9 +1,7 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import { createInterface } from 'node:readline';
 import { HashChain } from '@licensestore/shared/audit-export';
-import type { VerifyReport } from '@licensestore/shared/audit-verify';
 import { openDatabase } from '@licensestore/shared/db';
 import {
   decodePosition,
@@ -15,7 +13,6 @@ import {
 } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
 import type pg from 'pg';
-import { verifyReadModels } from '../../projections/src/audit/verify.js';
 import { allProjectors } from '../../projections/src/projectors.js';
 import { type RebuildResult, rebuildProjectors } from '../../projections/src/rebuild.js';
 import { prepareStore } from '../lib/prepare.js';
@@ -24,7 +21,7 @@ import {
   type BackupLine,
   BackupRefusedError,
   backupGenesis,
-  backupLineSchema,
+  backupLines,
   EVENTS_FILE,
   KEPT_TABLES,
   MANIFEST_FILE,
@@ -37,6 +34,7 @@ import {
   TABLES_FILE,
   UPLOADS_DIR,
 } from './format.js';
+import { checkRestoredLog, type RestoredLogCheck } from './restored-log-check.js';
 import { type BackupSecrets, type OpeningKey, openSecrets } from './sealed-secrets.js';
 
 /** Where a restore stops: after the last event recorded at or before a time, or at a position of the backup's log. */
@@ -80,7 +78,8 @@ export interface RestoreSummary {
   uploads: number;
   secretFile: string;
   rebuilt: RebuildResult[];
-  verify: VerifyReport;
+  /** The restored log read back and compared, event by event, with the backup it came from. */
+  verify: RestoredLogCheck;
   eventsMs: number;
   durationMs: number;
 }
@@ -176,7 +175,7 @@ function checkSequence(parts: BackupPart[]): void {
 /**
  * Brings a checked backup back into an empty store. Before anything is written, the target must hold no event, no
  * kept row, no upload and no other licence-key secret. Then the log goes back as it was (up to `until`), then the
- * kept tables, uploads and the secret; every read model is rebuilt from the log and verified.
+ * kept tables, uploads and the secret; every read model is rebuilt from the log, and the log is read back and compared with the backup.
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreSummary> {
   const started = performance.now();
@@ -184,7 +183,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
   const secretFile = join(secretsDir(options.dataDir), LICENCE_KEY_SECRET_FILE);
   await checkTargetFiles(options.dataDir, secretFile, secrets);
 
-  // The pool size audit:verify opens for verifying every projector at once.
+  // The pool size a one-pass rebuild opens: one connection holds its locks while each projector writes on its own.
   const database = openDatabase(options.databaseUrl, { max: allProjectors.length + 2 });
   try {
     await checkTargetDatabase(database.pool);
@@ -209,6 +208,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
     );
     await writeSecret(secretFile, secrets);
 
+    // Read as the roles will read it (upcast), so the read models are what the restored store would build.
     const store = await openEventStore({ databaseUrl: options.databaseUrl });
     try {
       const rebuilt = await rebuildProjectors({
@@ -218,12 +218,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
         projectors: allProjectors,
         log: options.log,
       });
-      const verify = await verifyReadModels({
-        db: database.db,
-        pool: database.pool,
-        store,
-        log: options.log,
-      });
+      const verify = await checkRestoredLog(options.databaseUrl, parts, cut.count);
       return {
         backup: options.backup,
         partsUsed: cut.lastPart + 1,
@@ -296,24 +291,6 @@ function imageSources(parts: BackupPart[], upTo: number): Map<string, string> {
 
 function checkImagesHeld(parts: BackupPart[]): void {
   for (const index of parts.keys()) imageSources(parts, index);
-}
-
-async function* backupLines(dir: string): AsyncGenerator<{ line: BackupLine; number: number }> {
-  const file = join(dir, EVENTS_FILE);
-  let number = 0;
-  for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    if (text === '') continue;
-    number += 1;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new BackupRefusedError(`${file} line ${number}: not JSON`);
-    }
-    const parsed = backupLineSchema.safeParse(json);
-    if (!parsed.success) throw new BackupRefusedError(`${file} line ${number}: not a backup line`);
-    yield { line: parsed.data, number };
-  }
 }
 
 /**

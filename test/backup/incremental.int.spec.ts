@@ -13,6 +13,7 @@ import { type BackupOptions, takeBackup, takeIncrementIfChanged } from '../../sc
 import { followBackups } from '../../scripts/backup/follow.js';
 import { EVENTS_FILE } from '../../scripts/backup/format.js';
 import { openBackup, type RestorePoint, restoreBackup } from '../../scripts/backup/restore.js';
+import { checkRestoredLog } from '../../scripts/backup/restored-log-check.js';
 import {
   type ApiWithReadModel,
   startApiWithReadModel,
@@ -130,7 +131,7 @@ describe('Incremental backups', () => {
       expect(c?.uploads.kind === 'local' && c.uploads.files.length).toBe(2);
     });
 
-    it('restore together into the whole log, every image and every read model verified', async () => {
+    it('restore together into the whole log, every image, the log read back as the backup holds it', async () => {
       const { summary, databaseUrl, dataDir } = await restoreInto([full(), first(), second()]);
       expect(await wholeLog(databaseUrl)).toEqual(await wholeLog(source.databaseUrl));
       expect(summary.verify.passed).toBe(true);
@@ -139,6 +140,31 @@ describe('Incremental backups', () => {
         expect(await readFile(join(dataDir, 'uploads', 'products', name))).toEqual(
           await readFile(join(sourceDir, 'uploads', 'products', name)),
         );
+      }
+    });
+
+    it('catch a restored log that does not read back as the backup holds it, naming the event', async () => {
+      const backup = await openBackup([full(), first(), second()], PASSPHRASE);
+      const { summary, databaseUrl } = await restoreInto([full(), first(), second()]);
+      const pool = createPool(databaseUrl, 1);
+      try {
+        await pool.query(
+          `UPDATE event_store.events SET data = data || '{"tampered": true}'
+            WHERE global_position = (SELECT min(global_position) + 2 FROM event_store.events)`,
+        );
+        const changed = await checkRestoredLog(databaseUrl, backup.parts, summary.events);
+        expect(changed.passed).toBe(false);
+        expect(changed.difference).toMatch(/^event 3 \(.+\) reads back unlike its backup line$/);
+        await pool.query(`UPDATE event_store.events SET data = data - 'tampered'`);
+        expect((await checkRestoredLog(databaseUrl, backup.parts, summary.events)).passed).toBe(true);
+        await pool.query(
+          'DELETE FROM event_store.events WHERE global_position = (SELECT max(global_position) FROM event_store.events)',
+        );
+        expect((await checkRestoredLog(databaseUrl, backup.parts, summary.events)).difference).toBe(
+          `the log ends after ${summary.events - 1} events, not ${summary.events}`,
+        );
+      } finally {
+        await pool.end();
       }
     });
 
