@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import type { OrderItemView } from '@licensestore/shared';
+import { maskedKey } from '@licensestore/shared/audit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callApi, startTestApi, type TestApi } from '../../services/api/test/support/api.js';
 import { type ObservedStore, startObservedStore } from '../../services/api/test/support/observed-store.js';
@@ -180,7 +181,7 @@ describe('Licence keys behind a capability', () => {
     });
 
     it('masks them for admins, who open one on purpose through its recorded reveal (auditors cannot)', async () => {
-      const masked = `XXXXX-…-${key.slice(-4)}`;
+      const masked = maskedKey(key);
       const [line] = await itemsAs(admin);
       expect(line?.licenseKeys).toEqual([masked]);
       expect((await firstSnapshotAs(admin)).items[0]?.licenseKeys).toEqual([masked]);
@@ -196,7 +197,7 @@ describe('Licence keys behind a capability', () => {
 
     it('masks them for auditors on the items, the event stream and the timeline, even with the buyer’s cookie', async () => {
       const auditor = await store.api.sessionCookie({ kind: 'auditor', subjectId: randomUUID() });
-      const masked = `XXXXX-…-${key.slice(-4)}`;
+      const masked = maskedKey(key);
       for (const cookie of [auditor, `${auditor}; ${bought.orderCookie}`]) {
         expect((await itemsAs(cookie))[0]).toMatchObject({ licenseKey: masked, licenseKeys: [masked] });
         expect((await firstSnapshotAs(cookie)).items[0]?.licenseKeys).toEqual([masked]);

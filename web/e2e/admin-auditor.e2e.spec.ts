@@ -120,7 +120,7 @@ describe('Auditors', () => {
     await orders.getByRole('link', { name: `Order ${orderNumber(order.id)}: details and history` }).click();
     const keys = page.getByRole('list', { name: /^License keys of / });
     await keys.waitFor();
-    expect(await keys.getByRole('listitem').first().textContent()).toMatch(/^XXXXX-…-\w{4}$/);
+    expect(await keys.getByRole('listitem').first().textContent()).toMatch(/^X+-…-\w{4}$/);
     expect(await writeControls(page)).toEqual([]);
 
     await openScreen(page, 'Customers', 'Customers');
@@ -133,7 +133,7 @@ describe('Auditors', () => {
       .locator('tbody tr td:nth-child(2)')
       .allTextContents();
     expect(keyCells.length).toBeGreaterThan(0);
-    for (const key of keyCells) expect(key).toMatch(/^XXXXX-…-\w{4}$/);
+    for (const key of keyCells) expect(key).toMatch(/^X+-…-\w{4}$/);
     await readOnlyWording(
       page,
       'Browse the product license keys inventory (read-only)',
