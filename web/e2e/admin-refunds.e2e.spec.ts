@@ -121,7 +121,7 @@ describe('an admin refund', () => {
       { polling: 100, timeout: 20_000 },
     );
     await page.reload();
-    await page.getByText('Returned to stock').waitFor();
+    await page.getByText('Returned to stock', { exact: true }).waitFor();
     expect(errors).toEqual([]);
     await close();
   });
