@@ -135,7 +135,7 @@ describe('GET /api/orders/:id/evidence', () => {
       'Windows 11 Pro: 1 x',
       'accepted by the mail server at',
       '(message id <delivery-7@licensestore.local>)',
-      'order confirmation page (the browser that paid)',
+      'shown on the order confirmation page to the browser that paid',
       'No refund was requested or made.',
       'npm run audit:check-export',
       `audit key ${pack.manifest.keyId}`,
