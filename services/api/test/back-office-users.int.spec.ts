@@ -165,23 +165,35 @@ describe('Back-office users API', () => {
       });
     });
 
+    /** A refusal in plain words under its field, the same sentence as the answer's error. */
+    const refused = (field: string, sentence: string) => ({ error: sentence, fields: { [field]: sentence } });
     it.each([
-      [{ password: 'long enough password', role: 'auditor' }, 'username: is required'],
-      [{ username: '  ', password: 'long enough password', role: 'auditor' }, 'username: is required'],
+      // A field missing altogether is described as every route describes a request of the wrong shape.
+      [{ password: 'long enough password', role: 'auditor' }, { error: 'username: is required' }],
+      [
+        { username: '  ', password: 'long enough password', role: 'auditor' },
+        refused('username', 'The username is required.'),
+      ],
       [
         { username: 'two words', password: 'long enough password', role: 'auditor' },
-        'username: must not contain spaces or control characters',
+        refused('username', 'The username must not contain spaces or control characters.'),
       ],
-      [{ username: 'eve', password: 'short', role: 'auditor' }, 'password: must be at least 12 characters'],
-      [{ username: 'eve', password: 'long enough password' }, 'role: must be one of admin, auditor'],
+      [
+        { username: 'eve', password: 'short', role: 'auditor' },
+        refused('password', 'The password must be at least 12 characters.'),
+      ],
+      [
+        { username: 'eve', password: 'long enough password' },
+        refused('role', 'The role must be one of admin, auditor.'),
+      ],
       [
         { username: 'eve', password: 'long enough password', role: 'owner' },
-        'role: must be one of admin, auditor',
+        refused('role', 'The role must be one of admin, auditor.'),
       ],
-    ])('answers 400 for %j', async (body, error) => {
-      expect(await answer(await call('POST', '/api/admin/users', { cookie: admin, body }))).toEqual({
+    ])('answers 400 for %j', async (request, body) => {
+      expect(await answer(await call('POST', '/api/admin/users', { cookie: admin, body: request }))).toEqual({
         status: 400,
-        body: { error },
+        body,
       });
     });
   });

@@ -11,6 +11,7 @@ export const JOB_QUEUES = [
   'assign-keys',
   'record-order-keys',
   'send-delivery-email',
+  'send-refund-email',
   'send-low-stock-alert',
   'release-keys',
   'issue-receipt',
