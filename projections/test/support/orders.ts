@@ -302,8 +302,13 @@ export async function readOrderModels(db: Kysely<Database>, schema = 'public') {
   return tables;
 }
 
-/** What the back office shows, counted directly from the projected tables (the slow way the dashboard avoids). */
-export async function countedStats(db: Kysely<Database>) {
+/**
+ * What the back office shows, counted directly from the projected tables (the slow way the dashboard avoids). An
+ * order PayPal declined counts for nothing even after a later refund moved its payment status on: `declined` names
+ * such orders, which the orders table alone cannot tell.
+ */
+export async function countedStats(db: Kysely<Database>, declined: readonly string[] = []) {
+  const paid = sql`payment_status <> 'denied' AND id <> ALL(${[...declined]}::uuid[])`;
   const { rows } = await sql<{
     product_count: number;
     featured_count: number;
@@ -317,13 +322,11 @@ export async function countedStats(db: Kysely<Database>) {
   }>`
     SELECT (SELECT count(*)::int FROM products) AS product_count,
            (SELECT count(*)::int FROM products WHERE featured) AS featured_count,
-           (SELECT count(*)::int FROM orders WHERE payment_status <> 'denied') AS order_count,
-           (SELECT count(*)::int FROM orders WHERE status = 'completed' AND payment_status <> 'denied')
-             AS completed_count,
-           (SELECT count(DISTINCT customer_email_key)::int FROM orders WHERE payment_status <> 'denied')
-             AS customer_count,
+           (SELECT count(*)::int FROM orders WHERE ${paid}) AS order_count,
+           (SELECT count(*)::int FROM orders WHERE status = 'completed' AND ${paid}) AS completed_count,
+           (SELECT count(DISTINCT customer_email_key)::int FROM orders WHERE ${paid}) AS customer_count,
            (SELECT coalesce(sum(total - refunded_total), 0)::numeric(12, 2)::text FROM orders
-             WHERE status NOT IN ('cancelled', 'refunded') AND payment_status <> 'denied') AS revenue,
+             WHERE status NOT IN ('cancelled', 'refunded') AND ${paid}) AS revenue,
            (SELECT count(*)::int FROM licence_keys WHERE status = 'available') AS available_keys,
            (SELECT count(*)::int FROM licence_keys WHERE status = 'assigned') AS assigned_keys,
            (SELECT count(*)::int FROM orders WHERE status = 'processing' AND fulfilled_at IS NULL)
