@@ -8,7 +8,7 @@ import { silentLogger } from '@licensestore/shared/logging';
 import { verifyReadModels } from '../../projections/src/audit/verify.js';
 import { deliveriesByMessageId, type TestSmtpServer } from '../../test/support/smtp-server.js';
 import { checkStoreInvariants, type StoreInvariants } from '../../test/support/store-invariants.js';
-import { MAY_REPEAT_MESSAGE } from '../../workers/src/processors/send-delivery-email.js';
+import { MAY_REPEAT_MESSAGE } from '../../workers/src/processors/hand-over.js';
 import { countLoggedBy } from './cluster-output.js';
 import type { Purchase } from './shoppers.js';
 

@@ -10,7 +10,8 @@ import { deliveriesByMessageId } from '../../../test/support/smtp-server.js';
 import { openWorkersFixture, runJob, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
 import { addKeys, createProduct, fulfilOrder, placeOrder } from '../testing/store.js';
 import { createProcessorContext } from './context.js';
-import { MAY_REPEAT_MESSAGE, sendDeliveryEmail, sendDeliveryEmailJob } from './send-delivery-email.js';
+import { MAY_REPEAT_MESSAGE } from './hand-over.js';
+import { sendDeliveryEmail, sendDeliveryEmailJob } from './send-delivery-email.js';
 
 const QUEUE = 'send-delivery-email';
 const dataOf = (event: { data: unknown }) =>

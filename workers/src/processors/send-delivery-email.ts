@@ -9,7 +9,7 @@ import type { JobRequest } from '../jobs/queues.js';
 import { renderDeliveryEmail } from '../mail/delivery-email.js';
 import { downloadFor, type ProductDownload } from '../mail/downloads.js';
 import type { ProcessorContext } from './context.js';
-import { MAY_REPEAT_MESSAGE, sendAndRecord } from './hand-over.js';
+import { sendAndRecord } from './hand-over.js';
 
 const QUEUE = 'send-delivery-email';
 const MESSAGE_KIND = 'delivery';
@@ -37,8 +37,6 @@ async function productDownloadOf(eventStore: EventStore, productId: string): Pro
     installationNotes: state.fields.installationNotes ?? null,
   };
 }
-
-export { MAY_REPEAT_MESSAGE };
 
 /**
  * Sends the order's keys once per trigger (never for a cancelled or refunded order): a trigger the order already
