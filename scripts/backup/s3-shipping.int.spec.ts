@@ -6,8 +6,6 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { createPool } from '@licensestore/shared/db';
-import { openBareEventStore } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
 import S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,6 +13,7 @@ import {
   type ApiWithReadModel,
   startApiWithReadModel,
 } from '../../services/api/test/support/api-with-read-model.js';
+import { backupSource, wholeLog } from '../../test/backup/backup-source.js';
 import { createTestDatabase } from '../../test/support/database.js';
 import { spawnNode } from '../../test/support/spawned.js';
 import { type BackupOptions, takeBackup, takeIncrementIfChanged } from './backup.js';
@@ -26,20 +25,6 @@ import { downloadBackup, type S3Location, S3Shipper, s3Client } from './s3-shipp
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSPHRASE = 'parts in a bucket, manifests last';
 const BUCKET = 'backups';
-
-/** Every event of a log as the backup must give it back, in log order. */
-async function wholeLog(databaseUrl: string) {
-  const pool = createPool(databaseUrl, 1);
-  try {
-    const { rows } = await pool.query(
-      `SELECT global_position, stream_id, stream_revision, event_id, event_type, data, metadata
-         FROM event_store.events ORDER BY transaction_id, global_position`,
-    );
-    return rows;
-  } finally {
-    await pool.end();
-  }
-}
 
 async function keysIn(client: S3Client, bucket: string, prefix: string): Promise<string[]> {
   const { Contents } = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix }));
@@ -78,18 +63,11 @@ describe('Backups shipped to S3', () => {
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
     });
     source = await startApiWithReadModel({ env: { LICENCE_KEY_SECRET: licenceKeySecret } });
-    const store = await openBareEventStore({ databaseUrl: source.databaseUrl });
-    const pool = createPool(source.databaseUrl, 2);
-    close = () => Promise.all([store.close(), pool.end()]);
-    options = {
-      store,
-      eventStore: 'postgres',
-      pool,
+    ({ options, close } = await backupSource(source.databaseUrl, {
       uploadsDir: join(work, 'uploads'),
-      s3: null,
-      secrets: { LICENCE_KEY_SECRET: licenceKeySecret },
+      licenceKeySecret,
       passphrase: PASSPHRASE,
-    };
+    }));
     await source.productWithKeys(2);
     await mkdir(join(work, 'uploads', 'products'), { recursive: true });
     await writeFile(join(work, 'uploads', 'products', 'first.png'), randomBytes(512));

@@ -29,29 +29,12 @@ import { type ObservedStore, startObservedStore } from '../../services/api/test/
 import { type Purchase, purchase } from '../../services/api/test/support/purchase.js';
 import { createTestDatabase } from '../support/database.js';
 import { mailFiles } from '../support/mail.js';
+import { backupSource, wholeLog } from './backup-source.js';
 
 const WAIT = { timeout: 30_000, interval: 100 };
 const PASSPHRASE = 'correct horse battery staple';
 const ADMIN = { username: 'owner', password: 'Backups-are-only-as-good-as-their-restores-7' };
 const IMAGE = join('products', 'box.png');
-
-/**
- * Every event of the log in its order (by writer transaction, then position), as stored: everything a backup must
- * give back. Times to the millisecond: the event-store port reads them as JavaScript dates.
- */
-async function wholeLog(databaseUrl: string) {
-  const pool = createPool(databaseUrl, 1);
-  try {
-    const { rows } = await pool.query(
-      `SELECT global_position, stream_id, stream_revision, event_id, event_type, data, metadata,
-              date_trunc('milliseconds', created_at) AS created_at
-         FROM event_store.events ORDER BY transaction_id, global_position`,
-    );
-    return rows;
-  } finally {
-    await pool.end();
-  }
-}
 
 /** What a target holds: events (null without an event log), kept rows, and its DATA_DIR's secret and uploads. */
 async function targetState(databaseUrl: string, dataDir: string) {
@@ -178,26 +161,20 @@ describe('Backup and restore', () => {
   });
 
   it('takes a backup of the running store, its secret encrypted, with a manifest of counts, checksums and the chain', async () => {
-    const store = await openBareEventStore({ databaseUrl: source.databaseUrl });
-    const pool = createPool(source.databaseUrl, 2);
+    const { options, close } = await backupSource(source.databaseUrl, {
+      uploadsDir: join(sourceDir, 'uploads'),
+      licenceKeySecret,
+      passphrase: PASSPHRASE,
+    });
     try {
-      const summary = await takeBackup({
-        store,
-        eventStore: 'postgres',
-        pool,
-        uploadsDir: join(sourceDir, 'uploads'),
-        s3: null,
-        secrets: { LICENCE_KEY_SECRET: licenceKeySecret },
-        passphrase: PASSPHRASE,
-        out: backupDir,
-      });
+      const summary = await takeBackup({ ...options, out: backupDir });
       manifest = summary.manifest;
       const rate = Math.round(manifest.events.count / (summary.eventsMs / 1000));
       console.log(
         `backup: ${manifest.events.count} events in ${Math.round(summary.eventsMs)} ms (${rate} events/s)`,
       );
     } finally {
-      await Promise.all([store.close(), pool.end()]);
+      await close();
     }
     const log = await wholeLog(source.databaseUrl);
     expect(manifest.events.count).toBeGreaterThan(20);

@@ -6,7 +6,6 @@ import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPool } from '@licensestore/shared/db';
-import { openBareEventStore } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BackupOptions, takeBackup, takeIncrementIfChanged } from '../../scripts/backup/backup.js';
@@ -19,22 +18,9 @@ import {
   startApiWithReadModel,
 } from '../../services/api/test/support/api-with-read-model.js';
 import { createTestDatabase } from '../support/database.js';
+import { backupSource, wholeLog } from './backup-source.js';
 
 const PASSPHRASE = 'increments are only as good as their chain';
-
-/** Every event of a log as the backup must give it back, in log order. */
-async function wholeLog(databaseUrl: string) {
-  const pool = createPool(databaseUrl, 1);
-  try {
-    const { rows } = await pool.query(
-      `SELECT global_position, stream_id, stream_revision, event_id, event_type, data, metadata
-         FROM event_store.events ORDER BY transaction_id, global_position`,
-    );
-    return rows;
-  } finally {
-    await pool.end();
-  }
-}
 
 describe('Incremental backups', () => {
   const licenceKeySecret = randomBytes(32).toString('base64url');
@@ -65,18 +51,11 @@ describe('Incremental backups', () => {
     work = await mkdtemp(join(tmpdir(), 'backup-increments-'));
     sourceDir = join(work, 'source');
     source = await startApiWithReadModel({ env: { LICENCE_KEY_SECRET: licenceKeySecret } });
-    const store = await openBareEventStore({ databaseUrl: source.databaseUrl });
-    const pool = createPool(source.databaseUrl, 2);
-    close = () => Promise.all([store.close(), pool.end()]);
-    options = {
-      store,
-      eventStore: 'postgres',
-      pool,
+    ({ options, close } = await backupSource(source.databaseUrl, {
       uploadsDir: join(sourceDir, 'uploads'),
-      s3: null,
-      secrets: { LICENCE_KEY_SECRET: licenceKeySecret },
+      licenceKeySecret,
       passphrase: PASSPHRASE,
-    };
+    }));
   });
   afterAll(async () => {
     await close?.();
