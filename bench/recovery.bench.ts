@@ -26,12 +26,10 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
 import pg from 'pg';
 import { allProjectors } from '../projections/src/projectors.js';
 import { type RebuildResult, rebuildProjectors } from '../projections/src/rebuild.js';
-import { appendInBulk } from '../projections/test/support/catalogue.js';
 import type { BackupSummary } from '../scripts/backup/backup.js';
 import {
   type CheckedBackup,
@@ -41,7 +39,14 @@ import {
 } from '../scripts/backup/restore.js';
 import { BENCH_BACKUP_PASSPHRASE, backUp } from './support/backup.js';
 import { type BackupLoop, startBackupLoop } from './support/backup-loop.js';
-import { scaleHistory } from './support/scale-history.js';
+import { type Figure, figureReport } from './support/figures.js';
+import {
+  appendYearOfHistory,
+  FULL_ORDERS,
+  KEYS_PER_ORDER,
+  PRODUCTS,
+  scaledOrders,
+} from './support/scale-store.js';
 import { format, runConcurrently } from './support/stats.js';
 import {
   type BenchProduct,
@@ -51,11 +56,7 @@ import {
   startBenchStore,
 } from './support/store.js';
 
-const FULL_ORDERS = 1_000_000;
-const KEYS_PER_ORDER = 2;
-const PRODUCTS = 200;
-const scale = Number(process.env.BENCH_SCALE ?? 0.01);
-const ORDERS = Math.max(1, Math.round(scale <= 1 ? FULL_ORDERS * scale : scale));
+const ORDERS = scaledOrders(0.01);
 const RECOVERY_ROUNDS = Math.max(1, Number(process.env.BENCH_RECOVERY_ROUNDS ?? 2));
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 50);
 const MIN_TURN_MS = Number(process.env.BENCH_CHECKOUT_TURN_SECONDS ?? 10) * 1000;
@@ -67,13 +68,6 @@ const CHECKOUT_WARMUP = Number(process.env.BENCH_WARMUP ?? 100);
 const CHECKOUT_PRODUCTS = 20;
 const TARGET_RESTORE_RATIO = 1.5;
 const TARGET_SLOWDOWN = 0.1;
-
-/** One figure; with a target, it counts towards the summary. */
-interface Figure {
-  label: string;
-  value: string;
-  target?: { text: string; met: boolean };
-}
 
 const seconds = (ms: number) => `${format(ms / 1000, 1)} s`;
 const counted = (count: number, what: string) => `${format(count)} ${what}${count === 1 ? '' : 's'}`;
@@ -159,25 +153,7 @@ async function measureRecovery(databaseUrl: string, licenceKeySecret: string): P
     const database = openDatabase(databaseUrl, { max: 4 });
     let events: number;
     try {
-      const started = performance.now();
-      const history = scaleHistory({
-        orders: ORDERS,
-        keys: ORDERS * KEYS_PER_ORDER,
-        products: PRODUCTS,
-        seed: 2026,
-        vault: createKeyVault(licenceKeySecret),
-      });
-      events = await appendInBulk(database.pool, history.appends, {
-        eventsPerTransaction: 4000,
-        connections: 4,
-      });
-      // What autovacuum would have done by now on a live store; the first reader would otherwise pay for it.
-      await database.pool.query('VACUUM ANALYZE event_store.events');
-      const { counts } = history;
-      console.log(
-        `build: ${format(events)} events appended and vacuumed in ${seconds(performance.now() - started)} ` +
-          `(${format(counts.orders)} orders, ${format(counts.keysAdded)} keys added, ${format(counts.keysAssigned)} sold)`,
-      );
+      ({ events } = await appendYearOfHistory(database.pool, licenceKeySecret, ORDERS));
     } finally {
       await database.close();
     }
@@ -380,17 +356,7 @@ async function main() {
       `(scale ${format(ORDERS / FULL_ORDERS, 3)} of ${format(FULL_ORDERS)} orders), ${cpus().length} cores ` +
       `(load average ${loadavg()[0]?.toFixed(1)} at start), Node ${process.version}`,
   );
-  let met = 0;
-  let targets = 0;
-  const report = (figure: Figure) => {
-    const verdict = figure.target
-      ? `  [${figure.target.met ? 'met' : 'NOT met'}: ${figure.target.text}]`
-      : '';
-    console.log(`${figure.label}: ${figure.value}${verdict}`);
-    if (!figure.target) return;
-    targets++;
-    if (figure.target.met) met++;
-  };
+  const { report, summary } = figureReport('bench:recovery');
   let recovery: Recovery | undefined;
   const store = await startBenchStore({
     workers: true,
@@ -414,7 +380,7 @@ async function main() {
     await store.stop();
   }
   console.log(`whole run: ${seconds(performance.now() - started)} on ${cpus().length} cores`);
-  console.log(`bench:recovery: ${met} of ${targets} targets met`);
+  console.log(summary());
 }
 
 main().catch((error: unknown) => {

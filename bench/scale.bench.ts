@@ -18,14 +18,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { pathToFileURL } from 'node:url';
 import { openDatabase } from '@licensestore/shared/db';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
-import { silentLogger } from '@licensestore/shared/logging';
-import { allProjectors } from '../projections/src/projectors.js';
-import { type RebuildResult, rebuildProjectors } from '../projections/src/rebuild.js';
-import { appendInBulk, type BulkAppend } from '../projections/test/support/catalogue.js';
+import type { RebuildResult } from '../projections/src/rebuild.js';
+import { appendInBulk } from '../projections/test/support/catalogue.js';
 import { measureReactorRecovery } from './reactor-recovery.bench.js';
 import { type Browser, sampleGet, type Timings, walkPages } from './support/browse.js';
 import { cpuPerUnit, cpuSnapshot } from './support/cpu.js';
@@ -35,8 +32,10 @@ import {
   databaseActivity,
   noActivity,
 } from './support/database-activity.js';
+import { type Figure, figureReport } from './support/figures.js';
 import { sampleMemory } from './support/memory.js';
 import { type ScaleCounts, type ScaleProbe, scaleHistory } from './support/scale-history.js';
+import { buildStore, FULL_ORDERS, KEYS_PER_ORDER, PRODUCTS, scaledOrders } from './support/scale-store.js';
 import { format, percentile, runConcurrently } from './support/stats.js';
 import {
   type BenchProduct,
@@ -48,11 +47,7 @@ import {
 } from './support/store.js';
 import { measureVerifyLag } from './verify-lag.bench.js';
 
-export const FULL_ORDERS = 1_000_000;
-const KEYS_PER_ORDER = 2;
-const PRODUCTS = 200;
-const scale = Number(process.env.BENCH_SCALE ?? 1);
-export const ORDERS = Math.max(1, Math.round(scale <= 1 ? FULL_ORDERS * scale : scale));
+const ORDERS = scaledOrders(1);
 // A p99 by nearest rank is the largest of 50 samples, a single hiccup of a shared machine; of 200, the third largest.
 const SAMPLES = Number(process.env.BENCH_SCALE_SAMPLES ?? 200);
 const BUDGET_MS = Number(process.env.BENCH_SCALE_BUDGET_SECONDS ?? 30) * 1000;
@@ -116,13 +111,6 @@ const BACK_OFFICE_LISTS: BackOfficeList[] = [
     search: (probe) => search('/api/admin/license-keys', probe.keyTail),
   },
 ];
-
-/** One figure a measurement printed; with a target, it counts towards the summary. */
-interface Figure {
-  label: string;
-  value: string;
-  target?: { text: string; met: boolean };
-}
 
 /** The big store as the measurements find it. */
 interface ScaleRun {
@@ -393,121 +381,6 @@ const MEASUREMENTS: Measurement[] = [
   lagDuringVerify,
 ];
 
-/** The time an iteration spends producing its items, apart from what its consumer does with them. */
-function timedIteration<T>(items: Iterator<T>): { items: Iterable<T>; ms: () => number } {
-  let spent = 0;
-  return {
-    items: {
-      [Symbol.iterator]: () => ({
-        next: () => {
-          const started = performance.now();
-          const next = items.next();
-          spent += performance.now() - started;
-          return next;
-        },
-      }),
-    },
-    ms: () => spent,
-  };
-}
-
-/** CPU seconds so far of this process alone and of its children (while the store is built: its Postgres). */
-function cpuSeconds() {
-  const counted = cpuSnapshot([
-    { name: 'bench', pid: process.pid, descendants: false },
-    { name: 'all', pid: process.pid, descendants: true },
-  ]).counted;
-  const bench = counted.get('bench') ?? 0;
-  return { bench, postgres: (counted.get('all') ?? 0) - bench };
-}
-
-/**
- * One phase of the build, timed: its wall clock, the CPU time of this process and of Postgres, and the least a
- * full-size store would take of that CPU on this machine's cores with nothing else running (on a shared machine the
- * wall clock says more about the neighbours than about the store).
- */
-async function phase<T>(
-  name: string,
-  run: () => Promise<T>,
-  detail: (result: T) => string = () => '',
-  print: (line: string) => void = console.log,
-) {
-  const cpuBefore = cpuSeconds();
-  const started = performance.now();
-  const result = await run();
-  const wallMs = performance.now() - started;
-  const cpu = cpuSeconds();
-  const [bench, postgres] = [cpu.bench - cpuBefore.bench, cpu.postgres - cpuBefore.postgres];
-  const fullMinutes = ((bench + postgres) * (FULL_ORDERS / ORDERS)) / cpus().length / 60;
-  print(
-    `build, ${name}: ${format(wallMs / 1000, 1)} s${detail(result)}; CPU ${format(bench, 1)} s in this process, ` +
-      `${format(postgres, 1)} s in Postgres; at full size at least ${format(fullMinutes, 1)} min on ` +
-      `${cpus().length} idle cores`,
-  );
-  return result;
-}
-
-/**
- * The year's history appended, then every projector rebuilt from it; what the measurements need of it. Each phase's
- * line goes to `print`.
- */
-export async function buildStore(
-  databaseUrl: string,
-  licenceKeySecret: string,
-  print: (line: string) => void = console.log,
-) {
-  // One connection holds the rebuild's locks while each projector writes on its own.
-  const database = openDatabase(databaseUrl, { max: allProjectors.length + 2 });
-  const eventStore = await openEventStore({ databaseUrl });
-  try {
-    const history = scaleHistory({
-      orders: ORDERS,
-      keys: ORDERS * KEYS_PER_ORDER,
-      products: PRODUCTS,
-      seed: 2026,
-      vault: createKeyVault(licenceKeySecret),
-    });
-    const { counts } = history;
-    const generating = timedIteration<BulkAppend>(history.appends);
-    await phase(
-      'history appended',
-      () => appendInBulk(database.pool, generating.items, { eventsPerTransaction: 4000, connections: 4 }),
-      (events) =>
-        ` for ${format(events)} events (${format(counts.orders)} orders, ${format(counts.keysAdded)} keys added, ` +
-        `${format(counts.keysAssigned)} sold, ${format(counts.refunds)} refunds), deciding and sealing ` +
-        `${format(generating.ms() / 1000, 1)} s of it while the writes ran`,
-      print,
-    );
-    // What autovacuum would have done by now on a live system; the first reader would otherwise pay for it.
-    await phase(
-      'log vacuumed',
-      () => database.pool.query('VACUUM ANALYZE event_store.events'),
-      undefined,
-      print,
-    );
-    const rebuilds = await phase(
-      'every projector rebuilt in one pass over the log',
-      () =>
-        rebuildProjectors({
-          db: database.db,
-          pool: database.pool,
-          store: eventStore,
-          projectors: allProjectors,
-          log: silentLogger,
-        }),
-      undefined,
-      print,
-    );
-    if (rebuilds.length !== allProjectors.length) throw new Error('a projector was not rebuilt');
-    // The rebuilt tables, all rows new, would have autovacuum visit each of them in the first minutes (6 to 15 runs
-    // during the checkout comparison, none on the empty store): a year-old store has had that done long ago.
-    await phase('read models vacuumed', () => database.pool.query('VACUUM ANALYZE'), undefined, print);
-    return { counts, rebuilds };
-  } finally {
-    await Promise.allSettled([database.close(), eventStore.close()]);
-  }
-}
-
 async function main() {
   const started = performance.now();
   console.log(
@@ -518,20 +391,10 @@ async function main() {
   let built: Awaited<ReturnType<typeof buildStore>> | undefined;
   const store = await startBenchStore({
     prepare: async ({ databaseUrl, licenceKeySecret }) => {
-      built = await buildStore(databaseUrl, licenceKeySecret);
+      built = await buildStore(databaseUrl, licenceKeySecret, ORDERS);
     },
   });
-  let met = 0;
-  let targets = 0;
-  const report = (figure: Figure) => {
-    const verdict = figure.target
-      ? `  [${figure.target.met ? 'met' : 'NOT met'}: ${figure.target.text}]`
-      : '';
-    console.log(`${figure.label}: ${figure.value}${verdict}`);
-    if (!figure.target) return;
-    targets++;
-    if (figure.target.met) met++;
-  };
+  const { report, summary, allMet } = figureReport('bench:scale');
   try {
     if (!built) throw new Error('the store was not built');
     const run: ScaleRun = {
@@ -554,14 +417,11 @@ async function main() {
     await store.stop();
   }
   console.log(`whole run: ${format((performance.now() - started) / 1000, 1)} s`);
-  console.log(`bench:scale: ${met} of ${targets} targets met`);
-  if (met < targets) process.exitCode = 1;
+  console.log(summary());
+  if (!allMet()) process.exitCode = 1;
 }
 
-// Imported for its build (the recovery drill fills its store the same way), it runs nothing.
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error: unknown) => {
-    console.error(error);
-    process.exitCode = 1;
-  });
-}
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,7 +1,7 @@
 import { openDatabase } from '@licensestore/shared/db';
 import { encodePosition, type Position } from '@licensestore/shared/eventstore';
-import { buildStore, FULL_ORDERS, ORDERS } from '../../bench/scale.bench.js';
 import { logHead } from '../../bench/support/log-head.js';
+import { buildStore, FULL_ORDERS, scaledOrders } from '../../bench/support/scale-store.js';
 import { recordProgress } from '../../workers/src/jobs/intents.js';
 
 /** The workers' reactor, as the workers role names it. */
@@ -10,7 +10,8 @@ const REACTOR = 'workers';
 /** The history `BENCH_SCALE` asks for, as `npm run bench:scale` reads it; null when it is unset. */
 export function historyScale(): { orders: number; ofFull: number } | null {
   if (!process.env.BENCH_SCALE) return null;
-  return { orders: ORDERS, ofFull: ORDERS / FULL_ORDERS };
+  const orders = scaledOrders(1);
+  return { orders, ofFull: orders / FULL_ORDERS };
 }
 
 /** What the generated history left in the store: its counts, its events, and where the log stood after it. */
@@ -35,7 +36,7 @@ export async function fillWithHistory(
   licenceKeySecret: string,
   print: (line: string) => void,
 ): Promise<GeneratedHistory> {
-  const { counts } = await buildStore(databaseUrl, licenceKeySecret, print);
+  const { counts } = await buildStore(databaseUrl, licenceKeySecret, scaledOrders(1), print);
   const database = openDatabase(databaseUrl, { max: 1 });
   try {
     const head = await logHead(database.pool);
