@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../test/support/licence-keys.js';
 import { openAdminPage, openStaleAndOtherAdminPages } from './support/admin.js';
+import { adminCall } from './support/admin-call.js';
 import { openPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import {
@@ -27,21 +28,6 @@ afterAll(async () => {
 });
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.com' };
-
-/** A JSON call from the signed-in admin page (same origin, its session cookie). */
-const adminCall = <T>(page: Page, method: string, path: string, body?: unknown) =>
-  page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-      return response.json();
-    },
-    { method, path, body },
-  ) as Promise<T>;
 
 const availableKeys = async (page: Page) =>
   (await adminCall<{ availableKeys: number }>(page, 'GET', '/api/admin/dashboard')).availableKeys;

@@ -6,6 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mailFiles, type ReadMail } from '../../test/support/mail.js';
 import { openAdminPage } from './support/admin.js';
+import { adminCall } from './support/admin-call.js';
 import { openPage, PHONE, type TestPage } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
@@ -39,21 +40,6 @@ afterAll(async () => {
   await store?.stop();
 });
 
-/** A JSON call from the signed-in admin page (same origin, its session cookie). */
-const adminCall = <T>(method: string, path: string, body?: unknown) =>
-  admin.page.evaluate(
-    async ({ method, path, body }) => {
-      const response = await fetch(path, {
-        method,
-        headers: body === undefined ? {} : { 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-      return response.json();
-    },
-    { method, path, body },
-  ) as Promise<T>;
-
 /** The order as anyone reads it, once the workers have numbered its receipt. */
 const withReceipt = (order: PlacedOrder) =>
   vi.waitFor(
@@ -75,8 +61,12 @@ async function deliveredOrder(): Promise<PlacedOrder & { receiptNumber: string }
 
 /** An admin refunds `count` of the order's units (PayPal's emulator completes it at once). */
 async function refundUnits(order: PlacedOrder, count: number) {
-  const units = await adminCall<RefundableUnitView[]>('GET', `/api/orders/${order.id}/refundable-units`);
-  await adminCall('POST', `/api/orders/${order.id}/refunds`, {
+  const units = await adminCall<RefundableUnitView[]>(
+    admin.page,
+    'GET',
+    `/api/orders/${order.id}/refundable-units`,
+  );
+  await adminCall(admin.page, 'POST', `/api/orders/${order.id}/refunds`, {
     units: units.slice(0, count).map(({ lineId, keyId }) => ({ lineId, keyId })),
     reason: 'Bought by mistake',
   });
