@@ -12,14 +12,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
 import { openDatabase } from '@licensestore/shared/db';
 import { type EventStore, type NewEventMetadata, openEventStore } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
 import type pg from 'pg';
 import { format, percentile, runConcurrently } from './support/stats.js';
-import { type BenchProduct, buy, createCatalogue, startBenchStore } from './support/store.js';
+import { type BenchProduct, buy, createCatalogue, startBenchStore, stockKeys } from './support/store.js';
 
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 50);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1000);
@@ -33,34 +30,6 @@ const metadata: NewEventMetadata = {
   correlationId: 'bench',
   causationId: 'bench',
 };
-
-async function stockKeys(
-  eventStore: EventStore,
-  secret: string,
-  products: BenchProduct[],
-  perProduct: number,
-) {
-  const vault = createKeyVault(secret);
-  for (const product of products) {
-    const keys = Array.from({ length: perProduct }, () => {
-      const key = randomUUID().toUpperCase();
-      return { keyId: randomUUID(), key: vault.seal(key), fingerprint: vault.fingerprint(key) };
-    });
-    await handleCommand(
-      eventStore,
-      licenceKeysStream(product.id),
-      inventoryDecider,
-      {
-        type: 'AddLicenceKeys',
-        productId: product.id,
-        keys,
-        lowStockThreshold: 0,
-        now: new Date().toISOString(),
-      },
-      metadata,
-    );
-  }
-}
 
 /** One event-store hop at the shoppers' concurrency: append, then seen by a $all subscription. */
 async function bareHops(eventStore: EventStore, count: number) {

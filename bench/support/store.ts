@@ -5,10 +5,11 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { productDecider, productStream } from '@licensestore/shared';
+import { inventoryDecider, licenceKeysStream, productDecider, productStream } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import type { EventStore, Position } from '@licensestore/shared/eventstore';
+import { createKeyVault } from '@licensestore/shared/key-vault';
 import { silentLogger } from '@licensestore/shared/logging';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import pg from 'pg';
@@ -393,4 +394,37 @@ export async function buy(store: BenchStore, product: BenchProduct, shopper: num
     capturedAt: performance.now(),
     orderCookie: cookies.find((pair) => pair.startsWith('order_access=')),
   };
+}
+
+/**
+ * `perProduct` license keys for each product (`prefix` then a random UUID), sealed with the store's secret and added
+ * through the command path as the back office adds them.
+ */
+export async function stockKeys(
+  eventStore: EventStore,
+  secret: string,
+  products: BenchProduct[],
+  perProduct: number,
+  prefix = '',
+): Promise<void> {
+  const vault = createKeyVault(secret);
+  for (const product of products) {
+    const keys = Array.from({ length: perProduct }, () => {
+      const key = `${prefix}${randomUUID().toUpperCase()}`;
+      return { keyId: randomUUID(), key: vault.seal(key), fingerprint: vault.fingerprint(key) };
+    });
+    await handleCommand(
+      eventStore,
+      licenceKeysStream(product.id),
+      inventoryDecider,
+      {
+        type: 'AddLicenceKeys',
+        productId: product.id,
+        keys,
+        lowStockThreshold: 0,
+        now: new Date().toISOString(),
+      },
+      { actor: { type: 'admin', id: 'bench' }, correlationId: 'bench', causationId: 'bench' },
+    );
+  }
 }

@@ -1,13 +1,10 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
+import { randomBytes } from 'node:crypto';
 import {
   type EventStore,
   type NewEventMetadata,
   type Position,
   recordedOrThrow,
 } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import type pg from 'pg';
 import { type BenchProduct, type BenchStore, buy, type Purchase } from '../../bench/support/store.js';
@@ -17,40 +14,11 @@ import { nextShopperAddress } from '../testing/shoppers.js';
 /** How long the store may take to serve what was bought, refund what was refunded, and fall quiet. */
 const SETTLE_MS = 180_000;
 
-const metadata: NewEventMetadata = {
+const _metadata: NewEventMetadata = {
   actor: { type: 'admin', id: 'recovery-drill' },
   correlationId: 'recovery-drill',
   causationId: 'recovery-drill',
 };
-
-/** Licence keys for each product, sealed with the store's secret, added as the back office adds them. */
-export async function stockKeys(
-  eventStore: EventStore,
-  secret: string,
-  products: BenchProduct[],
-  perProduct: number,
-): Promise<void> {
-  const vault = createKeyVault(secret);
-  for (const product of products) {
-    const keys = Array.from({ length: perProduct }, () => {
-      const key = `DRILL-${randomUUID().toUpperCase()}`;
-      return { keyId: randomUUID(), key: vault.seal(key), fingerprint: vault.fingerprint(key) };
-    });
-    await handleCommand(
-      eventStore,
-      licenceKeysStream(product.id),
-      inventoryDecider,
-      {
-        type: 'AddLicenceKeys',
-        productId: product.id,
-        keys,
-        lowStockThreshold: 0,
-        now: new Date().toISOString(),
-      },
-      metadata,
-    );
-  }
-}
 
 /** `count` full PayPal purchases, shoppers `from` onwards, `concurrency` at a time; `onBought` after each. */
 export async function shop(

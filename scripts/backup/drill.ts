@@ -33,6 +33,7 @@ import {
   type Purchase,
   signInAsAdmin,
   startBenchStore,
+  stockKeys,
 } from '../../bench/support/store.js';
 import { verifyReadModels } from '../../projections/src/audit/verify.js';
 import { allProjectors } from '../../projections/src/projectors.js';
@@ -51,7 +52,6 @@ import {
   shop,
   shownKeys,
   startPendingPayment,
-  stockKeys,
   uploadImage,
   waitForOrders,
   waitUntilQuiet,
@@ -191,7 +191,13 @@ async function main(): Promise<Check[]> {
     };
     cleanups.push(closeSource);
     const products = await createCatalogue(eventStore, database, PRODUCTS);
-    await stockKeys(eventStore, source.licenceKeySecret, products, Math.ceil(ORDERS / PRODUCTS) + 4);
+    await stockKeys(
+      eventStore,
+      source.licenceKeySecret,
+      products,
+      Math.ceil(ORDERS / PRODUCTS) + 4,
+      'DRILL-',
+    );
     const admin = await signInAsAdmin(source);
     const seen: Seen = { shown: new Map(), revealed: new Map(), images: [], pendingPayments: 0, refunds: 0 };
     const context = { admin, products, bareStore, seen };
