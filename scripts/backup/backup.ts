@@ -248,25 +248,18 @@ async function copyUploads(from: string, to: string, previous: Manifest | null):
     if (!entry.isFile()) continue;
     const source = join(entry.parentPath, entry.name);
     const path = relative(from, source);
+    const [sha256, { size: bytes }] = await Promise.all([sha256OfFile(source), stat(source)]);
+    if (held.get(path) === sha256) {
+      files.push({ path, bytes, sha256, copied: false });
+      continue;
+    }
+    // The copy is what is listed, so the listing describes the bytes the part holds even if the image changes meanwhile.
     const target = join(to, path);
-    // The copy is what is hashed, so the listing describes the bytes the part holds even if the image changes meanwhile.
     await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     await copyFile(source, target);
-    const [sha256, { size: bytes }] = await Promise.all([sha256OfFile(target), stat(target)]);
-    const copied = held.get(path) !== sha256;
-    if (copied) await syncToDisk(target);
-    else await rm(target);
-    files.push({ path, bytes, sha256, copied });
+    await syncToDisk(target);
+    const [copySha, { size: copyBytes }] = await Promise.all([sha256OfFile(target), stat(target)]);
+    files.push({ path, bytes: copyBytes, sha256: copySha, copied: true });
   }
-  await removeEmptyDirs(to);
   return files.sort((a, b) => (a.path < b.path ? -1 : 1));
-}
-
-/** An increment holding no image keeps no empty uploads folder either. */
-async function removeEmptyDirs(dir: string): Promise<void> {
-  if (!existsSync(dir)) return;
-  for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.isDirectory()) await removeEmptyDirs(join(dir, entry.name));
-  }
-  if ((await readdir(dir)).length === 0) await rm(dir, { recursive: true });
 }
