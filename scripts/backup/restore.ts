@@ -116,7 +116,8 @@ export async function openBackup(dirs: string | string[], key: OpeningKey): Prom
     await checkFiles(part);
     await checkChain(part);
   }
-  checkImagesHeld(parts);
+  // Finding every image's holder through the last part checks each part's listing on the way.
+  imageSources(parts, parts.length - 1);
   const [full] = parts as [BackupPart];
   const secrets = await openSecrets(await readFile(join(full.dir, SECRETS_FILE), 'utf8'), key);
   return { parts, head: sinceOf((parts.at(-1) as BackupPart).manifest), secrets };
@@ -266,31 +267,29 @@ async function checkFiles({ dir, manifest }: BackupPart): Promise<void> {
   }
 }
 
-/** Where each image a part lists has its bytes: that part, or the latest earlier one holding the same contents. */
+/**
+ * Where each image `parts[upTo]` lists has its bytes: that part, or the latest earlier one holding the same contents.
+ * One pass over the parts, each part's listing checked on the way, so an image some part lists but none holds is
+ * refused, naming that part.
+ */
 function imageSources(parts: BackupPart[], upTo: number): Map<string, string> {
-  const sources = new Map<string, string>();
-  const last = parts[upTo] as BackupPart;
-  if (last.manifest.uploads.kind !== 'local') return sources;
-  for (const file of last.manifest.uploads.files) {
-    const holder = parts
-      .slice(0, upTo + 1)
-      .findLast(
-        ({ manifest }) =>
-          manifest.uploads.kind === 'local' &&
-          manifest.uploads.files.some(
-            (held) => held.copied && held.path === file.path && held.sha256 === file.sha256,
-          ),
-      );
-    if (!holder) {
-      throw new BackupRefusedError(`image ${file.path} of ${last.dir} is held by no part of the backup`);
+  const held = new Map<string, string>();
+  const heldAs = (file: { path: string; sha256: string }) => `${file.sha256} ${file.path}`;
+  let sources = new Map<string, string>();
+  for (const { dir, manifest } of parts.slice(0, upTo + 1)) {
+    sources = new Map();
+    if (manifest.uploads.kind !== 'local') continue;
+    for (const file of manifest.uploads.files) {
+      if (file.copied) held.set(heldAs(file), join(dir, UPLOADS_DIR, file.path));
     }
-    sources.set(file.path, join(holder.dir, UPLOADS_DIR, file.path));
+    for (const file of manifest.uploads.files) {
+      const holder = held.get(heldAs(file));
+      if (!holder)
+        throw new BackupRefusedError(`image ${file.path} of ${dir} is held by no part of the backup`);
+      sources.set(file.path, holder);
+    }
   }
   return sources;
-}
-
-function checkImagesHeld(parts: BackupPart[]): void {
-  for (const index of parts.keys()) imageSources(parts, index);
 }
 
 /**

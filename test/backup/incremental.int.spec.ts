@@ -2,7 +2,7 @@
 // only what came after the one before, and a restore puts the parts back together into the whole log.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPool } from '@licensestore/shared/db';
@@ -10,7 +10,7 @@ import { silentLogger } from '@licensestore/shared/logging';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type BackupOptions, takeBackup, takeIncrementIfChanged } from '../../scripts/backup/backup.js';
 import { followBackups } from '../../scripts/backup/follow.js';
-import { EVENTS_FILE } from '../../scripts/backup/format.js';
+import { EVENTS_FILE, MANIFEST_FILE, type Manifest } from '../../scripts/backup/format.js';
 import { openBackup, type RestorePoint, restoreBackup } from '../../scripts/backup/restore.js';
 import { checkRestoredLog } from '../../scripts/backup/restored-log-check.js';
 import {
@@ -168,6 +168,23 @@ describe('Incremental backups', () => {
     it('refuse a missing increment, naming the part that does not go on from the one before it', async () => {
       await expect(openBackup([full(), second()], PASSPHRASE)).rejects.toThrow(
         `${second()} does not go on from ${full()}, the part before it`,
+      );
+    });
+
+    it('refuse a part listing an image that no part holds, naming the image and the part', async () => {
+      const forged = join(work, 'forged-increment');
+      await cp(first(), forged, { recursive: true });
+      const manifest = JSON.parse(await readFile(join(forged, MANIFEST_FILE), 'utf8')) as Manifest;
+      if (manifest.uploads.kind !== 'local') throw new Error('the increment lists no local images');
+      manifest.uploads.files.push({
+        path: 'products/ghost.png',
+        bytes: 1,
+        sha256: 'a'.repeat(64),
+        copied: false,
+      });
+      await writeFile(join(forged, MANIFEST_FILE), JSON.stringify(manifest));
+      await expect(openBackup([full(), forged], PASSPHRASE)).rejects.toThrow(
+        `image products/ghost.png of ${forged} is held by no part of the backup`,
       );
     });
 
