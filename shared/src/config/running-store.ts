@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
-import type { Config } from './index.js';
+import type { Config } from './environment.js';
 
 /**
  * The file in DATA_DIR where `npm start` writes the URLs of the services it runs, for tools run beside it

@@ -6,18 +6,19 @@ import {
   evolveCheckout,
   initialCheckoutState,
 } from './checkout.js';
+import { decideOrder } from './decider.js';
 import { type CheckoutEvent, type OrderEvent, parseCheckoutEvent, parseOrderEvent } from './events.js';
-import { decideOrder, evolveOrder, initialOrderState, type OrderCommand, type OrderState } from './order.js';
+import { evolveOrder, initialOrderState, type OrderCommand, type OrderState } from './order.js';
 
 export * from './checkout.js';
 export * from './custody.js';
 export * from './customer.js';
 export * from './customer-email-key.js';
+export * from './decider.js';
 export * from './events.js';
 export * from './order.js';
 export * from './order-number.js';
 export * from './pricing.js';
-export type { RefundRecord } from './refunds.js';
 export * from './units.js';
 export type * from './views.js';
 

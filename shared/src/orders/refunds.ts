@@ -1,17 +1,9 @@
 import { IllegalStateError } from '../errors/index.js';
 import { formatCents, toCents } from '../money/index.js';
 import type { OrderEvent, OrderUnit } from './events.js';
-import { evolveOrder, type OrderCommand, type PlacedOrder, sameCapture, unitsAwaitingKeys } from './order.js';
+import { evolveOrder, type OrderCommand, type PlacedOrder, sameCapture } from './order.js';
 import { orderNumber } from './order-number.js';
-import { liveUnits, takeUnits } from './units.js';
-
-/** A refund the store asked PayPal for, as the order remembers it. */
-export interface RefundRecord {
-  refundId: string;
-  units: readonly OrderUnit[];
-  cents: number;
-  status: 'requested' | 'completed' | 'failed';
-}
+import { liveUnits, takeUnits, unitsAwaitingKeys } from './units.js';
 
 type Command<Type extends OrderCommand['type']> = Extract<OrderCommand, { type: Type }>;
 

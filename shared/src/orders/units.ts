@@ -50,6 +50,10 @@ export function lineUnits(order: PlacedOrder, refunded: readonly OrderUnit[]): L
 export const liveUnits = (order: PlacedOrder): OrderUnit[] =>
   lineUnits(order, order.refundedUnits).flatMap((line) => line.live);
 
+/** Live units of the order (not refunded) still without a key. */
+export const unitsAwaitingKeys = (order: PlacedOrder) =>
+  liveUnits(order).filter((unit) => unit.keyId === null).length;
+
 /**
  * Takes the units of `wanted` out of `available`: each available unit answers one wanted unit (a unit without a key
  * answers one wanted keyless unit of its line). `missing` are the wanted units not available, `rest` what is left.
