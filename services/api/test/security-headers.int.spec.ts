@@ -185,6 +185,47 @@ describe('Security headers', () => {
     });
   });
 
+  it("sends a page the store's whole policy: helmet's defaults, PayPal's origins, no framing, and https only under https", async () => {
+    const paypal = ['https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'];
+    const policy = {
+      'default-src': ["'self'"],
+      'base-uri': ["'self'"],
+      'font-src': ["'self'", 'https:', 'data:'],
+      'form-action': ["'self'"],
+      'frame-ancestors': ["'none'"],
+      'img-src': ["'self'", 'data:', 'blob:', ...paypal],
+      'object-src': ["'none'"],
+      'script-src': ["'self'", THEME_SCRIPT_HASH, ...paypal],
+      'script-src-attr': ["'none'"],
+      'style-src': ["'self'", 'https:', "'unsafe-inline'"],
+      'frame-src': ["'self'", ...paypal],
+      'connect-src': ["'self'", ...paypal],
+    };
+    const documentOnly = {
+      'cross-origin-opener-policy': 'same-origin-allow-popups',
+      'origin-agent-cluster': '?1',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+      'permissions-policy':
+        'accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), microphone=(), usb=(), payment=(self "https://www.paypal.com")',
+    };
+    const headersOf = (response: Response, names: string[]) =>
+      Object.fromEntries(names.map((name) => [name, response.headers.get(name)]));
+    const page = await get(plain, '/', 'text/html');
+    expect(Object.fromEntries(cspOf(page))).toEqual(policy);
+    expect(headersOf(page, Object.keys(documentOnly))).toEqual(documentOnly);
+    const secure = await get(https, '/', 'text/html');
+    expect(Object.fromEntries(cspOf(secure))).toEqual({ ...policy, 'upgrade-insecure-requests': [] });
+    expect(secure.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+    const data = await get(https, '/api/admin/status');
+    expect(headersOf(data, Object.keys(documentOnly))).toEqual(
+      Object.fromEntries(Object.keys(documentOnly).map((name) => [name, null])),
+    );
+    expect(data.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+  });
+
   it("sends a page's full policy with its 304, which a browser may merge into the page it keeps", async () => {
     const page = await get(plain, '/', 'text/html');
     const etag = page.headers.get('etag') as string;

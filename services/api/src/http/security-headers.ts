@@ -1,4 +1,6 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';
+import helmet, { type HelmetOptions } from 'helmet';
 import { beforeEveryHead } from './response-head.js';
 
 const PAYPAL = ['https://www.paypal.com', 'https://*.paypal.com', 'https://*.paypalobjects.com'];
@@ -6,10 +8,18 @@ const PAYPAL = ['https://www.paypal.com', 'https://*.paypal.com', 'https://*.pay
 /** A header and its value, as sent. */
 type Headers = ReadonlyArray<readonly [name: string, value: string]>;
 
-const csp = (directives: Record<string, string[]>) =>
-  Object.entries(directives)
-    .map(([name, sources]) => [name, ...sources].join(' '))
-    .join(';');
+/**
+ * The headers helmet sends under `policy`, recorded once at start: an answer's Content-Type, which picks its set,
+ * is only known when its head is written, long after a middleware would have run.
+ */
+function helmetHeaders(policy: HelmetOptions): Headers {
+  const headers: Array<[string, string]> = [];
+  const recorder = { setHeader: (name: string, value: string) => headers.push([name, value]) };
+  helmet(policy)({} as IncomingMessage, recorder as unknown as ServerResponse, (error) => {
+    if (error) throw error;
+  });
+  return headers;
+}
 
 /**
  * Powerful features no page of the store uses are off for it and anything it embeds; PayPal's frames may still
@@ -27,53 +37,46 @@ const PERMISSIONS_POLICY = [
 ].join(', ');
 
 /** What documents and data alike carry: no sniffing, no framing, same-origin referrers and resources, https kept. */
-const everyAnswersHeaders = (options: { https: boolean }): Headers => [
-  ['Cross-Origin-Resource-Policy', 'same-origin'],
-  // no-referrer makes Chromium send `Origin: null` with a POST to its own site (a form, or the web client's fetch),
-  // which the cross-site guard must refuse. same-origin still tells other sites nothing.
-  ['Referrer-Policy', 'same-origin'],
-  ...(options.https ? [['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as const] : []),
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-Frame-Options', 'DENY'],
-];
+const everyAnswersPolicy = (options: { https: boolean }) =>
+  ({
+    // no-referrer makes Chromium send `Origin: null` with a POST to its own site (a form, or the web client's fetch),
+    // which the cross-site guard must refuse. same-origin still tells other sites nothing.
+    referrerPolicy: { policy: 'same-origin' },
+    // helmet's: a year, subdomains included.
+    strictTransportSecurity: options.https,
+    xFrameOptions: { action: 'deny' },
+    // Express's own header is off app-wide.
+    xPoweredBy: false,
+  }) satisfies HelmetOptions;
 
 /**
  * What a browser may render or run (pages, images, scripts, and any answer whose type is not data): helmet's
- * defaults, written out, plus what the PayPal JS SDK needs: its script, its iframes (buttons, card fields), its API
- * calls and its images. PayPal's checkout popup talks back to this window through `opener`, which COOP `same-origin`
- * would cut, hence `same-origin-allow-popups`. The web client's own inline script (the pre-paint theme switch) is
- * allowed by its hash, never by 'unsafe-inline'.
+ * defaults plus what the PayPal JS SDK needs: its script, its iframes (buttons, card fields), its API calls and its
+ * images. PayPal's checkout popup talks back to this window through `opener`, which COOP `same-origin` would cut,
+ * hence `same-origin-allow-popups`. The web client's own inline script (the pre-paint theme switch) is allowed by
+ * its hash, never by 'unsafe-inline'.
  */
 function documentHeaders(options: { https: boolean; scriptHashes: string[] }): Headers {
-  const policy = csp({
-    'default-src': ["'self'"],
-    'base-uri': ["'self'"],
-    'font-src': ["'self'", 'https:', 'data:'],
-    'form-action': ["'self'"],
-    // No page of ours is meant to be framed, by other sites or by itself (clickjacking).
-    'frame-ancestors': ["'none'"],
-    // Product images are files of this site: image URLs of other sites, https ones included, are refused when a
-    // product is saved, so no page needs `https:` here and no shopper's browser is sent to hosts the store does not run.
-    'img-src': ["'self'", 'data:', 'blob:', ...PAYPAL],
-    'object-src': ["'none'"],
-    'script-src': ["'self'", ...options.scriptHashes, ...PAYPAL],
-    'script-src-attr': ["'none'"],
-    'style-src': ["'self'", 'https:', "'unsafe-inline'"],
-    'frame-src': ["'self'", ...PAYPAL],
-    'connect-src': ["'self'", ...PAYPAL],
-    // Plain-HTTP installs (localhost, a LAN address) would otherwise have every asset upgraded to https.
-    ...(options.https ? { 'upgrade-insecure-requests': [] } : {}),
-  });
   return [
-    ['Content-Security-Policy', policy],
-    ['Cross-Origin-Opener-Policy', 'same-origin-allow-popups'],
-    ['Origin-Agent-Cluster', '?1'],
-    ['X-DNS-Prefetch-Control', 'off'],
-    ['X-Download-Options', 'noopen'],
-    ['X-Permitted-Cross-Domain-Policies', 'none'],
-    ['X-XSS-Protection', '0'],
+    ...helmetHeaders({
+      contentSecurityPolicy: {
+        directives: {
+          // No page of ours is meant to be framed, by other sites or by itself (clickjacking).
+          'frame-ancestors': ["'none'"],
+          // Product images are files of this site: image URLs of other sites, https ones included, are refused when a
+          // product is saved, so no page needs `https:` here and no shopper's browser is sent to hosts the store does not run.
+          'img-src': ["'self'", 'data:', 'blob:', ...PAYPAL],
+          'script-src': ["'self'", ...options.scriptHashes, ...PAYPAL],
+          'frame-src': ["'self'", ...PAYPAL],
+          'connect-src': ["'self'", ...PAYPAL],
+          // Plain-HTTP installs (localhost, a LAN address) would otherwise have every asset upgraded to https.
+          'upgrade-insecure-requests': options.https ? [] : null,
+        },
+      },
+      crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+      ...everyAnswersPolicy(options),
+    }),
     ['Permissions-Policy', PERMISSIONS_POLICY],
-    ...everyAnswersHeaders(options),
   ];
 }
 
@@ -83,10 +86,20 @@ function documentHeaders(options: { https: boolean; scriptHashes: string[] }): H
  * policies that only documents use (COOP, Permissions-Policy, …) mean nothing here, and would cost every API answer
  * a kilobyte of headers.
  */
-const dataHeaders = (options: { https: boolean }): Headers => [
-  ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none'"],
-  ...everyAnswersHeaders(options),
-];
+const dataHeaders = (options: { https: boolean }): Headers =>
+  helmetHeaders({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] },
+    },
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    ...everyAnswersPolicy(options),
+  });
 
 const DATA_TYPE = /^(?:application\/(?:[\w.-]+\+)?json|text\/event-stream)\s*(?:;|$)/i;
 
