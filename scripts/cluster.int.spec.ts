@@ -14,7 +14,7 @@ describe('npm run start:cluster', () => {
   const store = clusterForThisFile();
   const purchases: Purchase[] = [];
 
-  it('runs two of each role behind the load balancer', async () => {
+  it('runs two of each role behind haproxy', async () => {
     expect(
       store.cluster
         .instances()
@@ -37,7 +37,7 @@ describe('npm run start:cluster', () => {
     purchases.push(...(await shopping.finished()));
     expect(purchases).toHaveLength(ORDERS);
 
-    const served = store.cluster.served();
+    const served = await store.cluster.served();
     expect(served['api-1'], JSON.stringify(served)).toBeGreaterThan(ORDERS / 4);
     expect(served['api-2'], JSON.stringify(served)).toBeGreaterThan(ORDERS / 4);
 

@@ -1,11 +1,12 @@
 // `npm run start:cluster`: the store scaled out on one machine (docs/decisions/017-scale-out.md).
 //
-//   cluster (this process: the supervisor and the load balancer on PORT)
+//   cluster (this process: the supervisor)
+//   ├── haproxy          on PORT, in front of the api instances and the emulator (deploy/haproxy.cfg)
 //   ├── services host    embedded Postgres + redis-server (only for what is not configured)
-//   ├── paypal-sandbox   the PayPal emulator, one for the cluster, behind the balancer at /paypal-sandbox
+//   ├── paypal-sandbox   the PayPal emulator, one for the cluster, behind haproxy at /paypal-sandbox
 //   ├── projections-1/2  one active (advisory lock), one hot standby
 //   ├── workers-1/2      one active reactor, one standby; job consumers in both
-//   └── api-1/2          on free loopback ports, round-robin behind the balancer while they pass /readyz
+//   └── api-1/2          on free loopback ports, round-robin behind haproxy while they pass /readyz
 //
 // The same preparation, Ctrl-C and restart-on-crash as `npm start`; startCluster() is the same for tests.
 import { dirname, resolve } from 'node:path';
@@ -22,7 +23,7 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export interface ClusterOptions {
   /** Absolute; its own embedded Postgres and Redis live here unless `env` configures them. */
   dataDir: string;
-  /** The load balancer's port. */
+  /** Where haproxy serves the store. */
   port: number;
   /** The environment the configuration is read from and the roles inherit. */
   env: NodeJS.ProcessEnv;
@@ -53,10 +54,10 @@ export interface RunningCluster {
   instance: (label: string) => ClusterInstance;
   /** Stops the local server and starts it again on the same port and data (Redis with its append-only file). */
   restartService: (service: LocalService) => Promise<void>;
-  /** Names of the upstreams the load balancer has in rotation (after a fresh round of health checks). */
+  /** Names of the servers haproxy has in rotation (up, and their last health check passed). */
   inRotation: () => Promise<string[]>;
-  /** Answers each upstream has given through the load balancer so far, by name. */
-  served: () => Record<string, number>;
+  /** Answers each server has given through haproxy so far, by name. */
+  served: () => Promise<Record<string, number>>;
   stop: () => Promise<void>;
 }
 
@@ -95,11 +96,8 @@ export async function startCluster(options: ClusterOptions): Promise<RunningClus
         if (!stack.services) throw new Error('this cluster runs no local services');
         await stack.services.restart(service);
       },
-      inRotation: async () => {
-        await launched.loadBalancer?.checked();
-        return launched.loadBalancer?.up() ?? [];
-      },
-      served: () => launched.loadBalancer?.served() ?? {},
+      inRotation: async () => (await launched.balancer?.inRotation()) ?? [],
+      served: async () => (await launched.balancer?.served()) ?? {},
       stop: () => stack.stop(),
     };
   } catch (error) {

@@ -1,8 +1,8 @@
 // The preparation `npm start` and `npm run start:cluster` share, and the two ways of running the roles after it.
 //
 // single:  projections, workers, api (on PORT): docs/decisions/003-local-stack.md
-// cluster: the PayPal emulator, two projections, two workers, two api instances on free loopback ports, and the load
-//          balancer on PORT in the supervisor's own process: docs/decisions/017-scale-out.md
+// cluster: the PayPal emulator, two projections, two workers, two api instances on free loopback ports, and HAProxy
+//          on PORT in front of them: docs/decisions/017-scale-out.md, 042-haproxy-in-front-of-the-api.md
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Config, STACK_ENV_FILE } from '@licensestore/shared/config';
@@ -10,7 +10,7 @@ import { openDatabase } from '@licensestore/shared/db';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { freePort } from '../stack/free-port.js';
 import { STORE_DATABASE } from '../stack/store-database.js';
-import { type LoadBalancer, startLoadBalancer } from './load-balancer.js';
+import { type Balancer, HaproxyNotInstalledError, haproxyInstalled, startBalancer } from './haproxy.js';
 import { lockDataDir } from './lock.js';
 import { prepareStore } from './prepare.js';
 import { LABEL_WIDTH } from './roles.js';
@@ -37,13 +37,13 @@ export interface LaunchOptions {
 }
 
 export interface Launched {
-  /** Where the store is served (the load balancer in a cluster). */
+  /** Where the store is served (HAProxy in a cluster). */
   url: string;
   databaseUrl: string;
   redisUrl: string;
   /** Each api instance's own URL, by label. */
   apiUrls: ReadonlyMap<string, string>;
-  loadBalancer: LoadBalancer | undefined;
+  balancer: Balancer | undefined;
 }
 
 /**
@@ -53,6 +53,8 @@ export interface Launched {
  */
 export async function launchStore(stack: Stack, options: LaunchOptions): Promise<Launched> {
   const { config, dataDir, root } = options;
+  // Said before anything starts, not after the migrations.
+  if (options.topology === 'cluster' && !haproxyInstalled()) throw new HaproxyNotInstalledError();
   stack.release = (await lockDataDir(dataDir)).release;
   stack.log(`data in ${dataDir}`);
 
@@ -116,7 +118,7 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
   const served =
     options.topology === 'single'
       ? await runSingle(stack, config, env, ready.signal)
-      : await runCluster(stack, config, env, ready.signal);
+      : await runCluster(stack, options, env, ready.signal);
   if (lastPosition) await waitForSeedProjected(stack, databaseUrl, lastPosition);
   stack.assertRunning();
   // From here on a role that exits is restarted instead of failing the start.
@@ -124,7 +126,7 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
   return { ...served, databaseUrl, redisUrl };
 }
 
-type Served = Pick<Launched, 'url' | 'apiUrls' | 'loadBalancer'>;
+type Served = Pick<Launched, 'url' | 'apiUrls' | 'balancer'>;
 
 const START_ORDER = ['projections', 'workers', 'api'] as const;
 
@@ -132,22 +134,22 @@ async function runSingle(stack: Stack, config: Config, env: NodeJS.ProcessEnv, s
   for (const role of START_ORDER) stack.supervise({ label: role, role, env }, starting);
   const url = `http://127.0.0.1:${config.PORT}`;
   await waitUntil(stack, `the api on port ${config.PORT}`, () => answers(`${url}/healthz`));
-  return { url, apiUrls: new Map([['api', url]]), loadBalancer: undefined } satisfies Served;
+  return { url, apiUrls: new Map([['api', url]]), balancer: undefined } satisfies Served;
 }
 
 async function runCluster(
   stack: Stack,
-  config: Config,
+  { root, config, dataDir }: LaunchOptions,
   env: NodeJS.ProcessEnv,
   starting: AbortSignal,
 ): Promise<Served> {
-  // The emulator keeps its orders in memory: one process for the whole cluster, reached through the load balancer
+  // The emulator keeps its orders in memory: one process for the whole cluster, reached through the balancer
   // at /paypal-sandbox so that the browser loads its SDK from the store's own origin (the CSP allows only 'self').
   const emulated = config.PAYPAL_SIMULATED && !config.PAYPAL_API_BASE_URL;
   const sandboxUrl = emulated ? `http://127.0.0.1:${await freePort()}` : undefined;
   const roleEnv: NodeJS.ProcessEnv = {
     ...env,
-    // Client addresses come from the load balancer's X-Forwarded-For; it connects over loopback.
+    // Client addresses come from the balancer's X-Forwarded-For; it connects over loopback.
     TRUST_PROXY: env.TRUST_PROXY || 'loopback',
     ...(emulated && { PAYPAL_API_BASE_URL: `http://localhost:${config.PORT}${SANDBOX_MOUNT}` }),
   };
@@ -179,38 +181,29 @@ async function runCluster(
   }
   for (const instance of instances) stack.supervise(instance, starting);
 
-  const loadBalancer = await startLoadBalancer({
+  const balancer = await startBalancer({
+    root,
     port: config.PORT,
-    pools: [
-      {
-        upstreams: [...apiUrls].map(([name, url]) => ({ name, url })),
-        healthPath: '/readyz',
-      },
-      ...(sandboxUrl
-        ? [
-            {
-              prefix: SANDBOX_MOUNT,
-              upstreams: [{ name: 'paypal-sandbox', url: sandboxUrl }],
-              healthPath: '/healthz',
-            },
-          ]
-        : []),
-    ],
+    apis: apiUrls,
+    paypalSandbox: sandboxUrl,
+    runDir: dataDir,
     log: (line) => stack.out(`${'balancer'.padEnd(LABEL_WIDTH)} | ${line}`),
   });
-  stack.frontDoor = loadBalancer;
+  stack.frontDoor = balancer;
+  void balancer.exited.then((code) => stack.fail(`haproxy exited (${code})`));
   const expected = apiUrls.size + (sandboxUrl ? 1 : 0);
-  await waitUntil(stack, 'every api instance to pass /readyz', async () => {
-    await loadBalancer.checked();
-    return loadBalancer.up().length === expected;
-  });
+  await waitUntil(
+    stack,
+    'every api instance to pass /readyz',
+    async () => (await balancer.inRotation()).length === expected,
+  );
   for (const instance of instances) {
     const pid = stack.roles.get(instance.label)?.child.pid;
     const where =
       apiUrls.get(instance.label) ?? (instance.role === 'paypal-sandbox' ? sandboxUrl : undefined);
     stack.log(`${instance.label.padEnd(LABEL_WIDTH)} pid ${pid}${where ? ` on ${where}` : ''}`);
   }
-  return { url: loadBalancer.url, apiUrls, loadBalancer };
+  return { url: balancer.url, apiUrls, balancer };
 }
 
 const answers = async (url: string) => {
