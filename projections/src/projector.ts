@@ -1,7 +1,7 @@
 import type { Database } from '@licensestore/shared/db';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
-import type { Kysely, RawBuilder, Transaction } from 'kysely';
+import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { CopyRows } from './copy-rows.js';
 
 /**
@@ -42,11 +42,17 @@ export interface ApplyContext {
  */
 export interface Projector {
   readonly name: string;
-  /** Bump when the rows it writes change shape or meaning: the runner then rebuilds its tables from zero. */
+  /**
+   * Bump when the rows it writes or the tables it makes change: the runner then rebuilds its tables from zero, and
+   * the new definition with them.
+   */
   readonly version: number;
   /** The tables it owns, swapped together after a rebuild. */
   readonly tables: readonly string[];
-  /** Creates empty tables in `schema`, which exists, with their keys and the indexes `apply` itself reads by. */
+  /**
+   * Creates empty tables in `schema`, which exists, with their keys and the indexes `apply` itself reads by: the one
+   * definition of those tables, for the live model, a rebuild's shadow and a verification's alike.
+   */
   createTables(db: Kysely<Database>, schema: string): Promise<void>;
   /**
    * The indexes only the read side uses (the back office's sorts and searches, the audit's filters). A rebuild
@@ -59,7 +65,7 @@ export interface Projector {
   apply(trx: Transaction<Database>, events: readonly RecordedEvent[], context: ApplyContext): Promise<void>;
 }
 
-/** A projector's tables as the migrations make them for the live model: its own indexes and the readers'. */
+/** A projector's tables as the live model has them: its own indexes and the readers'. */
 export async function createProjectorTables(db: Kysely<Database>, projector: Projector, schema: string) {
   await projector.createTables(db, schema);
   await createReaderIndexes(db, projector, schema);
@@ -67,4 +73,26 @@ export async function createProjectorTables(db: Kysely<Database>, projector: Pro
 
 export async function createReaderIndexes(db: Kysely<Database>, projector: Projector, schema: string) {
   for (const index of projector.readerIndexes?.(schema) ?? []) await index.execute(db);
+}
+
+/**
+ * Makes in `public` the tables of each projector that has none there yet (a new store, a new projector), from its
+ * definition, the only one there is. Tables that exist are left as they are, even when the definition has changed
+ * since: its version changed with it, and the runner rebuilds them from the log and swaps the new ones in. Under a
+ * lock, so that two processes starting at once do not both make them.
+ */
+export async function createMissingTables(
+  db: Kysely<Database>,
+  projectors: readonly Projector[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtextextended('licensestore:read-tables', 0))`.execute(trx);
+    for (const projector of projectors) {
+      const { rows } = await sql`
+        SELECT FROM pg_tables WHERE schemaname = 'public' AND tablename = ANY(${projector.tables}::text[])`.execute(
+        trx,
+      );
+      if (rows.length === 0) await createProjectorTables(trx, projector, 'public');
+    }
+  });
 }

@@ -5,7 +5,7 @@ import type { ApplyContext } from './projector.js';
 /** A table of a projector, in the schema it is being written to (`public`, or a rebuild's shadow schema). */
 export const tableIn = (schema: string, table: string) => sql.table(`${schema}.${table}`);
 
-/** The pending list's cap, in kB, of every trigram index (the migration that set it on existing ones keeps its own). */
+/** The pending list's cap, in kB, of every trigram index. */
 const TRIGRAM_PENDING_LIST_KB = 256;
 
 /**

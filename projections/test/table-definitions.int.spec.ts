@@ -1,32 +1,81 @@
+import { openDatabase } from '@licensestore/shared/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase } from '../../test/support/database.js';
 import { createShadows, dropShadows, verifySchema } from '../src/audit/shadow.js';
-import { createProjectorTables } from '../src/projector.js';
+import { ensureCheckpoint } from '../src/checkpoints.js';
+import { migrateReadModel, readModelMigrator } from '../src/migrations/index.js';
+import { productsProjector } from '../src/products/projector.js';
+import { createProjectorTables, type Projector } from '../src/projector.js';
 import { allProjectors } from '../src/projectors.js';
-import { openTestReadModel } from './support/harness.js';
+import { runProjectors } from '../src/runner.js';
+import { tableIn } from '../src/sql.js';
+import { appendInBulk, catalogueHistory, expectedProducts, readProducts } from './support/catalogue.js';
+import { openTestReadModel, readAllEvents, recordingLogger } from './support/harness.js';
 
 type Env = Awaited<ReturnType<typeof openTestReadModel>>;
+type Db = Env['db'];
+
+const projectorTables = allProjectors.flatMap((projector) => projector.tables);
+
+async function tablesIn(db: Db, schema: string, tables: readonly string[]) {
+  const { rows } = await sql<{ tablename: string }>`
+    SELECT tablename FROM pg_tables WHERE schemaname = ${schema} AND tablename = ANY(${tables}::text[])
+     ORDER BY tablename`.execute(db);
+  return rows.map((row) => row.tablename);
+}
 
 /** Columns, indexes and constraints of a table, with the schema name (quoted when it must be) taken out. */
-async function shape(env: Env, schema: string, table: string) {
+async function shape(db: Db, schema: string, table: string) {
   const columns = await sql`
     SELECT column_name, data_type, numeric_precision, numeric_scale, is_nullable, column_default
       FROM information_schema.columns WHERE table_schema = ${schema} AND table_name = ${table}
-     ORDER BY ordinal_position`.execute(env.db);
+     ORDER BY ordinal_position`.execute(db);
   const constraints = await sql`
     SELECT conname, pg_get_constraintdef(c.oid) AS definition
       FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid JOIN pg_namespace n ON n.oid = t.relnamespace
-     WHERE n.nspname = ${schema} AND t.relname = ${table} ORDER BY conname`.execute(env.db);
-  return { columns: columns.rows, indexes: await indexes(env, schema, table), constraints: constraints.rows };
+     WHERE n.nspname = ${schema} AND t.relname = ${table} ORDER BY conname`.execute(db);
+  return { columns: columns.rows, indexes: await indexes(db, schema, table), constraints: constraints.rows };
 }
 
-async function indexes(env: Env, schema: string, table: string) {
+async function indexes(db: Db, schema: string, table: string) {
   const { rows } = await sql<{ indexname: string; indexdef: string }>`
     SELECT indexname, replace(replace(indexdef, ${`"${schema}".`}, ''), ${`${schema}.`}, '') AS indexdef
       FROM pg_indexes
-     WHERE schemaname = ${schema} AND tablename = ${table} ORDER BY indexname`.execute(env.db);
+     WHERE schemaname = ${schema} AND tablename = ${table} ORDER BY indexname`.execute(db);
   return rows;
 }
+
+/** A database of its own, for what a test must see happen to a store from its very first migration. */
+async function withNewDatabase(run: (db: Db) => Promise<void>) {
+  const database = openDatabase(await createTestDatabase());
+  try {
+    await run(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * A store the earlier migrations made, as far as this test needs one: their ledger, up to `lastMigration`, and
+ * the products projector's checkpoint at `position`.
+ */
+async function earlierStore(db: Db, lastMigration: string, position: string) {
+  await sql`CREATE TABLE kysely_migration (name varchar(255) PRIMARY KEY, timestamp varchar(255) NOT NULL)`.execute(
+    db,
+  );
+  await sql`INSERT INTO kysely_migration VALUES (${lastMigration}, now()::text)`.execute(db);
+  await sql`
+    CREATE TABLE projection_checkpoints (
+      name text PRIMARY KEY, position text, version integer NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`.execute(
+    db,
+  );
+  await ensureCheckpoint(db, 'products', productsProjector.version);
+  await db.updateTable('projection_checkpoints').set({ position }).execute();
+}
+
+const checkpoints = async (db: Db) =>
+  db.selectFrom('projection_checkpoints').select(['name', 'position', 'version']).orderBy('name').execute();
 
 describe("the projectors' tables", () => {
   let env: Env;
@@ -36,19 +85,67 @@ describe("the projectors' tables", () => {
   });
   afterAll(() => env.close());
 
-  it('are made by each projector, readers’ indexes included, as the migrations make them', async () => {
+  it("are made by no migration: the read schema's migrations leave every one of them to its projector", async () => {
+    await withNewDatabase(async (db) => {
+      const { error } = await readModelMigrator(db).migrateToLatest();
+      expect(error).toBeUndefined();
+      expect(await tablesIn(db, 'public', projectorTables)).toEqual([]);
+    });
+  });
+
+  it("are made on a new store by each projector's definition, readers' indexes included", async () => {
     for (const projector of allProjectors) {
       const schema = `ddl_${projector.name.replaceAll('-', '_')}`;
       await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(env.db);
       await createProjectorTables(env.db, projector, schema);
       for (const table of projector.tables) {
-        expect({ table, ...(await shape(env, schema, table)) }).toEqual({
+        expect({ table, ...(await shape(env.db, 'public', table)) }).toEqual({
           table,
-          ...(await shape(env, 'public', table)),
+          ...(await shape(env.db, schema, table)),
         });
       }
       await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(env.db);
     }
+  });
+
+  it('stay as they are, rows and all, when the read schema is migrated again', async () => {
+    await sql`INSERT INTO testimonials (customer_name, rating, comment, location, date)
+              VALUES ('Ada', 5, 'Fast', 'London', '2026-12-01')`.execute(env.db);
+    await sql`INSERT INTO dashboard_products VALUES (gen_random_uuid(), true)`.execute(env.db);
+    await migrateReadModel(env.db);
+    const kept = await sql<{ count: number }>`
+      SELECT (SELECT count(*) FROM testimonials)::int + (SELECT count(*) FROM dashboard_products)::int AS count`.execute(
+      env.db,
+    );
+    expect(kept.rows[0]?.count).toBe(2);
+  });
+
+  describe('on a store the earlier migrations made', () => {
+    it('are kept, with their checkpoints, when those migrations all ran', async () => {
+      await withNewDatabase(async (db) => {
+        await earlierStore(db, '2026_12_06_070_count_paid_orders', 'p1');
+        await migrateReadModel(db);
+        expect(await checkpoints(db)).toEqual([
+          { name: 'products', position: 'p1', version: productsProjector.version },
+        ]);
+      });
+    });
+
+    it("are rebuilt from the log, every projector's, when those migrations stopped short of their last", async () => {
+      await withNewDatabase(async (db) => {
+        await earlierStore(db, '2026_11_26_050_add_product_key_format', 'p1');
+        await migrateReadModel(db);
+        expect(await checkpoints(db)).toEqual(
+          allProjectors
+            .map((projector) => ({
+              name: projector.name,
+              position: projector.name === 'products' ? 'p1' : null,
+              version: 0,
+            }))
+            .sort((a, b) => a.name.localeCompare(b.name)),
+        );
+      });
+    });
   });
 
   // A GIN index queues new entries in a pending list that every search reads whole: at Postgres's default of 4 MB,
@@ -75,7 +172,9 @@ describe("the projectors' tables", () => {
       const kept: Record<string, string[]> = {};
       for (const projector of allProjectors) {
         for (const table of projector.tables) {
-          kept[table] = (await indexes(env, verifySchema(projector), table)).map((index) => index.indexname);
+          kept[table] = (await indexes(env.db, verifySchema(projector), table)).map(
+            (index) => index.indexname,
+          );
         }
       }
       expect(kept).toEqual({
@@ -99,5 +198,39 @@ describe("the projectors' tables", () => {
     } finally {
       await dropShadows(env.db, allProjectors);
     }
+  });
+
+  it("take a changed definition from the log when their projector's version is bumped, with no migration", async () => {
+    await appendInBulk(env.pool, catalogueHistory({ products: 20, events: 60, seed: 3 }), {
+      eventsPerTransaction: 60,
+    });
+    await ensureCheckpoint(env.db, productsProjector.name, productsProjector.version);
+    const changed: Projector = {
+      ...productsProjector,
+      version: productsProjector.version + 1,
+      async createTables(db, schema) {
+        await productsProjector.createTables(db, schema);
+        await sql`ALTER TABLE ${tableIn(schema, 'products')} ADD COLUMN badge text`.execute(db);
+      },
+    };
+    const log = recordingLogger();
+    const stopping = new AbortController();
+    const running = runProjectors({
+      ...env,
+      projectors: [changed],
+      log: log.logger,
+      signal: stopping.signal,
+    });
+    try {
+      await log.waitFor('rebuild swapped in', 20_000);
+    } finally {
+      stopping.abort();
+      await running;
+    }
+    const { rows } = await sql`
+      SELECT FROM information_schema.columns
+       WHERE table_schema = 'public' AND table_name = 'products' AND column_name = 'badge'`.execute(env.db);
+    expect(rows).toHaveLength(1);
+    expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
   });
 });

@@ -31,7 +31,7 @@ async function sharedShape(trx: Transaction<Database>, live: string, shadow: str
     `key (${shape.key.join(', ')}), columns ${[...shape.columns].sort().join(', ')}`;
   if (describe(current) !== describe(replayed) || replayed.key.length === 0) {
     throw new Error(
-      `live table ${table} has ${describe(current)}; the projector writes ${describe(replayed)}: a migration or rebuild is due`,
+      `live table ${table} has ${describe(current)}; the projector writes ${describe(replayed)}: a rebuild is due`,
     );
   }
   return replayed;

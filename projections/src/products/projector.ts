@@ -153,7 +153,6 @@ export const productsProjector: Projector = {
         in_stock      boolean NOT NULL DEFAULT true,
         created_at    timestamptz NOT NULL,
         updated_at    timestamptz NOT NULL,
-        -- Added by a later migration, so last here too: a rebuilt table has the columns of a migrated one.
         download_url  text,
         installation_notes text,
         key_format    text

@@ -6,7 +6,10 @@
  */
 export interface ProjectorDescriptor {
   readonly name: string;
-  /** Bump when the rows it writes change shape or meaning: the runner then rebuilds its tables from zero. */
+  /**
+   * Bump when the rows it writes or the tables it makes change: the runner then rebuilds its tables from zero, and
+   * the new definition with them.
+   */
   readonly version: number;
 }
 
