@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
@@ -63,20 +63,6 @@ async function waitForLoginScreen(page: Page) {
 /** The dashboard as the signed-in page reads it. */
 const readDashboard = (page: Page): Promise<Dashboard> =>
   page.evaluate(async () => (await fetch('/api/admin/dashboard')).json());
-
-/** Asks again every 100 ms until the condition holds on the page's answer; fails after 30 s. */
-async function waitForDashboard(
-  page: Page,
-  condition: (dashboard: Dashboard) => boolean,
-): Promise<Dashboard> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const dashboard = await readDashboard(page);
-    if (condition(dashboard)) return dashboard;
-    if (Date.now() > deadline) throw new Error(`dashboard never settled: ${JSON.stringify(dashboard)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /** Holds every GET /api/admin/status until `release` is called, so the loading state can be seen. */
 async function holdAdminStatus(page: Page): Promise<() => void> {
@@ -143,13 +129,16 @@ beforeAll(async () => {
     expect(answer).toBe(200);
   }
   // The counters come from a projector of their own: wait until they agree with the orders read model.
-  await waitForDashboard(
-    page,
-    (dashboard) =>
-      dashboard.totalOrders === 3 &&
-      dashboard.recentOrders.some((order) => order.status === 'cancelled') &&
-      dashboard.completedOrders ===
-        dashboard.recentOrders.filter((order) => order.status === 'completed').length,
+  await vi.waitFor(
+    async () =>
+      expect(await readDashboard(page)).toSatisfy(
+        (dashboard: Dashboard) =>
+          dashboard.totalOrders === 3 &&
+          dashboard.recentOrders.some((order) => order.status === 'cancelled') &&
+          dashboard.completedOrders ===
+            dashboard.recentOrders.filter((order) => order.status === 'completed').length,
+      ),
+    { timeout: 30_000, interval: 100 },
   );
   await close();
 });

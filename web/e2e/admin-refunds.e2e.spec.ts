@@ -33,18 +33,13 @@ const availableKeys = async (page: Page) =>
   (await adminCall<{ availableKeys: number }>(page, 'GET', '/api/admin/dashboard')).availableKeys;
 
 /** Waits until the dialog's units are what the order holds now (the delivery e-mail, a key assigned). */
-async function untilUnits(page: Page, order: PlacedOrder, holds: (units: RefundableUnitView[]) => boolean) {
-  for (let tries = 0; tries < 300; tries++) {
-    const units = await adminCall<RefundableUnitView[]>(
-      page,
-      'GET',
-      `/api/orders/${order.id}/refundable-units`,
-    );
-    if (holds(units)) return units;
-    await page.waitForTimeout(100);
-  }
-  throw new Error(`order ${order.id}: its units never got there`);
-}
+const untilUnits = (page: Page, order: PlacedOrder, holds: (units: RefundableUnitView[]) => boolean) =>
+  expect
+    .poll(() => adminCall<RefundableUnitView[]>(page, 'GET', `/api/orders/${order.id}/refundable-units`), {
+      timeout: 30_000,
+      interval: 100,
+    })
+    .toSatisfy(holds);
 
 async function refundFirstUnit(page: Page, order: PlacedOrder, consequence: string) {
   await page.goto(`/admin/orders/${order.id}`);

@@ -5,7 +5,7 @@ import { NO_CARDS_CLIENT_ID } from '@licensestore/paypal-sandbox';
 import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailFiles, orderLinkIn } from '../../test/support/mail.js';
+import { orderLinkIn } from '../../test/support/mail.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import {
   fillCard,
@@ -20,7 +20,7 @@ import {
 } from './support/checkout-page.js';
 import { launchBrowser } from './support/chromium.js';
 import { shownMoney } from './support/money.js';
-import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { deliveryEmailTo, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
 import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
 
 let store: TestStore;
@@ -379,14 +379,7 @@ describe('order confirmation', () => {
     });
 
     /** The delivery e-mail's link to the order, as the store wrote it into DATA_DIR/mail. */
-    const deliveryLink = async () => {
-      for (let tries = 0; tries < 300; tries += 1) {
-        const sent = [...(await mailFiles(store.dataDir)).values()].find((mail) => mail.to.includes(email));
-        if (sent) return new URL(orderLinkIn(sent).url);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      throw new Error(`no delivery e-mail to ${email}`);
-    };
+    const deliveryLink = async () => new URL(orderLinkIn(await deliveryEmailTo(store.dataDir, email)).url);
 
     it('says where the keys went and how to open them, without showing them', async () => {
       const { page, errors, close } = await open();

@@ -2,12 +2,17 @@ import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../test/support/licence-keys.js';
-import { mailFiles, type ReadMail } from '../../test/support/mail.js';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, type TestPage } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
-import { holdOrderAccess, type PlacedOrder, purchase, waitForLicenceKeys } from './support/purchases.js';
+import {
+  deliveryEmailTo,
+  holdOrderAccess,
+  type PlacedOrder,
+  purchase,
+  waitForLicenceKeys,
+} from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 /**
@@ -242,7 +247,7 @@ describe('typed markup is shown as text', () => {
 
   describe('in the delivery e-mail', () => {
     it('escapes the customer name, product name and keys in its HTML', async () => {
-      const mail = await deliveryEmailTo(CUSTOMER.email);
+      const mail = await deliveryEmailTo(store.dataDir, CUSTOMER.email);
       for (const payload of [SCRIPT, IMG, SVG]) expect(mail.html).not.toContain(payload);
       expect(mail.text).toContain(PRODUCT.name);
       expect(mail.text).toContain(assignedKey);
@@ -255,17 +260,3 @@ describe('typed markup is shown as text', () => {
     });
   });
 });
-
-/** The delivery e-mail the workers sent to the address (bounded wait: they send it after the keys are assigned). */
-async function deliveryEmailTo(address: string): Promise<ReadMail> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const mails = [...(await mailFiles(store.dataDir)).values()];
-    const delivery = mails.find(
-      (mail) => mail.to.includes(address) && mail.subject.startsWith('Your license keys'),
-    );
-    if (delivery) return delivery;
-    if (Date.now() > deadline) throw new Error(`no delivery e-mail to ${address} after 30 s`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

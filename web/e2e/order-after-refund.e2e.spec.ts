@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OrderView, Product, RefundableUnitView } from '@licensestore/shared';
+import type { Product, RefundableUnitView } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailFiles, type ReadMail } from '../../test/support/mail.js';
 import { openAdminPage } from './support/admin.js';
 import { adminCall } from './support/admin-call.js';
@@ -13,6 +13,7 @@ import { signInAsCustomer } from './support/customer-session.js';
 import { shownMoney } from './support/money.js';
 import {
   holdOrderAccess,
+  issuedReceiptNumber,
   type PlacedOrder,
   purchasableProducts,
   purchase,
@@ -40,23 +41,11 @@ afterAll(async () => {
   await store?.stop();
 });
 
-/** The order as anyone reads it, once the workers have numbered its receipt. */
-const withReceipt = (order: PlacedOrder) =>
-  vi.waitFor(
-    async () => {
-      const view = (await (await fetch(`${store.url}/api/orders/${order.id}`)).json()) as OrderView;
-      if (!view.receiptNumber) throw new Error(`order ${order.id} has no receipt yet`);
-      return view;
-    },
-    { timeout: 30_000, interval: 100 },
-  );
-
 /** A paid order of two units whose keys and receipt have arrived. */
 async function deliveredOrder(): Promise<PlacedOrder & { receiptNumber: string }> {
   const order = await purchase(store.url, ada, [{ product, quantity: 2 }]);
   await waitForLicenceKeys(store.url, order);
-  const { receiptNumber } = await withReceipt(order);
-  return { ...order, receiptNumber: receiptNumber as string };
+  return { ...order, receiptNumber: await issuedReceiptNumber(store.url, order) };
 }
 
 /** An admin refunds `count` of the order's units (PayPal's emulator completes it at once). */

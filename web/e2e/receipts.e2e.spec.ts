@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { OrderView, Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +9,13 @@ import { openAdminPage } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations } from './support/browser.js';
 import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
-import { holdOrderAccess, type PlacedOrder, purchasableProducts, purchase } from './support/purchases.js';
+import {
+  holdOrderAccess,
+  issuedReceiptNumber,
+  type PlacedOrder,
+  purchasableProducts,
+  purchase,
+} from './support/purchases.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
 let store: TestStore;
@@ -19,22 +25,11 @@ let order: PlacedOrder;
 let receiptNumber: string;
 const customer = { name: 'Grace Hopper', email: 'grace.receipts@example.com' };
 
-/** The order's receipt number, once the workers have issued it. */
-async function issuedReceipt(orderId: string, timeoutMs = 30_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const view = (await (await fetch(`${store.url}/api/orders/${orderId}`)).json()) as OrderView;
-    if (view.receiptNumber) return view.receiptNumber;
-    if (Date.now() > deadline) throw new Error(`order ${orderId} has no receipt after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 beforeAll(async () => {
   [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
   [product] = (await purchasableProducts(store.url)) as [Product];
   order = await purchase(store.url, customer, [{ product, quantity: 2 }]);
-  receiptNumber = await issuedReceipt(order.id);
+  receiptNumber = await issuedReceiptNumber(store.url, order);
 });
 
 afterAll(async () => {

@@ -6,6 +6,8 @@ import {
   unitPriceCents,
 } from '@licensestore/shared';
 import type { Page } from 'playwright-core';
+import { vi } from 'vitest';
+import { mailFiles, type ReadMail } from '../../../test/support/mail.js';
 
 /**
  * Purchases made through the store's HTTP API, as the checkout page makes them against the PayPal emulator: no
@@ -137,26 +139,33 @@ export const orderItems = async (storeUrl: string, order: PlacedOrder) =>
     (await answer(storeUrl, 'GET', `/api/orders/${order.id}/items`, { cookie: order.accessCookie })).text,
   ) as OpenedItem[];
 
-const POLL_MS = 100;
+/** How long the workers get for what follows a capture (keys, receipt, delivery e-mail), asked again every 100 ms. */
+const AFTER_CAPTURE = { timeout: 30_000, interval: 100 };
 
-/**
- * The order's items once every unit has its key: the workers assign keys after the capture, so this asks again
- * (every 100 ms) until they have, or fails after `timeoutMs`.
- */
-export async function waitForLicenceKeys(
-  storeUrl: string,
-  order: PlacedOrder,
-  timeoutMs = 30_000,
-): Promise<OpenedItem[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+/** The order's items once the workers have assigned every unit its key. */
+export const waitForLicenceKeys = (storeUrl: string, order: PlacedOrder): Promise<OpenedItem[]> =>
+  vi.waitFor(async () => {
     const items = await orderItems(storeUrl, order);
-    if (items.every((item) => item.licenseKeys.length === item.quantity)) return items;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `order ${order.id} has no keys for every unit after ${timeoutMs} ms: ${JSON.stringify(items)}`,
-      );
+    if (items.some((item) => item.licenseKeys.length !== item.quantity)) {
+      throw new Error(`order ${order.id} has no keys for every unit yet: ${JSON.stringify(items)}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
+    return items;
+  }, AFTER_CAPTURE);
+
+/** The order's receipt number, once the workers have issued it. */
+export const issuedReceiptNumber = (storeUrl: string, order: Pick<OrderView, 'id'>): Promise<string> =>
+  vi.waitFor(async () => {
+    const { receiptNumber } = await call<OrderView>(storeUrl, 'GET', `/api/orders/${order.id}`);
+    if (!receiptNumber) throw new Error(`order ${order.id} has no receipt yet`);
+    return receiptNumber;
+  }, AFTER_CAPTURE);
+
+/** The delivery e-mail the workers sent to the address, read from the `.eml` files the store writes into `dataDir`. */
+export const deliveryEmailTo = (dataDir: string, address: string): Promise<ReadMail> =>
+  vi.waitFor(async () => {
+    const delivery = [...(await mailFiles(dataDir)).values()].find(
+      (mail) => mail.to.includes(address) && mail.subject.startsWith('Your license keys'),
+    );
+    if (!delivery) throw new Error(`no delivery e-mail to ${address} yet`);
+    return delivery;
+  }, AFTER_CAPTURE);
