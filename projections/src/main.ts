@@ -1,4 +1,5 @@
 import { pathToFileURL } from 'node:url';
+import { backoffDelay } from '@licensestore/shared/backoff';
 import { ConfigError, loadConfig, requireUrl, simulatedPaymentsWarning } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
@@ -119,7 +120,7 @@ async function leadLoop(options: LeadOptions): Promise<void> {
     } catch (error) {
       if (stopping.aborted) break;
       failures++;
-      const retryInMs = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (failures - 1));
+      const retryInMs = backoffDelay(failures, { firstMs: RETRY_MIN_MS, maxMs: RETRY_MAX_MS });
       log.error({ err: error, retryInMs }, 'projections could not take the active lock; retrying');
       await abortableDelay(retryInMs, stopping);
     } finally {

@@ -1,3 +1,4 @@
+import { backoffDelay } from '@licensestore/shared/backoff';
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
@@ -59,7 +60,8 @@ export async function runProjectors(options: RunProjectorsOptions): Promise<void
   }
 }
 
-const retryDelay = (failures: number) => Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** (failures - 1));
+const retryDelay = (failures: number) =>
+  backoffDelay(failures, { firstMs: RETRY_MIN_MS, maxMs: RETRY_MAX_MS });
 
 /** A projector and the position its stored checkpoint is at, as far as this runner knows. */
 interface Member {

@@ -1,6 +1,7 @@
 // The supervisor's bookkeeping, shared by `npm start` and `npm run start:cluster`: every process it started, the
 // restart of a role that crashed, and the orderly stop.
 
+import { backoffDelay } from '@licensestore/shared/backoff';
 import { type RoleName, type RoleProcess, spawnRole } from './roles.js';
 import type { LocalServices } from './services.js';
 
@@ -123,7 +124,7 @@ export class Stack {
         return;
       }
       const next = Date.now() - startedAt > HEALTHY_RUN_MS ? 0 : attempt + 1;
-      const delay = Math.min(MAX_RESTART_DELAY_MS, 1000 * 2 ** Math.max(0, next - 1));
+      const delay = backoffDelay(next, { firstMs: 1000, maxMs: MAX_RESTART_DELAY_MS });
       this.log(`${instance.label} exited (${code}); restarting in ${delay / 1000}s`);
       setTimeout(() => {
         if (!this.isStopping) this.supervise(instance, starting, next);

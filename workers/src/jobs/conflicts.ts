@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { type Backoff, backoffDelay } from '@licensestore/shared/backoff';
 import {
   catchUpStream,
   type Decider,
@@ -26,8 +27,7 @@ export interface KeptStreams {
 }
 const KEPT_STREAMS: KeptStreams = { streams: 1_000, events: 1_000_000 };
 const ROUNDS = 10;
-const BASE_MS = 10;
-const MAX_MS = 500;
+const BACKOFF: Backoff = { firstMs: 20, maxMs: 500, jitter: 'full' };
 
 /**
  * Runs `decide` (load, decide, append with the expected revision) until it stops conflicting. Racing deciders that
@@ -41,7 +41,7 @@ export async function retryOnConflict<T>(decide: () => Promise<T>): Promise<T> {
       return await decide();
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError) || round >= ROUNDS) throw error;
-      await delay(Math.random() * Math.min(MAX_MS, BASE_MS * 2 ** round));
+      await delay(backoffDelay(round, BACKOFF));
     }
   }
 }

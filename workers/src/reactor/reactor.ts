@@ -1,4 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
+import { type Backoff, backoffDelay } from '@licensestore/shared/backoff';
 import {
   type EventStore,
   isUnreadable,
@@ -57,7 +58,7 @@ export type ReactorState = 'starting' | 'standby' | 'active' | 'stopped';
  */
 const SETTLE_EVERY_JOBS = 100;
 const SETTLE_EVERY_EVENTS = 500;
-const MAX_BACKOFF_MS = 30_000;
+const BACKOFF: Backoff = { firstMs: 500, maxMs: 30_000 };
 const MARK_CHECK_INTERVAL_MS = 5_000;
 
 /** The sink (Redis) lost jobs the reactor had added: the unfinished ones after the mark it still holds go in again. */
@@ -172,7 +173,7 @@ export class Reactor {
       } catch (error) {
         if (this.stopping) break;
         failures += 1;
-        const backoff = Math.min(MAX_BACKOFF_MS, 250 * 2 ** failures);
+        const backoff = backoffDelay(failures, BACKOFF);
         this.logger.error({ reactor: this.name, backoffMs: backoff, err: error }, 'reactor failed; retrying');
         this.setState('starting');
         await session.end().catch(() => {});

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { backoffDelay } from '@licensestore/shared/backoff';
 import type { Logger } from '@licensestore/shared/logging';
 import type { z } from 'zod';
 import {
@@ -124,7 +125,9 @@ export function createPaypalClient(options: PaypalClientOptions): PaypalClient {
   let pendingToken: Promise<CachedToken> | null = null;
 
   const backoff = (attempt: number) =>
-    new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** attempt * (0.5 + Math.random() / 2)));
+    new Promise((resolve) =>
+      setTimeout(resolve, backoffDelay(attempt + 1, { firstMs: retryDelayMs, jitter: 'half' })),
+    );
 
   /** One HTTP exchange, retried on no answer, timeouts and 5xx; the headers (and request id) never change. */
   async function send<S extends z.ZodType>(call: Call<S>, authorization: string): Promise<z.output<S>> {
