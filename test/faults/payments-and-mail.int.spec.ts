@@ -11,22 +11,17 @@ import { checkStoreInvariants } from '../support/store-invariants.js';
 const SHOPPERS = 3;
 const ORDERS_EACH = 5;
 /** Bounds every wait of a shopper, so a store that never recovers fails the test instead of hanging it. */
-const GIVE_UP_AFTER = 150;
-const RETRY_EVERY_MS = 200;
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const RETRIES = { timeout: 30_000, interval: 200 };
 
 /** What a browser's retry looks like to the store: the same step again, while the store says "try again later". */
-async function untilAnswered(step: string, attempt: () => Promise<Response>, expected: number) {
-  for (let tries = 0; tries < GIVE_UP_AFTER; tries += 1) {
+const untilAnswered = (step: string, attempt: () => Promise<Response>, expected: number) =>
+  vi.waitUntil(async () => {
     const response = await attempt();
     const text = await response.text();
-    if (response.status === expected) return JSON.parse(text) as { id: string };
-    if (response.status < 500) throw new Error(`${step}: ${response.status} ${text}`);
-    await pause(RETRY_EVERY_MS);
-  }
-  throw new Error(`${step}: no answer after ${GIVE_UP_AFTER} tries`);
-}
+    if (response.status >= 500) return null;
+    if (response.status !== expected) throw new Error(`${step}: ${response.status} ${text}`);
+    return JSON.parse(text) as { id: string };
+  }, RETRIES);
 
 /** One shopper's purchases through the api (PayPal's buyer window is the emulator's own, reached directly). */
 async function shop(store: InProcessStore, productId: string, shopper: number) {

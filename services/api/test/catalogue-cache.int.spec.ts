@@ -43,14 +43,9 @@ describe('Catalogue answers: caching and revalidation', () => {
   const nameOf = async (instance: TestApi) =>
     ((await (await get(instance, `/api/products/${productId}`)).json()) as { name: string }).name;
 
-  /** Polls (bounded) until `instance` answers `name` for the product. */
-  const eventuallyNamed = async (instance: TestApi, name: string) => {
-    const deadline = Date.now() + NOTIFIED_WITHIN_MS;
-    while ((await nameOf(instance)) !== name && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return nameOf(instance);
-  };
+  /** Waits (bounded) until `instance` answers `name` for the product. */
+  const untilNamed = (instance: TestApi, name: string) =>
+    expect.poll(() => nameOf(instance), { timeout: NOTIFIED_WITHIN_MS, interval: 50 }).toBe(name);
 
   /** What only a projector would do: change the row, and announce a checkpoint (or not). */
   const renameInReadModel = async (name: string, announce: boolean) => {
@@ -163,7 +158,7 @@ describe('Catalogue answers: caching and revalidation', () => {
       body: { name: 'Cached Suite 3' },
     });
     expect(renamed.status).toBe(200);
-    expect(await eventuallyNamed(other, 'Cached Suite 3')).toBe('Cached Suite 3');
+    await untilNamed(other, 'Cached Suite 3');
   });
 
   it('keeps answers in memory until the products checkpoint advances', async () => {
@@ -172,7 +167,7 @@ describe('Catalogue answers: caching and revalidation', () => {
     // Not announced: the answer in memory stands (a read of the table would differ).
     expect(await nameOf(api)).toBe(name);
     await renameInReadModel('Renamed and announced', true);
-    expect(await eventuallyNamed(api, 'Renamed and announced')).toBe('Renamed and announced');
+    await untilNamed(api, 'Renamed and announced');
   });
 
   it('serves nothing from memory it could have missed a change to while its LISTEN connection was down', async () => {
@@ -183,10 +178,10 @@ describe('Catalogue answers: caching and revalidation', () => {
         WHERE datname = current_database() AND application_name = 'listen ${PROJECTION_CHECKPOINT_CHANNEL}'`,
     );
     await renameInReadModel('Changed while nobody listened', false);
-    expect(await eventuallyNamed(api, 'Changed while nobody listened')).toBe('Changed while nobody listened');
+    await untilNamed(api, 'Changed while nobody listened');
     // And it listens again: an announced change is seen as before.
     await renameInReadModel('Announced after the reconnect', true);
-    expect(await eventuallyNamed(api, 'Announced after the reconnect')).toBe('Announced after the reconnect');
+    await untilNamed(api, 'Announced after the reconnect');
   });
 
   it('answers the HTML shell from memory with a strong ETag, no-cache, and 304 on revalidation', async () => {
