@@ -108,6 +108,13 @@ describe("the projectors' tables", () => {
     }
   });
 
+  it('are made once when two processes start on a new store at the same moment', async () => {
+    await withNewDatabase(async (db) => {
+      await Promise.all([migrateReadModel(db), migrateReadModel(db)]);
+      expect(await tablesIn(db, 'public', projectorTables)).toEqual([...projectorTables].sort());
+    });
+  });
+
   it('stay as they are, rows and all, when the read schema is migrated again', async () => {
     await sql`INSERT INTO testimonials (customer_name, rating, comment, location, date)
               VALUES ('Ada', 5, 'Fast', 'London', '2026-12-01')`.execute(env.db);
