@@ -270,6 +270,28 @@ describe('haproxy in front of the api instances', () => {
     expect((await call(`${lb.url}/paypal/order`)).body.backend).toMatch(/^api-[12]$/);
   });
 
+  it('says why when it cannot start', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    open.push(() => new Promise<void>((resolve) => taken.close(() => resolve())));
+    const [one, two] = [await backend('api-1'), await backend('api-2')];
+    const runDir = await mkdtemp(join(tmpdir(), 'licensestore-haproxy-'));
+    open.push(() => rm(runDir, { recursive: true, force: true }));
+
+    await expect(
+      startBalancer({
+        root: ROOT,
+        port: (taken.address() as AddressInfo).port,
+        apis: new Map([
+          ['api-1', one.url],
+          ['api-2', two.url],
+        ]),
+        runDir,
+        log: () => {},
+      }),
+    ).rejects.toThrow(/haproxy exited \(1\) while starting:\n(.*\n)*.*cannot bind socket/);
+  });
+
   it('stops with the process that started it, even one killed outright', async () => {
     const [one, two] = [await backend('api-1'), await backend('api-2')];
     const runDir = await mkdtemp(join(tmpdir(), 'licensestore-haproxy-'));

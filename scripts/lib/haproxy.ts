@@ -82,11 +82,12 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
     ['-c', STOP_WITH_PARENT, 'haproxy', join(options.root, 'deploy/haproxy.cfg')],
     { env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] },
   );
-  const printed: string[] = [];
+  /** What it printed while starting, for the error when it cannot start. */
+  let startup: string[] | undefined = [];
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
     createInterface({ input: stream }).on('line', (line) => {
-      printed.push(line);
+      startup?.push(line);
       options.log(line);
     });
   }
@@ -98,6 +99,8 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
       resolve(code ?? signal ?? 'unknown');
     }),
   );
+  /** Its output has ended too (after exit, with the watcher gone). */
+  const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
   const ask = (command: string) => runtimeApi(socket, command);
   const stop = async () => {
     child.stdin?.end();
@@ -110,7 +113,10 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
   const deadline = Date.now() + STARTUP_MS;
   for (;;) {
     const code = await Promise.race([exited, delay(100).then(() => undefined)]);
-    if (code !== undefined) throw new Error(`haproxy exited (${code}): ${printed.join('\n')}`);
+    if (code !== undefined) {
+      await closed;
+      throw new Error(`haproxy exited (${code}) while starting:\n${startup?.join('\n')}`);
+    }
     const listening = await ask('show info').then(
       () => true,
       () => false,
@@ -121,6 +127,7 @@ export async function startBalancer(options: BalancerOptions): Promise<Balancer>
       throw new Error(`haproxy did not open ${socket} within ${STARTUP_MS / 1000}s`);
     }
   }
+  startup = undefined;
 
   return {
     url: `http://127.0.0.1:${options.port}`,
