@@ -9,7 +9,7 @@ import {
 import type { Logger } from '@licensestore/shared/logging';
 import { readableEvents } from '@licensestore/shared/readmodel';
 import type pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, vi } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { migrateReadModel } from '../../src/migrations/index.js';
 import { allProjectors } from '../../src/projectors.js';
@@ -67,14 +67,11 @@ export interface LogLine {
   fields: Record<string, unknown>;
 }
 
-/** A logger that keeps its lines and lets a test wait (event-driven, bounded) for one. */
+/** A logger that keeps its lines and lets a test wait (bounded) for one. */
 export function recordingLogger() {
   const lines: LogLine[] = [];
-  const waiters = new Set<{ match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }>();
   const write = (level: string) => (fields: object, msg: string) => {
-    const line = { level, msg, fields: fields as Record<string, unknown> };
-    lines.push(line);
-    for (const waiter of waiters) if (waiter.match(line)) waiter.resolve(line);
+    lines.push({ level, msg, fields: fields as Record<string, unknown> });
   };
   const logger: Logger = {
     debug: write('debug'),
@@ -82,25 +79,16 @@ export function recordingLogger() {
     warn: write('warn'),
     error: write('error'),
   };
-  const waitFor = (msg: string, timeoutMs = 10_000): Promise<LogLine> => {
-    const seen = lines.find((line) => line.msg === msg);
-    if (seen) return Promise.resolve(seen);
-    return new Promise((resolve, reject) => {
-      const waiter = {
-        match: (line: LogLine) => line.msg === msg,
-        resolve: (line: LogLine) => {
-          clearTimeout(timer);
-          waiters.delete(waiter);
-          resolve(line);
-        },
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        reject(new Error(`no "${msg}" log line within ${timeoutMs} ms`));
-      }, timeoutMs);
-      waiters.add(waiter);
-    });
-  };
+  /** The first line with this message, once it has been logged. */
+  const waitFor = (msg: string, timeoutMs = 10_000): Promise<LogLine> =>
+    vi.waitFor(
+      () => {
+        const line = lines.find((logged) => logged.msg === msg);
+        if (!line) throw new Error(`no "${msg}" log line within ${timeoutMs} ms`);
+        return line;
+      },
+      { timeout: timeoutMs, interval: 20 },
+    );
   return { logger, lines, waitFor };
 }
 
