@@ -3,6 +3,7 @@ import { backoffDelay } from '@licensestore/shared/backoff';
 import { ConfigError, loadConfig, requireUrl, simulatedPaymentsWarning } from '@licensestore/shared/config';
 import { openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import { takeLeaderLock } from '@licensestore/shared/leader-lock';
 import { jsonLogger, type Logger } from '@licensestore/shared/logging';
 import pg from 'pg';
 import { consumeVerifications, type VerifyQueue } from './audit/verify-job.js';
@@ -112,7 +113,13 @@ async function leadLoop(options: LeadOptions): Promise<void> {
     lock.on('end', () => lost.abort());
     try {
       await lock.connect();
-      if (!(await acquire(lock, options))) break;
+      const held = await takeLeaderLock(lock, ACTIVE_LOCK, {
+        databaseUrl: options.databaseUrl,
+        stopping,
+        onStandby: () => log.info({}, 'standing by'),
+        logger: log,
+      });
+      if (!held) break;
       failures = 0;
       log.info({ projectors: options.projectors.map((projector) => projector.name) }, 'active');
       await runProjectors({ ...options, signal: AbortSignal.any([stopping, lost.signal]) });
@@ -127,35 +134,6 @@ async function leadLoop(options: LeadOptions): Promise<void> {
       // Ending the session releases the lock.
       await lock.end().catch(() => {});
     }
-  }
-}
-
-/** True once the lock is held; false when stopped while standing by. */
-async function acquire(lock: pg.Client, options: LeadOptions): Promise<boolean> {
-  const { log, stopping, pool } = options;
-  // A standby whose process dies leaves its backend queued on the lock; this lets Postgres notice and drop it.
-  await lock.query(`SET client_connection_check_interval = '1s'`);
-  const tried = await lock.query<{ held: boolean }>(
-    'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS held',
-    [ACTIVE_LOCK],
-  );
-  if (tried.rows[0]?.held) return true;
-  log.info({}, 'standing by');
-  const backend = await lock.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-  const cancel = () => {
-    pool.query('SELECT pg_cancel_backend($1)', [backend.rows[0]?.pid]).catch(() => {});
-    lock.end().catch(() => {});
-  };
-  if (stopping.aborted) return false;
-  stopping.addEventListener('abort', cancel, { once: true });
-  try {
-    await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [ACTIVE_LOCK]);
-    return !stopping.aborted;
-  } catch (error) {
-    if (stopping.aborted) return false;
-    throw error;
-  } finally {
-    stopping.removeEventListener('abort', cancel);
   }
 }
 

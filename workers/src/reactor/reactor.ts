@@ -7,6 +7,7 @@ import {
   type RecordedEvent,
   type UnreadableEvent,
 } from '@licensestore/shared/eventstore';
+import { takeLeaderLock } from '@licensestore/shared/leader-lock';
 import { type Logger, silentLogger } from '@licensestore/shared/logging';
 import { logParked, parkStatement } from '@licensestore/shared/parked-events';
 import pg from 'pg';
@@ -103,8 +104,6 @@ export class Reactor {
   private stopping = false;
   private readonly stopController = new AbortController();
   private readonly listeners = new Set<() => void>();
-  private session: pg.Client | null = null;
-  private sessionPid: number | null = null;
   private running: Promise<void> | null = null;
   /** Where this instance last left its mark in the sink. */
   private mark: Position | null = null;
@@ -147,7 +146,6 @@ export class Reactor {
     if (!this.stopping) {
       this.stopping = true;
       this.stopController.abort();
-      if (this.currentState === 'standby') await this.interruptLockWait();
     }
     await this.running;
     this.setState('stopped');
@@ -163,7 +161,6 @@ export class Reactor {
       const lost = new AbortController();
       session.on('error', (error) => lost.abort(error));
       session.on('end', () => lost.abort(new Error('lock session ended')));
-      this.session = session;
       try {
         await session.connect();
         if (await this.acquireLock(session)) {
@@ -179,28 +176,22 @@ export class Reactor {
         await session.end().catch(() => {});
         await delay(backoff, undefined, { signal: this.stopController.signal }).catch(() => {});
       } finally {
-        this.session = null;
-        this.sessionPid = null;
         await session.end().catch(() => {});
       }
     }
   }
 
   private async acquireLock(session: pg.Client): Promise<boolean> {
-    const key = `reactor:${this.name}`;
-    const { rows } = await session.query<{ locked: boolean; pid: number }>(
-      'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked, pg_backend_pid() AS pid',
-      [key],
-    );
-    this.sessionPid = rows[0]?.pid ?? null;
-    if (!rows[0]?.locked) {
-      if (this.stopping) return false;
-      this.setState('standby');
-      this.logger.info({ reactor: this.name }, 'reactor on standby');
-      // Blocks until the active instance's session ends; stop() cancels the wait.
-      await session.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [key]);
-    }
-    if (this.stopping) return false;
+    const held = await takeLeaderLock(session, `reactor:${this.name}`, {
+      databaseUrl: this.options.databaseUrl,
+      stopping: this.stopController.signal,
+      onStandby: () => {
+        this.setState('standby');
+        this.logger.info({ reactor: this.name }, 'reactor on standby');
+      },
+      logger: this.logger,
+    });
+    if (!held) return false;
     this.setState('active');
     this.logger.info({ reactor: this.name }, 'reactor active');
     return true;
@@ -366,24 +357,6 @@ export class Reactor {
     const result = reaction?.(event) ?? null;
     if (result === null) return [];
     return isJobList(result) ? result : [result];
-  }
-
-  /** A backend blocked in pg_advisory_lock only notices a cancel; closing our socket alone would leave it waiting. */
-  private async interruptLockWait(): Promise<void> {
-    const pid = this.sessionPid;
-    if (pid !== null) {
-      const client = new pg.Client({ connectionString: this.options.databaseUrl });
-      client.on('error', () => {});
-      try {
-        await client.connect();
-        await client.query('SELECT pg_cancel_backend($1)', [pid]);
-      } catch (error) {
-        this.logger.warn({ reactor: this.name, err: error }, 'could not cancel the lock wait');
-      } finally {
-        await client.end().catch(() => {});
-      }
-    }
-    await this.session?.end().catch(() => {});
   }
 
   private setState(state: ReactorState): void {
