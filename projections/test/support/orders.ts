@@ -13,7 +13,7 @@ import {
   productStream,
   toCents,
 } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import type { DashboardStatsTable, Database } from '@licensestore/shared/db';
 import type { AppendResult, EventStore, ExpectedRevision } from '@licensestore/shared/eventstore';
 import { type Kysely, sql } from 'kysely';
 import { metadata, random } from './catalogue.js';
@@ -309,17 +309,7 @@ export async function readOrderModels(db: Kysely<Database>, schema = 'public') {
  */
 export async function countedStats(db: Kysely<Database>, declined: readonly string[] = []) {
   const paid = sql`payment_status <> 'denied' AND id <> ALL(${[...declined]}::uuid[])`;
-  const { rows } = await sql<{
-    product_count: number;
-    featured_count: number;
-    order_count: number;
-    completed_count: number;
-    customer_count: number;
-    revenue: string;
-    available_keys: number;
-    assigned_keys: number;
-    orders_awaiting_keys: number;
-  }>`
+  const { rows } = await sql<Omit<DashboardStatsTable, 'id' | 'updated_at'>>`
     SELECT (SELECT count(*)::int FROM products) AS product_count,
            (SELECT count(*)::int FROM products WHERE featured) AS featured_count,
            (SELECT count(*)::int FROM orders WHERE ${paid}) AS order_count,
