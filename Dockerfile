@@ -22,13 +22,14 @@ RUN npm install -g npm@11 && npm cache clean --force
 WORKDIR /src
 COPY package.json package-lock.json ./
 COPY shared/package.json shared/
+COPY contract/package.json contract/
 COPY services/api/package.json services/api/
 COPY services/paypal-sandbox/package.json services/paypal-sandbox/
 COPY projections/package.json projections/
 COPY workers/package.json workers/
 COPY web/package.json web/
 RUN npm ci --omit=dev --no-audit --no-fund \
-    -w shared -w services/api -w services/paypal-sandbox -w projections -w workers \
+    -w shared -w contract -w services/api -w services/paypal-sandbox -w projections -w workers \
   && npm cache clean --force
 
 FROM node:22-bookworm-slim

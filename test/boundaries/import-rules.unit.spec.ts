@@ -1,15 +1,11 @@
 // The dependency table between the workspaces is enforced by Biome's noRestrictedImports (biome.json, and
 // web/biome.json for the browser), which `npm run lint` runs. These cases hold the rule to the table: each writes one
 // import into a scratch copy of the configuration at a workspace's path and reads what Biome says about it.
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const BIOME = join(ROOT, 'node_modules/.bin/biome');
+import { copyConfig, lint } from './scratch-biome.js';
 
 const CLIMBS = 'reaches into another folder of the repository by a relative path';
 
@@ -32,41 +28,18 @@ const cases: Array<[file: string, imports: string, refusal: string | null]> = [
   ['web/src/probe.ts', '@licensestore/shared/eventstore', 'the browser imports only the browser-safe parts'],
   ['web/src/probe.ts', '@licensestore/shared/money/display', null],
   ['web/src/probe.ts', '../../shared/src/config/index.js', CLIMBS],
+  ['web/src/probe.ts', '@licensestore/contract/orders', null],
+  ['services/api/src/probe.ts', '@licensestore/contract/refunds', null],
+  ['contract/src/probe.ts', 'zod', null],
+  ['contract/src/probe.ts', '@licensestore/shared/text', null],
+  ['contract/src/probe.ts', './view-shape.js', null],
+  ['contract/src/probe.ts', '@licensestore/shared/db', 'the contract runs in the browser'],
+  ['contract/src/probe.ts', 'express', 'the contract runs in the browser'],
+  ['contract/src/probe.ts', '../../services/api/src/app.js', 'reaches outside the contract'],
   // A test assembles the roles as a deployment does.
   ['services/api/test/probe.int.spec.ts', '../../../projections/src/index.js', null],
   ['workers/src/probe.int.spec.ts', '@licensestore/projections', null],
 ];
-
-interface Diagnostic {
-  category: string;
-  message: string;
-  location: { path: string };
-}
-
-/** Biome's JSON report; it exits non-zero when it found errors, which is what some cases are for. */
-const lint = (cwd: string) =>
-  new Promise<Diagnostic[]>((resolvePromise, reject) => {
-    execFile(
-      BIOME,
-      ['lint', '--only=style/noRestrictedImports', '--reporter=json', '.'],
-      { cwd },
-      (error, stdout) => {
-        try {
-          resolvePromise((JSON.parse(stdout) as { diagnostics: Diagnostic[] }).diagnostics);
-        } catch {
-          reject(error ?? new Error(`biome said: ${stdout}`));
-        }
-      },
-    );
-  });
-
-/** The configuration as the repository has it, minus what ties it to the checkout (its git ignores, its schema). */
-async function copyConfig(from: string, to: string) {
-  const { $schema: _schema, ...config } = JSON.parse(await readFile(join(ROOT, from), 'utf8'));
-  if (config.vcs) config.vcs = { enabled: false };
-  await mkdir(dirname(to), { recursive: true });
-  await writeFile(to, JSON.stringify(config));
-}
 
 describe('The import rules', () => {
   let scratch: string;
@@ -84,7 +57,7 @@ describe('The import rules', () => {
         await writeFile(path, `import { probe } from '${imports}';\n\nexport const used = probe;\n`);
       }),
     );
-    for (const diagnostic of await lint(scratch)) {
+    for (const diagnostic of await lint(scratch, 'style/noRestrictedImports')) {
       expect(diagnostic.category).toBe('lint/style/noRestrictedImports');
       found.set(diagnostic.location.path, [
         ...(found.get(diagnostic.location.path) ?? []),

@@ -1,3 +1,4 @@
+import type { TestimonialView } from '@licensestore/contract/testimonials';
 import type { Product } from '@licensestore/shared';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,20 +8,11 @@ import { launchBrowser } from './support/chromium.js';
 import { shownMoney } from './support/money.js';
 import { startTestStore, type TestStore } from './support/store.js';
 
-interface Testimonial {
-  id: string;
-  customerName: string;
-  rating: number;
-  comment: string;
-  location: string;
-  date: string;
-}
-
 let store: TestStore;
 let browser: Browser;
 let products: Product[];
 let featured: Product[];
-let testimonials: Testimonial[];
+let testimonials: TestimonialView[];
 
 const getJson = async <T>(path: string): Promise<T> =>
   (await fetch(new URL(path, store.url))).json() as Promise<T>;
@@ -30,7 +22,7 @@ beforeAll(async () => {
   [products, featured, testimonials] = await Promise.all([
     getJson<Product[]>('/api/products'),
     getJson<Product[]>('/api/products/featured'),
-    getJson<Testimonial[]>('/api/testimonials'),
+    getJson<TestimonialView[]>('/api/testimonials'),
   ]);
 });
 

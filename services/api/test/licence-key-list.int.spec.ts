@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { KeyListItem } from '@licensestore/contract/license-keys';
 import { maskedKey } from '@licensestore/shared/audit';
 import type { Page } from '@licensestore/shared/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../../test/support/licence-keys.js';
-import type { KeyListItem } from '../src/licence-keys/key-list.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys } from './support/checkout.js';
 import { purchase } from './support/purchase.js';

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { ImportedKeysView, LicenceKeyView } from '@licensestore/contract/license-keys';
 import {
   formatCents,
   inventoryDecider,
@@ -42,26 +43,8 @@ const system: NewEventMetadata = {
   causationId: 'test',
 };
 
-interface KeyBody {
-  id: string;
-  productId: string;
-  productName: string | null;
-  key: string | null;
-  assigned: boolean;
-  orderId: string | null;
-  createdAt: string;
-}
-
-/** An import that went through: what it added, the lines it skipped (masked, with why) and a sentence. */
-interface ImportBody {
-  added: number;
-  alreadyInStock: number;
-  skipped: Array<{ line: number; key: string; reason: string }>;
-  summary: string;
-}
-
 /** An import's answer when every key was new. */
-const allAdded = (added: number): ImportBody => ({
+const allAdded = (added: number): ImportedKeysView => ({
   added,
   alreadyInStock: 0,
   skipped: [],
@@ -107,12 +90,12 @@ describe('Licence keys API', () => {
     if (body !== undefined) expect(JSON.parse(text)).toStrictEqual(body);
     return text ? JSON.parse(text) : undefined;
   };
-  const listKeys = async (): Promise<KeyBody[]> => {
+  const listKeys = async (): Promise<LicenceKeyView[]> => {
     const response = await request('GET', '/api/license-keys', { cookie: admin });
     expect(response.headers.get('cache-control')).toBe('no-store');
     return expectAnswer(response, 200);
   };
-  const addKey = async (productId: string, key: string): Promise<KeyBody> =>
+  const addKey = async (productId: string, key: string): Promise<LicenceKeyView> =>
     expectAnswer(
       await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key } }),
       201,
@@ -265,7 +248,7 @@ describe('Licence keys API', () => {
         body: { productId, key: `  ${key} ` },
       });
       expect(response.headers.get('cache-control')).toBe('no-store');
-      const created = (await expectAnswer(response, 201)) as KeyBody;
+      const created = (await expectAnswer(response, 201)) as LicenceKeyView;
       expect(created).toStrictEqual({
         id: expect.stringMatching(UUID),
         productId,
@@ -485,7 +468,7 @@ describe('Licence keys API', () => {
       const text = [a, '', b, a, stored, ` ${c} `].join('\n');
 
       const response = await importKeys({ productId, keys: text });
-      const result = (await expectAnswer(response, 200)) as ImportBody;
+      const result = (await expectAnswer(response, 200)) as ImportedKeysView;
       expect(result).toStrictEqual({
         added: 3,
         alreadyInStock: 1,

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { CustomerView } from '@licensestore/contract/customers';
 import type { OrderView } from '@licensestore/shared';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
@@ -15,7 +16,7 @@ import {
   statusChanged,
 } from '../../../projections/test/support/orders.js';
 import { createTestDatabase } from '../../../test/support/database.js';
-import { CUSTOMER_KEYSET, type CustomerView, customerListQuery } from '../src/customers/queries.js';
+import { CUSTOMER_KEYSET, customerListQuery } from '../src/customers/queries.js';
 import { keysetQuery, type PageParams } from '../src/http/paging.js';
 import { type OrderListFilters, orderListFiltersSchema } from '../src/orders/order-search.js';
 import { ORDER_KEYSET, orderListQuery } from '../src/orders/queries.js';

@@ -120,6 +120,12 @@ export async function apiRequest(
   return response;
 }
 
+/**
+ * The JSON body of a 2xx answer, typed as the contract's view of it. An answer whose wrong shape would cost money or
+ * keys is parsed with the contract's schema instead.
+ */
+export const answerOf = async <View>(response: Response): Promise<View> => (await response.json()) as View;
+
 export type On401 = 'returnNull' | 'throw';
 
 /** GET a JSON resource. With `on401: 'returnNull'`, "not signed in" is an answer (null), not a failure. */

@@ -1,3 +1,4 @@
+import { keyRevealSchema } from '@licensestore/contract/license-keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
@@ -14,7 +15,7 @@ export function useRevealLicenseKey() {
   return useMutation({
     mutationFn: async (keyId: string) => {
       const response = await apiRequest('POST', `/api/license-keys/${encodeURIComponent(keyId)}/reveal`);
-      return ((await response.json()) as { licenseKey: string }).licenseKey;
+      return keyRevealSchema.parse(await response.json()).licenseKey;
     },
     onSuccess: (_key, keyId) => queryClient.invalidateQueries({ queryKey: keyHistoryKey(keyId) }),
     onError: (error) => {

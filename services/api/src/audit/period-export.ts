@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
+import type { ExportSigningView } from '@licensestore/contract/audit';
 import { AppError, TooManyRequestsError, ValidationError } from '@licensestore/shared';
 import { keyIdOf } from '@licensestore/shared/audit-export';
 import { eventsRecordedIn, writeExport } from '@licensestore/shared/audit-period-export';
@@ -79,7 +80,8 @@ export function periodExportRoutes({
   let exporting = false;
 
   router.get('/audit/export/signing', (_req, res) => {
-    res.set('Cache-Control', 'no-store').json({ keyId: signingKey ? keyIdOf(signingKey) : null });
+    const signing: ExportSigningView = { keyId: signingKey ? keyIdOf(signingKey) : null };
+    res.set('Cache-Control', 'no-store').json(signing);
   });
 
   router.get('/audit/export', async (req, res) => {

@@ -1,16 +1,9 @@
+import { newBackOfficeUserRequestSchema } from '@licensestore/contract/back-office';
 import { AppError, ForbiddenError, NotFoundError } from '@licensestore/shared';
-import {
-  BACK_OFFICE_ROLES,
-  type BackOfficeUserView,
-  MAX_PASSWORD_LENGTH,
-  MAX_USERNAME_LENGTH,
-  MIN_PASSWORD_LENGTH,
-  usernameKey,
-} from '@licensestore/shared/back-office';
+import { BACK_OFFICE_ROLES, type BackOfficeUserView, usernameKey } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
 import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Page } from '@licensestore/shared/paging';
-import { storableText } from '@licensestore/shared/text';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
@@ -18,24 +11,14 @@ import { usernameSkeleton } from './lookalikes.js';
 import { passwordWeakness } from './password-strength.js';
 import { hashPassword } from './passwords.js';
 
-/** A new user's password: at least MIN_PASSWORD_LENGTH characters, and not one an estimator finds easy to guess. */
-const newPasswordSchema = storableText({
-  min: MIN_PASSWORD_LENGTH,
-  max: MAX_PASSWORD_LENGTH,
-  trim: false,
-}).pipe(
-  z.string().check((context) => {
-    const weakness = passwordWeakness(context.value);
-    if (weakness) context.issues.push({ code: 'custom', input: context.value, message: weakness });
-  }),
-);
-
-export const newUserSchema = z.object({
-  username: storableText({ max: MAX_USERNAME_LENGTH }).pipe(
-    z.string().regex(/^[^\s\p{C}]*$/u, 'must not contain spaces or control characters'),
+/** A new user as the contract reads it, with a password no estimator finds easy to guess. */
+export const newUserSchema = newBackOfficeUserRequestSchema.extend({
+  password: newBackOfficeUserRequestSchema.shape.password.pipe(
+    z.string().check((context) => {
+      const weakness = passwordWeakness(context.value);
+      if (weakness) context.issues.push({ code: 'custom', input: context.value, message: weakness });
+    }),
   ),
-  password: newPasswordSchema,
-  role: z.enum(BACK_OFFICE_ROLES, { error: `must be one of ${BACK_OFFICE_ROLES.join(', ')}` }),
 });
 export type NewUser = z.output<typeof newUserSchema>;
 

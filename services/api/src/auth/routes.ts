@@ -1,25 +1,16 @@
+import { adminLoginRequestSchema } from '@licensestore/contract/back-office';
+import type { CurrentUserView } from '@licensestore/contract/customer-auth';
 import { UnauthenticatedError } from '@licensestore/shared';
-import {
-  type AdminStatusView,
-  MAX_PASSWORD_LENGTH,
-  MAX_USERNAME_LENGTH,
-} from '@licensestore/shared/back-office';
+import type { AdminStatusView } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
-import { storableText } from '@licensestore/shared/text';
 import { type CookieOptions, Router } from 'express';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import { parseRequest } from '../http/validation.js';
 import { findAdminByUsername } from './admins.js';
 import { sessionToken } from './guards.js';
 import type { LoginThrottle } from './login-throttle.js';
 import { unknownUserHash, verifyPassword } from './passwords.js';
 import { SESSION_COOKIE, type SessionStore } from './sessions.js';
-
-const loginSchema = z.object({
-  username: storableText({ max: MAX_USERNAME_LENGTH }),
-  password: storableText({ max: MAX_PASSWORD_LENGTH, trim: false }),
-});
 
 export interface AuthRoutesDeps {
   db: Kysely<Database>;
@@ -37,7 +28,7 @@ export function authRoutes({ db, sessions, throttle, secureCookies }: AuthRoutes
   void unknownUserHash();
 
   router.post('/admin/login', async (req, res) => {
-    const { username, password } = parseRequest(loginSchema, req.body);
+    const { username, password } = parseRequest(adminLoginRequestSchema, req.body);
     const ip = req.ip ?? 'unknown';
     await throttle.attempt(username, ip);
     const admin = await findAdminByUsername(db, username);
@@ -88,7 +79,11 @@ export function authRoutes({ db, sessions, throttle, secureCookies }: AuthRoutes
       res.json(null);
       return;
     }
-    res.json({ id: session.subjectId, email: session.subjectId, profileImageUrl: null });
+    res.json({
+      id: session.subjectId,
+      email: session.subjectId,
+      profileImageUrl: null,
+    } satisfies CurrentUserView);
   });
 
   return router;

@@ -1,7 +1,10 @@
 import {
-  customerEmailSchema,
-  customerNameSchema,
-  decimalAmount,
+  type CheckoutStartedView,
+  captureRequestSchema,
+  type PaymentsConfigView,
+  startCheckoutRequestSchema,
+} from '@licensestore/contract/checkout';
+import {
   ForbiddenError,
   NotFoundError,
   type OrderView,
@@ -10,10 +13,9 @@ import {
 } from '@licensestore/shared';
 import type { Actor } from '@licensestore/shared/eventstore';
 import type { OrderAccess } from '@licensestore/shared/order-access';
-import { storableText } from '@licensestore/shared/text';
 import express, { type ErrorRequestHandler, type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { parseRequest } from '../http/validation.js';
 import { grantOrderAccess } from '../orders/access.js';
@@ -36,52 +38,8 @@ export interface CheckoutRoutesDeps extends CheckoutDeps {
   readModels?: string[];
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** PayPal order ids are upper-case letters and digits; anything else was never created by us. */
 const PAYPAL_ORDER_ID = /^[A-Z0-9]{1,64}$/;
-const MAX_BODY_ITEMS = 100;
-
-const productId = z
-  .string()
-  .regex(UUID, 'must be a product id')
-  .transform((id) => id.toLowerCase());
-
-/**
- * The buyer the checkout form names, sent with each request that names them; at the start of a checkout both or
- * neither (a client of the bare API may name the buyer at capture only).
- */
-const buyerFields = { customerName: customerNameSchema, customerEmail: customerEmailSchema };
-
-const createOrderBody = z.object({
-  customerName: buyerFields.customerName.optional(),
-  customerEmail: buyerFields.customerEmail.optional(),
-  amount: decimalAmount,
-  currency: z.string().refine((currency) => currency === 'USD', 'only USD is accepted'),
-  intent: z
-    .string()
-    .refine((intent) => intent.toUpperCase() === 'CAPTURE', 'must be CAPTURE')
-    .optional(),
-  items: z
-    .array(z.object({ productId, quantity: z.number().int('must be a whole number') }))
-    .min(1, 'The cart is empty')
-    .max(MAX_BODY_ITEMS, `at most ${MAX_BODY_ITEMS} lines`),
-});
-
-const captureBody = z.object({
-  ...buyerFields,
-  /** What the browser showed; informational only, never priced from. */
-  items: z
-    .array(
-      z.object({
-        productId: storableText({ min: 0, max: 100 }),
-        productName: storableText({ min: 0, max: 500 }).optional(),
-        price: z.union([storableText({ min: 0, max: 20 }), z.number()]).optional(),
-        quantity: z.number().int().min(0).max(1000),
-      }),
-    )
-    .max(MAX_BODY_ITEMS)
-    .optional(),
-});
 
 /** The customer's own words for their mistakes, without a field prefix. */
 const CUSTOMER_FIELDS = new Set(['customerName', 'customerEmail']);
@@ -97,7 +55,7 @@ function parseCheckoutBody<Schema extends z.ZodType>(schema: Schema, body: unkno
 }
 
 /** The buyer a checkout's start names: both fields or none. */
-function startingBuyer(body: z.infer<typeof createOrderBody>) {
+function startingBuyer(body: z.infer<typeof startCheckoutRequestSchema>) {
   const { customerName: name, customerEmail: email } = body;
   if (name === undefined && email === undefined) return undefined;
   if (name === undefined || email === undefined) {
@@ -144,7 +102,7 @@ const renderPaymentIssue: ErrorRequestHandler = (error, _req, res, next) => {
 /** GET /api/payments/config: what the web client loads the PayPal SDK with (mounted under /api). */
 export function paymentsConfigRoutes(setup: PaymentsSetup): Router {
   const router = Router();
-  const body = {
+  const body: PaymentsConfigView = {
     clientId: setup.clientId,
     sdkBaseUrl: setup.sdkBaseUrl,
     currency: 'USD',
@@ -164,7 +122,7 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
   const cookies = { access: deps.orderAccess, secureCookies: deps.secureCookies };
 
   router.post('/paypal/order', json, async (req, res) => {
-    const body = parseCheckoutBody(createOrderBody, req.body);
+    const body = parseCheckoutBody(startCheckoutRequestSchema, req.body);
     const customer = startingBuyer(body);
     const { paypalOrderId } = await startCheckout(
       deps,
@@ -172,7 +130,7 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
       context(req, { type: 'customer', id: customer?.email ?? 'guest' }),
     );
     grantCheckoutAccess(res, paypalOrderId, cookies);
-    res.status(201).json({ id: paypalOrderId });
+    res.status(201).json({ id: paypalOrderId } satisfies CheckoutStartedView);
   });
 
   router.post('/paypal/order/:orderID/capture', json, async (req, res) => {
@@ -183,7 +141,7 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
     // Before anything is read, checked or sent to PayPal: another caller changes nothing and learns nothing.
     if (!holdsCheckoutAccess(req, paypalOrderId, deps.orderAccess))
       throw new ForbiddenError(NOT_YOUR_CHECKOUT);
-    const body = parseCheckoutBody(captureBody, req.body);
+    const body = parseCheckoutBody(captureRequestSchema, req.body);
     const customer = { name: body.customerName, email: body.customerEmail };
     const result = await captureCheckout(
       deps,

@@ -1,24 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import {
+  type SignInLinkSentView,
+  signInLinkRequestSchema,
+  signInTokenRequestSchema,
+} from '@licensestore/contract/customer-auth';
 import { customerEmailKey, ValidationError } from '@licensestore/shared';
 import type { Logger } from '@licensestore/shared/logging';
 import type { Mailer } from '@licensestore/shared/mail';
-import { storableText } from '@licensestore/shared/text';
 import { type CookieOptions, type Request, type Response, Router } from 'express';
 import type { Redis } from 'ioredis';
-import { z } from 'zod';
 import { sessionToken } from '../auth/guards.js';
 import { SESSION_COOKIE, type SessionStore } from '../auth/sessions.js';
 import { isOwnNavigation } from '../http/same-origin.js';
 import { signInEmail } from './email.js';
 import { SignInLinkThrottle } from './throttle.js';
 import { SignInTokens } from './tokens.js';
-
-const emailSchema = z.object({
-  email: storableText({ min: 0, max: 254 }).pipe(z.email('must be an email address')),
-});
-
-// Looked up (as its hash), never stored: any string is safe to try.
-const tokenSchema = z.object({ token: z.string().min(1).max(100) });
 
 /** The web client's pages of the sign-in flow; the api redirects browsers to them and never renders pages itself. */
 const SIGN_IN_PAGES = {
@@ -67,10 +63,11 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
   });
 
   router.post('/login', async (req, res) => {
-    const parsed = emailSchema.safeParse(req.body ?? {});
+    const parsed = signInLinkRequestSchema.safeParse(req.body ?? {});
     if (!parsed.success) throw new ValidationError('Enter an email address, like name@example.com.');
     // The same answer whether a link was sent, throttled, or the address never ordered: no address oracle.
-    const accepted = () => res.set('Cache-Control', 'no-store').json({ email: parsed.data.email });
+    const accepted = () =>
+      res.set('Cache-Control', 'no-store').json({ email: parsed.data.email } satisfies SignInLinkSentView);
     const email = customerEmailKey(parsed.data.email);
     const ip = req.ip ?? 'unknown';
     const verdict = await throttle.request(email, ip);
@@ -128,7 +125,7 @@ export function customerAuthRoutes(deps: CustomerAuthRoutesDeps): Router {
   });
 
   router.post('/login/callback', async (req, res) => {
-    const parsed = tokenSchema.safeParse(req.body ?? {});
+    const parsed = signInTokenRequestSchema.safeParse(req.body ?? {});
     if (!parsed.success)
       throw new ValidationError('The sign-in link has no token: open the link from the email.');
     if (!(await signInWith(req, res, parsed.data.token))) {

@@ -1,22 +1,10 @@
+import type { CustomerView } from '@licensestore/contract/customers';
 import { customerEmailKey } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
 import { containing, isWholeEmailAddress, searchTermSchema } from '../http/search.js';
-
-/**
- * A customer as the back office shows it: derived from the orders PayPal did not decline (a buyer whose every payment
- * was declined bought nothing and is no customer), grouped by email address.
- */
-export interface CustomerView {
-  email: string;
-  name: string;
-  orderCount: number;
-  /** Money kept from the customer's orders (declined, cancelled and refunded ones left out), a decimal string. */
-  totalSpent: string;
-  lastOrderDate: string;
-}
 
 const CUSTOMER_COLUMNS = [
   'email_key',

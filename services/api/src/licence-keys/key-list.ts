@@ -1,37 +1,12 @@
+import type { KeyListFilters, KeyListItem } from '@licensestore/contract/license-keys';
 import { ValidationError } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import { canonicalLicenceKey, KEY_TAIL_LENGTH, type KeyVault } from '@licensestore/shared/key-vault';
 import type { Page } from '@licensestore/shared/paging';
 import type { Kysely } from 'kysely';
-import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
 import { keyRows } from './queries.js';
 import { masked, type RevealKey } from './reveal.js';
-
-/** What a key is to the inventory: stock, held by an order, or taken back from one for good. */
-export const KEY_STATUSES = ['available', 'assigned', 'revoked'] as const;
-
-/** A key in the back office's list: masked for every reader (an admin opens one through its recorded reveal). */
-export interface KeyListItem {
-  id: string;
-  productId: string;
-  /** Null once the product has been deleted. */
-  productName: string | null;
-  /** The key's last characters; null when the stored key does not open (logged). */
-  key: string | null;
-  status: (typeof KEY_STATUSES)[number];
-  orderId: string | null;
-  createdAt: string;
-}
-
-/** The list's filters, beside the paging parameters. */
-export const keyListFilters = z.object({
-  product: z.uuid({ error: 'must be a product id' }).optional(),
-  status: z.enum(KEY_STATUSES, { error: `must be one of ${KEY_STATUSES.join(', ')}` }).optional(),
-  /** The key's last characters (those its mask shows), or the whole key. */
-  q: z.string().max(200, { error: 'must be at most 200 characters' }).optional(),
-});
-export type KeyListFilters = z.infer<typeof keyListFilters>;
 
 interface KeyRow {
   id: string;

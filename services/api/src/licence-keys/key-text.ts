@@ -1,5 +1,7 @@
 /** How licence keys typed or uploaded by an admin are read: one rule for the single form and the bulk import. */
 
+import type { RefusedLine } from '@licensestore/contract/license-keys';
+
 export const MAX_KEY_LENGTH = 200;
 export const MAX_IMPORT_KEYS = 5000;
 
@@ -72,13 +74,6 @@ export interface ImportLine {
   /** 1-based line number in the text as sent. */
   line: number;
   key: string;
-}
-
-export interface RefusedLine {
-  line: number;
-  /** Masked (maskLicenceKey). */
-  key: string;
-  reason: string;
 }
 
 export interface ParsedImport {

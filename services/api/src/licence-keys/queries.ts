@@ -1,3 +1,4 @@
+import type { StockMismatch, StockView } from '@licensestore/contract/license-keys';
 import type { Database } from '@licensestore/shared/db';
 import { type Kysely, sql } from 'kysely';
 
@@ -84,26 +85,6 @@ export async function storedFingerprints(
     .where(sql<boolean>`fingerprint = ANY(${[...fingerprints]}::text[])`)
     .execute();
   return new Set(rows.map((row) => row.fingerprint));
-}
-
-/** Keys of one product: `waiting` counts units of paid orders still owed a key. */
-export interface StockView {
-  productId: string;
-  productName: string;
-  available: number;
-  assigned: number;
-  waiting: number;
-  /** Fewer keys available than LOW_STOCK_THRESHOLD (never when it is 0). */
-  lowStock: boolean;
-}
-
-/** A product whose In Stock flag says the opposite of its inventory. */
-export interface StockMismatch {
-  productId: string;
-  productName: string;
-  /** What the store shows: In Stock (true) or Out of Stock. */
-  inStock: boolean;
-  available: number;
 }
 
 /**

@@ -1,4 +1,14 @@
 import {
+  addLicenceKeyRequestSchema,
+  type ImportedKeysView,
+  importLicenceKeysRequestSchema,
+  type KeyRevealView,
+  keyListFiltersSchema,
+  type LicenceKeyView,
+  type RefusedImportView,
+  type RefusedLine,
+} from '@licensestore/contract/license-keys';
+import {
   AppError,
   DuplicateLicenceKeyError,
   keyStatus,
@@ -7,7 +17,6 @@ import {
   ValidationError,
 } from '@licensestore/shared';
 import express, { type Request, type Response, Router } from 'express';
-import { z } from 'zod';
 import { requireAdmin, requireBackOffice, signedInAdmin } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { parsePageQuery } from '../http/paging.js';
@@ -15,7 +24,7 @@ import { parseRequest } from '../http/validation.js';
 import type { KeyCustody } from '../orders/custody.js';
 import { keyHistory } from './history.js';
 import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
-import { keyListFilters, keyListKeyset, listKeyPage } from './key-list.js';
+import { keyListKeyset, listKeyPage } from './key-list.js';
 import {
   importRefusedSentence,
   importSummary,
@@ -24,7 +33,6 @@ import {
   maskLicenceKey,
   notInFormat,
   parseKeyImport,
-  type RefusedLine,
   readLicenceKey,
   sameKeyAs,
 } from './key-text.js';
@@ -37,38 +45,7 @@ import {
 } from './queries.js';
 import { keyRevealer, masked, revealFor } from './reveal.js';
 
-/**
- * A key as the back office sees it: an available key in clear to admins (stock, nobody's yet); a key assigned to an
- * order masked for everyone, as it opens only through the order's recorded reveal; auditors see every key masked
- * (see `revealFor`).
- */
-export interface LicenceKeyView {
-  id: string;
-  productId: string;
-  /** Null once the product has been deleted. */
-  productName: string | null;
-  /** Null when the stored key does not open (logged). */
-  key: string | null;
-  assigned: boolean;
-  orderId: string | null;
-  createdAt: string;
-}
-
-/**
- * An import that went through: how many keys were added, the lines skipped (already in stock, or repeating an
- * earlier line) with their reasons, and the sentence that says it all.
- */
-export interface ImportResult {
-  added: number;
-  alreadyInStock: number;
-  skipped: RefusedLine[];
-  summary: string;
-}
-
 const IMPORT_BODY_LIMIT = '1mb';
-
-const addKeySchema = z.object({ productId: z.string().optional(), key: z.string().optional() });
-const importSchema = z.object({ productId: z.string().optional(), keys: z.string().optional() });
 
 const licenceKeyNotFound = () => new NotFoundError('License key not found');
 
@@ -106,7 +83,7 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
   // The back office's list: a page at a time, filtered on the server, every key masked for every reader.
   router.get('/admin/license-keys', requireBackOffice, async (req, res) => {
     const page = parsePageQuery(keyListKeyset, req.query);
-    const filters = parseRequest(keyListFilters, req.query);
+    const filters = parseRequest(keyListFiltersSchema, req.query);
     privateJson(res, 200, await listKeyPage(database.db, filters, page, { reveal, vault: keyVault }));
   });
 
@@ -140,7 +117,7 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
         viewer: { type: 'admin', id: adminId },
       });
     } else await custody.recordStock(req, { productId: key.productId, keyId: id, adminId });
-    privateJson(res, 200, { keyId: id, licenseKey });
+    privateJson(res, 200, { keyId: id, licenseKey } satisfies KeyRevealView);
   });
 
   router.get('/license-keys/stock', requireBackOffice, async (_req, res) => {
@@ -153,7 +130,7 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
   });
 
   router.post('/license-keys', requireAdmin, async (req, res) => {
-    const body = parseRequest(addKeySchema, req.body);
+    const body = parseRequest(addLicenceKeyRequestSchema, req.body);
     if (!body.productId?.trim() || !body.key?.trim()) {
       throw new ValidationError('Product and license key are both required');
     }
@@ -202,7 +179,7 @@ function importRequest(req: Request): { productId?: string; text?: string } {
     return { productId: typeof productId === 'string' ? productId : undefined, text: req.body };
   }
   if (req.is('application/json')) {
-    const body = parseRequest(importSchema, req.body);
+    const body = parseRequest(importLicenceKeysRequestSchema, req.body);
     return { productId: body.productId, text: body.keys };
   }
   throw new AppError(
@@ -258,7 +235,7 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
           error: importRefusedSentence(lineNumbers, product.keyFormat),
           added: 0,
           refused: misfits,
-        });
+        } satisfies RefusedImportView);
         return;
       }
 
@@ -283,7 +260,7 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
 
       // Keys already held are valid keys: skipping them is an answer, never a refusal.
       const counts = { added: unique.length - duplicates.size, alreadyInStock: duplicates.size, repeated };
-      const result: ImportResult = {
+      const result: ImportedKeysView = {
         added: counts.added,
         alreadyInStock: counts.alreadyInStock,
         skipped,

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
+import {
+  type NormalizedUploadView,
+  normalizeUploadRequestSchema,
+  type UploadUrlView,
+} from '@licensestore/contract/uploads';
 import { NotFoundError, ValidationError } from '@licensestore/shared';
 import type { Config } from '@licensestore/shared/config';
-import { storableText } from '@licensestore/shared/text';
 import express, { type Request, Router } from 'express';
-import { z } from 'zod';
 import { requireAdmin } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { parseRequest } from '../http/validation.js';
@@ -16,8 +19,6 @@ import type { ObjectStorage } from './storage.js';
 /** Long enough to pick a file and upload 10 MB on a slow line, short enough that a leaked URL soon dies. */
 const UPLOAD_URL_TTL_MS = 15 * 60 * 1000;
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
-
-const normalizeBody = z.object({ imageURL: storableText({ max: 4000 }) });
 
 const requestOrigin = (req: Request) => `${req.protocol}://${req.get('host') ?? ''}`;
 
@@ -38,18 +39,21 @@ export function objectRoutes(config: Config): ObjectRoutes {
 
   api.post('/objects/upload', requireAdmin, async (req, res) => {
     const expiresAt = new Date(Date.now() + UPLOAD_URL_TTL_MS);
-    res.json({ uploadURL: await storage.createUploadUrl(randomUUID(), expiresAt, requestOrigin(req)) });
+    const answer: UploadUrlView = {
+      uploadURL: await storage.createUploadUrl(randomUUID(), expiresAt, requestOrigin(req)),
+    };
+    res.json(answer);
   });
 
   api.post('/objects/normalize', requireAdmin, express.json({ limit: '10kb' }), async (req, res) => {
-    const { imageURL } = parseRequest(normalizeBody, req.body);
+    const { imageURL } = parseRequest(normalizeUploadRequestSchema, req.body);
     const url = URL.canParse(imageURL) ? new URL(imageURL) : null;
     const objectId = url && (await storage.objectIdOfUploadUrl(url, requestOrigin(req)));
     if (!objectId) throw new ValidationError('imageURL: is not an upload URL of this store');
     const image = await storage.read(objectId);
     if (!image) throw new NotFoundError('Nothing was uploaded to this URL');
     image.body.destroy();
-    res.json({ objectPath: objectPath(objectId) });
+    res.json({ objectPath: objectPath(objectId) } satisfies NormalizedUploadView);
   });
 
   if (local) {

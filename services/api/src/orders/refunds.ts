@@ -1,3 +1,4 @@
+import type { RefundRequestBody } from '@licensestore/contract/refunds';
 import {
   AppError,
   formatCents,
@@ -6,15 +7,12 @@ import {
   type OrderUnit,
   orderDecider,
   orderStream,
-  orderUnitSchema,
 } from '@licensestore/shared';
 import { type CommandOptions, handleCommand, loadStream } from '@licensestore/shared/commands';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore, NewEventMetadata, Position } from '@licensestore/shared/eventstore';
 import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Logger } from '@licensestore/shared/logging';
-import { storableText } from '@licensestore/shared/text';
-import { z } from 'zod';
 import { PayPalError, type PaypalClient, type PaypalRefund } from '../payments/index.js';
 
 export interface RefundDeps {
@@ -23,15 +21,6 @@ export interface RefundDeps {
   paypal: PaypalClient;
   logger: Logger;
 }
-
-const reason = storableText({ max: 500, multiline: true, label: 'Reason' });
-
-/** POST /api/orders/:id/refunds: chosen units, or every unit still the customer's; always a reason. */
-export const refundRequestSchema = z.union([
-  z.object({ units: z.array(orderUnitSchema).min(1, 'choose at least one unit').max(1000), reason }).strict(),
-  z.object({ all: z.literal(true), reason }).strict(),
-]);
-export type RefundRequestBody = z.output<typeof refundRequestSchema>;
 
 /** What a refund came to: its id, and where the order stream stands for a read-your-writes wait. */
 export interface RefundOutcome {

@@ -1,3 +1,5 @@
+import { orderAccessRequestSchema, orderStatusChangeSchema } from '@licensestore/contract/orders';
+import { refundRequestSchema } from '@licensestore/contract/refunds';
 import {
   AppError,
   ForbiddenError,
@@ -18,7 +20,6 @@ import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import type { OrderAccess } from '@licensestore/shared/order-access';
 import { type Request, type Response, Router } from 'express';
-import { z } from 'zod';
 import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { setCapabilityCookie } from '../http/cookies.js';
 import { isUuid } from '../http/ids.js';
@@ -44,18 +45,9 @@ import {
   listOrders,
   ORDER_KEYSET,
 } from './queries.js';
-import { type RefundOutcome, refundRequestSchema, requestRefund, settleRefund } from './refunds.js';
+import { type RefundOutcome, requestRefund, settleRefund } from './refunds.js';
 import { ORDER_STREAM_LIMITS, type OrderStreamLimits, StreamSlots } from './stream-slots.js';
 import { orderTimeline } from './timeline.js';
-
-/** What an admin may set; processing and refunded follow from payments and deliveries. */
-const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
-
-const statusChangeSchema = z.object({
-  status: z.enum(ADMIN_STATUSES, { error: `must be one of ${ADMIN_STATUSES.join(', ')}` }),
-});
-
-const accessBody = z.object({ token: z.string().max(200) });
 
 const orderNotFound = () => new NotFoundError('Order not found');
 
@@ -203,7 +195,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   // a Referer); the page hands it over here and gets the order's access cookie for it.
   router.post('/orders/:id/access', (req, res) => {
     const id = orderId(req);
-    const { token } = parseRequest(accessBody, req.body);
+    const { token } = parseRequest(orderAccessRequestSchema, req.body);
     if (!orderAccess.verify('order-link', id, token)) {
       throw new ForbiddenError('This link does not open that order; use the link in your delivery e-mail');
     }
@@ -219,7 +211,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
 
   router.patch('/orders/:id/status', requireAdmin, async (req, res) => {
     const id = orderId(req);
-    const { status } = parseRequest(statusChangeSchema, req.body);
+    const { status } = parseRequest(orderStatusChangeSchema, req.body);
     const outcome = await execute(req, {
       type: 'ChangeOrderStatus',
       orderId: id,

@@ -1,7 +1,7 @@
-import type { Testimonial } from '../testimonials/routes.js';
+import type { TestimonialView } from '@licensestore/contract/testimonials';
 
 /** A demo testimonial dated by how long before the store's first start it was written. */
-export interface DemoTestimonial extends Omit<Testimonial, 'date'> {
+export interface DemoTestimonial extends Omit<TestimonialView, 'date'> {
   daysBeforeSeed: number;
 }
 
@@ -94,7 +94,7 @@ export const demoTestimonials: DemoTestimonial[] = [
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The demo testimonials dated in the months before `now`, so a new store's reviews read as recent ones. */
-export const testimonialsAsOf = (now: Date): Testimonial[] =>
+export const testimonialsAsOf = (now: Date): TestimonialView[] =>
   demoTestimonials.map(({ daysBeforeSeed, ...testimonial }) => ({
     ...testimonial,
     date: new Date(now.getTime() - daysBeforeSeed * DAY_MS).toISOString().slice(0, 10),

@@ -1,18 +1,9 @@
+import type { TestimonialView } from '@licensestore/contract/testimonials';
 import type { Database } from '@licensestore/shared/db';
 import { Router } from 'express';
 import type { Kysely } from 'kysely';
 
-export interface Testimonial {
-  id: string;
-  customerName: string;
-  rating: number;
-  comment: string;
-  location: string;
-  /** Calendar date, ISO `YYYY-MM-DD`. */
-  date: string;
-}
-
-export async function listTestimonials(db: Kysely<Database>): Promise<Testimonial[]> {
+export async function listTestimonials(db: Kysely<Database>): Promise<TestimonialView[]> {
   const rows = await db
     .selectFrom('testimonials')
     .select(['id', 'customer_name', 'rating', 'comment', 'location', 'date'])

@@ -1,19 +1,17 @@
-import type { OrderWithItemsView } from '@licensestore/shared';
-import { type BuyerOrderMoney, buyerOrderMoneySchema } from '@licensestore/shared/buyer-orders';
+import { type MyOrderView, myOrderSchema } from '@licensestore/contract/orders';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
 import { getJson } from '@/lib/api';
-
-/** One of the customer's orders: its lines, the money that went back and what they paid net. */
-export type MyOrder = OrderWithItemsView & BuyerOrderMoney;
 
 /** The URL is the key: a checkout that places an order can invalidate it by this name. */
 export const myOrdersQueryKey = ['/api/my-orders'] as const;
 
-/** The orders, each one's refunds checked against the shared contract. */
-async function fetchMyOrders(): Promise<MyOrder[] | null> {
-  const orders = await getJson<OrderWithItemsView[]>('/api/my-orders');
-  if (orders === null) return null;
-  return orders.map((order) => ({ ...order, ...buyerOrderMoneySchema.parse(order) }));
+const myOrdersSchema = z.array(myOrderSchema);
+
+/** The orders with their keys and refunds, checked against the contract: a wrong shape is an error, never shown. */
+async function fetchMyOrders(): Promise<MyOrderView[] | null> {
+  const orders = await getJson<unknown>('/api/my-orders');
+  return orders === null ? null : myOrdersSchema.parse(orders);
 }
 
 /** null when the session has ended since the page learnt who is signed in (a 401). */

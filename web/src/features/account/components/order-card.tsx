@@ -1,3 +1,4 @@
+import type { MyOrderView } from '@licensestore/contract/orders';
 import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { KeyStatusBadge } from '@/components/key-status-badge';
@@ -6,7 +7,6 @@ import { OrderStatusBadge } from '@/components/order-status-badge';
 import { ReceiptLink } from '@/components/receipt-link';
 import { Skeleton } from '@/components/ui/skeleton';
 import { formatPrice, toCents } from '@/lib/format';
-import type { MyOrder } from '../api/get-my-orders';
 import { orderDate } from '../utils/order-date';
 import { CopyKeyButton } from './copy-key-button';
 import { OrderActions } from './order-actions';
@@ -67,7 +67,7 @@ function OrderItemRow({ item }: { item: OrderItemView }) {
 }
 
 /** Money that went back: the refunded amount and what the customer paid in the end; nothing before a refund. */
-function RefundLine({ order }: { order: MyOrder }) {
+function RefundLine({ order }: { order: MyOrderView }) {
   if (toCents(order.refundedTotal) === 0) return null;
   return (
     <p className="w-full text-sm text-muted-foreground sm:text-right">
@@ -81,10 +81,10 @@ function RefundLine({ order }: { order: MyOrder }) {
 }
 
 /** A refund of part of an order leaves its status as it was: the card says so beside the badge. */
-const partlyRefunded = (order: MyOrder) =>
+const partlyRefunded = (order: MyOrderView) =>
   toCents(order.refundedTotal) > 0 && order.status !== 'refunded' && order.paymentStatus !== 'refunded';
 
-export function OrderCard({ order }: { order: MyOrder }) {
+export function OrderCard({ order }: { order: MyOrderView }) {
   const headingId = `order-${order.id}`;
   return (
     <article

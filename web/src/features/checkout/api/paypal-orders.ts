@@ -1,3 +1,9 @@
+import {
+  type CaptureRequest,
+  checkoutStartedSchema,
+  type StartCheckoutRequest,
+} from '@licensestore/contract/checkout';
+import { orderViewSchema } from '@licensestore/contract/orders';
 import type { CheckoutCart, Customer } from '../types';
 import { paypalAmount } from '../utils/money';
 import { PaymentRequestError } from '../utils/payment-problems';
@@ -10,7 +16,7 @@ export type CaptureOutcome =
   | { status: 'captured'; orderId: string; paymentStatus: string }
   | { status: 'declined'; error: PaymentRequestError };
 
-const postJson = (url: string, body: unknown) =>
+const postJson = (url: string, body: StartCheckoutRequest | CaptureRequest) =>
   fetch(url, {
     method: 'POST',
     credentials: 'include',
@@ -50,9 +56,9 @@ export async function createPaypalOrder(cart: CheckoutCart, customer: Customer):
     const { error, issue } = await errorBody(response);
     throw new PaymentRequestError(response.status, error ?? `Server error: ${response.status}`, issue);
   }
-  const { id } = (await response.json()) as { id?: unknown };
-  if (typeof id !== 'string') throw new Error('Unknown error');
-  return id;
+  const started = checkoutStartedSchema.safeParse(await response.json());
+  if (!started.success) throw new Error('Unknown error');
+  return started.data.id;
 }
 
 /**
@@ -84,13 +90,8 @@ export async function capturePaypalOrder(
     throw refusal;
   }
   try {
-    const order = (await response.json()) as { id?: unknown; paymentStatus?: unknown };
-    if (typeof order.id !== 'string') throw new Error('the stored order has no id');
-    return {
-      status: 'captured',
-      orderId: order.id,
-      paymentStatus: typeof order.paymentStatus === 'string' ? order.paymentStatus : 'completed',
-    };
+    const order = orderViewSchema.parse(await response.json());
+    return { status: 'captured', orderId: order.id, paymentStatus: order.paymentStatus };
   } catch (error) {
     throw new OrderProcessingError('Payment captured, its answer unreadable', { cause: error });
   }

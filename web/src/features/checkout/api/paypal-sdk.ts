@@ -1,17 +1,10 @@
+import type { PaymentsConfigView } from '@licensestore/contract/checkout';
 import { loadScript, type PayPalNamespace } from '@paypal/paypal-js';
 import { getJson } from '@/lib/api';
 
-/** GET /api/payments/config: how this store talks to PayPal (the emulator's SDK when `simulated`). */
-export interface PaymentsConfig {
-  clientId: string;
-  sdkBaseUrl: string;
-  currency: string;
-  simulated: boolean;
-}
-
 export interface LoadedPaypal {
   paypal: PayPalNamespace;
-  config: PaymentsConfig;
+  config: PaymentsConfigView;
 }
 
 export const SDK_LOAD_FAILED = 'Failed to load PayPal SDK';
@@ -24,7 +17,7 @@ let loading: Promise<LoadedPaypal> | null = null;
  */
 export function loadPaypal(): Promise<LoadedPaypal> {
   loading ??= (async () => {
-    const config = await getJson<PaymentsConfig>('/api/payments/config', { on401: 'throw' });
+    const config = await getJson<PaymentsConfigView>('/api/payments/config', { on401: 'throw' });
     const paypal = await loadScript({
       clientId: config.clientId,
       currency: config.currency,

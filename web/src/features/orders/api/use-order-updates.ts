@@ -1,7 +1,7 @@
-import type { OrderItemView, OrderView } from '@licensestore/shared';
+import { orderSnapshotSchema } from '@licensestore/contract/orders';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { buyerOrder, orderItemsQueryKey, orderQueryKey } from './get-order';
+import { orderItemsQueryKey, orderQueryKey } from './get-order';
 
 /**
  * Keeps the order and its items in the query cache as the server pushes them (GET /api/orders/:orderId/events):
@@ -14,8 +14,8 @@ export function useOrderUpdates(orderId: string, enabled: boolean) {
     if (!enabled) return;
     const source = new EventSource(`/api/orders/${encodeURIComponent(orderId)}/events`);
     source.addEventListener('snapshot', (event) => {
-      const { order, items } = JSON.parse(event.data) as { order: OrderView; items: OrderItemView[] };
-      queryClient.setQueryData(orderQueryKey(orderId), buyerOrder(order));
+      const { order, items } = orderSnapshotSchema.parse(JSON.parse(event.data));
+      queryClient.setQueryData(orderQueryKey(orderId), order);
       queryClient.setQueryData(orderItemsQueryKey(orderId), items);
     });
     return () => source.close();

@@ -1,8 +1,8 @@
+import type { BuyerOrderView } from '@licensestore/contract/orders';
 import type { OrderItemView } from '@licensestore/shared';
 import { ReceiptLink } from '@/components/receipt-link';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCents, formatPrice, toCents } from '@/lib/format';
-import type { BuyerOrder } from '../api/get-order';
 
 const refundDate = (completedAt: string) =>
   new Date(completedAt).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
@@ -16,7 +16,7 @@ function refundedItems(productNames: readonly string[]) {
 }
 
 /** Every refund under the total, then what the buyer paid in the end. */
-function Refunds({ order }: { order: BuyerOrder }) {
+function Refunds({ order }: { order: BuyerOrderView }) {
   if (order.refunds.length === 0) return null;
   return (
     <>
@@ -38,7 +38,7 @@ function Refunds({ order }: { order: BuyerOrder }) {
   );
 }
 
-export function OrderSummary({ order, items }: { order: BuyerOrder; items: OrderItemView[] }) {
+export function OrderSummary({ order, items }: { order: BuyerOrderView; items: OrderItemView[] }) {
   return (
     <Card aria-labelledby="confirmation-summary">
       <CardHeader>

@@ -1,7 +1,7 @@
+import type { TestimonialView } from '@licensestore/contract/testimonials';
 import { Quote } from 'lucide-react';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StarRating } from '@/components/ui/star-rating';
-import type { Testimonial } from '../api/get-testimonials';
 
 /**
  * A calendar date (YYYY-MM-DD) as "Sep 14, 2024". Read as UTC and shown in UTC, so no time zone moves it to the
@@ -18,7 +18,7 @@ const formatDate = (date: string): string => {
   });
 };
 
-export function TestimonialCard({ testimonial }: { testimonial: Testimonial }) {
+export function TestimonialCard({ testimonial }: { testimonial: TestimonialView }) {
   const { customerName, rating, comment, location, date } = testimonial;
   return (
     <figure className="flex h-full flex-col gap-4 rounded-lg border border-border bg-card p-6 text-card-foreground shadow-sm">

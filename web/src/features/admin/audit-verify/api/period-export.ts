@@ -1,16 +1,12 @@
+import type { ExportSigningView } from '@licensestore/contract/audit';
 import { useQuery } from '@tanstack/react-query';
 import { apiRequest, getJson } from '@/lib/api';
 import { saveDownload } from '@/lib/download-file';
 
-/** Which key signs the period export; null when none is set (the export is then unavailable). */
-export interface ExportSigning {
-  keyId: string | null;
-}
-
 export const useExportSigning = () =>
   useQuery({
     queryKey: ['/api/audit/export/signing'],
-    queryFn: () => getJson<ExportSigning>('/api/audit/export/signing', { on401: 'throw' }),
+    queryFn: () => getJson<ExportSigningView>('/api/audit/export/signing', { on401: 'throw' }),
   });
 
 const DAY_MS = 86_400_000;

@@ -1,6 +1,6 @@
 import type { VerificationView } from '@licensestore/shared/audit-verify';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, getJson } from '@/lib/api';
+import { answerOf, apiRequest, getJson } from '@/lib/api';
 import { toast } from '@/lib/toast';
 
 const VERIFICATIONS_KEY = ['/api/audit/verifications'] as const;
@@ -34,8 +34,7 @@ export const useVerification = (id: string | null) =>
 export function useStartVerification() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async () =>
-      (await (await apiRequest('POST', VERIFICATIONS_KEY[0])).json()) as VerificationView,
+    mutationFn: async () => answerOf<VerificationView>(await apiRequest('POST', VERIFICATIONS_KEY[0])),
     onSuccess: async (run) => {
       queryClient.setQueryData(verificationQueryOptions(run.id).queryKey, run);
       await queryClient.invalidateQueries({ queryKey: VERIFICATIONS_KEY, exact: true });

@@ -1,13 +1,9 @@
+import type { AdminLoginRequest } from '@licensestore/contract/back-office';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { ApiError, apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { adminStatusQueryKey } from './admin-status';
-
-export interface AdminCredentials {
-  username: string;
-  password: string;
-}
 
 /** A sign-in the server answered with a 4xx (wrong credentials, too many attempts): its `{error}` is for the user. */
 class LoginRefused extends Error {}
@@ -17,7 +13,7 @@ function refusalOf(error: unknown): LoginRefused | null {
   return new LoginRefused(error.reason ?? 'Invalid credentials');
 }
 
-async function postAdminLogin(credentials: AdminCredentials): Promise<void> {
+async function postAdminLogin(credentials: AdminLoginRequest): Promise<void> {
   try {
     await apiRequest('POST', '/api/admin/login', credentials);
   } catch (error) {

@@ -1,16 +1,7 @@
+import type { CustomerView } from '@licensestore/contract/customers';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 import { usePagedQuery } from '@/lib/paged-query';
-
-/** A customer as the back office lists it: derived from orders, grouped by e-mail address. */
-export interface CustomerView {
-  email: string;
-  name: string;
-  orderCount: number;
-  /** A decimal string ("149.50"): what the customer's orders kept (cancelled and refunded ones left out). */
-  totalSpent: string;
-  lastOrderDate: string;
-}
 
 /** The back office's paged list of customers and each customer's page; their keys start with this path. */
 export const CUSTOMER_PAGES_PATH = '/api/admin/customers';

@@ -1,9 +1,10 @@
+import type { CustomerView } from '@licensestore/contract/customers';
 import { Link } from 'wouter';
 import type { Columns } from '@/components/ui/data-table';
 import { PagedTable } from '@/components/ui/paged-table';
 import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
-import { type CustomerView, customerHref, useCustomerPage } from '../api/get-customers';
+import { customerHref, useCustomerPage } from '../api/get-customers';
 
 const COLUMNS: Columns<CustomerView> = [
   {

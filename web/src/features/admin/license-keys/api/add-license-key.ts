@@ -1,3 +1,4 @@
+import type { AddLicenceKeyRequest } from '@licensestore/contract/license-keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
@@ -7,7 +8,7 @@ import { refreshInventory } from './refresh-inventory';
 export function useAddLicenseKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { productId: string; key: string }) => {
+    mutationFn: async (body: AddLicenceKeyRequest) => {
       await apiRequest('POST', '/api/license-keys', body);
     },
     onSuccess: async () => {

@@ -1,3 +1,4 @@
+import type { KeyListItem, StockView } from '@licensestore/contract/license-keys';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 import { usePagedQuery } from '@/lib/paged-query';
@@ -10,29 +11,6 @@ export const LICENSE_KEYS_KEY = ['/api/license-keys'] as const;
 
 /** The back office's paged list of keys; its query keys start with this path. */
 export const KEY_LIST_PATH = '/api/admin/license-keys';
-
-/** A key as the back office's list answers it: masked for everyone (an admin opens one through its reveal). */
-export interface KeyListItem {
-  id: string;
-  productId: string;
-  /** Null once the product has been deleted. */
-  productName: string | null;
-  /** The key's last characters; null when the stored key does not open (the server logs it). */
-  key: string | null;
-  status: 'available' | 'assigned' | 'revoked';
-  orderId: string | null;
-  createdAt: string;
-}
-
-/** Available and assigned keys of one product, and units of paid orders still waiting for one. */
-export interface StockView {
-  productId: string;
-  productName: string;
-  available: number;
-  assigned: number;
-  waiting: number;
-  lowStock: boolean;
-}
 
 export const stockQueryOptions = () =>
   queryOptions({

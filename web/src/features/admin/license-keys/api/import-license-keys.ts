@@ -1,23 +1,22 @@
+import {
+  type ImportLicenceKeysRequest,
+  importedKeysSchema,
+  type RefusedLine,
+  refusedImportSchema,
+} from '@licensestore/contract/license-keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { refreshInventory } from './refresh-inventory';
 
-/** A line the server did not store: its number in the text sent, the key masked, and why. */
-export interface ImportLine {
-  line: number;
-  key: string;
-  reason: string;
-}
-
 /** An import as the server answered it: keys added and lines skipped (200), or nothing stored for the lines that are not keys (400). */
 export type ImportResult =
-  | { outcome: 'imported'; added: number; summary: string; lines: ImportLine[] }
-  | { outcome: 'refused'; error: string; lines: ImportLine[] };
+  | { outcome: 'imported'; added: number; summary: string; lines: RefusedLine[] }
+  | { outcome: 'refused'; error: string; lines: RefusedLine[] };
 
-const parseJson = (text: string): Record<string, unknown> | null => {
+const parseJson = (text: string): unknown => {
   try {
-    return JSON.parse(text) as Record<string, unknown>;
+    return JSON.parse(text);
   } catch {
     return null;
   }
@@ -28,7 +27,7 @@ const parseJson = (text: string): Record<string, unknown> | null => {
  * text holds lines that are not keys the server lists them, line by line, and that list is what the admin needs
  * to fix the file.
  */
-async function importKeys(body: { productId: string; keys: string }): Promise<ImportResult> {
+async function importKeys(body: ImportLicenceKeysRequest): Promise<ImportResult> {
   const response = await fetch('/api/license-keys/import', {
     method: 'POST',
     credentials: 'include',
@@ -38,12 +37,11 @@ async function importKeys(body: { productId: string; keys: string }): Promise<Im
   const text = await response.text();
   const answer = parseJson(text);
   if (response.ok) {
-    const { added, summary, skipped } = answer as { added: number; summary: string; skipped: ImportLine[] };
+    const { added, summary, skipped } = importedKeysSchema.parse(answer);
     return { outcome: 'imported', added, summary, lines: skipped };
   }
-  if (response.status === 400 && Array.isArray(answer?.refused) && typeof answer.error === 'string') {
-    return { outcome: 'refused', error: answer.error, lines: answer.refused as ImportLine[] };
-  }
+  const refusal = response.status === 400 ? refusedImportSchema.safeParse(answer) : null;
+  if (refusal?.success) return { outcome: 'refused', error: refusal.data.error, lines: refusal.data.refused };
   throw new ApiError(response.status, text || response.statusText);
 }
 

@@ -1,3 +1,4 @@
+import type { KeyListItem } from '@licensestore/contract/license-keys';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { Lock } from 'lucide-react';
 import { KeyHistoryLink } from '@/components/key-history-link';
@@ -6,7 +7,7 @@ import type { Columns } from '@/components/ui/data-table';
 import { PagedTable } from '@/components/ui/paged-table';
 import { clearFilters, useListSearch } from '@/lib/list-search';
 import { useReadOnly } from '../../auth/api/admin-status';
-import { type KeyListItem, useKeyPage } from '../api/get-license-keys';
+import { useKeyPage } from '../api/get-license-keys';
 import { DeleteLicenseKeyButton } from './delete-license-key-button';
 import { KEY_FILTERS, KeyFilters } from './key-filters';
 

@@ -1,6 +1,7 @@
+import type { StockView } from '@licensestore/contract/license-keys';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/cn';
-import { type StockView, useStock } from '../api/get-license-keys';
+import { useStock } from '../api/get-license-keys';
 
 /** What runs out first comes first. */
 const lowestFirst = (stock: StockView[]) =>

@@ -1,13 +1,9 @@
-import type { OrderView } from '@licensestore/shared';
+import { type AdminStatus, orderViewSchema } from '@licensestore/contract/orders';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, isStale } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { ORDER_PAGES_PATH, ORDERS_KEY } from './get-orders';
 import { refuseStaleOrderWrite } from './stale-order';
-
-/** What an admin may set: pending, completed or cancelled, from any status. */
-export const ADMIN_STATUSES = ['pending', 'completed', 'cancelled'] as const;
-export type AdminStatus = (typeof ADMIN_STATUSES)[number];
 
 /**
  * Lists that show an order's status or count on it: the orders (and each order's page), the customers (cancelled
@@ -40,7 +36,7 @@ export function useChangeOrderStatus() {
         { status },
         { ifMatch: etag },
       );
-      return (await response.json()) as OrderView;
+      return orderViewSchema.parse(await response.json());
     },
     onSuccess: async () => {
       toast({ title: 'Order status updated successfully' });

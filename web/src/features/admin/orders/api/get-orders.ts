@@ -1,4 +1,5 @@
-import type { BackOfficeOrderView, OrderItemView, OrderView } from '@licensestore/shared';
+import { backOfficeOrderSchema, orderItemsSchema } from '@licensestore/contract/orders';
+import type { OrderView } from '@licensestore/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson, getTaggedJson } from '@/lib/api';
 import { usePagedQuery } from '@/lib/paged-query';
@@ -14,19 +15,24 @@ export const ORDERS_KEY = ['/api/orders'] as const;
 /**
  * The back office gets an order with its refunds, the money refunded and what the store keeps, and the ETag of the
  * version it shows, which the page's changes send as If-Match. A key of its own: the storefront's confirmation page
- * keeps the same URL's body alone under [...ORDERS_KEY, orderId].
+ * keeps the same URL's body alone under [...ORDERS_KEY, orderId]. Its money is checked against the contract.
  */
 export const orderQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: [...ORDERS_KEY, orderId, 'tagged'],
-    queryFn: () => getTaggedJson<BackOfficeOrderView>(`/api/orders/${encodeURIComponent(orderId)}`),
+    queryFn: async () => {
+      const { value, etag } = await getTaggedJson<unknown>(`/api/orders/${encodeURIComponent(orderId)}`);
+      return { value: backOfficeOrderSchema.parse(value), etag };
+    },
   });
 
 export const orderItemsQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: [...ORDERS_KEY, orderId, 'items'],
-    queryFn: () =>
-      getJson<OrderItemView[]>(`/api/orders/${encodeURIComponent(orderId)}/items`, { on401: 'throw' }),
+    queryFn: async () =>
+      orderItemsSchema.parse(
+        await getJson<unknown>(`/api/orders/${encodeURIComponent(orderId)}/items`, { on401: 'throw' }),
+      ),
   });
 
 /** The back office's paged list of orders; its keys start with this path. */

@@ -1,24 +1,31 @@
-import type { OrderRefundView, OrderUnit, RefundableUnitView } from '@licensestore/shared';
+import {
+  orderRefundViewSchema,
+  type RefundRequest,
+  refundableUnitViewSchema,
+} from '@licensestore/contract/refunds';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
 import { apiRequest, getJson, isStale } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import { ORDERS_KEY } from './get-orders';
 import { refuseStaleOrderWrite } from './stale-order';
 
-/** The units the refund dialog offers (admins only). */
+const refundableUnitsSchema = z.array(refundableUnitViewSchema);
+
+/** The units the refund dialog offers (admins only), their prices checked against the contract. */
 export const refundableUnitsQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: [...ORDERS_KEY, orderId, 'refundable-units'],
-    queryFn: () =>
-      getJson<RefundableUnitView[]>(`/api/orders/${encodeURIComponent(orderId)}/refundable-units`, {
-        on401: 'throw',
-      }),
+    queryFn: async () =>
+      refundableUnitsSchema.parse(
+        await getJson<unknown>(`/api/orders/${encodeURIComponent(orderId)}/refundable-units`, {
+          on401: 'throw',
+        }),
+      ),
   });
 
 export const useRefundableUnits = (orderId: string, enabled: boolean) =>
   useQuery({ ...refundableUnitsQueryOptions(orderId), enabled });
-
-export type RefundRequest = { units: OrderUnit[]; reason: string } | { all: true; reason: string };
 
 /**
  * Asks PayPal for the refund; the order, its lines, keys and timeline are read again whatever the answer. `etag`
@@ -35,7 +42,10 @@ export function useRefundOrder(orderId: string, etag: string | null) {
         request,
         { ifMatch: etag },
       );
-      return { accepted: response.status === 202, refund: (await response.json()) as OrderRefundView };
+      return {
+        accepted: response.status === 202,
+        refund: orderRefundViewSchema.parse(await response.json()),
+      };
     },
     onSuccess: ({ accepted, refund }) => {
       toast({

@@ -1,9 +1,10 @@
+import { ADMIN_STATUSES, type AdminStatus } from '@licensestore/contract/orders';
 import type { OrderView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Select } from '@/components/ui/select';
-import { ADMIN_STATUSES, type AdminStatus, useChangeOrderStatus } from '../api/change-order-status';
+import { useChangeOrderStatus } from '../api/change-order-status';
 import { statusChangeQuestion } from '../utils/status-change';
 
 const OPTIONS = ADMIN_STATUSES.map((status) => ({

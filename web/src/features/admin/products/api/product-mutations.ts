@@ -1,7 +1,7 @@
 import type { Product } from '@licensestore/shared';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { productsQueryKey } from '@/features/catalogue/api/get-products';
-import { apiRequest } from '@/lib/api';
+import { answerOf, apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
 import type { ProductPayload } from '../utils/product-form-values';
 
@@ -16,7 +16,7 @@ export function useCreateProduct() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (payload: ProductPayload) =>
-      (await (await apiRequest('POST', '/api/products', payload)).json()) as Product,
+      answerOf<Product>(await apiRequest('POST', '/api/products', payload)),
     onSuccess: async () => {
       toast({ title: 'Product created successfully' });
       await refreshProducts(queryClient);
@@ -37,9 +37,9 @@ export function useUpdateProduct() {
       /** The ETag the form loaded the product with: a product changed since is refused, never overwritten. */
       etag: string | null;
     }) =>
-      (await (
-        await apiRequest('PATCH', `/api/products/${encodeURIComponent(id)}`, payload, { ifMatch: etag })
-      ).json()) as Product,
+      answerOf<Product>(
+        await apiRequest('PATCH', `/api/products/${encodeURIComponent(id)}`, payload, { ifMatch: etag }),
+      ),
     onSuccess: async () => {
       toast({ title: 'Product updated successfully' });
       await refreshProducts(queryClient);

@@ -1,3 +1,4 @@
+import type { StockMismatch } from '@licensestore/contract/license-keys';
 import type { Product } from '@licensestore/shared';
 import { Pencil, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
@@ -6,7 +7,7 @@ import type { Columns } from '@/components/ui/data-table';
 import { ProductThumbnail } from '@/components/ui/product-thumbnail';
 import { QueryTable } from '@/components/ui/query-table';
 import { useProducts } from '@/features/catalogue/api/get-products';
-import { type StockMismatch, useStockMismatches } from '../../stock-mismatches/api/stock-mismatches';
+import { useStockMismatches } from '../../stock-mismatches/api/stock-mismatches';
 import { StockMismatchFix } from '../../stock-mismatches/components/stock-mismatch-fix';
 import { ProductPrice } from './product-price';
 

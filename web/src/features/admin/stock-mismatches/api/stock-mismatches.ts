@@ -1,16 +1,8 @@
+import type { StockMismatch } from '@licensestore/contract/license-keys';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { productsQueryKey } from '@/features/catalogue/api/get-products';
 import { apiRequest, getJson } from '@/lib/api';
 import { toast } from '@/lib/toast';
-
-/** A product whose In Stock flag says the opposite of its inventory (GET /api/admin/stock-mismatches). */
-export interface StockMismatch {
-  productId: string;
-  productName: string;
-  /** What the store shows: In Stock (true) or Out of Stock. */
-  inStock: boolean;
-  available: number;
-}
 
 export const stockMismatchesQueryKey = ['/api/admin/stock-mismatches'] as const;
 

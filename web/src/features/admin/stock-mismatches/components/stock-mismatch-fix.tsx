@@ -1,7 +1,8 @@
+import type { StockMismatch } from '@licensestore/contract/license-keys';
 import { TriangleAlert } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { useReadOnly } from '../../auth/api/admin-status';
-import { type StockMismatch, useFixStock } from '../api/stock-mismatches';
+import { useFixStock } from '../api/stock-mismatches';
 
 const keysAvailable = (count: number) =>
   count === 0 ? 'no keys available' : `${count} ${count === 1 ? 'key' : 'keys'} available`;

@@ -1,18 +1,13 @@
-import type { BackOfficeRole, BackOfficeUserView } from '@licensestore/shared/back-office';
+import type { NewBackOfficeUserRequest } from '@licensestore/contract/back-office';
+import type { BackOfficeUserView } from '@licensestore/shared/back-office';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api';
+import { answerOf, apiRequest } from '@/lib/api';
 import { usePagedQuery } from '@/lib/paged-query';
 import { toast } from '@/lib/toast';
 
 const USERS_KEY = ['/api/admin/users'] as const;
 /** The Team screen's paged list; its query keys start with this path. */
 const TEAM_PATH = '/api/admin/team';
-
-export interface NewBackOfficeUser {
-  username: string;
-  password: string;
-  role: BackOfficeRole;
-}
 
 /** One page of the team: the URL's role filter and cursor, as the server takes them. */
 export const useTeamPage = (params: Readonly<Record<string, string>>) =>
@@ -22,8 +17,8 @@ export const useTeamPage = (params: Readonly<Record<string, string>>) =>
 export function useAddBackOfficeUser() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (user: NewBackOfficeUser) =>
-      (await (await apiRequest('POST', USERS_KEY[0], user)).json()) as BackOfficeUserView,
+    mutationFn: async (user: NewBackOfficeUserRequest) =>
+      answerOf<BackOfficeUserView>(await apiRequest('POST', USERS_KEY[0], user)),
     onSuccess: async (user) => {
       toast({
         title: 'User added',
