@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { vi } from 'vitest';
 import { testRedisUrl } from '../../../test/support/database.js';
 import type { LogLine } from './harness.js';
 
@@ -25,7 +26,6 @@ export function spawnProjections(databaseUrl: string, env: Record<string, string
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: LogLine[] = [];
-  const waiters = new Set<(line: LogLine) => void>();
   let stderr = '';
   child.stderr?.on('data', (chunk) => {
     stderr += String(chunk);
@@ -37,42 +37,24 @@ export function spawnProjections(databaseUrl: string, env: Record<string, string
     } catch {
       return;
     }
-    const line = { level: parsed.level, msg: parsed.msg, fields: parsed };
-    lines.push(line);
-    for (const waiter of waiters) waiter(line);
+    lines.push({ level: parsed.level, msg: parsed.msg, fields: parsed });
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   let consumed = 0;
-  const waitFor = (msg: string, timeoutMs = 20_000) =>
-    new Promise<LogLine>((resolve, reject) => {
-      const index = lines.findIndex((line, i) => i >= consumed && line.msg === msg);
-      if (index >= 0) {
-        consumed = index + 1;
-        return resolve(lines[index] as LogLine);
-      }
-      const waiter = (line: LogLine) => {
-        if (line.msg !== msg) return;
-        done();
-        consumed = lines.length;
-        resolve(line);
-      };
-      const onExit = () => {
-        done();
-        reject(new Error(`projections exited before logging "${msg}"; stderr:\n${stderr}`));
-      };
-      const timer = setTimeout(() => {
-        done();
-        reject(new Error(`no "${msg}" from projections within ${timeoutMs} ms; stderr:\n${stderr}`));
-      }, timeoutMs);
-      const done = () => {
-        clearTimeout(timer);
-        waiters.delete(waiter);
-        child.off('exit', onExit);
-      };
-      waiters.add(waiter);
-      child.once('exit', onExit);
-    });
+  const waitFor = async (msg: string, timeoutMs = 20_000) => {
+    const index = await vi.waitFor(
+      () => {
+        const found = lines.findIndex((line, i) => i >= consumed && line.msg === msg);
+        if (found < 0)
+          throw new Error(`no "${msg}" from projections within ${timeoutMs} ms; stderr:\n${stderr}`);
+        return found;
+      },
+      { timeout: timeoutMs, interval: 20 },
+    );
+    consumed = index + 1;
+    return lines[index] as LogLine;
+  };
   return { child, lines, waitFor, exited, kill: (signal = 'SIGKILL') => child.kill(signal) };
 }
