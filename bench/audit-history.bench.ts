@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AuditEventsQuery } from '@licensestore/contract/audit';
 import { type Database, openDatabase } from '@licensestore/shared/db';
 import {
   type EventStore,
@@ -28,7 +29,7 @@ import { migrateReadModel } from '../projections/src/index.js';
 import { deliveryHistory } from '../projections/test/support/licence-keys.js';
 import { appendHistory, storeHistory } from '../projections/test/support/orders.js';
 import { startEmbeddedPostgres } from '../scripts/stack/embedded-postgres.js';
-import { auditEventsQuery, type EventLogFilters } from '../services/api/src/audit/event-log.js';
+import { auditEventsQuery } from '../services/api/src/audit/event-log.js';
 import { format, percentile } from './support/stats.js';
 
 const LOG_ROWS = Number(process.env.BENCH_LOG_ROWS ?? 1_000_000);
@@ -75,7 +76,7 @@ async function benchEventLog(db: Kysely<Database>) {
   const middle = position(Math.floor(LOG_ROWS / 2));
   const day = (n: number, hour = 0) => new Date(Date.UTC(2026, 0, n, hour));
   const product = '00000000-0000-0000-0000-0000000000a1';
-  const pages: Array<[string, Omit<EventLogFilters, 'limit'>]> = [
+  const pages: Array<[string, Omit<AuditEventsQuery, 'limit'>]> = [
     ['newest page, no filter', {}],
     ['mid-log page (cursor)', { before: middle }],
     ['type', { type: 'OrderFulfilled' }],

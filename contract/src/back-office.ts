@@ -27,3 +27,12 @@ export const newBackOfficeUserRequestSchema = z.object({
   role: z.enum(BACK_OFFICE_ROLES, { error: `must be one of ${BACK_OFFICE_ROLES.join(', ')}` }),
 });
 export type NewBackOfficeUserRequest = z.input<typeof newBackOfficeUserRequestSchema>;
+
+/**
+ * GET /api/admin/team: the Team screen's filter, beside the paging parameters; one role reads
+ * `admin_users_role_created_idx`.
+ */
+export const teamFiltersSchema = z.object({
+  role: z.enum(BACK_OFFICE_ROLES, { error: `must be one of ${BACK_OFFICE_ROLES.join(', ')}` }).optional(),
+});
+export type TeamFilters = z.output<typeof teamFiltersSchema>;

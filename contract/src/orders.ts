@@ -5,10 +5,13 @@ import {
   type OrderItemView,
   type OrderKeyStatus,
   type OrderView,
+  orderStatusSchema,
 } from '@licensestore/shared';
 import { buyerOrderMoneySchema } from '@licensestore/shared/buyer-orders';
+import { storableText } from '@licensestore/shared/text';
 import { z } from 'zod';
 import { orderRefundViewSchema } from './refunds.js';
+import { searchTermSchema } from './search.js';
 import type { ViewShape } from './view-shape.js';
 
 /** What an admin may set; processing and refunded follow from payments and deliveries. */
@@ -19,6 +22,44 @@ export type AdminStatus = (typeof ADMIN_STATUSES)[number];
 export const orderStatusChangeSchema = z.object({
   status: z.enum(ADMIN_STATUSES, { error: `must be one of ${ADMIN_STATUSES.join(', ')}` }),
 });
+
+const STATUSES = orderStatusSchema.options;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A UTC day (`2026-11-26`) as the instant it starts. */
+const day = (field: 'from' | 'to') =>
+  z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date like 2026-11-26' })
+    .transform((text, ctx) => {
+      const start = new Date(`${text}T00:00:00.000Z`);
+      if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== text) {
+        ctx.addIssue({ code: 'custom', message: `${text} is no date`, path: [] });
+        return z.NEVER;
+      }
+      // `to` names the last day included: orders before the next day's start.
+      return field === 'to' ? new Date(start.getTime() + DAY_MS) : start;
+    })
+    .optional();
+
+/**
+ * GET /api/admin/orders: the list's filters beside the paging parameters: status, placed from / to (UTC days, both
+ * included), one customer's e-mail, and a search `q` for an order number (`#1A2B3C4D` or part of it from the start),
+ * an order id, a PayPal order id, or part of the customer's name or e-mail address.
+ */
+export const orderListFiltersSchema = z
+  .object({
+    status: z.enum(STATUSES, { error: `must be one of ${STATUSES.join(', ')}` }).optional(),
+    from: day('from'),
+    to: day('to'),
+    customer: storableText({ max: 320 }).optional(),
+    q: searchTermSchema,
+  })
+  .refine((filters) => !filters.from || !filters.to || filters.from < filters.to, {
+    error: 'must not be before from',
+    path: ['to'],
+  });
+export type OrderListFilters = z.output<typeof orderListFiltersSchema>;
 
 /** POST /api/orders/:id/access: the delivery e-mail link's token, traded for the order's access cookie. */
 export const orderAccessRequestSchema = z.object({ token: z.string().max(200) });

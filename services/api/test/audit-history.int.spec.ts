@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { AuditEventsQuery } from '@licensestore/contract/audit';
 import { inventoryDecider, licenceKeysStream, orderDecider, orderStream } from '@licensestore/shared';
 import {
   type AuditEventPage,
@@ -15,7 +16,7 @@ import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogProjector, createProjectorTables } from '../../../projections/src/index.js';
-import { auditEventsQuery, type EventLogFilters } from '../src/audit/event-log.js';
+import { auditEventsQuery } from '../src/audit/event-log.js';
 import { signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { readEvents, seedProduct } from './support/checkout.js';
@@ -372,7 +373,7 @@ describe('audit history and time travel', () => {
 
   describe('query plans over a large log', () => {
     const SCHEMA = 'audit_plans';
-    const explain = async (filters: Omit<EventLogFilters, 'limit'>) => {
+    const explain = async (filters: Omit<AuditEventsQuery, 'limit'>) => {
       const { sql: text, parameters } = auditEventsQuery({ ...filters, limit: 50 }).compile(database.db);
       const client = await database.pool.connect();
       try {
@@ -421,7 +422,7 @@ describe('audit history and time travel', () => {
         { product: '00000000-0000-0000-0000-0000000000a1', from: new Date('2026-01-02T00:00:00Z') },
       ],
     ])('reads a page filtered by %s through indexes, never a sequential scan', async (_name, filters) => {
-      const plan = await explain(filters as Omit<EventLogFilters, 'limit'>);
+      const plan = await explain(filters as Omit<AuditEventsQuery, 'limit'>);
       expect(plan).toContain('Index');
       expect(plan).not.toContain('Seq Scan');
     });

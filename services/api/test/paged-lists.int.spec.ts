@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomerView } from '@licensestore/contract/customers';
+import { type OrderListFilters, orderListFiltersSchema } from '@licensestore/contract/orders';
 import type { OrderView } from '@licensestore/shared';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
@@ -18,7 +19,6 @@ import {
 import { createTestDatabase } from '../../../test/support/database.js';
 import { CUSTOMER_KEYSET, customerListQuery } from '../src/customers/queries.js';
 import { keysetQuery, type PageParams } from '../src/http/paging.js';
-import { type OrderListFilters, orderListFiltersSchema } from '../src/orders/order-search.js';
 import { ORDER_KEYSET, orderListQuery } from '../src/orders/queries.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
 

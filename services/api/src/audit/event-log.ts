@@ -1,26 +1,15 @@
+import type { AuditEventsQuery } from '@licensestore/contract/audit';
 import type { AuditEventPage, AuditTables } from '@licensestore/shared/audit';
 import type { Database } from '@licensestore/shared/db';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type AuditLogRow, auditEventOf, withAdminNames } from './events.js';
-
-export interface EventLogFilters {
-  type?: string;
-  actor?: string;
-  order?: string;
-  product?: string;
-  from?: Date;
-  to?: Date;
-  /** Position cursor: only events before it (the page after the one that ended there). */
-  before?: string;
-  limit: number;
-}
 
 /**
  * Bounds of a time range as positions, from the `(recorded_at, position)` index. The log is recorded in time
  * order, so these turn "between two moments" into a position range the primary key reads backwards; the
  * `recorded_at` conditions stay, so a bound is a shortcut, never a widening.
  */
-const timeBounds = (column: RawBuilder<unknown>, { from, to }: EventLogFilters): RawBuilder<unknown>[] => [
+const timeBounds = (column: RawBuilder<unknown>, { from, to }: AuditEventsQuery): RawBuilder<unknown>[] => [
   ...(from
     ? [
         sql`e.recorded_at >= ${from}`,
@@ -43,7 +32,7 @@ const timeBounds = (column: RawBuilder<unknown>, { from, to }: EventLogFilters):
  * cursor, whatever the page number. A product filter starts from `audit_log_products` (an event may concern
  * several products). Exported so a test can EXPLAIN it.
  */
-export function auditEventsQuery(filters: EventLogFilters): RawBuilder<AuditLogRow> {
+export function auditEventsQuery(filters: AuditEventsQuery): RawBuilder<AuditLogRow> {
   const position = filters.product ? sql`p.position` : sql`e.position`;
   const conditions: RawBuilder<unknown>[] = [
     ...(filters.product ? [sql`p.product_id = ${filters.product}::uuid`] : []),
@@ -68,7 +57,7 @@ export function auditEventsQuery(filters: EventLogFilters): RawBuilder<AuditLogR
 /** One page of the store-wide log, newest first, with the cursor of the next (older) page. */
 export async function listAuditEvents(
   db: Kysely<Database>,
-  filters: EventLogFilters,
+  filters: AuditEventsQuery,
 ): Promise<AuditEventPage> {
   const { rows } = await auditEventsQuery(filters).execute(db.withTables<AuditTables>());
 

@@ -1,36 +1,14 @@
 import type { KeyObject } from 'node:crypto';
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
-import type { ExportSigningView } from '@licensestore/contract/audit';
+import { type ExportSigningView, periodExportQuerySchema } from '@licensestore/contract/audit';
 import { AppError, TooManyRequestsError, ValidationError } from '@licensestore/shared';
 import { keyIdOf } from '@licensestore/shared/audit-export';
 import { eventsRecordedIn, writeExport } from '@licensestore/shared/audit-period-export';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { type Response, Router } from 'express';
 import { strToU8, Zip, ZipDeflate } from 'fflate';
-import { z } from 'zod';
 import { parseRequest } from '../http/validation.js';
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** A day that exists: 2026-02-30 would roll over to March in a Date. */
-const isDay = (text: string) => {
-  const midnight = new Date(`${text}T00:00:00.000Z`);
-  return !Number.isNaN(midnight.getTime()) && midnight.toISOString().startsWith(text);
-};
-
-/** A date (midnight UTC) or an ISO timestamp with Z or an offset, as `npm run audit:export` reads them. */
-const when = z
-  .string()
-  .max(40)
-  .refine(
-    (text) => (DAY.test(text) ? isDay(text) : z.iso.datetime({ offset: true }).safeParse(text).success),
-    'must be a date (YYYY-MM-DD) or an ISO timestamp with Z or an offset, e.g. 2026-11-24T09:00:00Z',
-  )
-  .transform((text) => new Date(DAY.test(text) ? `${text}T00:00:00.000Z` : text));
-
-/** `to` left out: up to the moment of the export. */
-const periodQuery = z.object({ from: when, to: when.optional() });
 
 export const NO_SIGNING_KEY =
   'The signed export needs the audit signing key, which is not set: set AUDIT_SIGNING_KEY (an Ed25519 private key) and restart';
@@ -39,7 +17,7 @@ const compact = (date: Date) => date.toISOString().replace(/[-:]|\.\d{3}/g, '');
 
 /** The period asked for, checked as the command line checks it: in order, and over. */
 function periodOf(query: unknown, exportedAt: Date) {
-  const { from, to = exportedAt } = parseRequest(periodQuery, query);
+  const { from, to = exportedAt } = parseRequest(periodExportQuerySchema, query);
   if (from >= to) throw new ValidationError('The period must start before it ends');
   // Events of a period still running would keep arriving after the export: it could not be complete.
   if (to > exportedAt) {

@@ -1,5 +1,6 @@
 // The dashboard's own folds, so the figures of the past cannot drift from the live ones (ADR 015).
 import type { KeyObject } from 'node:crypto';
+import { asOfQuerySchema, auditEventsQuerySchema } from '@licensestore/contract/audit';
 import { NotFoundError } from '@licensestore/shared';
 import type { ParkedEventsView } from '@licensestore/shared/audit';
 import type { DatabaseHandle } from '@licensestore/shared/db';
@@ -8,9 +9,7 @@ import type { KeyVault } from '@licensestore/shared/key-vault';
 import type { Logger } from '@licensestore/shared/logging';
 import { countParkedEvents, listParkedEvents } from '@licensestore/shared/parked-events';
 import { dashboardAsOf } from '@licensestore/shared/readmodel';
-import { storableText } from '@licensestore/shared/text';
 import { type Response, Router } from 'express';
-import { z } from 'zod';
 import { requireBackOffice } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { parseRequest } from '../http/validation.js';
@@ -28,30 +27,6 @@ export interface AuditRoutesDeps {
   /** The audit export's Ed25519 key (AUDIT_SIGNING_KEY, as `npm run audit:export` reads it); unset, no export. */
   signingKey?: KeyObject | undefined;
 }
-
-const moment = z.iso.datetime({
-  offset: true,
-  message: 'must be an ISO 8601 date-time, e.g. 2026-11-24T09:00:00Z',
-});
-const asOfQuery = z.object({ at: moment.transform((at) => new Date(at)) });
-const text = storableText({ max: 200 });
-
-const eventLogQuery = z.object({
-  type: z
-    .string()
-    .regex(/^[A-Za-z]{1,100}$/, 'must be an event type, e.g. OrderCaptured')
-    .optional(),
-  actor: text.optional(),
-  order: z.uuid({ message: 'must be an order id' }).optional(),
-  product: z.uuid({ message: 'must be a product id' }).optional(),
-  from: moment.transform((at) => new Date(at)).optional(),
-  to: moment.transform((at) => new Date(at)).optional(),
-  before: z
-    .string()
-    .regex(/^[\w/:.-]{1,100}$/, 'must be a cursor from a previous page')
-    .optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-});
 
 const PARKED_EVENTS_SHOWN = 200;
 
@@ -86,11 +61,11 @@ export function auditRoutes({
   router.use(periodExportRoutes({ eventStore, signingKey }));
 
   router.get('/audit/events', async (req, res) => {
-    privateJson(res, await listAuditEvents(database.db, parseRequest(eventLogQuery, req.query)));
+    privateJson(res, await listAuditEvents(database.db, parseRequest(auditEventsQuerySchema, req.query)));
   });
 
   router.get('/audit/orders/:id/as-of', async (req, res) => {
-    const { at } = parseRequest(asOfQuery, req.query);
+    const { at } = parseRequest(asOfQuerySchema, req.query);
     const order = await orderAsOfView(eventStore, orderId(req.params.id), at, reveal);
     if (!order) throw new NotFoundError(`Order not found as of ${at.toISOString()}`);
     privateJson(res, order);
@@ -106,7 +81,7 @@ export function auditRoutes({
   });
 
   router.get('/audit/dashboard/as-of', async (req, res) => {
-    const { at } = parseRequest(asOfQuery, req.query);
+    const { at } = parseRequest(asOfQuerySchema, req.query);
     privateJson(
       res,
       await dashboardAsOf({ eventStore, db: database.db }, at, { lowStockThreshold, log: logger }),

@@ -1,6 +1,6 @@
-import { newBackOfficeUserRequestSchema } from '@licensestore/contract/back-office';
+import { newBackOfficeUserRequestSchema, type TeamFilters } from '@licensestore/contract/back-office';
 import { AppError, ForbiddenError, NotFoundError } from '@licensestore/shared';
-import { BACK_OFFICE_ROLES, type BackOfficeUserView, usernameKey } from '@licensestore/shared/back-office';
+import { type BackOfficeUserView, usernameKey } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
 import { timeOrderedId } from '@licensestore/shared/ids';
 import type { Page } from '@licensestore/shared/paging';
@@ -73,15 +73,10 @@ export const teamKeyset: Keyset<UserRow, 'created'> = {
   defaultDir: 'asc',
 };
 
-/** The Team screen's filter, beside the paging parameters; one role reads `admin_users_role_created_idx`. */
-export const teamFilters = z.object({
-  role: z.enum(BACK_OFFICE_ROLES, { error: `must be one of ${BACK_OFFICE_ROLES.join(', ')}` }).optional(),
-});
-
 /** One page of the back-office users. */
 export async function listTeamPage(
   db: Kysely<Database>,
-  filters: z.infer<typeof teamFilters>,
+  filters: TeamFilters,
   page: PageParams<'created'>,
 ): Promise<Page<BackOfficeUserView>> {
   let query = db.selectFrom('admin_users').select(['id', 'username', 'role', 'created_at']);

@@ -1,3 +1,4 @@
+import { teamFiltersSchema } from '@licensestore/contract/back-office';
 import { NotFoundError } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import { Router } from 'express';
@@ -10,7 +11,6 @@ import {
   deleteBackOfficeUser,
   listBackOfficeUsers,
   listTeamPage,
-  teamFilters,
   teamKeyset,
 } from './back-office-users.js';
 import { requireAdmin, signedInAdmin } from './guards.js';
@@ -37,7 +37,7 @@ export function backOfficeUserRoutes({
   // The Team screen's list, a page at a time.
   router.get('/admin/team', requireAdmin, async (req, res) => {
     const page = parsePageQuery(teamKeyset, req.query);
-    const filters = parseRequest(teamFilters, req.query);
+    const filters = parseRequest(teamFiltersSchema, req.query);
     res.set('Cache-Control', 'no-store').json(await listTeamPage(db, filters, page));
   });
 

@@ -1,10 +1,9 @@
-import type { CustomerView } from '@licensestore/contract/customers';
+import type { CustomerListFilters, CustomerView } from '@licensestore/contract/customers';
 import { customerEmailKey } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
-import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
-import { containing, isWholeEmailAddress, searchTermSchema } from '../http/search.js';
+import { containing, isWholeEmailAddress } from '../http/search.js';
 
 const CUSTOMER_COLUMNS = [
   'email_key',
@@ -58,10 +57,6 @@ export const CUSTOMER_KEYSET: Keyset<CustomerRow, CustomerSort> = {
   defaultSort: 'lastOrderDate',
   defaultDir: 'desc',
 };
-
-/** The customers list's filter: `q`, a whole e-mail address (its key) or part of the name or address (trigrams). */
-export const customerListFiltersSchema = z.object({ q: searchTermSchema });
-export type CustomerListFilters = z.output<typeof customerListFiltersSchema>;
 
 /** The customers matching the filters, selected as the list shows them (ordering and paging are the caller's). */
 export function customerListQuery(db: Kysely<Database>, { q }: CustomerListFilters) {

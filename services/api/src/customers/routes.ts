@@ -1,3 +1,4 @@
+import { customerListFiltersSchema } from '@licensestore/contract/customers';
 import { NotFoundError } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import { type Response, Router } from 'express';
@@ -5,13 +6,7 @@ import type { Kysely } from 'kysely';
 import { requireBackOffice } from '../auth/guards.js';
 import { parsePageQuery } from '../http/paging.js';
 import { parseRequest } from '../http/validation.js';
-import {
-  CUSTOMER_KEYSET,
-  customerListFiltersSchema,
-  findCustomer,
-  listCustomers,
-  pageCustomers,
-} from './queries.js';
+import { CUSTOMER_KEYSET, findCustomer, listCustomers, pageCustomers } from './queries.js';
 
 /** Customers are names and e-mail addresses: no cache anywhere keeps them. */
 const privateJson = (res: Response, body: unknown) => {

@@ -1,9 +1,9 @@
+import type { OrderListFilters } from '@licensestore/contract/orders';
 import type { OrderView } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import type { Page } from '@licensestore/shared/paging';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { PageParams } from '../http/paging.js';
-import type { OrderListFilters } from './order-search.js';
 import { ORDER_KEYSET, type OrderSort, orderListQuery, pageOrders } from './queries.js';
 
 /** A page of the back office's orders list, with where it stands among the orders the filters find. */

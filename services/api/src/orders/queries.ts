@@ -1,3 +1,4 @@
+import type { OrderListFilters } from '@licensestore/contract/orders';
 import {
   type BackOfficeOrderView,
   customerEmailKey,
@@ -12,7 +13,7 @@ import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
 import { isUuid } from '../http/ids.js';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
-import { type OrderListFilters, orderSearch } from './order-search.js';
+import { orderSearch } from './order-search.js';
 
 /** One line of an order; `price` is the unit price. */
 export interface StoredOrderItem {

@@ -1,4 +1,8 @@
-import { orderAccessRequestSchema, orderStatusChangeSchema } from '@licensestore/contract/orders';
+import {
+  orderAccessRequestSchema,
+  orderListFiltersSchema,
+  orderStatusChangeSchema,
+} from '@licensestore/contract/orders';
 import { refundRequestSchema } from '@licensestore/contract/refunds';
 import {
   AppError,
@@ -35,7 +39,6 @@ import { type KeyCustody, PAGE_VIEW_MS } from './custody.js';
 import { orderEventsRoute, PAGE_VIEW_COOKIE, type SnapshotView } from './events-route.js';
 import { showOrderItems } from './item-views.js';
 import { countedOrderPage } from './order-page-counts.js';
-import { orderListFiltersSchema } from './order-search.js';
 import { OrderWatch } from './order-watch.js';
 import {
   findBuyerRefunds,
