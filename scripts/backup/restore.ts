@@ -6,9 +6,11 @@ import { openDatabase } from '@licensestore/shared/db';
 import {
   decodePosition,
   encodePosition,
+  eventVersions,
   isEmptyPostgresLog,
-  openEventStore,
+  openBareEventStore,
   type RestoredEvent,
+  versionedEventStore,
   writeRestoredEvents,
 } from '@licensestore/shared/eventstore';
 import type { Logger } from '@licensestore/shared/logging';
@@ -34,7 +36,7 @@ import {
   TABLES_FILE,
   UPLOADS_DIR,
 } from './format.js';
-import { checkRestoredLog, type RestoredLogCheck } from './restored-log-check.js';
+import { checkRestoredLog, DigestingReads, type RestoredLogCheck, WrittenLog } from './restored-log-check.js';
 import { type BackupSecrets, type OpeningKey, openSecrets } from './sealed-secrets.js';
 
 /** Where a restore stops: after the last event recorded at or before a time, or at a position of the backup's log. */
@@ -176,7 +178,8 @@ function checkSequence(parts: BackupPart[]): void {
 /**
  * Brings a checked backup back into an empty store. Before anything is written, the target must hold no event, no
  * kept row, no upload and no other licence-key secret. Then the log goes back as it was (up to `until`), then the
- * kept tables, uploads and the secret; every read model is rebuilt from the log, and the log is read back and compared with the backup.
+ * kept tables, uploads and the secret; every read model is rebuilt from the log, whose read is compared with the
+ * backup on the way.
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreSummary> {
   const started = performance.now();
@@ -196,7 +199,9 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
     });
     const eventsStarted = performance.now();
     const cut: Cut = { count: 0, lastPosition: null, lastRecordedAt: null, lastPart: 0 };
-    await writeRestoredEvents(database.pool, restoredEvents(parts, options.until, cut));
+    const positions = parts[0]?.manifest.eventStore === 'postgres';
+    const written = new WrittenLog(positions);
+    await writeRestoredEvents(database.pool, restoredEvents(parts, options.until, cut, written));
     // Bulk-written rows have no statistics and no visibility map yet: the rebuild that reads them all would pay for both.
     await database.pool.query('VACUUM (ANALYZE) event_store.events');
     const eventsMs = performance.now() - eventsStarted;
@@ -209,8 +214,13 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
     );
     await writeSecret(secretFile, secrets);
 
-    // Read as the roles will read it (upcast), so the read models are what the restored store would build.
-    const store = await openEventStore({ databaseUrl: options.databaseUrl });
+    // Read as the roles will read it (upcast), so the read models are what the restored store would build; the
+    // rebuild's one read of the log, taken as it is stored, checks it against the backup on the way.
+    const reads = new DigestingReads(
+      await openBareEventStore({ databaseUrl: options.databaseUrl }),
+      positions,
+    );
+    const store = versionedEventStore(reads.store, eventVersions);
     try {
       const rebuilt = await rebuildProjectors({
         db: database.db,
@@ -219,7 +229,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
         projectors: allProjectors,
         log: options.log,
       });
-      const verify = await checkRestoredLog(options.databaseUrl, parts, cut.count);
+      const verify = await checkRestoredLog(options.databaseUrl, parts, written, reads);
       return {
         backup: options.backup,
         partsUsed: cut.lastPart + 1,
@@ -348,6 +358,7 @@ async function* restoredEvents(
   parts: BackupPart[],
   until: RestorePoint | undefined,
   cut: Cut,
+  written: WrittenLog,
 ): AsyncGenerator<RestoredEvent> {
   for (const [index, { dir, manifest }] of parts.entries()) {
     for await (const { line } of backupLines(dir)) {
@@ -356,6 +367,7 @@ async function* restoredEvents(
       cut.lastPosition = line.position;
       cut.lastRecordedAt = line.recordedAt;
       cut.lastPart = index;
+      written.add(line);
       yield {
         id: line.id,
         streamId: line.stream,

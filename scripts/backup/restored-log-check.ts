@@ -1,9 +1,13 @@
+import { createHash } from 'node:crypto';
 import { canonicalJson } from '@licensestore/shared/audit-export';
 import {
   decodePosition,
+  type EventStore,
+  isUnreadable,
   type LogEntry,
   openBareEventStore,
   type Position,
+  type RecordedEvent,
   recordedOrThrow,
 } from '@licensestore/shared/eventstore';
 import { type BackupLine, backupLines, backupRecord } from './format.js';
@@ -15,23 +19,125 @@ export interface RestoredLogCheck {
   passed: boolean;
   events: number;
   difference: string | null;
+  /** The time the comparison itself took (beside the rebuild's own read of the log, when it rode on it). */
   durationMs: number;
 }
 
-/** An event as the log holds it, without its position: what must read back exactly as its backup line holds it. */
-const heldAs = ({ seq, prev, hash, position, ...held }: BackupLine) => canonicalJson(held);
+/** A backup's parts as the check reads them: where each is, and the kind of store it came from. */
+type Parts = Array<{ dir: string; manifest: { eventStore: 'postgres' | 'eventstoredb' } }>;
 
 /**
- * Reads the restored log back through the event store, unchanged (no upcasting), and compares each event with the
- * backup line it was written from: id, stream, revision, type, recorded time, metadata and data, in the same order,
- * and from a Postgres backup the same global position. The lines were checked against the backup's hash chain
- * before anything was written, so a log that passes is the backed-up log itself, the read models rebuilt from it
- * are the store's, and the check costs one read of the log rather than a second replay into every projector
- * (`npm run audit:verify` does that, any time after).
+ * What an event must read back as, without its position: id, stream, revision, type, recorded time, metadata and
+ * data, canonical. A Postgres log's events keep their global position too (the transaction part of a position is
+ * the restoring server's), so that is compared when the backup came from Postgres.
+ */
+const lineText = ({ seq, prev, hash, position, ...held }: BackupLine, positions: boolean) =>
+  `${positions ? decodePosition(position)[1] : ''} ${canonicalJson(held)}`;
+
+const eventText = (event: RecordedEvent, positions: boolean) => {
+  const { position, ...held } = backupRecord(event);
+  return `${positions ? decodePosition(position)[1] : ''} ${canonicalJson(held)}`;
+};
+
+/** A running SHA-256 over events in log order, one line each, as `lineText` and `eventText` write them. */
+class LogDigest {
+  events = 0;
+  private readonly hash = createHash('sha256');
+
+  add(text: string): void {
+    this.hash.update(text).update('\n');
+    this.events += 1;
+  }
+
+  get value(): string {
+    return this.hash.copy().digest('hex');
+  }
+}
+
+/** The backup's side of the comparison: each line as it is written into the log. */
+export class WrittenLog {
+  private readonly digest = new LogDigest();
+
+  constructor(private readonly positions: boolean) {}
+
+  add(line: BackupLine): void {
+    this.digest.add(lineText(line, this.positions));
+  }
+
+  get events() {
+    return this.digest.events;
+  }
+
+  get value() {
+    return this.digest.value;
+  }
+}
+
+/**
+ * The log's side: `store` (the bare adapter, reading events as they are stored) with every read of the whole log
+ * in one pass from its start digested on the way, so the read that a rebuild makes anyway checks the restored log
+ * too. A read that is not the next one of that pass (or an event that does not read) leaves no digest: the check
+ * then reads the log itself.
+ */
+export class DigestingReads {
+  readonly store: EventStore;
+  private readonly digest = new LogDigest();
+  private next: Position | null = null;
+  private onePass = true;
+  private spentMs = 0;
+
+  constructor(bare: EventStore, positions: boolean) {
+    this.store = {
+      append: (stream, events, expected) => bare.append(stream, events, expected),
+      readStream: (stream, fromRevision) => bare.readStream(stream, fromRevision),
+      readLastEvent: (stream) => bare.readLastEvent(stream),
+      subscribeAll: (after, signal) => bare.subscribeAll(after, signal),
+      close: () => bare.close(),
+      readAll: async (after, limit) => {
+        const entries = await bare.readAll(after, limit);
+        const started = performance.now();
+        if (after !== this.next) this.onePass = false;
+        for (const entry of entries) this.addEntry(entry, positions);
+        this.next = entries.at(-1)?.position ?? this.next;
+        this.spentMs += performance.now() - started;
+        return entries;
+      },
+    };
+  }
+
+  private addEntry(entry: LogEntry, positions: boolean) {
+    if (isUnreadable(entry)) this.onePass = false;
+    else if (this.onePass) this.digest.add(eventText(entry, positions));
+  }
+
+  /** The check, when the rebuild's reading made one: whether the log read back as the backup was written. */
+  compareWith(written: WrittenLog): RestoredLogCheck | null {
+    if (!this.onePass) return null;
+    const same = this.digest.events === written.events && this.digest.value === written.value;
+    return same ? { passed: true, events: written.events, difference: null, durationMs: this.spentMs } : null;
+  }
+}
+
+/**
+ * The restored log checked against the backup it was written from: from the rebuild's own read of it when that
+ * read digested the same events (`reads`), otherwise (or when the digests differ, to name the first difference) by
+ * reading the log back and comparing each event with its backup line, in the same order. The lines were checked
+ * against the backup's hash chain before anything was written, so a log that passes is the backed-up log itself,
+ * and the read models rebuilt from it are the store's (`npm run audit:verify` replays them a second time).
  */
 export async function checkRestoredLog(
   databaseUrl: string,
-  parts: Array<{ dir: string; manifest: { eventStore: 'postgres' | 'eventstoredb' } }>,
+  parts: Parts,
+  written: WrittenLog,
+  reads: DigestingReads,
+): Promise<RestoredLogCheck> {
+  return reads.compareWith(written) ?? (await readBackRestoredLog(databaseUrl, parts, written.events));
+}
+
+/** Reads the restored log back through the event store, unchanged (no upcasting), event by event against the lines. */
+export async function readBackRestoredLog(
+  databaseUrl: string,
+  parts: Parts,
   restored: number,
 ): Promise<RestoredLogCheck> {
   const started = performance.now();
@@ -56,17 +162,14 @@ export async function checkRestoredLog(
     };
     let events = 0;
     for (const { dir, manifest } of parts) {
+      const positions = manifest.eventStore === 'postgres';
       for await (const { line } of backupLines(dir)) {
         if (events === restored) break;
         const event = await read();
         if (event === null) return result(events, `the log ends after ${events} events, not ${restored}`);
         after = event.position;
         events += 1;
-        const { position, ...record } = backupRecord(event);
-        const samePosition =
-          manifest.eventStore !== 'postgres' ||
-          decodePosition(position)[1] === decodePosition(line.position)[1];
-        if (!samePosition || canonicalJson(record) !== heldAs(line)) {
+        if (eventText(event, positions) !== lineText(line, positions)) {
           return result(
             events,
             `event ${events} (${line.id}, ${line.stream}) reads back unlike its backup line`,

@@ -82,4 +82,61 @@ describe('Writing a backed-up log into an empty Postgres event store', () => {
     expect(decodePosition(next.position)[1]).toBe(6n);
     expect((await readWhole(target)).at(-1)?.position).toBe(next.position);
   });
+
+  describe('into a log of its own', () => {
+    let pool: pg.Pool;
+    let store: PostgresEventStore;
+
+    beforeAll(async () => {
+      pool = new pg.Pool({ connectionString: await createTestDatabase() });
+      await migrateEventStore(pool);
+      store = new PostgresEventStore(pool);
+    });
+    afterAll(() => store?.close());
+
+    const restoredEvent = (n: number, data: unknown = { n }) => ({
+      ...event(n),
+      data,
+      streamId: `probe-${n}`,
+      revision: 0n,
+      createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, n)),
+      globalPosition: null,
+    });
+    async function* from<T>(items: T[], thenThrow?: Error) {
+      yield* items;
+      if (thenThrow) throw thenThrow;
+    }
+    const count = async () =>
+      Number((await pool.query('SELECT count(*) FROM event_store.events')).rows[0].count);
+
+    it('writes nothing of a transaction whose source fails after rows went to the server', async () => {
+      const failure = new Error('the backup broke off');
+      const events = Array.from({ length: 2500 }, (_, n) => restoredEvent(n + 1));
+      await expect(writeRestoredEvents(pool, from(events, failure))).rejects.toBe(failure);
+      expect(await count()).toBe(0);
+    });
+
+    it('refuses an event the log already holds, writing nothing of its transaction', async () => {
+      const twice = restoredEvent(1);
+      const events = [twice, ...Array.from({ length: 1500 }, (_, n) => restoredEvent(n + 2)), { ...twice }];
+      await expect(writeRestoredEvents(pool, from(events))).rejects.toThrow(/duplicate key/);
+      expect(await count()).toBe(0);
+    });
+
+    it('numbers events from another kind of store in the order given, with data COPY escapes kept as it was', async () => {
+      const awkward = {
+        text: 'tab\there, line\nbreak, back\\slash \\N, quote " and ключ 🔑',
+        nested: [null, 1.5],
+      };
+      const events = [restoredEvent(1, awkward), restoredEvent(2), restoredEvent(3, awkward)];
+      expect(await writeRestoredEvents(pool, from(events))).toBe(3);
+      const read = await readWhole(store);
+      expect(read.map((recorded) => [recorded.id, recorded.data])).toEqual(
+        events.map((written) => [written.id, written.data]),
+      );
+      // The identity numbers them (after what the refused writes above took), rising in the order given.
+      const positions = read.map((recorded) => decodePosition(recorded.position)[1]);
+      expect(positions).toEqual([...positions].sort((a, b) => (a < b ? -1 : 1)));
+    });
+  });
 });

@@ -1,4 +1,8 @@
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import type pg from 'pg';
+import { type CopyRow, copyData, copyInto } from '../copy-rows/index.js';
 import { notifyAppended } from './postgres.js';
 
 /** An event as a backup holds it, to be written back into an empty Postgres log as it was recorded. */
@@ -22,7 +26,8 @@ export async function isEmptyPostgresLog(db: pg.Pool | pg.PoolClient): Promise<b
   return rows[0]?.empty ?? false;
 }
 
-const ROWS_PER_STATEMENT = 1000;
+/** Rows per buffer handed to COPY: the next is built while Postgres takes the one before. */
+const ROWS_PER_CHUNK = 1000;
 const EVENTS_PER_TRANSACTION = 20_000;
 
 /**
@@ -54,36 +59,65 @@ export async function writeRestoredEvents(
   return writer.written;
 }
 
-/** Events gathered into multi-row statements, statements into transactions, each transaction's positions rising. */
+const COLUMNS = ['stream_id', 'stream_revision', 'event_id', 'event_type', 'data', 'metadata', 'created_at'];
+
+const rowOf = (event: RestoredEvent): CopyRow => [
+  ...(event.globalPosition === null ? [] : [event.globalPosition.toString()]),
+  event.streamId,
+  event.revision.toString(),
+  event.id,
+  event.type,
+  JSON.stringify(event.data),
+  JSON.stringify(event.metadata),
+  event.createdAt.toISOString(),
+];
+
+/**
+ * Events streamed into the log with COPY, one COPY per transaction, each transaction's positions rising. COPY
+ * writes the identity column when given it (as OVERRIDING SYSTEM VALUE does); without positions, the identity
+ * numbers the rows in the order they come.
+ */
 class RestoreWriter {
   written = 0;
-  private pending: RestoredEvent[] = [];
+  private rows: CopyRow[] = [];
   private inTransaction = 0;
   private lastPosition: bigint | null = null;
+  private keepsPositions: boolean | null = null;
   private client: pg.PoolClient | null = null;
+  private copy: Writable | null = null;
+  private failure: unknown = null;
 
   constructor(private readonly pool: pg.Pool) {}
 
   async add(event: RestoredEvent): Promise<void> {
+    const keeps = event.globalPosition !== null;
     const falls =
       event.globalPosition !== null &&
       this.lastPosition !== null &&
       event.globalPosition <= this.lastPosition;
-    if (falls || this.inTransaction + this.pending.length >= EVENTS_PER_TRANSACTION) await this.commit();
-    this.pending.push(event);
+    const otherColumns = this.keepsPositions !== null && keeps !== this.keepsPositions;
+    if (falls || otherColumns || this.inTransaction + this.rows.length >= EVENTS_PER_TRANSACTION) {
+      await this.commit();
+    }
+    this.keepsPositions = keeps;
+    this.rows.push(rowOf(event));
     if (event.globalPosition !== null) this.lastPosition = event.globalPosition;
-    if (this.pending.length >= ROWS_PER_STATEMENT) await this.flush();
+    if (this.rows.length >= ROWS_PER_CHUNK) await this.send();
   }
 
   async commit(): Promise<void> {
-    await this.flush();
-    if (!this.client) return;
+    await this.send();
+    if (!this.client || !this.copy) return;
+    this.copy.end();
+    await finished(this.copy);
     await this.client.query('COMMIT');
     this.release();
   }
 
   async rollback(): Promise<void> {
     if (!this.client) return;
+    // Destroying the stream cancels the COPY; the transaction is then rolled back whole.
+    this.copy?.destroy();
     await this.client.query('ROLLBACK').catch(() => {});
     this.release();
   }
@@ -91,52 +125,29 @@ class RestoreWriter {
   private release() {
     this.client?.release();
     this.client = null;
+    this.copy = null;
     this.inTransaction = 0;
     this.lastPosition = null;
+    this.keepsPositions = null;
   }
 
-  private async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    if (!this.client) {
+  private async send(): Promise<void> {
+    if (this.rows.length === 0) return;
+    if (!this.client || !this.copy) {
       this.client = await this.pool.connect();
       await this.client.query('BEGIN');
+      const columns = this.keepsPositions ? ['global_position', ...COLUMNS] : COLUMNS;
+      this.copy = copyInto(this.client, 'event_store', 'events', columns);
+      // The server refuses a row at any time; the refusal is thrown at the next write or at the commit.
+      this.copy.on('error', (error) => {
+        this.failure ??= error;
+      });
     }
-    await insertRows(this.client, this.pending);
-    this.inTransaction += this.pending.length;
-    this.written += this.pending.length;
-    this.pending = [];
+    if (this.failure) throw this.failure;
+    const data = copyData(this.rows);
+    this.inTransaction += this.rows.length;
+    this.written += this.rows.length;
+    this.rows = [];
+    if (!this.copy.write(data)) await once(this.copy, 'drain');
   }
-}
-
-async function insertRows(client: pg.PoolClient, events: readonly RestoredEvent[]): Promise<void> {
-  const keepPositions = events.every((event) => event.globalPosition !== null);
-  const columns = [
-    events.map((event) => event.streamId),
-    events.map((event) => event.revision.toString()),
-    events.map((event) => event.id),
-    events.map((event) => event.type),
-    events.map((event) => JSON.stringify(event.data)),
-    events.map((event) => JSON.stringify(event.metadata)),
-    events.map((event) => event.createdAt.toISOString()),
-  ];
-  if (keepPositions) {
-    await client.query(
-      `INSERT INTO event_store.events
-         (global_position, stream_id, stream_revision, event_id, event_type, data, metadata, created_at)
-       OVERRIDING SYSTEM VALUE
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::bigint[], $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[],
-                            $8::timestamptz[])`,
-      [events.map((event) => String(event.globalPosition)), ...columns],
-    );
-    return;
-  }
-  // Without positions, the identity numbers them in the order given (unnest keeps it; ORDINALITY makes it explicit).
-  await client.query(
-    `INSERT INTO event_store.events (stream_id, stream_revision, event_id, event_type, data, metadata, created_at)
-     SELECT s, r, i, t, d, m, c
-       FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[], $7::timestamptz[])
-            WITH ORDINALITY AS u(s, r, i, t, d, m, c, n)
-      ORDER BY n`,
-    columns,
-  );
 }
