@@ -7,7 +7,6 @@ import {
   type OrderView,
   orderStatusSchema,
 } from '@licensestore/shared';
-import { buyerOrderMoneySchema } from '@licensestore/shared/buyer-orders';
 import { storableText } from '@licensestore/shared/text';
 import { z } from 'zod';
 import { orderRefundViewSchema } from './refunds.js';
@@ -101,6 +100,32 @@ export const orderItemViewSchema = z.object(orderItemViewShape);
 
 /** GET /api/orders/:id/items: the order's lines. */
 export const orderItemsSchema = z.array(orderItemViewSchema);
+
+/** One completed refund as the buyer sees it: how much, when, and the product of each refunded unit. */
+const buyerRefundSchema = z.object({
+  amount: decimalAmount,
+  completedAt: z.iso.datetime(),
+  /** One name per refunded unit; empty for a refund of money only. */
+  productNames: z.array(z.string()),
+});
+
+/**
+ * What the buyer's screens (order page, My Orders) read beyond the order itself: money that went back, and whether
+ * this visitor may open the order's keys and receipt.
+ */
+export const buyerOrderMoneySchema = z.object({
+  /** Every completed refund, oldest first. */
+  refunds: z.array(buyerRefundSchema),
+  refundedTotal: decimalAmount,
+  /** What the buyer paid and kept paid: the total less the refunds. */
+  netTotal: decimalAmount,
+  /**
+   * This visitor may open the order's keys and receipt: the browser that paid, the delivery email's link, or the
+   * customer signed in with the order's address.
+   */
+  hasAccess: z.boolean(),
+});
+export type BuyerOrderMoney = z.infer<typeof buyerOrderMoneySchema>;
 
 /** The order as its buyer's screens read it: with the money that went back and whether this visitor has access. */
 export const buyerOrderSchema = orderViewSchema.extend(buyerOrderMoneySchema.shape);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyListItem } from '@licensestore/contract/license-keys';
+import type { Page } from '@licensestore/contract/paging';
 import { maskedKey } from '@licensestore/shared/audit';
-import type { Page } from '@licensestore/shared/paging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';

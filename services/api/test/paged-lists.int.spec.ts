@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { CustomerView } from '@licensestore/contract/customers';
 import { type OrderListFilters, orderListFiltersSchema } from '@licensestore/contract/orders';
+import type { Page } from '@licensestore/contract/paging';
 import type { OrderView } from '@licensestore/shared';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import type { Page } from '@licensestore/shared/paging';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-import type { Page } from '@licensestore/shared/paging';
+import type { Page } from '@licensestore/contract/paging';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 

@@ -1,3 +1,4 @@
+import type { BuyerOrderMoney } from '@licensestore/contract/orders';
 import {
   customerEmailKey,
   NotFoundError,
@@ -6,7 +7,6 @@ import {
   orderStream,
   UnauthenticatedError,
 } from '@licensestore/shared';
-import type { BuyerOrderMoney } from '@licensestore/shared/buyer-orders';
 import { handleCommand } from '@licensestore/shared/commands';
 import type { Database } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';

@@ -1,9 +1,13 @@
-import { newBackOfficeUserRequestSchema, type TeamFilters } from '@licensestore/contract/back-office';
+import {
+  type BackOfficeUserView,
+  newBackOfficeUserRequestSchema,
+  type TeamFilters,
+} from '@licensestore/contract/back-office';
+import type { Page } from '@licensestore/contract/paging';
 import { AppError, ForbiddenError, NotFoundError } from '@licensestore/shared';
-import { type BackOfficeUserView, usernameKey } from '@licensestore/shared/back-office';
+import { usernameKey } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
 import { timeOrderedId } from '@licensestore/shared/ids';
-import type { Page } from '@licensestore/shared/paging';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';

@@ -1,7 +1,6 @@
-import { adminLoginRequestSchema } from '@licensestore/contract/back-office';
+import { type AdminStatusView, adminLoginRequestSchema } from '@licensestore/contract/back-office';
 import type { CurrentUserView } from '@licensestore/contract/customer-auth';
 import { UnauthenticatedError } from '@licensestore/shared';
-import type { AdminStatusView } from '@licensestore/shared/back-office';
 import type { Database } from '@licensestore/shared/db';
 import { type CookieOptions, Router } from 'express';
 import type { Kysely } from 'kysely';

@@ -1,11 +1,11 @@
-import { ValidationError } from '@licensestore/shared';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
   type Page,
   SORT_DIRECTIONS,
   type SortDirection,
-} from '@licensestore/shared/paging';
+} from '@licensestore/contract/paging';
+import { ValidationError } from '@licensestore/shared';
 import { unstorableCharacter } from '@licensestore/shared/text';
 import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';

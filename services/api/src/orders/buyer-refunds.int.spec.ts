@@ -1,4 +1,4 @@
-import { buyerOrderMoneySchema } from '@licensestore/shared/buyer-orders';
+import { buyerOrderMoneySchema } from '@licensestore/contract/orders';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';

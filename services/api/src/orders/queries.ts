@@ -1,4 +1,4 @@
-import type { OrderListFilters } from '@licensestore/contract/orders';
+import type { BuyerOrderMoney, OrderListFilters } from '@licensestore/contract/orders';
 import {
   type BackOfficeOrderView,
   customerEmailKey,
@@ -8,7 +8,6 @@ import {
   type OrderView,
   toCents,
 } from '@licensestore/shared';
-import type { BuyerOrderMoney } from '@licensestore/shared/buyer-orders';
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely, Selectable } from 'kysely';
 import { isUuid } from '../http/ids.js';

@@ -1,4 +1,4 @@
-import type { Page } from '@licensestore/shared/paging';
+import type { Page } from '@licensestore/contract/paging';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Button } from './button';
 import { DataTable, type DataTableProps } from './data-table';

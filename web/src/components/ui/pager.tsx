@@ -1,4 +1,4 @@
-import type { Page } from '@licensestore/shared/paging';
+import type { Page } from '@licensestore/contract/paging';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button } from './button';
 

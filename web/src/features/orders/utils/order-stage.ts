@@ -1,5 +1,5 @@
+import type { BuyerOrderMoney } from '@licensestore/contract/orders';
 import type { OrderView } from '@licensestore/shared';
-import type { BuyerOrderMoney } from '@licensestore/shared/buyer-orders';
 import { toCents } from '@/lib/format';
 
 /**

@@ -1,4 +1,5 @@
-import type { AdminStatusView, BackOfficeRole } from '@licensestore/shared/back-office';
+import type { AdminStatusView } from '@licensestore/contract/back-office';
+import type { BackOfficeRole } from '@licensestore/shared/back-office';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';

@@ -1,5 +1,4 @@
-import type { NewBackOfficeUserRequest } from '@licensestore/contract/back-office';
-import type { BackOfficeUserView } from '@licensestore/shared/back-office';
+import type { BackOfficeUserView, NewBackOfficeUserRequest } from '@licensestore/contract/back-office';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { answerOf, apiRequest } from '@/lib/api';
 import { usePagedQuery } from '@/lib/paged-query';

@@ -1,8 +1,5 @@
-import {
-  BACK_OFFICE_ROLES,
-  type BackOfficeRole,
-  MIN_PASSWORD_LENGTH,
-} from '@licensestore/shared/back-office';
+import { MIN_PASSWORD_LENGTH } from '@licensestore/contract/back-office';
+import { BACK_OFFICE_ROLES, type BackOfficeRole } from '@licensestore/shared/back-office';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';

@@ -1,4 +1,4 @@
-import type { BackOfficeUserView } from '@licensestore/shared/back-office';
+import type { BackOfficeUserView } from '@licensestore/contract/back-office';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';

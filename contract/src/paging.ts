@@ -1,4 +1,4 @@
-// Keyset-paged lists of the back office: the answer's shape and the query's bounds (browser-safe).
+// Keyset-paged lists of the back office: the answer's shape and the query's bounds.
 
 /** Rows per page unless the request asks for another number. */
 export const DEFAULT_PAGE_SIZE = 25;
