@@ -1,9 +1,6 @@
+import type { AuditEventView } from '@licensestore/shared/audit';
 /** Who recorded an event, as the server answers it: an admin's username comes as `name` while the admin exists. */
-export interface EventActor {
-  type: 'customer' | 'admin' | 'system';
-  id: string;
-  name?: string;
-}
+export type EventActor = AuditEventView['actor'];
 
 /** The store's own processes, by the id they record under. */
 const SYSTEM_ACTORS: Record<string, string> = {
