@@ -4,6 +4,7 @@ import type { OrderEvent } from './events.js';
 import {
   evolveOrder,
   type OrderCommand,
+  type OrderCommandOf,
   type OrderState,
   type PlacedOrder,
   placed,
@@ -13,10 +14,7 @@ import { orderNumber } from './order-number.js';
 import { completeOrderRefund, failOrderRefund, refundOrderUnits } from './refunds.js';
 import { unitsAwaitingKeys } from './units.js';
 
-const placeCapturedOrder = (
-  cmd: Extract<OrderCommand, { type: 'PlaceCapturedOrder' }>,
-  state: OrderState,
-): OrderEvent[] => {
+function placeCapturedOrder(cmd: OrderCommandOf<'PlaceCapturedOrder'>, state: OrderState): OrderEvent[] {
   // The checkout stream decided which order this capture is; placing it again (a repair retry) adds nothing.
   if (state.status !== 'absent') return [];
   return [
@@ -36,43 +34,22 @@ const placeCapturedOrder = (
       },
     },
   ];
-};
+}
 
-const completeOrderPayment = (
-  cmd: Extract<OrderCommand, { type: 'CompleteOrderPayment' }>,
-  state: OrderState,
-): OrderEvent[] => {
-  const order = placed(state);
+/** PayPal's last word on a capture under review settles it once; a later word on it (a redelivery) adds nothing. */
+function settlePendingPayment(
+  cmd: OrderCommandOf<'CompleteOrderPayment' | 'DenyOrderPayment'>,
+  order: PlacedOrder,
+): OrderEvent[] {
   sameCapture(order, cmd.captureId);
   if (order.payment !== 'pending') return [];
-  return [
-    {
-      type: 'OrderPaymentCompleted',
-      data: { orderId: cmd.orderId, captureId: cmd.captureId, completedAt: cmd.now },
-    },
-  ];
-};
+  const { orderId, captureId, now } = cmd;
+  return cmd.type === 'CompleteOrderPayment'
+    ? [{ type: 'OrderPaymentCompleted', data: { orderId, captureId, completedAt: now } }]
+    : [{ type: 'OrderPaymentDenied', data: { orderId, captureId, deniedAt: now } }];
+}
 
-const denyOrderPayment = (
-  cmd: Extract<OrderCommand, { type: 'DenyOrderPayment' }>,
-  state: OrderState,
-): OrderEvent[] => {
-  const order = placed(state);
-  sameCapture(order, cmd.captureId);
-  if (order.payment !== 'pending') return [];
-  return [
-    {
-      type: 'OrderPaymentDenied',
-      data: { orderId: cmd.orderId, captureId: cmd.captureId, deniedAt: cmd.now },
-    },
-  ];
-};
-
-const changeOrderStatus = (
-  cmd: Extract<OrderCommand, { type: 'ChangeOrderStatus' }>,
-  state: OrderState,
-): OrderEvent[] => {
-  const order = placed(state);
+function changeOrderStatus(cmd: OrderCommandOf<'ChangeOrderStatus'>, order: PlacedOrder): OrderEvent[] {
   if (order.status === cmd.to) return [];
   // The money of a refunded order went back to the buyer: there is nothing left to serve it for.
   if (order.status === 'refunded') {
@@ -85,7 +62,7 @@ const changeOrderStatus = (
     data: { orderId: cmd.orderId, from: order.status, to: cmd.to, changedAt: cmd.now },
   };
   return order.status === 'cancelled' ? [reopenOrder(order, cmd.now), changed] : [changed];
-};
+}
 
 /**
  * A cancelled order set to any other status is served again as a paid one is: it gives up the keys it held (they
@@ -110,11 +87,7 @@ function reopenOrder(order: PlacedOrder, now: string): OrderEvent {
   return { type: 'OrderReopened', data: { orderId: order.orderId, keysGivenUp, reopenedAt: now } };
 }
 
-const recordLicenceKeys = (
-  cmd: Extract<OrderCommand, { type: 'RecordLicenceKeys' }>,
-  state: OrderState,
-): OrderEvent[] => {
-  const order = placed(state);
+function recordLicenceKeys(cmd: OrderCommandOf<'RecordLicenceKeys'>, order: PlacedOrder): OrderEvent[] {
   const line = order.lines.find((candidate) => candidate.lineId === cmd.lineId);
   if (!line) throw new IllegalStateError(`order ${order.orderId} has no line ${cmd.lineId}`);
   const held = new Set((order.keys[line.lineId] ?? []).map((key) => key.keyId));
@@ -134,13 +107,12 @@ const recordLicenceKeys = (
   const after = evolveOrder(order, assigned) as PlacedOrder;
   if (after.fulfilled || unitsAwaitingKeys(after) > 0) return [assigned];
   return [assigned, { type: 'OrderFulfilled', data: { orderId: order.orderId, fulfilledAt: cmd.now } }];
-};
+}
 
-const requestDeliveryEmailResend = (
-  cmd: Extract<OrderCommand, { type: 'RequestDeliveryEmailResend' }>,
-  state: OrderState,
-): OrderEvent[] => {
-  const order = placed(state);
+function requestDeliveryEmailResend(
+  cmd: OrderCommandOf<'RequestDeliveryEmailResend'>,
+  order: PlacedOrder,
+): OrderEvent[] {
   if (order.status === 'cancelled' || order.status === 'refunded') {
     throw new IllegalStateError(
       `Order ${orderNumber(order.orderId)} is ${order.status}: its license keys are not sent again.`,
@@ -153,13 +125,12 @@ const requestDeliveryEmailResend = (
     );
   }
   return [{ type: 'DeliveryEmailResendRequested', data: { orderId: order.orderId, requestedAt: cmd.now } }];
-};
+}
 
-const recordDeliveryEmailSent = (
-  cmd: Extract<OrderCommand, { type: 'RecordDeliveryEmailSent' }>,
-  state: OrderState,
-): OrderEvent[] => {
-  const order = placed(state);
+function recordDeliveryEmailSent(
+  cmd: OrderCommandOf<'RecordDeliveryEmailSent'>,
+  order: PlacedOrder,
+): OrderEvent[] {
   if (order.emailsSent.includes(cmd.trigger)) return [];
   return [
     {
@@ -173,13 +144,9 @@ const recordDeliveryEmailSent = (
       },
     },
   ];
-};
+}
 
-const requestReceipt = (
-  cmd: Extract<OrderCommand, { type: 'RequestReceipt' }>,
-  state: OrderState,
-): OrderEvent[] => {
-  const order = placed(state);
+function requestReceipt(cmd: OrderCommandOf<'RequestReceipt'>, order: PlacedOrder): OrderEvent[] {
   if (order.paidAt === null) {
     throw new IllegalStateError(
       `order ${order.orderId} is not paid (payment ${order.payment}): it has no receipt`,
@@ -204,13 +171,9 @@ const requestReceipt = (
       },
     },
   ];
-};
+}
 
-const issueReceipt = (
-  cmd: Extract<OrderCommand, { type: 'IssueReceipt' }>,
-  state: OrderState,
-): OrderEvent[] => {
-  const order = placed(state);
+function issueReceipt(cmd: OrderCommandOf<'IssueReceipt'>, order: PlacedOrder): OrderEvent[] {
   if (!order.receipt)
     throw new IllegalStateError(`order ${order.orderId} has not asked for a receipt number`);
   if (order.receipt.number === cmd.receiptNumber) return [];
@@ -225,34 +188,33 @@ const issueReceipt = (
       data: { orderId: order.orderId, receiptNumber: cmd.receiptNumber, issuedAt: cmd.now },
     },
   ];
-};
+}
 
 export function decideOrder(cmd: OrderCommand, state: OrderState): OrderEvent[] {
+  if (cmd.type === 'PlaceCapturedOrder') return placeCapturedOrder(cmd, state);
+  const order = placed(state);
   switch (cmd.type) {
-    case 'PlaceCapturedOrder':
-      return placeCapturedOrder(cmd, state);
     case 'CompleteOrderPayment':
-      return completeOrderPayment(cmd, state);
     case 'DenyOrderPayment':
-      return denyOrderPayment(cmd, state);
+      return settlePendingPayment(cmd, order);
     case 'RefundOrderUnits':
-      return refundOrderUnits(cmd, placed(state));
+      return refundOrderUnits(cmd, order);
     case 'CompleteOrderRefund':
-      return completeOrderRefund(cmd, placed(state));
+      return completeOrderRefund(cmd, order);
     case 'FailOrderRefund':
-      return failOrderRefund(cmd, placed(state));
+      return failOrderRefund(cmd, order);
     case 'ChangeOrderStatus':
-      return changeOrderStatus(cmd, state);
+      return changeOrderStatus(cmd, order);
     case 'RecordLicenceKeys':
-      return recordLicenceKeys(cmd, state);
+      return recordLicenceKeys(cmd, order);
     case 'RequestDeliveryEmailResend':
-      return requestDeliveryEmailResend(cmd, state);
+      return requestDeliveryEmailResend(cmd, order);
     case 'RecordDeliveryEmailSent':
-      return recordDeliveryEmailSent(cmd, state);
+      return recordDeliveryEmailSent(cmd, order);
     case 'RequestReceipt':
-      return requestReceipt(cmd, state);
+      return requestReceipt(cmd, order);
     case 'IssueReceipt':
-      return issueReceipt(cmd, state);
+      return issueReceipt(cmd, order);
     default: {
       const exhaustive: never = cmd;
       return exhaustive;

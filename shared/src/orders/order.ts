@@ -60,6 +60,9 @@ export type OrderCommand =
     }
   | { type: 'IssueReceipt'; orderId: string; receiptNumber: string; now: string };
 
+/** The command of one type, as the decision that handles it takes it. */
+export type OrderCommandOf<Type extends OrderCommand['type']> = Extract<OrderCommand, { type: Type }>;
+
 /** Where the money stands, apart from the status an admin may set: payment changes only move forward. */
 export type PaymentState = 'pending' | 'completed' | 'denied' | 'refunded';
 

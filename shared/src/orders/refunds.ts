@@ -1,11 +1,9 @@
 import { IllegalStateError } from '../errors/index.js';
 import { formatCents, toCents } from '../money/index.js';
 import type { OrderEvent, OrderUnit } from './events.js';
-import { evolveOrder, type OrderCommand, type PlacedOrder, sameCapture } from './order.js';
+import { evolveOrder, type OrderCommandOf, type PlacedOrder, sameCapture } from './order.js';
 import { orderNumber } from './order-number.js';
 import { liveUnits, takeUnits, unitsAwaitingKeys } from './units.js';
-
-type Command<Type extends OrderCommand['type']> = Extract<OrderCommand, { type: Type }>;
 
 const inFlight = (order: PlacedOrder) => order.refunds.filter((refund) => refund.status === 'requested');
 
@@ -48,7 +46,7 @@ const describeUnit = (order: PlacedOrder, unit: OrderUnit) => {
  * An admin refunds chosen units (or every unit still the customer's): checked against the order before any money
  * moves, priced from the lines' unit prices, never more than PayPal still holds.
  */
-export function refundOrderUnits(cmd: Command<'RefundOrderUnits'>, order: PlacedOrder): OrderEvent[] {
+export function refundOrderUnits(cmd: OrderCommandOf<'RefundOrderUnits'>, order: PlacedOrder): OrderEvent[] {
   // The same request again (a retried call) is the refund already requested.
   if (order.refunds.some((refund) => refund.refundId === cmd.refundId)) return [];
   assertRefundablePayment(order);
@@ -114,7 +112,10 @@ function unitsForAmount(order: PlacedOrder, cents: number): OrderUnit[] {
  * dashboard (the units its amount covers). Refunding the last unit makes the order refunded; refunding the last
  * units still waiting for keys leaves the others delivered.
  */
-export function completeOrderRefund(cmd: Command<'CompleteOrderRefund'>, order: PlacedOrder): OrderEvent[] {
+export function completeOrderRefund(
+  cmd: OrderCommandOf<'CompleteOrderRefund'>,
+  order: PlacedOrder,
+): OrderEvent[] {
   sameCapture(order, cmd.captureId);
   if (order.paypalRefundIds.includes(cmd.paypalRefundId)) return [];
   const ours = order.refunds.find((refund) => refund.refundId === cmd.refundId);
@@ -151,7 +152,7 @@ export function completeOrderRefund(cmd: Command<'CompleteOrderRefund'>, order: 
 }
 
 /** PayPal refused a requested refund: its units stay sold, free for another refund. */
-export function failOrderRefund(cmd: Command<'FailOrderRefund'>, order: PlacedOrder): OrderEvent[] {
+export function failOrderRefund(cmd: OrderCommandOf<'FailOrderRefund'>, order: PlacedOrder): OrderEvent[] {
   const ours = order.refunds.find((refund) => refund.refundId === cmd.refundId);
   if (ours?.status !== 'requested') return [];
   return [
