@@ -1,3 +1,4 @@
+import type { BackOfficeUserView } from '@licensestore/contract/back-office';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, signIn, startTestApi, type TestApi } from './support/api.js';
@@ -5,13 +6,6 @@ import { callApi, signIn, startTestApi, type TestApi } from './support/api.js';
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
-interface UserBody {
-  id: string;
-  username: string;
-  role: string;
-  createdAt: string;
-}
 
 describe('Back-office users API', () => {
   let api: TestApi;
@@ -33,7 +27,7 @@ describe('Back-office users API', () => {
       body: { username, password, role },
     });
     expect(response.status).toBe(201);
-    return { ...((await response.json()) as UserBody), password };
+    return { ...((await response.json()) as BackOfficeUserView), password };
   };
   const roleOf = async (cookie: string) =>
     ((await (await call('GET', '/api/admin/status', { cookie })).json()) as { role: string | null }).role;
@@ -52,7 +46,7 @@ describe('Back-office users API', () => {
     it('starts with the first admin, who is an admin from before roles existed', async () => {
       const response = await call('GET', '/api/admin/users', { cookie: admin });
       expect(response.headers.get('cache-control')).toBe('no-store');
-      const users = (await response.json()) as UserBody[];
+      const users = (await response.json()) as BackOfficeUserView[];
       expect(users[0]).toEqual({
         id: expect.stringMatching(UUID),
         username: 'admin',
@@ -67,15 +61,15 @@ describe('Back-office users API', () => {
       for (let index = 0; index < 3; index += 1) await addUser('auditor');
       const everyone = (await (
         await call('GET', '/api/admin/users', { cookie: admin })
-      ).json()) as UserBody[];
-      const paged: UserBody[] = [];
+      ).json()) as BackOfficeUserView[];
+      const paged: BackOfficeUserView[] = [];
       let cursor: string | null = null;
       do {
         const response = await call('GET', `/api/admin/team?limit=2${cursor ? `&cursor=${cursor}` : ''}`, {
           cookie: admin,
         });
         expect(response.headers.get('cache-control')).toBe('no-store');
-        const page = (await response.json()) as { items: UserBody[]; nextCursor: string | null };
+        const page = (await response.json()) as { items: BackOfficeUserView[]; nextCursor: string | null };
         expect(page.items.length).toBeLessThanOrEqual(2);
         paged.push(...page.items);
         cursor = page.nextCursor;
@@ -85,7 +79,7 @@ describe('Back-office users API', () => {
       const auditors = (await (
         await call('GET', '/api/admin/team?role=auditor', { cookie: admin })
       ).json()) as {
-        items: UserBody[];
+        items: BackOfficeUserView[];
       };
       expect(auditors.items).toEqual(everyone.filter((user) => user.role === 'auditor'));
       expect(await answer(await call('GET', '/api/admin/team?role=owner', { cookie: admin }))).toEqual({
@@ -128,7 +122,9 @@ describe('Back-office users API', () => {
         createdAt: expect.stringMatching(ISO),
       });
 
-      const users = (await (await call('GET', '/api/admin/users', { cookie: admin })).json()) as UserBody[];
+      const users = (await (
+        await call('GET', '/api/admin/users', { cookie: admin })
+      ).json()) as BackOfficeUserView[];
       expect(users.at(-1)).toEqual({
         id: auditor.id,
         username: auditor.username,
@@ -212,12 +208,16 @@ describe('Back-office users API', () => {
       );
       expect(await roleOf(session)).toBeNull();
       expect((await call('GET', '/api/orders', { cookie: session })).status).toBe(401);
-      const users = (await (await call('GET', '/api/admin/users', { cookie: admin })).json()) as UserBody[];
+      const users = (await (
+        await call('GET', '/api/admin/users', { cookie: admin })
+      ).json()) as BackOfficeUserView[];
       expect(users.map((user) => user.id)).not.toContain(auditor.id);
     });
 
     it('refuses to delete the signed-in admin themselves, so the last admin always stays', async () => {
-      const [first] = (await (await call('GET', '/api/admin/users', { cookie: admin })).json()) as UserBody[];
+      const [first] = (await (
+        await call('GET', '/api/admin/users', { cookie: admin })
+      ).json()) as BackOfficeUserView[];
       expect(await answer(await call('DELETE', `/api/admin/users/${first?.id}`, { cookie: admin }))).toEqual({
         status: 409,
         body: { error: 'You cannot delete your own account' },

@@ -4,7 +4,13 @@ import {
   type RunningPaypalSandbox,
   startPaypalSandbox,
 } from '@licensestore/paypal-sandbox';
-import { checkoutStream, orderStream, productDecider, productStream } from '@licensestore/shared';
+import {
+  checkoutStream,
+  type OrderView,
+  orderStream,
+  productDecider,
+  productStream,
+} from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
@@ -19,16 +25,6 @@ import { cookieSet } from './support/purchase.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const customer = { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' };
-
-interface OrderBody {
-  id: string;
-  customerName: string;
-  customerEmail: string;
-  total: string;
-  status: string;
-  createdAt: string;
-  receiptNumber: string | null;
-}
 
 describe('Checkout', () => {
   let databaseUrl: string;
@@ -286,7 +282,7 @@ describe('Checkout', () => {
         items: [{ productId: office, productName: 'Office 2021', price: '0.01', quantity: 1 }],
       });
       expect(response.status).toBe(200);
-      const order = (await response.json()) as OrderBody;
+      const order = (await response.json()) as OrderView;
       expect(order).toEqual({
         id: expect.stringMatching(UUID),
         customerName: 'Ada Lovelace',
@@ -336,10 +332,10 @@ describe('Checkout', () => {
 
     it('answers a repeated capture with the same order, capturing once', async () => {
       const id = await approvedOrder();
-      const first = (await (await capture(id)).json()) as OrderBody;
+      const first = (await (await capture(id)).json()) as OrderView;
       const again = await capture(id);
       expect(again.status).toBe(200);
-      expect(((await again.json()) as OrderBody).id).toBe(first.id);
+      expect(((await again.json()) as OrderView).id).toBe(first.id);
       expect(await eventsWhere(database, 'OrderCaptured', 'paypalOrderId', id)).toHaveLength(1);
       expect(capturesAtPaypal(id)).toHaveLength(1);
     });
@@ -349,7 +345,7 @@ describe('Checkout', () => {
       const responses = await Promise.all(Array.from({ length: 20 }, () => capture(id)));
       expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200));
       const ids = new Set(
-        await Promise.all(responses.map(async (response) => ((await response.json()) as OrderBody).id)),
+        await Promise.all(responses.map(async (response) => ((await response.json()) as OrderView).id)),
       );
       expect(ids.size).toBe(1);
       expect(await eventsWhere(database, 'OrderCaptured', 'paypalOrderId', id)).toHaveLength(1);
@@ -494,7 +490,7 @@ describe('Checkout', () => {
         );
         const response = await capture(id);
         expect(response.status).toBe(200);
-        expect(((await response.json()) as OrderBody).id).toBe(orderId);
+        expect(((await response.json()) as OrderView).id).toBe(orderId);
         // One id follows the purchase from the capture that was recorded, not the retry that repaired it.
         expect(
           (await readEvents(eventStore, orderStream(orderId))).map(({ type, metadata }) => ({
@@ -540,7 +536,7 @@ describe('Checkout', () => {
       });
       const late = await capture(id);
       expect(late.status).toBe(200);
-      expect(((await late.json()) as OrderBody).id).toBe(placed?.data.orderId);
+      expect(((await late.json()) as OrderView).id).toBe(placed?.data.orderId);
       expect(await eventsWhere(database, 'OrderCaptured', 'paypalOrderId', id)).toHaveLength(1);
       expect(capturesAtPaypal(id)).toHaveLength(1);
     });
@@ -608,7 +604,7 @@ describe('Checkout', () => {
       const id = await approvedOrder('pending');
       const response = await capture(id);
       expect(response.status).toBe(200);
-      const order = (await response.json()) as OrderBody;
+      const order = (await response.json()) as OrderView;
       expect(order.status).toBe('pending');
       return { id, order, captureId: capturesAtPaypal(id)[0]?.id as string };
     };
@@ -646,7 +642,7 @@ describe('Checkout', () => {
 
     it("records a refund made in PayPal's dashboard: every unit of the order, which becomes refunded", async () => {
       const id = await approvedOrder();
-      const order = (await (await capture(id)).json()) as OrderBody;
+      const order = (await (await capture(id)).json()) as OrderView;
       await emulator.sandbox.idle();
       const captureId = capturesAtPaypal(id)[0]?.id as string;
       await paypal.refund(captureId, {}, `refund-${captureId}`);
