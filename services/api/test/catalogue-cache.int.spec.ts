@@ -1,10 +1,9 @@
 import { rm } from 'node:fs/promises';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import type { DatabaseHandle } from '@licensestore/shared/db';
 import { formatCheckpointNotification, PROJECTION_CHECKPOINT_CHANNEL } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startProjections } from '../../../projections/src/index.js';
-import { createTestDatabase } from '../../../test/support/database.js';
 import { callApi, signIn, startTestApi, type TestApi } from './support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { writeWebDist } from './support/web-dist.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
@@ -29,9 +28,8 @@ const productFields = {
  * the instance that made it and as soon as Postgres announces it on every other.
  */
 describe('Catalogue answers: caching and revalidation', () => {
-  let databaseUrl: string;
+  let store: ApiWithReadModel;
   let database: DatabaseHandle;
-  let stopProjections: () => Promise<void>;
   let webDist: string;
   let api: TestApi;
   let other: TestApi;
@@ -62,23 +60,19 @@ describe('Catalogue answers: caching and revalidation', () => {
   };
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
     webDist = await writeWebDist();
     const env = { ADMIN_PASSWORD: ADMIN.password, WEB_DIST: webDist };
-    api = await startTestApi({ databaseUrl, env });
-    other = await startTestApi({ databaseUrl, env });
-    database = openDatabase(databaseUrl);
+    store = await startApiWithReadModel({ env });
+    ({ api, database } = store);
+    other = await startTestApi({ databaseUrl: store.databaseUrl, env });
     admin = await signIn(api.url, ADMIN.username, ADMIN.password);
     const created = await callApi(api.url, 'POST', '/api/products', { cookie: admin, body: productFields });
     expect(created.status).toBe(201);
     productId = ((await created.json()) as { id: string }).id;
   });
   afterAll(async () => {
-    await api?.stop();
     await other?.stop();
-    await stopProjections?.();
-    await database?.close();
+    await store?.stop();
     if (webDist) await rm(webDist, { recursive: true, force: true });
   });
 

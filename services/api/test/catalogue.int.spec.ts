@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startProjections } from '../../../projections/src/index.js';
-import { createTestDatabase } from '../../../test/support/database.js';
-import { signIn, startTestApi, type TestApi } from './support/api.js';
+import { signIn, type TestApi } from './support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -39,10 +38,9 @@ interface ProductBody {
 }
 
 describe('Catalogue API', () => {
-  let databaseUrl: string;
   let database: DatabaseHandle;
   let eventStore: EventStore;
-  let stopProjections: () => Promise<void>;
+  let store: ApiWithReadModel;
   let api: TestApi;
   let admin: string;
   let customer: string;
@@ -77,20 +75,12 @@ describe('Catalogue API', () => {
   };
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-    api = await startTestApi({ databaseUrl, env: { ADMIN_PASSWORD: ADMIN.password } });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    store = await startApiWithReadModel({ env: { ADMIN_PASSWORD: ADMIN.password } });
+    ({ api, database, eventStore } = store);
     admin = await signIn(api.url, ADMIN.username, ADMIN.password);
     customer = await api.sessionCookie({ kind: 'customer', subjectId: 'customer@example.com' });
   });
-  afterAll(async () => {
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
-  });
+  afterAll(() => store?.stop());
 
   describe('POST /api/products (admin)', () => {
     it('creates the product, answers 201 with it, and an immediate read shows it', async () => {
@@ -579,21 +569,21 @@ describe('Catalogue API', () => {
   // Last: it stops the shared projection runner for a while.
   describe('when the projections lag', () => {
     it('still answers after a bounded wait, and the read model catches up once they run', async () => {
-      await stopProjections();
-      const started = performance.now();
-      const product = await createProduct();
-      const waited = performance.now() - started;
-      expect(waited).toBeGreaterThanOrEqual(2900);
-      expect(waited).toBeLessThan(10_000);
-      expect((await getProduct(product.id)).status).toBe(404);
-      expect(api.logger.entries).toContainEqual(
-        expect.objectContaining({
-          level: 'warn',
-          message: 'projections lag: answered before the read model caught up',
-        }),
-      );
-
-      stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
+      const product = await store.withProjectionsStopped(async () => {
+        const started = performance.now();
+        const created = await createProduct();
+        const waited = performance.now() - started;
+        expect(waited).toBeGreaterThanOrEqual(2900);
+        expect(waited).toBeLessThan(10_000);
+        expect((await getProduct(created.id)).status).toBe(404);
+        expect(api.logger.entries).toContainEqual(
+          expect.objectContaining({
+            level: 'warn',
+            message: 'projections lag: answered before the read model caught up',
+          }),
+        );
+        return created;
+      });
       const response = await request('PATCH', `/api/products/${product.id}`, {
         body: { inStock: false },
         cookie: admin,

@@ -1,25 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { type OrderEvent, orderEventSchemas } from '@licensestore/shared';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { silentLogger, startProjections } from '../../../projections/src/index.js';
 import {
   appendOrder,
   orderCaptured,
   orderLine,
   statusChanged,
 } from '../../../projections/test/support/orders.js';
-import { createTestDatabase } from '../../../test/support/database.js';
 import { startTestApi, type TestApi } from './support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { listeningConnections } from './support/listening.js';
 import { openStream } from './support/order-stream.js';
 
 describe('GET /api/orders/:orderId/events', () => {
   let database: DatabaseHandle;
   let eventStore: EventStore;
-  let stopProjections: () => Promise<void>;
+  let store: ApiWithReadModel;
   let api: TestApi;
   let last = '';
 
@@ -56,19 +55,11 @@ describe('GET /api/orders/:orderId/events', () => {
     openStream(url, `order_access=${api.orderAccess.token('order-cookie', orderId)}`);
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
     // More pages than one client may open in production: these tests watch many pages from one address.
-    api = await startTestApi({ databaseUrl, orderStreams: { perClient: 100 } });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    store = await startApiWithReadModel({ orderStreams: { perClient: 100 } });
+    ({ api, database, eventStore } = store);
   });
-  afterAll(async () => {
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
-  });
+  afterAll(() => store?.stop());
 
   it('answers an event stream that nothing caches, starting with the order and its items', async () => {
     const order = await placeOrder();

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { checkoutStream, orderStream } from '@licensestore/shared';
 import { maskedKey } from '@licensestore/shared/audit';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startProjections } from '../../../projections/src/index.js';
-import { createTestDatabase } from '../../../test/support/database.js';
 import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import type { TimelineEntry } from '../src/orders/timeline.js';
-import { signIn, startTestApi, type TestApi } from './support/api.js';
+import { callApi, signIn, type TestApi } from './support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys as deliverKeysOf, seedProduct } from './support/checkout.js';
 import { purchase } from './support/purchase.js';
 
@@ -18,19 +17,12 @@ const SEALED = /v1\.[0-9a-f]{8}\./;
 describe('GET /api/orders/:id/timeline', () => {
   let database: DatabaseHandle;
   let eventStore: EventStore;
-  let stopProjections: () => Promise<void>;
+  let store: ApiWithReadModel;
   let api: TestApi;
   let admin: string;
 
   const call = (method: string, path: string, options: { cookie?: string; body?: unknown } = {}) =>
-    fetch(`${api.url}${path}`, {
-      method,
-      headers: {
-        ...(options.cookie ? { cookie: options.cookie } : {}),
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
+    callApi(api.url, method, path, options);
   const ok = async <T>(response: Response | Promise<Response>, status = 200): Promise<T> => {
     const answer = await response;
     const text = await answer.text();
@@ -43,19 +35,11 @@ describe('GET /api/orders/:id/timeline', () => {
   const deliverKeys = (orderId: string) => deliverKeysOf(eventStore, database, orderId);
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-    api = await startTestApi({ databaseUrl, env: { ADMIN_PASSWORD: ADMIN.password } });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    store = await startApiWithReadModel({ env: { ADMIN_PASSWORD: ADMIN.password } });
+    ({ api, database, eventStore } = store);
     admin = await signIn(api.url, ADMIN.username, ADMIN.password);
   });
-  afterAll(async () => {
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
-  });
+  afterAll(() => store?.stop());
 
   describe('for a paid order that got its key', () => {
     let orderId: string;

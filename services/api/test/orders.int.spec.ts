@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderView } from '@licensestore/shared';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startProjections } from '../../../projections/src/index.js';
 import {
   appendOrder,
   appendProduct,
@@ -18,18 +17,18 @@ import {
   refunded,
   statusChanged,
 } from '../../../projections/test/support/orders.js';
-import { createTestDatabase } from '../../../test/support/database.js';
 import { findOrder, listOrderItems } from '../src/orders/queries.js';
-import { signIn, startTestApi, type TestApi } from './support/api.js';
+import { signIn, type TestApi } from './support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const READ_MODELS = ['products', 'orders', 'customers', 'dashboard'];
 
 describe('Orders, customers and dashboard API', () => {
+  let store: ApiWithReadModel;
+  let api: TestApi;
   let database: DatabaseHandle;
   let eventStore: EventStore;
-  let stopProjections: () => Promise<void>;
-  let api: TestApi;
   let admin: string;
   let customer: string;
   let last = '';
@@ -58,20 +57,12 @@ describe('Orders, customers and dashboard API', () => {
   const at = (day: number) => new Date(Date.UTC(2026, 5, day, 12)).toISOString();
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-    api = await startTestApi({ databaseUrl, env: { ADMIN_PASSWORD: ADMIN.password } });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    store = await startApiWithReadModel({ env: { ADMIN_PASSWORD: ADMIN.password } });
+    ({ api, database, eventStore } = store);
     admin = await signIn(api.url, ADMIN.username, ADMIN.password);
     customer = await api.sessionCookie({ kind: 'customer', subjectId: 'ada@example.com' });
   });
-  afterAll(async () => {
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
-  });
+  afterAll(() => store?.stop());
 
   describe('before the first order', () => {
     it('lists nothing and the dashboard counts zero', async () => {

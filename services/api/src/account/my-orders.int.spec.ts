@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { type OrderEvent, orderEventSchemas } from '@licensestore/shared';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startProjections } from '../../../../projections/src/index.js';
 import { appendOrder, orderCaptured, orderLine } from '../../../../projections/test/support/orders.js';
-import { createTestDatabase } from '../../../../test/support/database.js';
-import { signIn, startTestApi, type TestApi } from '../../test/support/api.js';
+import { signIn, type TestApi } from '../../test/support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from '../../test/support/api-with-read-model.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const at = (day: number) => new Date(Date.UTC(2026, 10, day, 12)).toISOString();
@@ -15,7 +14,7 @@ const at = (day: number) => new Date(Date.UTC(2026, 10, day, 12)).toISOString();
 describe('GET /api/my-orders', () => {
   let database: DatabaseHandle;
   let eventStore: EventStore;
-  let stopProjections: () => Promise<void>;
+  let store: ApiWithReadModel;
   let api: TestApi;
 
   const myOrders = (cookie?: string) =>
@@ -50,18 +49,10 @@ describe('GET /api/my-orders', () => {
     });
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-    api = await startTestApi({ databaseUrl, env: { ADMIN_PASSWORD: ADMIN.password } });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    store = await startApiWithReadModel({ env: { ADMIN_PASSWORD: ADMIN.password } });
+    ({ api, database, eventStore } = store);
   });
-  afterAll(async () => {
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
-  });
+  afterAll(() => store?.stop());
 
   describe('when signed out or signed in as an admin only', () => {
     it('answers 401', async () => {

@@ -2,18 +2,18 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startProjections } from '../../../../projections/src/index.js';
 import { appendOrder, orderCaptured, orderLine } from '../../../../projections/test/support/orders.js';
 import { freePort } from '../../../../scripts/stack/free-port.js';
-import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
+import { testRedisUrl } from '../../../../test/support/database.js';
 import { mailFiles, type ReadMail, readMail, signInLinkIn } from '../../../../test/support/mail.js';
 import { startTestSmtpServer } from '../../../../test/support/smtp-server.js';
 import { sessionCookieFrom, startTestApi, type TestApi } from '../../test/support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from '../../test/support/api-with-read-model.js';
 
 /** Where links point when PUBLIC_URL is unset: the configured port's localhost, never the request's Host. */
 const DEFAULT_ORIGIN = 'http://localhost:5000';
@@ -22,7 +22,7 @@ describe('Customer sign-in by an e-mailed one-time link', () => {
   let dataDir: string;
   let database: DatabaseHandle;
   let eventStore: EventStore;
-  let stopProjections: () => Promise<void>;
+  let store: ApiWithReadModel;
   let api: TestApi;
   let redis: Redis;
 
@@ -66,19 +66,13 @@ describe('Customer sign-in by an e-mailed one-time link', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'customer-auth-'));
-    const databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-    api = await startTestApi({ databaseUrl, env: { DATA_DIR: dataDir, TRUST_PROXY: 'loopback' } });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    store = await startApiWithReadModel({ env: { DATA_DIR: dataDir, TRUST_PROXY: 'loopback' } });
+    ({ api, database, eventStore } = store);
     redis = new Redis(testRedisUrl(), { keyPrefix: api.redisKeyPrefix });
   });
   afterAll(async () => {
     await redis?.quit();
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
+    await store?.stop();
     if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 

@@ -14,6 +14,8 @@ export interface ApiWithReadModel {
   eventStore: EventStore;
   /** A product in the catalogue with `keys` licence keys in stock, sealed as this api seals them. */
   productWithKeys: (keys: number, fields?: SeedProduct) => Promise<string>;
+  /** Runs `during` with the projections stopped, as when they lag behind the log, and starts them again after it. */
+  withProjectionsStopped: <T>(during: () => Promise<T>) => Promise<T>;
   /** Stops everything, last started first. */
   stop: () => Promise<void>;
 }
@@ -25,8 +27,10 @@ export async function startApiWithReadModel(options: TestApiOptions = {}): Promi
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step();
   };
+  const projections = () => startProjections({ databaseUrl, logger: silentLogger });
   try {
-    stops.push(await startProjections({ databaseUrl, logger: silentLogger }));
+    let stopProjections = await projections();
+    stops.push(() => stopProjections());
     const api = await startTestApi({ ...options, databaseUrl });
     stops.push(api.stop);
     const database = openDatabase(databaseUrl);
@@ -38,7 +42,15 @@ export async function startApiWithReadModel(options: TestApiOptions = {}): Promi
       await addKeys(eventStore, api.keyVault, productId, keys);
       return productId;
     };
-    return { api, databaseUrl, database, eventStore, productWithKeys, stop };
+    const withProjectionsStopped = async <T>(during: () => Promise<T>) => {
+      await stopProjections();
+      try {
+        return await during();
+      } finally {
+        stopProjections = await projections();
+      }
+    };
+    return { api, databaseUrl, database, eventStore, productWithKeys, withProjectionsStopped, stop };
   } catch (error) {
     await stop();
     throw error;
