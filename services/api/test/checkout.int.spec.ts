@@ -12,14 +12,13 @@ import {
   productStream,
 } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { DatabaseHandle } from '@licensestore/shared/db';
+import type { EventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { silentLogger, startProjections } from '../../../projections/src/index.js';
-import { createTestDatabase } from '../../../test/support/database.js';
 import { createPaypalClient, type PaypalClient } from '../src/payments/index.js';
-import { startTestApi, type TestApi } from './support/api.js';
+import type { TestApi } from './support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { eventsWhere, readEvents, seedProduct } from './support/checkout.js';
 import { cookieSet } from './support/purchase.js';
 
@@ -27,10 +26,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const customer = { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' };
 
 describe('Checkout', () => {
-  let databaseUrl: string;
+  let store: ApiWithReadModel;
   let database: DatabaseHandle;
   let eventStore: EventStore;
-  let stopProjections: () => Promise<void>;
   let emulator: RunningPaypalSandbox;
   let paypal: PaypalClient;
   let api: TestApi | undefined;
@@ -105,16 +103,13 @@ describe('Checkout', () => {
     emulator.sandbox.state.orders.get(paypalOrderId)?.purchase_units[0]?.payments?.captures ?? [];
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
     emulator = await startPaypalSandbox({
       host: '127.0.0.1',
       webhookUrl: () => (api && webhooksOn ? `${api.url}/paypal/webhook` : undefined),
       webhookRetryDelaysMs: [],
     });
-    api = await startTestApi({ databaseUrl, payments: { apiBaseUrl: emulator.baseUrl } });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    store = await startApiWithReadModel({ payments: { apiBaseUrl: emulator.baseUrl } });
+    ({ api, database, eventStore } = store);
     paypal = createPaypalClient({
       baseUrl: emulator.baseUrl,
       clientId: 'sb-emulator-client',
@@ -130,10 +125,7 @@ describe('Checkout', () => {
 
   afterAll(async () => {
     await emulator?.stop();
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
+    await store?.stop();
   });
 
   describe('creating the PayPal order', () => {
@@ -682,24 +674,16 @@ describe('Checkout', () => {
 });
 
 describe('Checkout with the emulator the app mounts itself', () => {
+  let store: ApiWithReadModel;
   let api: TestApi;
-  let stopProjections: () => Promise<void>;
   let database: DatabaseHandle;
   let eventStore: EventStore;
 
   beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-    api = await startTestApi({ databaseUrl });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    store = await startApiWithReadModel();
+    ({ api, database, eventStore } = store);
   });
-  afterAll(async () => {
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
-  });
+  afterAll(() => store?.stop());
 
   it('tells the web client to load the emulator SDK with the placeholder client id', async () => {
     const response = await fetch(`${api.url}/api/payments/config`);
