@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { type OrderItemView, orderCustodyStream, orderDecider, orderStream } from '@licensestore/shared';
+import { type OrderItemView, orderCustodyStream, orderStream } from '@licensestore/shared';
 import { maskedKey } from '@licensestore/shared/audit';
-import { handleCommand } from '@licensestore/shared/commands';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
 import type { KeyHistoryView } from '@licensestore/shared/key-history';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
-import { deliverKeys, readEvents } from './support/checkout.js';
+import { deliverKeys, readEvents, recordDeliveryEmailSent } from './support/checkout.js';
 import { openStream } from './support/order-stream.js';
 import { cookieSet, type Purchase, purchase } from './support/purchase.js';
 
@@ -266,21 +265,10 @@ describe('Key custody', () => {
 
   describe('GET /api/license-keys/:keyId/history', () => {
     it('tells the key’s custody step by step, key masked, to admins and auditors', async () => {
-      const [captured] = await readEvents(store.eventStore, orderStream(order.orderId));
-      const sent = await handleCommand(
-        store.eventStore,
-        orderStream(order.orderId),
-        orderDecider,
-        {
-          type: 'RecordDeliveryEmailSent',
-          orderId: order.orderId,
-          trigger: captured?.id as string,
-          recipient: CUSTOMER,
-          messageId: '<delivery-1@licensestore.local>',
-          now: new Date().toISOString(),
-        },
-        { actor: { type: 'system', id: 'workers' }, correlationId: 'test', causationId: 'test' },
-      );
+      const sent = await recordDeliveryEmailSent(store.eventStore, order.orderId, {
+        recipient: CUSTOMER,
+        messageId: '<delivery-1@licensestore.local>',
+      });
       expect(
         await waitForProjections(store.database.pool, sent.position ?? '', {
           projectors: ['key-history'],

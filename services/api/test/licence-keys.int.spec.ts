@@ -11,17 +11,16 @@ import {
   productStream,
 } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore, NewEventMetadata, Position } from '@licensestore/shared/eventstore';
-import { MAX_APPEND_BYTES, openEventStore } from '@licensestore/shared/eventstore';
+import { MAX_APPEND_BYTES } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { silentLogger, startProjections } from '../../../projections/src/index.js';
-import { createTestDatabase } from '../../../test/support/database.js';
 import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import { KEY_NOT_PRINTABLE, KEY_TOO_LONG } from '../src/licence-keys/key-text.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
+import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { readEvents, seedProduct } from './support/checkout.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
@@ -58,10 +57,9 @@ const orderKeyMask = (key: string | null) => `XXXXX-…-${key?.slice(-4)}`;
 const masked = (key: string) => `${'*'.repeat(20)}${key.slice(-5)}`;
 
 describe('Licence keys API', () => {
-  let databaseUrl: string;
   let database: DatabaseHandle;
   let eventStore: EventStore;
-  let stopProjections: () => Promise<void>;
+  let store: ApiWithReadModel;
   let api: TestApi;
   let admin: string;
   let customer: string;
@@ -114,6 +112,29 @@ describe('Licence keys API', () => {
     id: await seedProduct(eventStore, database, { name }),
     name,
   });
+  const deleteProduct = (productId: string) =>
+    handleCommand(
+      eventStore,
+      productStream(productId),
+      productDecider,
+      { type: 'DeleteProduct', productId, now: new Date().toISOString() },
+      system,
+    );
+  /** A key put straight into the product's inventory, past the api's checks, sealed by `vault` (the api's own by default). */
+  const addToInventory = (productId: string, key: string, vault = api.keyVault, keyId = randomUUID()) =>
+    handleCommand(
+      eventStore,
+      licenceKeysStream(productId),
+      inventoryDecider,
+      {
+        type: 'AddLicenceKeys',
+        productId,
+        keys: [{ keyId, key: vault.seal(key), fingerprint: vault.fingerprint(key) }],
+        lowStockThreshold: 0,
+        now: new Date().toISOString(),
+      },
+      system,
+    );
 
   /** A paid order (PayPal capture COMPLETED), placed through the order decider as the capture does. */
   const placeOrder = async (...lines: Array<{ productId: string; quantity: number }>) => {
@@ -190,24 +211,15 @@ describe('Licence keys API', () => {
   };
 
   beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-    api = await startTestApi({
-      databaseUrl,
+    store = await startApiWithReadModel({
       env: { ADMIN_PASSWORD: ADMIN.password, LOW_STOCK_THRESHOLD: String(LOW_STOCK_THRESHOLD) },
     });
-    database = openDatabase(databaseUrl);
-    eventStore = await openEventStore({ databaseUrl });
+    ({ api, database, eventStore } = store);
     admin = await signIn(api.url, ADMIN.username, ADMIN.password);
     customer = await api.sessionCookie({ kind: 'customer', subjectId: 'ada@example.com' });
     adminId = (await database.db.selectFrom('admin_users').select('id').executeTakeFirstOrThrow()).id;
   });
-  afterAll(async () => {
-    await api?.stop();
-    await stopProjections?.();
-    await eventStore?.close();
-    await database?.close();
-  });
+  afterAll(() => store?.stop());
 
   describe('back office only', () => {
     const someId = randomUUID();
@@ -318,13 +330,7 @@ describe('Licence keys API', () => {
         );
       }
       const { id: deleted } = await product();
-      await handleCommand(
-        eventStore,
-        productStream(deleted),
-        productDecider,
-        { type: 'DeleteProduct', productId: deleted, now: new Date().toISOString() },
-        system,
-      );
+      await deleteProduct(deleted);
       await expectAnswer(
         await request('POST', '/api/license-keys', {
           cookie: admin,
@@ -339,13 +345,7 @@ describe('Licence keys API', () => {
       const { id: productId } = await product();
       const { orderId, lines } = await placeOrder({ productId, quantity: 1 });
       await requestKeys(orderId, lines[0] as OrderLine);
-      await handleCommand(
-        eventStore,
-        productStream(productId),
-        productDecider,
-        { type: 'DeleteProduct', productId, now: new Date().toISOString() },
-        system,
-      );
+      await deleteProduct(productId);
       const response = await request('POST', '/api/license-keys', {
         cookie: admin,
         body: { productId, key: freshLicenceKey() },
@@ -359,25 +359,7 @@ describe('Licence keys API', () => {
       const key = freshLicenceKey();
       // Recorded before products had key formats, in lower case with spaces.
       const typedEarlier = ` ${key.toLowerCase().replaceAll('-', ' - ')}`;
-      const { position } = await handleCommand(
-        eventStore,
-        licenceKeysStream(first.id),
-        inventoryDecider,
-        {
-          type: 'AddLicenceKeys',
-          productId: first.id,
-          keys: [
-            {
-              keyId: randomUUID(),
-              key: api.keyVault.seal(typedEarlier),
-              fingerprint: api.keyVault.fingerprint(typedEarlier),
-            },
-          ],
-          lowStockThreshold: 0,
-          now: new Date().toISOString(),
-        },
-        system,
-      );
+      const { position } = await addToInventory(first.id, typedEarlier);
       await settled(position);
       for (const productId of [first.id, second.id]) {
         await expectAnswer(
@@ -410,13 +392,7 @@ describe('Licence keys API', () => {
       const goneWithProduct = await addKey(deleted.id, freshLicenceKey());
       const order = await placeOrder({ productId: kept.id, quantity: 1 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
-      const deletion = await handleCommand(
-        eventStore,
-        productStream(deleted.id),
-        productDecider,
-        { type: 'DeleteProduct', productId: deleted.id, now: new Date().toISOString() },
-        system,
-      );
+      const deletion = await deleteProduct(deleted.id);
       await settled(deletion.position);
 
       const keys = await listKeys();
@@ -433,21 +409,7 @@ describe('Licence keys API', () => {
       const { id: productId } = await product();
       const foreign = createKeyVault(randomBytes(32).toString('hex'));
       const keyId = randomUUID();
-      const outcome = await handleCommand(
-        eventStore,
-        licenceKeysStream(productId),
-        inventoryDecider,
-        {
-          type: 'AddLicenceKeys',
-          productId,
-          keys: [
-            { keyId, key: foreign.seal('FOREIGN-KEY'), fingerprint: foreign.fingerprint('FOREIGN-KEY') },
-          ],
-          lowStockThreshold: 0,
-          now: new Date().toISOString(),
-        },
-        system,
-      );
+      const outcome = await addToInventory(productId, 'FOREIGN-KEY', foreign, keyId);
       await settled(outcome.position);
       expect((await listKeys()).find((key) => key.id === keyId)).toMatchObject({ key: null });
       expect(api.logger.entries).toContainEqual(
@@ -589,27 +551,8 @@ describe('Licence keys API', () => {
     it('skips, line by line, a key the read table does not show yet but the inventory has', async () => {
       const { id: productId } = await product();
       const [racing, fresh] = [freshLicenceKey(), freshLicenceKey()];
-      await stopProjections();
-      try {
-        await handleCommand(
-          eventStore,
-          licenceKeysStream(productId),
-          inventoryDecider,
-          {
-            type: 'AddLicenceKeys',
-            productId,
-            keys: [
-              {
-                keyId: randomUUID(),
-                key: api.keyVault.seal(racing),
-                fingerprint: api.keyVault.fingerprint(racing),
-              },
-            ],
-            lowStockThreshold: 0,
-            now: new Date().toISOString(),
-          },
-          system,
-        );
+      await store.withProjectionsStopped(async () => {
+        await addToInventory(productId, racing);
         // The projections are stopped: the answer comes after the bounded read-your-writes wait.
         await expectAnswer(await importKeys({ productId, keys: `${racing}\n${fresh}` }), 200, {
           added: 1,
@@ -617,9 +560,7 @@ describe('Licence keys API', () => {
           skipped: [{ line: 1, key: masked(racing), reason: ALREADY_IN_STOCK }],
           summary: '1 license key added; 1 already in stock, skipped',
         });
-      } finally {
-        stopProjections = await startProjections({ databaseUrl, logger: silentLogger });
-      }
+      });
       await settled((await readEvents(eventStore, licenceKeysStream(productId))).at(-1)?.position);
       const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
       expect(listed.sort()).toStrictEqual([racing, fresh].sort());

@@ -129,3 +129,26 @@ export async function deliverKeys(eventStore: EventStore, database: DatabaseHand
   if (!seen) throw new Error('the orders projection did not catch up');
   return assigned.data.keys;
 }
+
+/** What the send-delivery-email job records once the mail server took the order's e-mail, sent for its capture. */
+export async function recordDeliveryEmailSent(
+  eventStore: EventStore,
+  orderId: string,
+  { recipient, messageId }: { recipient: string; messageId: string },
+) {
+  const [captured] = await readEvents(eventStore, orderStream(orderId));
+  return handleCommand(
+    eventStore,
+    orderStream(orderId),
+    orderDecider,
+    {
+      type: 'RecordDeliveryEmailSent',
+      orderId,
+      trigger: captured?.id as string,
+      recipient,
+      messageId,
+      now: new Date().toISOString(),
+    },
+    { actor: { type: 'system', id: 'workers' }, correlationId: 'test', causationId: 'test' },
+  );
+}
