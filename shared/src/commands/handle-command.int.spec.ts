@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
-import { type ProductFields, productDecider, productStream } from '../catalogue/index.js';
+import {
+  type ProductChanges,
+  type ProductFields,
+  productDecider,
+  productStream,
+} from '../catalogue/index.js';
 import { NotFoundError, PreconditionFailedError } from '../errors/index.js';
 import { eventVersions } from '../eventstore/event-versions.js';
 import {
@@ -60,6 +65,16 @@ async function createdProduct() {
   return { productId, stream: productStream(productId) };
 }
 
+/** An admin's edit of a product, through `through`: the real store or one a test races. */
+const updateProduct = (through: EventStore, productId: string, changes: ProductChanges) =>
+  handleCommand(
+    through,
+    productStream(productId),
+    productDecider,
+    { type: 'UpdateProduct', productId, changes, now },
+    metadata,
+  );
+
 async function readStream(stream: string) {
   const events: RecordedEvent[] = [];
   for await (const event of store.readStream(stream)) events.push(event);
@@ -100,13 +115,7 @@ describe('handleCommand', () => {
           });
       });
 
-      const outcome = await handleCommand(
-        racing.store,
-        stream,
-        productDecider,
-        { type: 'UpdateProduct', productId, changes: { regularPrice: '79.00' }, now },
-        metadata,
-      );
+      const outcome = await updateProduct(racing.store, productId, { regularPrice: '79.00' });
 
       expect(racing.attempts()).toBe(2);
       expect(outcome.appended?.nextExpectedRevision).toBe(2n);
@@ -129,15 +138,9 @@ describe('handleCommand', () => {
         if (attempt === 1) await otherWriter(stream, 'ProductDeleted', { productId, deletedAt: now });
       });
 
-      await expect(
-        handleCommand(
-          racing.store,
-          stream,
-          productDecider,
-          { type: 'UpdateProduct', productId, changes: { regularPrice: '79.00' }, now },
-          metadata,
-        ),
-      ).rejects.toThrow(NotFoundError);
+      await expect(updateProduct(racing.store, productId, { regularPrice: '79.00' })).rejects.toThrow(
+        NotFoundError,
+      );
       expect(racing.attempts()).toBe(1);
       expect((await readStream(stream)).map((event) => event.type)).toEqual([
         'ProductCreated',
@@ -156,13 +159,7 @@ describe('handleCommand', () => {
           });
       });
 
-      const outcome = await handleCommand(
-        racing.store,
-        stream,
-        productDecider,
-        { type: 'UpdateProduct', productId, changes: { featured: true }, now },
-        metadata,
-      );
+      const outcome = await updateProduct(racing.store, productId, { featured: true });
 
       expect(outcome).toMatchObject({ events: [], appended: null });
       expect(await readStream(stream)).toHaveLength(2);
@@ -178,15 +175,9 @@ describe('handleCommand', () => {
         });
       });
 
-      await expect(
-        handleCommand(
-          racing.store,
-          stream,
-          productDecider,
-          { type: 'UpdateProduct', productId, changes: { regularPrice: '79.00' }, now },
-          metadata,
-        ),
-      ).rejects.toThrow(WrongExpectedRevisionError);
+      await expect(updateProduct(racing.store, productId, { regularPrice: '79.00' })).rejects.toThrow(
+        WrongExpectedRevisionError,
+      );
       expect(racing.attempts()).toBe(5);
       const stored = await readStream(stream);
       expect(stored.map((event) => (event.data as { changes?: { name?: string } }).changes?.name)).toEqual([
@@ -283,17 +274,7 @@ describe('handleCommand', () => {
     // none needs more than five attempts.
     const { productId, stream } = await createdProduct();
     const names = Array.from({ length: 5 }, (_, i) => `Office Suite edition ${i}`);
-    const outcomes = await Promise.all(
-      names.map((name) =>
-        handleCommand(
-          store,
-          stream,
-          productDecider,
-          { type: 'UpdateProduct', productId, changes: { name }, now },
-          metadata,
-        ),
-      ),
-    );
+    const outcomes = await Promise.all(names.map((name) => updateProduct(store, productId, { name })));
     expect(outcomes.map((outcome) => outcome.appended?.nextExpectedRevision).sort()).toEqual([
       1n,
       2n,

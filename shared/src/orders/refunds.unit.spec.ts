@@ -5,18 +5,13 @@ import { givenHistory } from '../testing/given.js';
 import { twoLineOrder } from '../testing/two-line-order.js';
 import type { OrderEvent, OrderUnit } from './events.js';
 import { orderDecider } from './index.js';
-import { evolveOrder, initialOrderState, type OrderCommand, type PlacedOrder } from './order.js';
+import type { OrderCommand } from './order.js';
 import { keyReleases, liveUnits } from './units.js';
 
 const now = '2026-03-01T10:00:00.000Z';
-const { orderId, office, antivirus, captured, keys } = twoLineOrder(now);
+const { orderId, office, antivirus, captured, keys, fulfilled, emailed, stateOf } = twoLineOrder(now);
 const [k1, k2, k3] = [randomUUID(), randomUUID(), randomUUID()] as [string, string, string];
-const fulfilled: OrderEvent = { type: 'OrderFulfilled', data: { orderId, fulfilledAt: now } };
-const emailed: OrderEvent = {
-  type: 'DeliveryEmailSent',
-  data: { orderId, trigger: randomUUID(), recipient: 'ada@example.com', messageId: '<m@x>', sentAt: now },
-};
-const delivered = [captured(), keys('L1', k1, k2), keys('L2', k3), fulfilled];
+const delivered = [captured(), keys('L1', k1, k2), keys('L2', k3), fulfilled()];
 
 const refundId = randomUUID();
 const refund = (units: OrderUnit[] | 'all', id = refundId): OrderCommand => ({
@@ -54,7 +49,6 @@ const becameRefunded = (from: 'completed' | 'processing'): OrderEvent => ({
   data: { orderId, from, to: 'refunded', changedAt: now },
 });
 
-const stateOf = (...history: OrderEvent[]) => history.reduce(evolveOrder, initialOrderState) as PlacedOrder;
 const given = givenHistory(orderDecider);
 
 describe('Order refunds', () => {
@@ -191,7 +185,7 @@ describe('Order refunds', () => {
       const waiting = [{ lineId: 'L1', keyId: null }];
       given(captured(), keys('L1', k1), keys('L2', k3), requested(waiting, '24.99'))
         .when(complete('24.99'))
-        .thenEmits(completed(waiting, '24.99'), fulfilled);
+        .thenEmits(completed(waiting, '24.99'), fulfilled());
     });
   });
 

@@ -7,12 +7,11 @@ import { twoLineOrder } from '../testing/two-line-order.js';
 import { orderCustodyStream, withKeysShownInCustody } from './custody.js';
 import type { OrderEvent, OrderStatus } from './events.js';
 import { orderDecider } from './index.js';
-import { evolveOrder, initialOrderState, type PlacedOrder } from './order.js';
 import { keyReleases, liveUnits } from './units.js';
 
 const now = '2026-03-01T10:00:00.000Z';
 const later = '2026-03-02T09:00:00.000Z';
-const { orderId, office, antivirus, sealed, captured, keys } = twoLineOrder(now);
+const { orderId, office, antivirus, sealed, captured, keys, fulfilled, emailed, stateOf } = twoLineOrder(now);
 const [k1, k2, k3, k4, k5, k6] = Array.from({ length: 6 }, () => randomUUID()) as [
   string,
   string,
@@ -22,11 +21,6 @@ const [k1, k2, k3, k4, k5, k6] = Array.from({ length: 6 }, () => randomUUID()) a
   string,
 ];
 
-const fulfilled = (at = now): OrderEvent => ({ type: 'OrderFulfilled', data: { orderId, fulfilledAt: at } });
-const emailed: OrderEvent = {
-  type: 'DeliveryEmailSent',
-  data: { orderId, trigger: randomUUID(), recipient: 'ada@example.com', messageId: '<m@x>', sentAt: now },
-};
 const statusChanged = (from: OrderStatus, to: OrderStatus, at = now): OrderEvent => ({
   type: 'OrderStatusChanged',
   data: { orderId, from, to, changedAt: at },
@@ -45,7 +39,6 @@ const givenUp = [
   { lineId: 'L2', keyId: k3 },
 ];
 
-const stateOf = (...history: OrderEvent[]) => history.reduce(evolveOrder, initialOrderState) as PlacedOrder;
 const given = givenHistory(orderDecider);
 
 describe('Order reopening', () => {

@@ -5,35 +5,15 @@ import type { OrderEvent } from '../orders/events.js';
 import { orderDecider } from '../orders/index.js';
 import type { OrderCommand } from '../orders/order.js';
 import { givenHistory } from '../testing/given.js';
+import { twoLineOrder } from '../testing/two-line-order.js';
 import { formatReceiptNumber, nextReceiptNumber, receiptsStream, receiptYear } from './numbering.js';
 
 const orderId = randomUUID();
 const now = '2027-01-01T00:05:00.000Z';
 
-const captured = (captureStatus: 'COMPLETED' | 'PENDING', capturedAt: string): OrderEvent => ({
-  type: 'OrderCaptured',
-  data: {
-    orderId,
-    paypalOrderId: 'PAYPAL1',
-    captureId: 'CAP1',
-    captureStatus,
-    customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-    lines: [
-      {
-        lineId: 'line-1',
-        productId: randomUUID(),
-        productName: 'Office Suite',
-        quantity: 1,
-        unitPrice: '24.99',
-        lineTotal: '24.99',
-      },
-    ],
-    total: '24.99',
-    currency: 'USD',
-    status: captureStatus === 'COMPLETED' ? 'processing' : 'pending',
-    capturedAt,
-  },
-});
+/** The order placed by a capture at `capturedAt`, paid or still pending: what decides the year of its receipt. */
+const captured = (captureStatus: 'COMPLETED' | 'PENDING', capturedAt: string) =>
+  twoLineOrder(capturedAt, orderId).captured(captureStatus);
 const requested = (year: number, receiptsAfterRevision: number | null): OrderEvent => ({
   type: 'OrderReceiptRequested',
   data: { orderId, year, receiptsAfterRevision, requestedAt: now },

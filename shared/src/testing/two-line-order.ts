@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderEvent } from '../orders/events.js';
+import { evolveOrder, initialOrderState, type PlacedOrder } from '../orders/order.js';
 
 /**
  * An order of two lines (two units of an office suite, one antivirus) as its specs tell its history: the capture
- * that places it and the keys its lines receive, every event at `at`.
+ * that places it, the keys its lines receive, its fulfilment and its delivery e-mail, every event at `at` unless
+ * told otherwise; and the order a history of it leaves.
  */
 export function twoLineOrder(at: string, orderId = randomUUID()) {
   const office = { lineId: 'L1', productId: randomUUID(), productName: 'Office Suite', quantity: 2 };
@@ -36,5 +38,14 @@ export function twoLineOrder(at: string, orderId = randomUUID()) {
       assignedAt: at,
     },
   });
-  return { orderId, office, antivirus, sealed, captured, keys };
+  const fulfilled = (fulfilledAt = at): OrderEvent => ({
+    type: 'OrderFulfilled',
+    data: { orderId, fulfilledAt },
+  });
+  const emailed: OrderEvent = {
+    type: 'DeliveryEmailSent',
+    data: { orderId, trigger: randomUUID(), recipient: 'ada@example.com', messageId: '<m@x>', sentAt: at },
+  };
+  const stateOf = (...history: OrderEvent[]) => history.reduce(evolveOrder, initialOrderState) as PlacedOrder;
+  return { orderId, office, antivirus, sealed, captured, keys, fulfilled, emailed, stateOf };
 }
