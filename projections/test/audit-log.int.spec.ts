@@ -3,9 +3,9 @@ import { licenceKeysStream, orderStream } from '@licensestore/shared';
 import { WITHHELD_KEY } from '@licensestore/shared/audit';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLogProjector } from '../src/audit-log/projector.js';
-import { openTestReadModel, readAllEvents, recordingLogger, startRunner } from './support/harness.js';
+import { readAllEvents, recordingLogger, useRunningReadModel } from './support/harness.js';
 import { assignmentsIn, inventoryOf, newKeys, ordersIn, testVault } from './support/licence-keys.js';
 import { appendProduct, orderLine, productCreated, productFields } from './support/orders.js';
 
@@ -23,8 +23,7 @@ interface LogRow {
 }
 
 describe('audit-log projector', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
-  let runner: ReturnType<typeof startRunner>;
+  const { env } = useRunningReadModel();
   const vault = testVault();
   const at = (minute: number) => new Date(Date.UTC(2026, 10, 1, 9, minute)).toISOString();
 
@@ -40,15 +39,6 @@ describe('audit-log projector', () => {
         SELECT product_id, position FROM ${sql.table(`${schema}.audit_log_products`)}
          ORDER BY position, product_id`.execute(env.db)
     ).rows;
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-    runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: recordingLogger().logger });
-  });
-  afterAll(async () => {
-    await runner.stop();
-    await env.close();
-  });
 
   describe('when a product gets keys and an order is delivered', () => {
     const productId = randomUUID();

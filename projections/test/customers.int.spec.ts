@@ -1,3 +1,4 @@
+import type { OrderEvent } from '@licensestore/shared';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,9 @@ describe('customers projector', () => {
       await waitForProjections(model.env.pool, position, { projectors: ['customers'], timeoutMs: 10_000 }),
     ).toBe(true);
   };
+  /** Appends to an order's stream and waits until the projector has applied it. */
+  const projected = async (orderId: string, ...events: OrderEvent[]) =>
+    visible((await appendOrder(model.env.store, orderId, ...events)).position);
   const customer = (key: string) =>
     model.env.db
       .selectFrom('customers')
@@ -31,7 +35,7 @@ describe('customers projector', () => {
       .executeTakeFirst();
   const capture = async (options: Parameters<typeof orderCaptured>[0]) => {
     const event = orderCaptured(options);
-    await visible((await appendOrder(model.env.store, event.data.orderId, event)).position);
+    await projected(event.data.orderId, event);
     return event.data.orderId;
   };
 
@@ -68,15 +72,7 @@ describe('customers projector', () => {
       });
 
       await appendOrder(model.env.store, denied, paymentDenied(denied, '2026-04-04T10:00:00.000Z'));
-      await visible(
-        (
-          await appendOrder(
-            model.env.store,
-            refundedOrder,
-            refunded(refundedOrder, '2026-04-04T11:00:00.000Z'),
-          )
-        ).position,
-      );
+      await projected(refundedOrder, refunded(refundedOrder, '2026-04-04T11:00:00.000Z'));
       // The declined order is no longer Ada's: PayPal never paid it.
       expect(await customer('ada@example.com')).toMatchObject({
         order_count: 2,
@@ -92,15 +88,7 @@ describe('customers projector', () => {
         denied,
         statusChanged(denied, 'cancelled', 'completed', '2026-04-05T10:00:00.000Z'),
       );
-      await visible(
-        (
-          await appendOrder(
-            model.env.store,
-            kept,
-            statusChanged(kept, 'processing', 'completed', '2026-04-05T11:00:00.000Z'),
-          )
-        ).position,
-      );
+      await projected(kept, statusChanged(kept, 'processing', 'completed', '2026-04-05T11:00:00.000Z'));
       expect(await customer('ada@example.com')).toMatchObject({ order_count: 2, total_spent: '200.00' });
     });
   });
@@ -140,9 +128,7 @@ describe('customers projector', () => {
         capturedAt: '2026-04-11T10:00:00.000Z',
       });
       expect(await customer('margaret@example.com')).toMatchObject({ total_spent: '75.00' });
-      await visible(
-        (await appendOrder(model.env.store, id, paymentCompleted(id, '2026-04-11T10:01:00.000Z'))).position,
-      );
+      await projected(id, paymentCompleted(id, '2026-04-11T10:01:00.000Z'));
       expect(await customer('margaret@example.com')).toMatchObject({ order_count: 1, total_spent: '75.00' });
     });
   });
@@ -157,9 +143,7 @@ describe('customers projector', () => {
         capturedAt: '2026-04-12T10:00:00.000Z',
       });
       expect(await customer('barbara@example.com')).toMatchObject({ order_count: 1, total_spent: '40.00' });
-      await visible(
-        (await appendOrder(model.env.store, id, paymentDenied(id, '2026-04-12T10:05:00.000Z'))).position,
-      );
+      await projected(id, paymentDenied(id, '2026-04-12T10:05:00.000Z'));
       expect(await customer('barbara@example.com')).toBeUndefined();
 
       await capture({

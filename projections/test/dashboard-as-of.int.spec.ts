@@ -29,7 +29,7 @@ describe('dashboard as of a moment', () => {
 
   beforeAll(async () => {
     env = await openTestReadModel();
-    runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger });
+    runner = startRunner({ ...env, logger });
     await appendHistory(env.store, storeHistory({ seed: 7, products: 12, orders: 150 }));
     const { position } = await appendHistory(
       env.store,

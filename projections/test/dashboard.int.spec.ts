@@ -46,7 +46,7 @@ describe('dashboard projector', () => {
 
   beforeAll(async () => {
     env = await openTestReadModel();
-    runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: log.logger });
+    runner = startRunner({ ...env, logger: log.logger });
   });
   afterAll(async () => {
     await runner.stop();
@@ -174,7 +174,7 @@ describe('dashboard projector', () => {
       const orderId = captured.data.orderId;
       await order(env.store, orderId, captured, refunded(orderId, at(22)));
       await product(env.store, productId, productDeleted(productId, at(23)));
-      runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: log.logger });
+      runner = startRunner({ ...env, logger: log.logger });
       await settled();
       expect(await storedStats(env.db)).toEqual(await countedStats(env.db));
       expect(await storedStats(env.db)).toMatchObject({

@@ -1,23 +1,10 @@
-import type { ProductEvent, ProductFields } from '@licensestore/shared';
+import type { ProductEvent } from '@licensestore/shared';
 import { describe, expect, it } from 'vitest';
 import { foldProductEvents } from '../src/products/projector.js';
+import { productCreated, productFields } from './support/orders.js';
 
 const id = '6f1c1d9e-3f0a-4d52-9a53-0d1a7f0f3a11';
-const fields: ProductFields = {
-  name: 'Windows 11 Pro',
-  description: 'Genuine licence key',
-  imageUrl: '/uploads/products/w11.webp',
-  category: 'Windows',
-  platform: 'Windows',
-  regularPrice: '199.00',
-  salePrice: null,
-  featured: false,
-  inStock: true,
-};
-const created: ProductEvent = {
-  type: 'ProductCreated',
-  data: { productId: id, fields, createdAt: '2026-01-01T10:00:00.000Z' },
-};
+const created = productCreated(id, productFields(), '2026-01-01T10:00:00.000Z');
 const updated = (changes: object, at: string): ProductEvent => ({
   type: 'ProductUpdated',
   data: { productId: id, changes, updatedAt: at },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { productStream } from '@licensestore/shared';
 import { openEventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { productsProjector } from '../src/products/projector.js';
 import { applyBatch } from '../src/runner.js';
 import {
@@ -14,46 +14,22 @@ import {
 } from './support/catalogue.js';
 import {
   headPosition,
-  openTestReadModel,
   readAllEvents,
   recordingLogger,
   startRunner,
+  useTestReadModel,
 } from './support/harness.js';
+import { productCreated, productFields } from './support/orders.js';
 
 describe('the guarded checkpoint', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
-  afterAll(() => env.close());
+  const env = useTestReadModel();
 
   it('refuses a batch whose starting checkpoint is no longer the stored one, writing nothing', async () => {
     const log = recordingLogger().logger;
     const id = randomUUID();
     await env.store.append(
       productStream(id),
-      [
-        {
-          type: 'ProductCreated',
-          data: {
-            productId: id,
-            fields: {
-              name: 'Windows 11 Pro',
-              description: 'Genuine key',
-              imageUrl: '/uploads/w11.webp',
-              category: 'Windows',
-              platform: 'Windows',
-              regularPrice: '199.00',
-              salePrice: null,
-              featured: false,
-              inStock: true,
-            },
-            createdAt: '2026-02-01T00:00:00.000Z',
-          },
-          metadata,
-        },
-      ],
+      [{ ...productCreated(id, productFields(), '2026-02-01T00:00:00.000Z'), metadata }],
       'no_stream',
     );
     const events = await readAllEvents(env.store);
@@ -77,8 +53,8 @@ describe('the guarded checkpoint', () => {
       // its store's pool while it follows, and two runners' worth on one pool would leave their reads none.
       const otherStore = await openEventStore({ databaseUrl: env.url });
       const [a, b] = [
-        startRunner({ db: env.db, pool: env.pool, store: env.store, maxBatch: 200 }),
-        startRunner({ db: env.db, pool: env.pool, store: otherStore, maxBatch: 200 }),
+        startRunner({ ...env, maxBatch: 200 }),
+        startRunner({ ...env, store: otherStore, maxBatch: 200 }),
       ];
       const before = (await readAllEvents(env.store)).length;
       try {

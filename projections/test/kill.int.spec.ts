@@ -6,10 +6,10 @@ import {
 } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { productsProjector } from '../src/products/projector.js';
 import { appendInBulk, catalogueHistory, expectedProducts, readProducts } from './support/catalogue.js';
-import { headPosition, openTestReadModel, readAllEvents } from './support/harness.js';
+import { headPosition, readAllEvents, useTestReadModel } from './support/harness.js';
 import { spawnProjections } from './support/process.js';
 
 const EVENTS = 20_000;
@@ -38,12 +38,7 @@ async function killAfterCheckpoints(url: string, child: ReturnType<typeof spawnP
 }
 
 describe('the projections role killed with SIGKILL in the middle of catching up', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
-  afterAll(() => env.close());
+  const env = useTestReadModel();
 
   it('resumes from its checkpoint and ends with exactly the rows of an uninterrupted run', async () => {
     expect(await appendInBulk(env.pool, catalogueHistory({ products: 2000, events: EVENTS, seed: 42 }))).toBe(

@@ -2,7 +2,7 @@ import type { Database } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allProjectors } from '../src/projectors.js';
 import {
   appendInBulk,
@@ -13,13 +13,12 @@ import {
 } from './support/catalogue.js';
 import {
   headPosition,
-  openTestReadModel,
   readAllEvents,
   recordingLogger,
   startRunner,
+  type TestReadModel,
+  useTestReadModel,
 } from './support/harness.js';
-
-type Env = Awaited<ReturnType<typeof openTestReadModel>>;
 
 const names = allProjectors.map((projector) => projector.name);
 const othersThan = (name: string) => names.filter((other) => other !== name);
@@ -62,7 +61,7 @@ function countingStore(inner: EventStore) {
   };
 }
 
-const checkpoints = async (env: Env) =>
+const checkpoints = async (env: TestReadModel) =>
   Object.fromEntries(
     (await env.db.selectFrom('projection_checkpoints').select(['name', 'position']).execute()).map((row) => [
       row.name,
@@ -70,21 +69,16 @@ const checkpoints = async (env: Env) =>
     ]),
   );
 
-const caughtUp = async (env: Env, projectors: string[]) =>
+const caughtUp = async (env: TestReadModel, projectors: string[]) =>
   waitForProjections(env.pool, await headPosition(env), { projectors, timeoutMs: 20_000 });
 
 describe('one reader for every projector', () => {
-  let env: Env;
+  const env = useTestReadModel();
   const history = catalogueHistory({ products: 200, events: 4000, seed: 7 });
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
-  afterAll(() => env.close());
 
   it('reads each event of the log once and hands every batch to every projector', async () => {
     const counting = countingStore(env.store);
-    const runner = startRunner({ db: env.db, pool: env.pool, store: counting.store, maxBatch: 300 });
+    const runner = startRunner({ ...env, store: counting.store, maxBatch: 300 });
     try {
       await appendInBulk(env.pool, takeEvents(history, 2000), { eventsPerTransaction: 50, connections: 2 });
       expect(await caughtUp(env, names)).toBe(true);
@@ -110,7 +104,7 @@ describe('one reader for every projector', () => {
         if (event.level === 'query' && event.query.sql === 'commit') commits++;
       },
     });
-    const runner = startRunner({ db: counted, pool: env.pool, store: env.store, maxBatch: 300 });
+    const runner = startRunner({ ...env, db: counted, maxBatch: 300 });
     try {
       await appendInBulk(env.pool, takeEvents(history, 500), { eventsPerTransaction: 50, connections: 1 });
       expect(await caughtUp(env, names)).toBe(true);
@@ -129,7 +123,7 @@ describe('one reader for every projector', () => {
     const before = await checkpoints(env);
     const counting = countingStore(env.store);
     counting.holdReads();
-    const runner = startRunner({ db: env.db, pool: env.pool, store: counting.store, maxBatch: 300 });
+    const runner = startRunner({ ...env, store: counting.store, maxBatch: 300 });
     try {
       await appendInBulk(env.pool, takeEvents(history, 500), { eventsPerTransaction: 50, connections: 1 });
       expect(await caughtUp(env, othersThan('products'))).toBe(true);
@@ -162,13 +156,7 @@ describe('one reader for every projector', () => {
     const before = await checkpoints(env);
     const productsBefore = await readProducts(env.db);
     const log = recordingLogger();
-    const runner = startRunner({
-      db: env.db,
-      pool: env.pool,
-      store: env.store,
-      maxBatch: 300,
-      logger: log.logger,
-    });
+    const runner = startRunner({ ...env, maxBatch: 300, logger: log.logger });
     try {
       await appendInBulk(env.pool, takeEvents(history, 500), { eventsPerTransaction: 50, connections: 1 });
       expect(await caughtUp(env, othersThan('products'))).toBe(true);

@@ -20,14 +20,20 @@ import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventst
 import { silentLogger } from '@licensestore/shared/logging';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { customersProjector } from '../src/customers/projector.js';
 import { dashboardProjector } from '../src/dashboard/projector.js';
 import { licenceKeysProjector } from '../src/licence-keys/projector.js';
 import { ordersProjector } from '../src/orders/projector.js';
 import { allProjectors } from '../src/projectors.js';
 import { metadata } from './support/catalogue.js';
-import { openTestReadModel, readAllEvents, recordingLogger, startRunner } from './support/harness.js';
+import {
+  readAllEvents,
+  recordingLogger,
+  startRunner,
+  type TestReadModel,
+  useTestReadModel,
+} from './support/harness.js';
 import { deliveryHistory, testVault } from './support/licence-keys.js';
 import {
   appendHistory,
@@ -39,11 +45,9 @@ import {
   storeHistory,
 } from './support/orders.js';
 
-type Env = Awaited<ReturnType<typeof openTestReadModel>>;
-
 const ORDER_PROJECTORS = [ordersProjector, customersProjector, dashboardProjector, licenceKeysProjector];
 
-const tableOid = async (env: Env, table: string) =>
+const tableOid = async (env: TestReadModel, table: string) =>
   (await sql<{ oid: number }>`SELECT ${`public.${table}`}::regclass::oid AS oid`.execute(env.db)).rows[0]
     ?.oid;
 
@@ -134,12 +138,7 @@ const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
   String(a.id) < String(b.id) ? -1 : 1;
 
 describe('order read models', () => {
-  let env: Env;
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
-  afterAll(() => env.close());
+  const env = useTestReadModel();
 
   describe('replayed from the whole log', () => {
     // Two long histories (refunds and keys given back included), replayed three ways and rebuilt by the CLI.
@@ -164,13 +163,7 @@ describe('order read models', () => {
       expect(last.position > position).toBe(true);
 
       const log = recordingLogger();
-      const runner = startRunner({
-        db: env.db,
-        pool: env.pool,
-        store: env.store,
-        maxBatch: 25,
-        logger: log.logger,
-      });
+      const runner = startRunner({ ...env, maxBatch: 25, logger: log.logger });
       try {
         expect(
           await waitForProjections(env.pool, last.position, {

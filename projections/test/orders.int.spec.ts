@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { orderStream } from '@licensestore/shared';
+import { type OrderEvent, orderStream } from '@licensestore/shared';
 import { eventVersions, type RecordedEvent } from '@licensestore/shared/eventstore';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
@@ -27,6 +27,9 @@ describe('orders projector', () => {
     expect(
       await waitForProjections(model.env.pool, position, { projectors: ['orders'], timeoutMs: 10_000 }),
     ).toBe(true);
+  /** Appends to an order's stream and waits until the projector has applied it. */
+  const projected = async (orderId: string, ...events: OrderEvent[]) =>
+    visible((await appendOrder(model.env.store, orderId, ...events)).position);
   const order = (id: string) =>
     model.env.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirst();
   const items = (orderId: string) =>
@@ -46,7 +49,7 @@ describe('orders projector', () => {
       status,
       capturedAt: '2026-03-02T10:00:00.000Z',
     });
-    await visible((await appendOrder(model.env.store, event.data.orderId, event)).position);
+    await projected(event.data.orderId, event);
     return event.data.orderId;
   };
 
@@ -63,7 +66,7 @@ describe('orders projector', () => {
         capturedAt: '2026-03-01T09:30:00.000Z',
       });
       const id = event.data.orderId;
-      await visible((await appendOrder(model.env.store, id, event)).position);
+      await projected(id, event);
 
       expect(await order(id)).toEqual({
         id,
@@ -121,9 +124,7 @@ describe('orders projector', () => {
     it('moves the order from pending to processing, its payment to completed, as of the completion', async () => {
       const id = await captured('pending');
       expect(await order(id)).toMatchObject({ status: 'pending', payment_status: 'pending' });
-      await visible(
-        (await appendOrder(model.env.store, id, paymentCompleted(id, '2026-03-02T10:05:00.000Z'))).position,
-      );
+      await projected(id, paymentCompleted(id, '2026-03-02T10:05:00.000Z'));
       expect(await order(id)).toMatchObject({
         status: 'processing',
         payment_status: 'completed',
@@ -138,15 +139,7 @@ describe('orders projector', () => {
       const id = await captured('pending');
       const upper = id.toUpperCase();
       await appendOrder(model.env.store, id, paymentCompleted(upper, '2026-03-02T10:05:00.000Z'));
-      await visible(
-        (
-          await appendOrder(
-            model.env.store,
-            id,
-            statusChanged(upper, 'processing', 'completed', '2026-03-02T10:06:00.000Z'),
-          )
-        ).position,
-      );
+      await projected(id, statusChanged(upper, 'processing', 'completed', '2026-03-02T10:06:00.000Z'));
       expect(await order(id)).toMatchObject({ status: 'completed' });
     });
   });
@@ -179,9 +172,7 @@ describe('orders projector', () => {
   describe('when a pending capture is denied', () => {
     it('cancels the order, its payment denied', async () => {
       const id = await captured('pending');
-      await visible(
-        (await appendOrder(model.env.store, id, paymentDenied(id, '2026-03-02T10:06:00.000Z'))).position,
-      );
+      await projected(id, paymentDenied(id, '2026-03-02T10:06:00.000Z'));
       expect(await order(id)).toMatchObject({
         status: 'cancelled',
         payment_status: 'denied',
@@ -193,9 +184,7 @@ describe('orders projector', () => {
   describe('when an order is refunded', () => {
     it('marks it refunded and keeps its items', async () => {
       const id = await captured('processing');
-      await visible(
-        (await appendOrder(model.env.store, id, refunded(id, '2026-03-03T08:00:00.000Z'))).position,
-      );
+      await projected(id, refunded(id, '2026-03-03T08:00:00.000Z'));
       expect(await order(id)).toMatchObject({ status: 'refunded', total: '39.99' });
       expect(await items(id)).toHaveLength(1);
     });
@@ -204,25 +193,12 @@ describe('orders projector', () => {
   describe('when an admin changes the status', () => {
     it('takes the new status each time, whatever it was', async () => {
       const id = await captured('processing');
-      await visible(
-        (
-          await appendOrder(
-            model.env.store,
-            id,
-            statusChanged(id, 'processing', 'completed', '2026-03-04T08:00:00.000Z'),
-          )
-        ).position,
-      );
+      await projected(id, statusChanged(id, 'processing', 'completed', '2026-03-04T08:00:00.000Z'));
       expect(await order(id)).toMatchObject({ status: 'completed' });
-      await visible(
-        (
-          await appendOrder(
-            model.env.store,
-            id,
-            statusChanged(id, 'completed', 'cancelled', '2026-03-04T09:00:00.000Z'),
-            statusChanged(id, 'cancelled', 'pending', '2026-03-04T09:30:00.000Z'),
-          )
-        ).position,
+      await projected(
+        id,
+        statusChanged(id, 'completed', 'cancelled', '2026-03-04T09:00:00.000Z'),
+        statusChanged(id, 'cancelled', 'pending', '2026-03-04T09:30:00.000Z'),
       );
       expect(await order(id)).toMatchObject({
         status: 'pending',
@@ -310,9 +286,7 @@ describe('orders projector', () => {
         id,
         statusChanged(id, 'pending', 'cancelled', '2026-03-02T10:03:00.000Z'),
       );
-      await visible(
-        (await appendOrder(model.env.store, id, paymentCompleted(id, '2026-03-02T10:05:00.000Z'))).position,
-      );
+      await projected(id, paymentCompleted(id, '2026-03-02T10:05:00.000Z'));
       expect(await order(id)).toMatchObject({ status: 'cancelled' });
     });
   });
@@ -378,9 +352,7 @@ describe('orders projector', () => {
 
     it('ignores a status change for an order it never saw', async () => {
       const id = randomUUID();
-      await visible(
-        (await appendOrder(model.env.store, id, refunded(id, '2026-03-05T08:00:00.000Z'))).position,
-      );
+      await projected(id, refunded(id, '2026-03-05T08:00:00.000Z'));
       expect(await order(id)).toBeUndefined();
     });
 
@@ -400,7 +372,7 @@ describe('orders projector', () => {
         capturedAt: '2026-03-06T08:01:00.000Z',
       });
       await appendOrder(model.env.store, first.data.orderId, first);
-      await visible((await appendOrder(model.env.store, second.data.orderId, second)).position);
+      await projected(second.data.orderId, second);
       expect(await order(first.data.orderId)).toMatchObject({ customer_name: 'First' });
       expect(await order(second.data.orderId)).toBeUndefined();
       expect(log.lines).toContainEqual(
@@ -421,7 +393,7 @@ describe('orders projector', () => {
         capturedAt: '2026-03-07T08:00:00.000Z',
       });
       const id = event.data.orderId;
-      await visible((await appendOrder(model.env.store, id, event)).position);
+      await projected(id, event);
       const again = orderCaptured({
         orderId: id,
         paypalOrderId: event.data.paypalOrderId,
@@ -430,7 +402,7 @@ describe('orders projector', () => {
         lines: [kept],
         capturedAt: '2026-03-07T08:00:00.000Z',
       });
-      await visible((await appendOrder(model.env.store, id, again)).position);
+      await projected(id, again);
       expect(await order(id)).toMatchObject({ customer_name: 'Linus T.', total: '99.00' });
       expect((await items(id)).map((item) => item.line_id)).toEqual([kept.lineId]);
     });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { productStream } from '@licensestore/shared';
 import { waitForProjections } from '@licensestore/shared/readmodel';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   appendInBulk,
   catalogueHistory,
@@ -11,10 +11,10 @@ import {
 } from './support/catalogue.js';
 import {
   headPosition,
-  openTestReadModel,
   readAllEvents,
-  recordingLogger,
   startRunner,
+  useRunningReadModel,
+  useTestReadModel,
 } from './support/harness.js';
 
 const fields = {
@@ -32,22 +32,11 @@ const fields = {
 };
 
 describe('products projector', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
-  const log = recordingLogger();
-  let runner: ReturnType<typeof startRunner>;
+  const { env, log } = useRunningReadModel();
   const visible = (position: string) =>
     waitForProjections(env.pool, position, { projectors: ['products'], timeoutMs: 10_000 });
   const product = (id: string) =>
     env.db.selectFrom('products').selectAll().where('id', '=', id).executeTakeFirst();
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-    runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: log.logger });
-  });
-  afterAll(async () => {
-    await runner.stop();
-    await env.close();
-  });
 
   describe('when following the log live', () => {
     it('creates, updates and deletes the row', async () => {
@@ -167,12 +156,7 @@ describe('products projector', () => {
 });
 
 describe('products projector catching up', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
-  afterAll(() => env.close());
+  const env = useTestReadModel();
 
   it('applies a long backlog in few transactions and ends with exactly the folded rows', async () => {
     const appended = await appendInBulk(
@@ -182,7 +166,7 @@ describe('products projector catching up', () => {
     expect(appended).toBe(15_000);
     const head = await headPosition(env);
 
-    const runner = startRunner({ db: env.db, pool: env.pool, store: env.store, maxBatch: 5000 });
+    const runner = startRunner({ ...env, maxBatch: 5000 });
     try {
       expect(await waitForProjections(env.pool, head, { projectors: ['products'], timeoutMs: 20_000 })).toBe(
         true,

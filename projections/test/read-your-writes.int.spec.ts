@@ -5,12 +5,12 @@ import {
   PROJECTION_CHECKPOINT_CHANNEL,
   waitForProjections,
 } from '@licensestore/shared/readmodel';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestReadModel } from './support/harness.js';
+import { describe, expect, it } from 'vitest';
+import { useTestReadModel } from './support/harness.js';
 
 /** What a runner does when a batch commits: move the checkpoint and notify, in one transaction. */
 describe('waitForProjections', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
+  const env = useTestReadModel();
   const at = (n: number) => encodePosition(BigInt(n), BigInt(n));
 
   const checkpoint = async (name: string, position: string) => {
@@ -31,11 +31,6 @@ describe('waitForProjections', () => {
       client.release();
     }
   };
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
-  afterAll(() => env.close());
 
   describe('when the checkpoint passes the position while waiting', () => {
     it('resolves true as soon as it is notified', async () => {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditLogProjector } from '../src/audit-log/projector.js';
 import { productsProjector } from '../src/products/projector.js';
 import { rebuildProjector, rebuildProjectors } from '../src/rebuild.js';
@@ -15,31 +15,25 @@ import {
 } from './support/catalogue.js';
 import {
   headPosition,
-  openTestReadModel,
   readAllEvents,
   recordingLogger,
   startRunner,
+  type TestReadModel,
+  useTestReadModel,
 } from './support/harness.js';
 
-type Env = Awaited<ReturnType<typeof openTestReadModel>>;
-
-const tableOid = async (env: Env) =>
+const tableOid = async (env: TestReadModel) =>
   (await sql<{ oid: number }>`SELECT 'public.products'::regclass::oid AS oid`.execute(env.db)).rows[0]?.oid;
 
 describe('rebuild', () => {
-  let env: Env;
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
-  afterAll(() => env.close());
+  const env = useTestReadModel();
 
   describe('while a live runner keeps projecting and events keep arriving', () => {
     it('swaps in identical rows, and the runner carries on from the new checkpoint', async () => {
       const history = catalogueHistory({ products: 800, events: 14_000, seed: 11 });
       await appendInBulk(env.pool, takeEvents(history, 12_000), { eventsPerTransaction: 3000 });
       const runnerLog = recordingLogger();
-      const runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: runnerLog.logger });
+      const runner = startRunner({ ...env, logger: runnerLog.logger });
       try {
         const caughtUp = await headPosition(env);
         expect(
@@ -89,7 +83,7 @@ describe('rebuild', () => {
       await sql`UPDATE projection_checkpoints SET version = 0 WHERE name = 'products'`.execute(env.db);
       const oidBefore = await tableOid(env);
       const log = recordingLogger();
-      const runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: log.logger });
+      const runner = startRunner({ ...env, logger: log.logger });
       try {
         await log.waitFor('rebuild swapped in', 20_000);
         expect(

@@ -1,5 +1,5 @@
 import { waitForProjections } from '@licensestore/shared/readmodel';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startProjections } from '../src/main.js';
 import {
   appendInBulk,
@@ -8,41 +8,42 @@ import {
   readProducts,
   takeEvents,
 } from './support/catalogue.js';
-import { headPosition, openTestReadModel, readAllEvents, recordingLogger } from './support/harness.js';
+import { headPosition, readAllEvents, recordingLogger, useTestReadModel } from './support/harness.js';
 import { type ProjectionsProcess, spawnProjections } from './support/process.js';
 
 const LOCK_APPLICATION = 'licensestore-projections-lock';
 
 describe('projections role with a hot standby', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
+  const env = useTestReadModel();
   const children: ProjectionsProcess[] = [];
   const caughtUp = async () =>
     waitForProjections(env.pool, await headPosition(env), {
       projectors: ['products'],
       timeoutMs: 20_000,
     });
+  /** Two processes on one store: the first holding the active lock, the second waiting for it. */
+  const activeAndStandby = async () => {
+    const first = spawnProjections(env.url);
+    children.push(first);
+    await first.waitFor('active');
+    const second = spawnProjections(env.url);
+    children.push(second);
+    await second.waitFor('standing by');
+    return [first, second] as const;
+  };
 
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
   afterEach(async () => {
     for (const child of children.splice(0)) {
       child.kill('SIGKILL');
       await child.exited;
     }
   });
-  afterAll(() => env.close());
 
   describe('when the active process is killed with SIGKILL', () => {
     it('the standby takes over and the read model stays exact', async () => {
       const history = catalogueHistory({ products: 300, events: 6000, seed: 21 });
       await appendInBulk(env.pool, takeEvents(history, 2000));
-      const first = spawnProjections(env.url);
-      children.push(first);
-      await first.waitFor('active');
-      const second = spawnProjections(env.url);
-      children.push(second);
-      await second.waitFor('standing by');
+      const [first, second] = await activeAndStandby();
       expect(await caughtUp()).toBe(true);
 
       first.kill('SIGKILL');
@@ -56,12 +57,7 @@ describe('projections role with a hot standby', () => {
 
   describe('when the active process is told to stop (SIGTERM)', () => {
     it('exits cleanly and releases the lock to the standby', async () => {
-      const first = spawnProjections(env.url);
-      children.push(first);
-      await first.waitFor('active');
-      const second = spawnProjections(env.url);
-      children.push(second);
-      await second.waitFor('standing by');
+      const [first, second] = await activeAndStandby();
 
       first.kill('SIGTERM');
       await first.waitFor('stopped');

@@ -1,6 +1,6 @@
 import { openDatabase } from '@licensestore/shared/db';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/support/database.js';
 import { createShadows, dropShadows, verifySchema } from '../src/audit/shadow.js';
 import { ensureCheckpoint } from '../src/checkpoints.js';
@@ -11,10 +11,9 @@ import { allProjectors } from '../src/projectors.js';
 import { runProjectors } from '../src/runner.js';
 import { tableIn } from '../src/sql.js';
 import { appendInBulk, catalogueHistory, expectedProducts, readProducts } from './support/catalogue.js';
-import { openTestReadModel, readAllEvents, recordingLogger } from './support/harness.js';
+import { readAllEvents, recordingLogger, type TestReadModel, useTestReadModel } from './support/harness.js';
 
-type Env = Awaited<ReturnType<typeof openTestReadModel>>;
-type Db = Env['db'];
+type Db = TestReadModel['db'];
 
 const projectorTables = allProjectors.flatMap((projector) => projector.tables);
 
@@ -78,12 +77,7 @@ const checkpoints = async (db: Db) =>
   db.selectFrom('projection_checkpoints').select(['name', 'position', 'version']).orderBy('name').execute();
 
 describe("the projectors' tables", () => {
-  let env: Env;
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
-  afterAll(() => env.close());
+  const env = useTestReadModel();
 
   it("are made by no migration: the read schema's migrations leave every one of them to its projector", async () => {
     await withNewDatabase(async (db) => {

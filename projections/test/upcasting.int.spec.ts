@@ -12,7 +12,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjectors } from '../src/projectors.js';
 import { metadata } from './support/catalogue.js';
-import { headPosition, openTestReadModel, recordingLogger, startRunner } from './support/harness.js';
+import {
+  headPosition,
+  openTestReadModel,
+  recordingLogger,
+  startRunner,
+  useTestReadModel,
+} from './support/harness.js';
 import { deliveryHistory, testVault } from './support/licence-keys.js';
 import {
   appendHistory,
@@ -58,13 +64,7 @@ async function appendWithOldCaptures(env: Env, history: readonly StoreAppend[]):
 async function projectAll(env: Env) {
   const head = await headPosition(env);
   const log = recordingLogger();
-  const runner = startRunner({
-    db: env.db,
-    pool: env.pool,
-    store: env.store,
-    maxBatch: 50,
-    logger: log.logger,
-  });
+  const runner = startRunner({ ...env, maxBatch: 50, logger: log.logger });
   try {
     const projectors = allProjectors.map((projector) => projector.name);
     expect(await waitForProjections(env.pool, head, { projectors, timeoutMs: 30_000 })).toBe(true);
@@ -126,12 +126,7 @@ describe('Event versions', () => {
   });
 
   describe('deciding on an order stream that starts with a version 1 OrderCaptured', () => {
-    let env: Env;
-
-    beforeAll(async () => {
-      env = await openTestReadModel();
-    });
-    afterAll(() => env?.close());
+    const env = useTestReadModel();
 
     const adasOrder = (status: 'pending' | 'processing') =>
       orderCaptured({

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { transactionWithCopy } from '../src/copy-rows.js';
 import { type Facts, tableIn, writeFacts } from '../src/sql.js';
-import { openTestReadModel, recordingLogger } from './support/harness.js';
+import { recordingLogger, useTestReadModel } from './support/harness.js';
 
 /**
  * Text that COPY's format would misread unescaped (its separators, its escape character and its NULL marker), and
@@ -24,15 +24,8 @@ const AWKWARD = [
 ];
 
 describe('writeFacts', () => {
-  let env: Awaited<ReturnType<typeof openTestReadModel>>;
+  const env = useTestReadModel();
   const log = recordingLogger().logger;
-
-  beforeAll(async () => {
-    env = await openTestReadModel();
-  });
-  afterAll(async () => {
-    await env?.close();
-  });
 
   /** A schema of its own with one facts table. */
   async function factsTable() {

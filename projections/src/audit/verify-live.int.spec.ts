@@ -27,7 +27,7 @@ describe('a verification in its comparison', () => {
   beforeAll(async () => {
     env = await openTestReadModel();
     await appendHistory(env.store, storeHistory({ seed: 18, products: 4, orders: 40 }));
-    runner = startRunner({ db: env.db, pool: env.pool, store: env.store });
+    runner = startRunner(env);
     const reached = await waitForProjections(env.pool, await headPosition(env), {
       projectors: PROJECTOR_NAMES,
       timeoutMs: 20_000,

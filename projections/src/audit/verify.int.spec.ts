@@ -21,7 +21,7 @@ const PROJECTOR_NAMES = allProjectors.map((projector) => projector.name);
 
 /** Runs the live projectors until every checkpoint has reached the end of the log, then stops them. */
 async function projectLive(env: Env) {
-  const runner = startRunner({ db: env.db, pool: env.pool, store: env.store, maxBatch: 7 });
+  const runner = startRunner({ ...env, maxBatch: 7 });
   try {
     const reached = await waitForProjections(env.pool, await headPosition(env), {
       projectors: PROJECTOR_NAMES,

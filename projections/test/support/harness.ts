@@ -122,27 +122,51 @@ export function startRunner(options: {
   };
 }
 
+/** A fresh read model, as a test reads it: its database, pool and event store. */
+export type TestReadModel = Omit<Awaited<ReturnType<typeof openTestReadModel>>, 'close'>;
+
 /**
- * A fresh read model with every projector running, for the enclosing describe block: opened before its tests,
- * stopped after. Read `env` inside tests (it is set in beforeAll).
+ * A fresh read model for the enclosing describe block: opened before its tests, closed after. Its parts are read
+ * inside tests (they are set in beforeAll).
+ */
+export function useTestReadModel(): TestReadModel {
+  let opened: Awaited<ReturnType<typeof openTestReadModel>> | undefined;
+  beforeAll(async () => {
+    opened = await openTestReadModel();
+  });
+  afterAll(() => opened?.close());
+  const env = () => {
+    if (!opened) throw new Error('the read model opens in beforeAll');
+    return opened;
+  };
+  return {
+    get url() {
+      return env().url;
+    },
+    get db() {
+      return env().db;
+    },
+    get pool() {
+      return env().pool;
+    },
+    get store() {
+      return env().store;
+    },
+  };
+}
+
+/**
+ * A fresh read model with every projector running, for the enclosing describe block: started before its tests,
+ * stopped after.
  */
 export function useRunningReadModel() {
   const log = recordingLogger();
-  let env: Awaited<ReturnType<typeof openTestReadModel>> | undefined;
+  const env = useTestReadModel();
   let runner: ReturnType<typeof startRunner> | undefined;
-  beforeAll(async () => {
-    env = await openTestReadModel();
-    runner = startRunner({ db: env.db, pool: env.pool, store: env.store, logger: log.logger });
+  beforeAll(() => {
+    runner = startRunner({ ...env, logger: log.logger });
   });
-  afterAll(async () => {
-    await runner?.stop();
-    await env?.close();
-  });
-  return {
-    log,
-    get env() {
-      if (!env) throw new Error('the read model opens in beforeAll');
-      return env;
-    },
-  };
+  // Hooks after the tests run in the reverse order of their registration: the runner stops before the model closes.
+  afterAll(() => runner?.stop());
+  return { log, env };
 }
