@@ -16,11 +16,11 @@ import {
   type ProductEvent,
   toCents,
 } from '@licensestore/shared';
-import type { Decider, DomainEvent } from '@licensestore/shared/commands';
 import { timeOrderedId } from '@licensestore/shared/ids';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import { checkoutOf } from '../../projections/bench/support/store-log.js';
 import { type BulkAppend, catalogueHistory, random } from '../../projections/test/support/catalogue.js';
+import { decidedStreams } from '../../projections/test/support/decided-streams.js';
 
 const LOW_STOCK_THRESHOLD = 3;
 /** Keys an admin imports at once, at most; a product short of stock for an order gets one import first. */
@@ -106,30 +106,13 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
     clock += 1 + Math.floor(rnd.next() * 4);
     return new Date(clock).toISOString();
   };
-  const streams = new Map<string, { state: unknown; revision: bigint }>();
-  const decideOn = <Command, State, Event extends DomainEvent>(
-    stream: string,
-    decider: Decider<Command, State, Event>,
-    command: Command,
-  ) => {
-    const entity = streams.get(stream) ?? { state: decider.initialState, revision: -1n };
-    const events = decider.decide(command, entity.state as State);
-    const append: BulkAppend = {
-      stream,
-      expected: entity.revision < 0n ? 'no_stream' : entity.revision,
-      events,
-    };
-    entity.state = events.reduce(decider.evolve, entity.state as State);
-    entity.revision += BigInt(events.length);
-    streams.set(stream, entity);
-    return { append, events, state: entity.state as State };
-  };
+  const streams = decidedStreams();
   const inventory = (productId: string, command: LicenceKeyCommand) =>
-    decideOn(licenceKeysStream(productId), inventoryDecider, command);
+    streams.decide(licenceKeysStream(productId), inventoryDecider, command);
   const order = (orderId: string, command: OrderCommand) =>
-    decideOn(orderStream(orderId), orderDecider, command);
+    streams.decide(orderStream(orderId), orderDecider, command);
   const available = (productId: string) =>
-    (streams.get(licenceKeysStream(productId))?.state as InventoryState | undefined)?.available.size ?? 0;
+    (streams.stateOf(licenceKeysStream(productId)) as InventoryState | undefined)?.available.size ?? 0;
   // Small stores import small batches, so the keys sold and the keys added keep the proportions of any size.
   const importSize = Math.max(1, Math.min(MAX_IMPORT, Math.floor(options.keys / (options.products * 4))));
   const keyTexts = new Map<string, string>();
@@ -212,7 +195,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
     yield placed.append;
     counts.orders++;
     if (!paid) {
-      streams.delete(orderStream(orderId));
+      streams.forget(orderStream(orderId));
       continue;
     }
 
@@ -293,7 +276,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
       }
       counts.refunds++;
     }
-    streams.delete(orderStream(orderId));
+    streams.forget(orderStream(orderId));
     for (const { keys } of assigned) for (const { keyId } of keys) keyTexts.delete(keyId);
   }
 
@@ -304,6 +287,6 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
   }
   // Whoever holds the finished generator holds its closures, and through them these maps: at a year's size, 2.5 GB
   // of inventory states that every garbage collection of the bench's process would walk while it rebuilds.
-  streams.clear();
+  streams.forgetAll();
   keyTexts.clear();
 }

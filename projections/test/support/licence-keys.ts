@@ -16,10 +16,11 @@ import {
   type PlacedOrder,
   toCents,
 } from '@licensestore/shared';
-import { type Decider, type DomainEvent, handleCommand } from '@licensestore/shared/commands';
+import { handleCommand } from '@licensestore/shared/commands';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault, type KeyVault } from '@licensestore/shared/key-vault';
 import { metadata, random } from './catalogue.js';
+import { decidedStreams } from './decided-streams.js';
 import { orderLine, type StoreAppend } from './orders.js';
 
 /** A key vault under a secret of its own, as each store has. */
@@ -147,40 +148,23 @@ export function* deliveryHistory(options: {
     clock += rnd.int(1, 60) * 1000;
     return new Date(clock).toISOString();
   };
-  const streams = new Map<string, { state: unknown; revision: bigint }>();
-  const decideOn = <Command, State, Event extends DomainEvent>(
-    stream: string,
-    decider: Decider<Command, State, Event>,
-    command: Command,
-  ) => {
-    const entity = streams.get(stream) ?? { state: decider.initialState, revision: -1n };
-    const events = decider.decide(command, entity.state as State);
-    const append: StoreAppend = {
-      stream,
-      expected: entity.revision < 0n ? 'no_stream' : entity.revision,
-      events: events as StoreAppend['events'],
-    };
-    entity.state = events.reduce(decider.evolve, entity.state as State);
-    entity.revision += BigInt(events.length);
-    streams.set(stream, entity);
-    return { append, events, state: entity.state as State };
-  };
+  const streams = decidedStreams();
   const products = options.productIds ?? Array.from({ length: options.products }, () => rnd.uuid());
   const orders: string[] = [];
   const owed: Array<{ orderId: string; lineId: string; keys: AssignedKey[] }> = [];
 
   const inventory = function* (productId: string, command: LicenceKeyCommand) {
-    const { append, events } = decideOn(licenceKeysStream(productId), inventoryDecider, command);
+    const { append, events } = streams.decide(licenceKeysStream(productId), inventoryDecider, command);
     owed.push(...assignmentsIn(events));
     if (events.length > 0) yield append;
   };
   const order = function* (orderId: string, command: OrderCommand) {
-    const decided = decideOn(orderStream(orderId), orderDecider, command);
+    const decided = streams.decide(orderStream(orderId), orderDecider, command);
     if (decided.events.length > 0) yield decided.append;
     return decided;
   };
   const requestKeys = function* (orderId: string) {
-    const state = streams.get(orderStream(orderId))?.state as PlacedOrder;
+    const state = streams.stateOf(orderStream(orderId)) as PlacedOrder;
     for (const line of state.lines) {
       yield* inventory(line.productId, {
         type: 'RequestLicenceKeys',
@@ -194,7 +178,7 @@ export function* deliveryHistory(options: {
     }
   };
   const releaseKeys = function* (orderId: string) {
-    const state = streams.get(orderStream(orderId))?.state as PlacedOrder;
+    const state = streams.stateOf(orderStream(orderId)) as PlacedOrder;
     for (const release of keyReleases(state)) {
       yield* inventory(release.productId, {
         type: 'ReleaseLicenceKeys',
@@ -245,7 +229,7 @@ export function* deliveryHistory(options: {
       });
     } else if (roll < 0.25) {
       const productId = rnd.pick(products);
-      const state = streams.get(licenceKeysStream(productId))?.state as InventoryState | undefined;
+      const state = streams.stateOf(licenceKeysStream(productId)) as InventoryState | undefined;
       if (!state || state.available.size === 0) continue;
       yield* inventory(productId, {
         type: 'RemoveLicenceKey',
@@ -276,7 +260,7 @@ export function* deliveryHistory(options: {
       if (paid) yield* requestKeys(orderId);
     } else if (roll < 0.6 && orders.length > 0) {
       const orderId = rnd.pick(orders);
-      const state = streams.get(orderStream(orderId))?.state as PlacedOrder;
+      const state = streams.stateOf(orderStream(orderId)) as PlacedOrder;
       if (state.payment !== 'pending') continue;
       const captureId = `CAPTURE-${orderId}`;
       if (rnd.next() < 0.7) {
@@ -287,7 +271,7 @@ export function* deliveryHistory(options: {
       }
     } else if (roll < 0.65 && orders.length > 0) {
       const orderId = rnd.pick(orders);
-      const state = streams.get(orderStream(orderId))?.state as PlacedOrder;
+      const state = streams.stateOf(orderStream(orderId)) as PlacedOrder;
       if (state.status === 'cancelled' || state.status === 'refunded') continue;
       if (rnd.next() < 0.3) {
         if (state.payment !== 'completed') continue;
