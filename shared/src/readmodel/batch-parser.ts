@@ -58,3 +58,16 @@ export function batchParser<Event>(options: {
     return parsed.events;
   };
 }
+
+/**
+ * The event with the id its stream is keyed by in lower case: Postgres compares uuids regardless of case, the folds
+ * key maps by the id text, so it has one spelling. The parsed data is shared with the event's other readers: a
+ * different spelling gets a copy.
+ */
+export function withLowerCaseId<Event extends { data: { [K in Key]: string } }, Key extends string>(
+  event: Event,
+  key: Key,
+): Event {
+  const id = event.data[key].toLowerCase();
+  return id === event.data[key] ? event : ({ ...event, data: { ...event.data, [key]: id } } as Event);
+}

@@ -2,20 +2,14 @@ import { toCents } from '../money/index.js';
 import { customerEmailKey } from '../orders/customer-email-key.js';
 import { type OrderEvent, type OrderStatus, parseOrderEvent } from '../orders/events.js';
 import type { PaymentState } from '../orders/order.js';
-import { batchParser } from './batch-parser.js';
+import { batchParser, withLowerCaseId } from './batch-parser.js';
 
 /** The order-stream events of a batch, their order ids in lower case (the folds key maps by the id text). */
 export const parseOrderBatch = batchParser<OrderEvent>({
   category: 'order',
   parse: (event) => {
     const order = parseOrderEvent(event.type, event.data);
-    if (!order) return null;
-    // Postgres compares uuids regardless of case; the folds key maps by the id text, so it has one spelling.
-    // The parsed data is shared with the event's other readers: a different spelling gets a copy.
-    const orderId = order.data.orderId.toLowerCase();
-    return orderId === order.data.orderId
-      ? order
-      : ({ ...order, data: { ...order.data, orderId } } as OrderEvent);
+    return order && withLowerCaseId(order, 'orderId');
   },
   describes: 'an order event',
 });
