@@ -10,6 +10,7 @@ import { testRedisUrl } from '../../test/support/database.js';
 import { defineProcessor } from './jobs/processor.js';
 import { type RunningWorkers, startWorkers } from './main.js';
 import { appendEvent, testSideEffects, workersTestEnvironment } from './testing/fixtures.js';
+import { latch } from './testing/latch.js';
 
 type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
 
@@ -29,10 +30,7 @@ describe('Workers role', () => {
 
   it('turns a recorded event into exactly one processed job', async () => {
     const processed: string[] = [];
-    let done!: () => void;
-    const finished = new Promise<void>((resolve) => {
-      done = resolve;
-    });
+    const { open: done, opened: finished } = latch();
     workers = await startWorkers({
       databaseUrl: env.databaseUrl,
       redisUrl: testRedisUrl(),

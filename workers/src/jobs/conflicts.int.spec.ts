@@ -10,6 +10,7 @@ import {
 } from '@licensestore/shared/eventstore';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workersTestEnvironment } from '../testing/fixtures.js';
+import { latch } from '../testing/latch.js';
 import { groupedDecisions } from './conflicts.js';
 
 type Environment = Awaited<ReturnType<typeof workersTestEnvironment>>;
@@ -176,14 +177,8 @@ describe('Grouped decisions', () => {
   });
 
   it('decides a group again when another process appended first', async () => {
-    let releaseAppend!: () => void;
-    const appendMay = new Promise<void>((resolve) => {
-      releaseAppend = resolve;
-    });
-    let reachedAppend!: () => void;
-    const atAppend = new Promise<void>((resolve) => {
-      reachedAppend = resolve;
-    });
+    const { open: releaseAppend, opened: appendMay } = latch();
+    const { open: reachedAppend, opened: atAppend } = latch();
     let conflicts = 0;
     const held: EventStore = {
       readStream: (name, from) => env.eventStore.readStream(name, from),

@@ -4,6 +4,7 @@ import { type Job, QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { workersTestEnvironment } from '../testing/fixtures.js';
+import { latch } from '../testing/latch.js';
 import { startWorkerHost, type WorkerHost } from './host.js';
 import { FinishedJobs } from './intents.js';
 import { defineProcessor, type JobProcessor } from './processor.js';
@@ -108,14 +109,8 @@ describe('Worker host', () => {
   describe('when closed', () => {
     it('waits for the active job to finish', async () => {
       const order: string[] = [];
-      let started!: () => void;
-      const jobStarted = new Promise<void>((resolve) => {
-        started = resolve;
-      });
-      let release!: () => void;
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
+      const { open: started, opened: jobStarted } = latch();
+      const { open: release, opened: released } = latch();
       const host = await startHost(
         defineProcessor({
           queue: QUEUE,

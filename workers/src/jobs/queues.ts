@@ -35,6 +35,9 @@ export interface JobRequest {
   delayMs?: number;
 }
 
+/** A job for `queue`, named after it: each queue runs one kind of job. */
+export const jobFor = (queue: string, data: unknown): JobRequest => ({ queue, name: queue, data });
+
 /** A job that was added, by queue and id. */
 export interface AddedJob {
   queue: string;

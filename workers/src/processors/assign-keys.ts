@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { type Cause, causeSchema } from '../jobs/causation.js';
 import { groupedDecisions } from '../jobs/conflicts.js';
 import { defineProcessor } from '../jobs/processor.js';
-import type { JobRequest } from '../jobs/queues.js';
+import { type JobRequest, jobFor } from '../jobs/queues.js';
 import type { ProcessorContext } from './context.js';
 import { owedKeys, requestOrderKeys } from './order-keys.js';
 
@@ -12,11 +12,8 @@ const QUEUE = 'assign-keys';
 const schema = z.object({ orderId: z.uuid(), cause: causeSchema });
 
 /** A paid order asks each product's inventory for its keys. */
-export const assignKeysJob = (orderId: string, cause: Cause): JobRequest => ({
-  queue: QUEUE,
-  name: QUEUE,
-  data: { orderId, cause } satisfies z.infer<typeof schema>,
-});
+export const assignKeysJob = (orderId: string, cause: Cause): JobRequest =>
+  jobFor(QUEUE, { orderId, cause } satisfies z.infer<typeof schema>);
 
 /**
  * Asks for the keys of an order owed some (requestOrderKeys): a repeated job is harmless, as the inventory is asked

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream, retryOnConflict } from '../jobs/conflicts.js';
 import { defineProcessor } from '../jobs/processor.js';
-import type { JobRequest } from '../jobs/queues.js';
+import { type JobRequest, jobFor } from '../jobs/queues.js';
 import type { ProcessorContext } from './context.js';
 
 const QUEUE = 'issue-receipt';
@@ -13,11 +13,8 @@ const schema = z.object({ orderId: z.uuid(), cause: causeSchema });
 type IssueReceiptJob = z.infer<typeof schema>;
 
 /** The receipt of an order whose money was taken (`cause`: a COMPLETED capture, or a PENDING one completing). */
-export const issueReceiptJob = (orderId: string, cause: Cause): JobRequest => ({
-  queue: QUEUE,
-  name: QUEUE,
-  data: { orderId, cause } satisfies IssueReceiptJob,
-});
+export const issueReceiptJob = (orderId: string, cause: Cause): JobRequest =>
+  jobFor(QUEUE, { orderId, cause } satisfies IssueReceiptJob);
 
 /**
  * Runs `take` after the previous one for the same key has settled: this process's jobs take a year's numbers one at a

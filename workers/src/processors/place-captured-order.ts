@@ -4,7 +4,7 @@ import { loadStream } from '@licensestore/shared/commands';
 import { z } from 'zod';
 import { type Cause, causeSchema } from '../jobs/causation.js';
 import { defineProcessor } from '../jobs/processor.js';
-import type { JobRequest } from '../jobs/queues.js';
+import { type JobRequest, jobFor } from '../jobs/queues.js';
 import type { ProcessorContext } from './context.js';
 
 const QUEUE = 'place-captured-order';
@@ -28,12 +28,7 @@ export const placeCapturedOrderJob = (
   checkout: Omit<PlaceCapturedOrder, 'cause'>,
   cause: Cause,
   delayMs: number,
-): JobRequest => ({
-  queue: QUEUE,
-  name: QUEUE,
-  data: { ...checkout, cause } satisfies PlaceCapturedOrder,
-  delayMs,
-});
+): JobRequest => ({ ...jobFor(QUEUE, { ...checkout, cause } satisfies PlaceCapturedOrder), delayMs });
 
 /**
  * Places the order a captured checkout names when its stream is missing (the api ended between the checkout's and the

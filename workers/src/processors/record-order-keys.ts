@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';
 import { defineProcessor } from '../jobs/processor.js';
-import type { JobRequest } from '../jobs/queues.js';
+import { type JobRequest, jobFor } from '../jobs/queues.js';
 import type { ProcessorContext } from './context.js';
 import { releaseOrderKeys } from './order-keys.js';
 
@@ -17,11 +17,8 @@ const schema = z.object({
 type RecordOrderKeys = z.infer<typeof schema>;
 
 /** The keys an inventory's LicenceKeysAssigned event gave an order line (sealed, as in the event). */
-export const recordOrderKeysJob = (assignment: Omit<RecordOrderKeys, 'cause'>, cause: Cause): JobRequest => ({
-  queue: QUEUE,
-  name: QUEUE,
-  data: { ...assignment, cause } satisfies RecordOrderKeys,
-});
+export const recordOrderKeysJob = (assignment: Omit<RecordOrderKeys, 'cause'>, cause: Cause): JobRequest =>
+  jobFor(QUEUE, { ...assignment, cause } satisfies RecordOrderKeys);
 
 /**
  * Writes on the order exactly the keys the inventory gave it: they come from the inventory's event, so a worker that

@@ -5,6 +5,7 @@ import type { EventStore } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runJob, testSideEffects, workersTestEnvironment } from '../testing/fixtures.js';
+import { latch } from '../testing/latch.js';
 import { addKeys, createProduct, placeOrder, setOrderStatus } from '../testing/store.js';
 import { assignKeys, assignKeysJob } from './assign-keys.js';
 import { createProcessorContext } from './context.js';
@@ -12,10 +13,7 @@ import { releaseKeys, releaseKeysJob } from './release-keys.js';
 
 /** The event store, with every append to `stream` held until `open()`: a job that decided, then paused. */
 function holdingAppends(eventStore: EventStore, stream: string) {
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
+  const { open, opened: gate } = latch();
   let held = false;
   const store = new Proxy(eventStore, {
     get(target, property, receiver) {

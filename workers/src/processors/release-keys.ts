@@ -3,7 +3,7 @@ import { loadStream } from '@licensestore/shared/commands';
 import { z } from 'zod';
 import { type Cause, causeSchema } from '../jobs/causation.js';
 import { defineProcessor } from '../jobs/processor.js';
-import type { JobRequest } from '../jobs/queues.js';
+import { type JobRequest, jobFor } from '../jobs/queues.js';
 import type { ProcessorContext } from './context.js';
 import { releaseOrderKeys } from './order-keys.js';
 
@@ -11,11 +11,8 @@ const QUEUE = 'release-keys';
 const schema = z.object({ orderId: z.uuid(), cause: causeSchema });
 
 /** An order gave units up (a refund completed, the order cancelled, its payment denied): its keys go back. */
-export const releaseKeysJob = (orderId: string, cause: Cause): JobRequest => ({
-  queue: QUEUE,
-  name: QUEUE,
-  data: { orderId, cause } satisfies z.infer<typeof schema>,
-});
+export const releaseKeysJob = (orderId: string, cause: Cause): JobRequest =>
+  jobFor(QUEUE, { orderId, cause } satisfies z.infer<typeof schema>);
 
 /** Reads the order as it is now, so a job run late or twice gives back exactly what is still to give. */
 export const releaseKeys = (context: ProcessorContext) =>

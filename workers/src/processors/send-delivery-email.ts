@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';
 import { defineProcessor } from '../jobs/processor.js';
-import type { JobRequest } from '../jobs/queues.js';
+import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderDeliveryEmail } from '../mail/delivery-email.js';
 import { downloadFor, type ProductDownload } from '../mail/downloads.js';
 import type { ProcessorContext } from './context.js';
@@ -22,11 +22,8 @@ const schema = z.object({
 type DeliveryEmailJob = z.infer<typeof schema>;
 
 /** The delivery email caused by `cause` (an OrderFulfilled or a DeliveryEmailResendRequested): its trigger. */
-export const sendDeliveryEmailJob = (orderId: string, cause: Cause): JobRequest => ({
-  queue: QUEUE,
-  name: QUEUE,
-  data: { orderId, cause } satisfies DeliveryEmailJob,
-});
+export const sendDeliveryEmailJob = (orderId: string, cause: Cause): JobRequest =>
+  jobFor(QUEUE, { orderId, cause } satisfies DeliveryEmailJob);
 
 /** The product's download as it is now; null once the product is deleted (or never was in the catalogue). */
 async function productDownloadOf(eventStore: EventStore, productId: string): Promise<ProductDownload | null> {

@@ -3,7 +3,7 @@ import { loadStream } from '@licensestore/shared/commands';
 import { z } from 'zod';
 import { type Cause, causeSchema } from '../jobs/causation.js';
 import { defineProcessor } from '../jobs/processor.js';
-import type { JobRequest } from '../jobs/queues.js';
+import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderLowStockEmail } from '../mail/low-stock-email.js';
 import type { ProcessorContext } from './context.js';
 
@@ -18,11 +18,8 @@ const schema = z.object({
 type LowStockAlert = z.infer<typeof schema>;
 
 /** A LicenceKeyStockLow event, as an e-mail to the admin. */
-export const sendLowStockAlertJob = (alert: Omit<LowStockAlert, 'cause'>, cause: Cause): JobRequest => ({
-  queue: QUEUE,
-  name: QUEUE,
-  data: { ...alert, cause } satisfies LowStockAlert,
-});
+export const sendLowStockAlertJob = (alert: Omit<LowStockAlert, 'cause'>, cause: Cause): JobRequest =>
+  jobFor(QUEUE, { ...alert, cause } satisfies LowStockAlert);
 
 /**
  * E-mails ADMIN_EMAIL, if set. Nothing records the alert as sent, so a replayed job (after Redis lost its data, say)

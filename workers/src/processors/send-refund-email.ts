@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';
 import { defineProcessor } from '../jobs/processor.js';
-import type { JobRequest } from '../jobs/queues.js';
+import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderRefundEmail } from '../mail/refund-email.js';
 import type { ProcessorContext } from './context.js';
 import { sendAndRecord } from './hand-over.js';
@@ -28,11 +28,7 @@ type RefundEmailJob = z.infer<typeof schema>;
 export const sendRefundEmailJob = (
   refund: Pick<RefundEmailJob, 'orderId' | 'amount' | 'units'>,
   cause: Cause,
-): JobRequest => ({
-  queue: QUEUE,
-  name: QUEUE,
-  data: { ...refund, cause } satisfies RefundEmailJob,
-});
+): JobRequest => jobFor(QUEUE, { ...refund, cause } satisfies RefundEmailJob);
 
 /**
  * Tells the customer that money of their order went back: how much, which keys no longer work (masked: a key that
