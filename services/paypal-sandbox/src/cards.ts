@@ -1,4 +1,12 @@
-import { type ErrorDetail, ISSUES, invalidRequest, type Link, PaypalError, unprocessable } from './errors.js';
+import {
+  type ErrorDetail,
+  ISSUES,
+  invalidBodyValue,
+  invalidRequest,
+  type Link,
+  PaypalError,
+  unprocessable,
+} from './errors.js';
 import { CONFIRM_VALIDATION_TEXTS } from './validation.js';
 
 /** What the funding instrument does when the order is captured. */
@@ -115,14 +123,7 @@ export function checkCard(
 
   const brand = brandOf(card.number);
   if (!luhnValid(card.number)) {
-    throw invalidRequest([
-      {
-        field: field('number'),
-        location: 'body',
-        issue: 'INVALID_PARAMETER_VALUE',
-        description: CONFIRM_VALIDATION_TEXTS.INVALID_PARAMETER_VALUE,
-      },
-    ]);
+    throw invalidBodyValue(field('number'), CONFIRM_VALIDATION_TEXTS.INVALID_PARAMETER_VALUE);
   }
   if (!brand) {
     throw unprocessable([

@@ -73,6 +73,18 @@ export class PaypalError extends Error {
 export const invalidRequest = (details: ErrorDetail[], api: Api = 'orders') =>
   new PaypalError(400, 'INVALID_REQUEST', details, api);
 
+/** A 400 for one body field whose value is not one PayPal takes (`value`, the one sent, when it can be shown). */
+export const invalidBodyValue = (field: string, description: string, value?: string) =>
+  invalidRequest([
+    {
+      field,
+      ...(value === undefined ? {} : { value }),
+      location: 'body',
+      issue: 'INVALID_PARAMETER_VALUE',
+      description,
+    },
+  ]);
+
 export const unprocessable = (details: ErrorDetail[], api: Api = 'orders', extraLinks: Link[] = []) =>
   new PaypalError(422, 'UNPROCESSABLE_ENTITY', details, api, extraLinks);
 

@@ -8,6 +8,7 @@ import {
   debugId,
   ISSUES,
   internalServerError,
+  invalidBodyValue,
   invalidRequest,
   PaypalError,
   unprocessableIssue,
@@ -335,14 +336,7 @@ export function sandboxRouter(emulator: Emulator): Router {
     const order = findOrder(state, req.params.id as string);
     const request = buyerApproval.safeParse(req.body ?? {});
     if (!request.success) {
-      throw invalidRequest([
-        {
-          field: '/choice',
-          location: 'body',
-          issue: 'INVALID_PARAMETER_VALUE',
-          description: 'Unknown buyer choice.',
-        },
-      ]);
+      throw invalidBodyValue('/choice', 'Unknown buyer choice.');
     }
     const { choice, currency } = request.data;
     const orderCurrency = order.purchase_units[0]?.amount.currency_code;
@@ -431,14 +425,7 @@ export function sandboxRouter(emulator: Emulator): Router {
   const armRefundFailure = (req: Request, res: Response, ref: CaptureRef) => {
     const parsed = refundFailure.safeParse(req.body ?? {});
     if (!parsed.success) {
-      throw invalidRequest([
-        {
-          field: '/issue',
-          location: 'body',
-          issue: 'INVALID_PARAMETER_VALUE',
-          description: `One of ${REFUND_FAILURE_ISSUES.join(', ')}.`,
-        },
-      ]);
+      throw invalidBodyValue('/issue', `One of ${REFUND_FAILURE_ISSUES.join(', ')}.`);
     }
     state.refundFailures.set(ref.capture.id, parsed.data.issue);
     send(res, 200, { capture_id: ref.capture.id, next_refund_fails_with: parsed.data.issue });
@@ -470,15 +457,11 @@ export function sandboxRouter(emulator: Emulator): Router {
     const eventType = (req.body as { event_type?: unknown } | undefined)?.event_type;
     const known = WEBHOOK_EVENT_TYPES.find((type) => type === eventType);
     if (!known) {
-      throw invalidRequest([
-        {
-          field: '/event_type',
-          ...(typeof eventType === 'string' ? { value: eventType } : {}),
-          location: 'body',
-          issue: 'INVALID_PARAMETER_VALUE',
-          description: `One of ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
-        },
-      ]);
+      throw invalidBodyValue(
+        '/event_type',
+        `One of ${WEBHOOK_EVENT_TYPES.join(', ')}.`,
+        typeof eventType === 'string' ? eventType : undefined,
+      );
     }
     const ref = captureOfOrder(state, req.params.id as string);
     const delivery = await deliveryView(emulator.emit(known, ref), waitFor(req));
