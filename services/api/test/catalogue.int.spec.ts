@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
@@ -38,8 +36,6 @@ interface ProductBody {
 }
 
 describe('Catalogue API', () => {
-  let database: DatabaseHandle;
-  let eventStore: EventStore;
   let store: ApiWithReadModel;
   let api: TestApi;
   let admin: string;
@@ -76,7 +72,7 @@ describe('Catalogue API', () => {
 
   beforeAll(async () => {
     store = await startApiWithReadModel({ env: { ADMIN_PASSWORD: ADMIN.password } });
-    ({ api, database, eventStore } = store);
+    ({ api } = store);
     admin = await signIn(api.url, ADMIN.username, ADMIN.password);
     customer = await api.sessionCookie({ kind: 'customer', subjectId: 'customer@example.com' });
   });
@@ -132,9 +128,12 @@ describe('Catalogue API', () => {
         body: JSON.stringify(productFields()),
       });
       const { id } = (await response.json()) as ProductBody;
-      const adminRow = await database.db.selectFrom('admin_users').select('id').executeTakeFirstOrThrow();
+      const adminRow = await store.database.db
+        .selectFrom('admin_users')
+        .select('id')
+        .executeTakeFirstOrThrow();
       const events = [];
-      for await (const event of eventStore.readStream(`product-${id}`)) events.push(event);
+      for await (const event of store.eventStore.readStream(`product-${id}`)) events.push(event);
       expect(events).toHaveLength(1);
       expect(events[0]?.type).toBe('ProductCreated');
       expect(events[0]?.metadata).toEqual({
@@ -522,7 +521,7 @@ describe('Catalogue API', () => {
 
   describe('GET /api/testimonials', () => {
     it('lists testimonials newest first with their public fields', async () => {
-      await database.db
+      await store.database.db
         .insertInto('testimonials')
         .values([
           {

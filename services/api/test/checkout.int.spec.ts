@@ -675,18 +675,14 @@ describe('Checkout', () => {
 
 describe('Checkout with the emulator the app mounts itself', () => {
   let store: ApiWithReadModel;
-  let api: TestApi;
-  let database: DatabaseHandle;
-  let eventStore: EventStore;
 
   beforeAll(async () => {
     store = await startApiWithReadModel();
-    ({ api, database, eventStore } = store);
   });
   afterAll(() => store?.stop());
 
   it('tells the web client to load the emulator SDK with the placeholder client id', async () => {
-    const response = await fetch(`${api.url}/api/payments/config`);
+    const response = await fetch(`${store.api.url}/api/payments/config`);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       clientId: 'sb-emulator-client',
@@ -694,14 +690,16 @@ describe('Checkout with the emulator the app mounts itself', () => {
       currency: 'USD',
       simulated: true,
     });
-    const sdk = await fetch(`${api.url}/paypal-sandbox/sdk/js?client-id=sb-emulator-client&currency=USD`);
+    const sdk = await fetch(
+      `${store.api.url}/paypal-sandbox/sdk/js?client-id=sb-emulator-client&currency=USD`,
+    );
     expect(sdk.status).toBe(200);
   });
 
   it('takes a payment end to end, and receives the capture webhook on its own origin', async () => {
-    const productId = await seedProduct(eventStore, database, { regularPrice: '12.34' });
+    const productId = await seedProduct(store.eventStore, store.database, { regularPrice: '12.34' });
     const json = { 'content-type': 'application/json' };
-    const created = await fetch(`${api.url}/paypal/order`, {
+    const created = await fetch(`${store.api.url}/paypal/order`, {
       method: 'POST',
       headers: json,
       body: JSON.stringify({
@@ -713,13 +711,13 @@ describe('Checkout with the emulator the app mounts itself', () => {
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    const approved = await fetch(`${api.url}/paypal-sandbox/buyer/orders/${id}/approve`, {
+    const approved = await fetch(`${store.api.url}/paypal-sandbox/buyer/orders/${id}/approve`, {
       method: 'POST',
       headers: json,
       body: JSON.stringify({ choice: 'approve' }),
     });
     expect(approved.status).toBe(200);
-    const captured = await fetch(`${api.url}/paypal/order/${id}/capture`, {
+    const captured = await fetch(`${store.api.url}/paypal/order/${id}/capture`, {
       method: 'POST',
       headers: { ...json, cookie: cookieSet(created, 'checkout_access') },
       body: JSON.stringify(customer),
@@ -734,7 +732,7 @@ describe('Checkout with the emulator the app mounts itself', () => {
     await vi.waitFor(
       async () => {
         const deliveries = (await (
-          await fetch(`${api.url}/paypal-sandbox/simulate/deliveries`, {
+          await fetch(`${store.api.url}/paypal-sandbox/simulate/deliveries`, {
             headers: { authorization: clientAuthorization() },
           })
         ).json()) as Array<{

@@ -21,7 +21,7 @@ import { freshLicenceKey } from '../../../test/support/licence-keys.js';
 import { KEY_NOT_PRINTABLE, KEY_TOO_LONG } from '../src/licence-keys/key-text.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
-import { readEvents, seedProduct } from './support/checkout.js';
+import { readEvents, requestAndRecordKeys, seedProduct } from './support/checkout.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const LOW_STOCK_THRESHOLD = 3;
@@ -174,39 +174,11 @@ describe('Licence keys API', () => {
    * order records the keys it was given.
    */
   const requestKeys = async (orderId: string, line: OrderLine) => {
-    const asked = await handleCommand(
-      eventStore,
-      licenceKeysStream(line.productId),
-      inventoryDecider,
-      {
-        type: 'RequestLicenceKeys',
-        productId: line.productId,
-        orderId,
-        lineId: line.lineId,
-        quantity: line.quantity,
-        lowStockThreshold: LOW_STOCK_THRESHOLD,
-        now: new Date().toISOString(),
-      },
-      system,
-    );
-    let position = asked.position;
-    for (const event of asked.events) {
-      if (event.type !== 'LicenceKeysAssigned' || event.data.orderId !== orderId) continue;
-      const recorded = await handleCommand(
-        eventStore,
-        orderStream(orderId),
-        orderDecider,
-        {
-          type: 'RecordLicenceKeys',
-          orderId,
-          lineId: event.data.lineId,
-          keys: event.data.keys,
-          now: new Date().toISOString(),
-        },
-        system,
-      );
-      position = recorded.position;
-    }
+    const { position } = await requestAndRecordKeys(eventStore, orderId, line, {
+      quantity: line.quantity,
+      lowStockThreshold: LOW_STOCK_THRESHOLD,
+      metadata: system,
+    });
     await settled(position);
   };
 

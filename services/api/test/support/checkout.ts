@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type AssignedKey,
   inventoryDecider,
   licenceKeysStream,
   orderDecider,
@@ -79,19 +80,20 @@ export async function eventsWhere(
 }
 
 /**
- * What the assign-keys and record-order-keys jobs do for the order's first line, under its correlation id: one key
- * from the product's inventory, recorded on the order; waits until the orders read table has it. Returns the keys
- * assigned (ids and sealed keys).
+ * What the assign-keys and record-order-keys jobs do for one order line: it asks its product's inventory for
+ * `quantity` keys, and the order records those it was given. Returns them (ids and sealed keys) and the position of
+ * the last append.
  */
-export async function deliverKeys(eventStore: EventStore, database: DatabaseHandle, orderId: string) {
-  const [captured] = await readEvents(eventStore, orderStream(orderId));
-  const { lines } = (captured?.data ?? {}) as { lines: Array<{ lineId: string; productId: string }> };
-  const line = lines[0] as { lineId: string; productId: string };
-  const metadata: NewEventMetadata = {
-    actor: { type: 'system', id: 'workers' },
-    correlationId: captured?.metadata.correlationId ?? 'test',
-    causationId: captured?.id ?? 'test',
-  };
+export async function requestAndRecordKeys(
+  eventStore: EventStore,
+  orderId: string,
+  line: { lineId: string; productId: string },
+  {
+    quantity,
+    lowStockThreshold,
+    metadata,
+  }: { quantity: number; lowStockThreshold: number; metadata: NewEventMetadata },
+) {
   const asked = await handleCommand(
     eventStore,
     licenceKeysStream(line.productId),
@@ -101,33 +103,63 @@ export async function deliverKeys(eventStore: EventStore, database: DatabaseHand
       productId: line.productId,
       orderId,
       lineId: line.lineId,
+      quantity,
+      lowStockThreshold,
+      now: new Date().toISOString(),
+    },
+    metadata,
+  );
+  let position = asked.position;
+  const keys: AssignedKey[] = [];
+  for (const event of asked.events) {
+    if (event.type !== 'LicenceKeysAssigned' || event.data.orderId !== orderId) continue;
+    const recorded = await handleCommand(
+      eventStore,
+      orderStream(orderId),
+      orderDecider,
+      {
+        type: 'RecordLicenceKeys',
+        orderId,
+        lineId: event.data.lineId,
+        keys: event.data.keys,
+        now: new Date().toISOString(),
+      },
+      metadata,
+    );
+    position = recorded.position;
+    keys.push(...event.data.keys);
+  }
+  return { keys, position };
+}
+
+/**
+ * One key for the order's first line, as the jobs deliver it under the order's correlation id; waits until the
+ * orders read table has it. Returns the keys assigned (ids and sealed keys).
+ */
+export async function deliverKeys(eventStore: EventStore, database: DatabaseHandle, orderId: string) {
+  const [captured] = await readEvents(eventStore, orderStream(orderId));
+  const { lines } = (captured?.data ?? {}) as { lines: Array<{ lineId: string; productId: string }> };
+  const { keys, position } = await requestAndRecordKeys(
+    eventStore,
+    orderId,
+    lines[0] as (typeof lines)[number],
+    {
       quantity: 1,
       lowStockThreshold: 0,
-      now: new Date().toISOString(),
+      metadata: {
+        actor: { type: 'system', id: 'workers' },
+        correlationId: captured?.metadata.correlationId ?? 'test',
+        causationId: captured?.id ?? 'test',
+      },
     },
-    metadata,
   );
-  const assigned = asked.events.find((event) => event.type === 'LicenceKeysAssigned');
-  if (assigned?.type !== 'LicenceKeysAssigned') throw new Error('no key was assigned');
-  const recorded = await handleCommand(
-    eventStore,
-    orderStream(orderId),
-    orderDecider,
-    {
-      type: 'RecordLicenceKeys',
-      orderId,
-      lineId: line.lineId,
-      keys: assigned.data.keys,
-      now: new Date().toISOString(),
-    },
-    metadata,
-  );
-  const seen = await waitForProjections(database.pool, recorded.position ?? '', {
+  if (keys.length === 0) throw new Error('no key was assigned');
+  const seen = await waitForProjections(database.pool, position ?? '', {
     projectors: ['orders'],
     timeoutMs: 10_000,
   });
   if (!seen) throw new Error('the orders projection did not catch up');
-  return assigned.data.keys;
+  return keys;
 }
 
 /** What the send-delivery-email job records once the mail server took the order's e-mail, sent for its capture. */
