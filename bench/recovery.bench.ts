@@ -10,7 +10,7 @@
  * still with no role running, so the two compare on a quiet machine: one full backup; then, in turns, a rebuild of
  * every projector of the store in one pass (the baseline, as `npm run rebuild` does it) and a whole restore of the
  * backup into a new empty database on the same server (log written back, kept tables, every projector rebuilt,
- * the log read back), that database dropped after each. Then the store starts with its workers, and shoppers buy in turns
+ * the log compared with the backup on the way), that database dropped after each. Then the store starts with its workers, and shoppers buy in turns
  * without and with backups taken one after another in a process of their own, as `npm run backup` runs beside a
  * store; the turns alternate (with, without, without, with, …) and last alike, so drift on a shared machine falls on
  * both sides alike. Each figure prints on its own line, a target's verdict beside it; the run ends with
@@ -196,6 +196,9 @@ function recoveryFigures({ events, backup, openMs, rebuilds, restores }: Recover
   const logMs = part((restore) => restore.eventsMs);
   const restoreRebuildMs = part((restore) => rebuildMs(restore.rebuilt));
   const verifyMs = part((restore) => restore.verify.durationMs);
+  // A comparison made on the rebuild's read of the log is inside the rebuild's time; a second read is not.
+  const readBackMs = part((restore) => (restore.verify.readBack ? restore.verify.durationMs : 0));
+  const readBack = restores.some((restore) => restore.verify.readBack);
   const restoreMs = restoreTotal / restores.length;
   const each = (values: number[]) => values.map(seconds).join(', ');
   return [
@@ -223,20 +226,23 @@ function recoveryFigures({ events, backup, openMs, rebuilds, restores }: Recover
         `${seconds(restoreMs)} on average (${each(restores.map((restore) => restore.durationMs))}) = ` +
         `${format(perSecond(manifest.events.count * restores.length, restoreTotal))} events/s; ` +
         `${whole ? 'every event restored' : 'NOT every event restored'}, ` +
-        `${verified ? 'the log read back as the backup holds it' : 'the log DIFFERS from the backup'}`,
+        `${verified ? 'the log read as the backup holds it' : 'the log DIFFERS from the backup'}`,
     },
     {
       label: 'restore, its parts',
       value:
         `log written ${seconds(logMs)} (${format(perSecond(manifest.events.count, logMs))} events/s), ` +
-        `projectors rebuilt ${seconds(restoreRebuildMs)}, log read back ${seconds(verifyMs)}, ` +
-        `schema, kept tables and secret ${seconds(restoreMs - logMs - restoreRebuildMs - verifyMs)}`,
+        `projectors rebuilt ${seconds(restoreRebuildMs)}, ` +
+        (readBack
+          ? `log read back ${seconds(verifyMs)}, `
+          : `log compared on the rebuild's read ${seconds(verifyMs)} of it, `) +
+        `schema, kept tables and secret ${seconds(restoreMs - logMs - restoreRebuildMs - readBackMs)}`,
     },
     {
       label: 'restore / rebuild',
       value: `${format(ratio, 2)} (${restores.length} of each, in turns)`,
       target: {
-        text: `<= ${TARGET_RESTORE_RATIO}, the log read back`,
+        text: `<= ${TARGET_RESTORE_RATIO}, the log checked`,
         met: ratio <= TARGET_RESTORE_RATIO && whole && verified,
       },
     },

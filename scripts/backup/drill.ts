@@ -291,7 +291,7 @@ async function main(): Promise<Check[]> {
     cleanups.push(() => postgres.stop());
     await postgres.createDatabase('store');
     const databaseUrl = postgres.url('store');
-    const summary = await phase('restore (log written, projectors rebuilt, log read back)', async () =>
+    const summary = await phase('restore (log written, projectors rebuilt, log compared)', async () =>
       restoreBackup({
         backup: await openBackup([...parts], PASSPHRASE),
         databaseUrl,
@@ -301,7 +301,7 @@ async function main(): Promise<Check[]> {
     );
     progress(`restored ${summary.events} events in ${Math.round((performance.now() - restoring) / 1000)} s`);
     check({
-      name: 'the restored log, read back',
+      name: 'the restored log, as the backup holds it',
       passed: summary.verify.passed,
       detail: summary.verify.difference ?? `${summary.verify.events} events as the backup holds them`,
     });

@@ -28,8 +28,8 @@ const USAGE = `usage: BACKUP_PASSPHRASE=… npm run restore -- DIR [INCREMENT…
   the increments taken after it in order, or a folder backup --follow fills. s3://BUCKET/PREFIX is where
   backup --follow --ship uploads the parts: those whose manifest is there, from the last full one on, are downloaded
   into a temporary directory first (the S3 service as for the backup: BACKUP_S3_* when any is set, else S3_*). The
-  log goes back as it was, up to --until when given; then every read model is rebuilt, and the log read back and
-  compared with the backup. Then start the store: npm start.`;
+  log goes back as it was, up to --until when given; then every read model is rebuilt, the log compared with the
+  backup as the rebuild reads it. Then start the store: npm start.`;
 
 /**
  * The database to restore into and how to let it go: DATABASE_URL's, or DATA_DIR's embedded Postgres, started here
@@ -89,8 +89,8 @@ function printSummary(summary: RestoreSummary, secretConfigured: boolean): void 
   }
   console.log(
     verify.passed
-      ? `  log checked: all ${verify.events} events read back as the backup holds them; read models rebuilt from it ` +
-          '(npm run audit:verify compares them with a second replay)'
+      ? `  log checked: all ${verify.events} events read ${verify.readBack ? 'back' : 'by the rebuild'} as the ` +
+          'backup holds them; read models rebuilt from it (npm run audit:verify compares them with a second replay)'
       : `  log DIFFERS from the backup: ${verify.difference}`,
   );
   console.log(`  licence-key secret: ${summary.secretFile} (mode 600), where npm start reads it`);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { canonicalJson } from '@licensestore/shared/audit-export';
 import {
   decodePosition,
@@ -8,7 +7,9 @@ import {
   openBareEventStore,
   type Position,
   type RecordedEvent,
+  RowDigest,
   recordedOrThrow,
+  rowReadBack,
 } from '@licensestore/shared/eventstore';
 import { type BackupLine, backupLines, backupRecord } from './format.js';
 
@@ -19,6 +20,8 @@ export interface RestoredLogCheck {
   passed: boolean;
   events: number;
   difference: string | null;
+  /** Whether the log was read a second time to compare it (false when the rebuild's read of it compared it). */
+  readBack: boolean;
   /** The time the comparison itself took (beside the rebuild's own read of the log, when it rode on it). */
   durationMs: number;
 }
@@ -39,49 +42,15 @@ const eventText = (event: RecordedEvent, positions: boolean) => {
   return `${positions ? decodePosition(position)[1] : ''} ${canonicalJson(held)}`;
 };
 
-/** A running SHA-256 over events in log order, one line each, as `lineText` and `eventText` write them. */
-class LogDigest {
-  events = 0;
-  private readonly hash = createHash('sha256');
-
-  add(text: string): void {
-    this.hash.update(text).update('\n');
-    this.events += 1;
-  }
-
-  get value(): string {
-    return this.hash.copy().digest('hex');
-  }
-}
-
-/** The backup's side of the comparison: each line as it is written into the log. */
-export class WrittenLog {
-  private readonly digest = new LogDigest();
-
-  constructor(private readonly positions: boolean) {}
-
-  add(line: BackupLine): void {
-    this.digest.add(lineText(line, this.positions));
-  }
-
-  get events() {
-    return this.digest.events;
-  }
-
-  get value() {
-    return this.digest.value;
-  }
-}
-
 /**
- * The log's side: `store` (the bare adapter, reading events as they are stored) with every read of the whole log
- * in one pass from its start digested on the way, so the read that a rebuild makes anyway checks the restored log
- * too. A read that is not the next one of that pass (or an event that does not read) leaves no digest: the check
- * then reads the log itself.
+ * `store` (the bare adapter, reading events as they are stored) with every read of the whole log in one pass from
+ * its start digested on the way, as the restore digested the rows it wrote, so the read that a rebuild makes anyway
+ * checks the restored log too. A read that is not the next one of that pass (or an event that does not read) leaves
+ * no digest: the check then reads the log itself.
  */
 export class DigestingReads {
   readonly store: EventStore;
-  private readonly digest = new LogDigest();
+  private readonly digest = new RowDigest();
   private next: Position | null = null;
   private onePass = true;
   private spentMs = 0;
@@ -107,20 +76,22 @@ export class DigestingReads {
 
   private addEntry(entry: LogEntry, positions: boolean) {
     if (isUnreadable(entry)) this.onePass = false;
-    else if (this.onePass) this.digest.add(eventText(entry, positions));
+    else if (this.onePass) this.digest.add(rowReadBack(entry, positions));
   }
 
   /** The check, when the rebuild's reading made one: whether the log read back as the backup was written. */
-  compareWith(written: WrittenLog): RestoredLogCheck | null {
+  compareWith(written: RowDigest): RestoredLogCheck | null {
     if (!this.onePass) return null;
-    const same = this.digest.events === written.events && this.digest.value === written.value;
-    return same ? { passed: true, events: written.events, difference: null, durationMs: this.spentMs } : null;
+    const same = this.digest.rows === written.rows && this.digest.value === written.value;
+    return same
+      ? { passed: true, events: written.rows, difference: null, readBack: false, durationMs: this.spentMs }
+      : null;
   }
 }
 
 /**
  * The restored log checked against the backup it was written from: from the rebuild's own read of it when that
- * read digested the same events (`reads`), otherwise (or when the digests differ, to name the first difference) by
+ * read digested the rows written (`written`), otherwise (or when the digests differ, to name the first difference) by
  * reading the log back and comparing each event with its backup line, in the same order. The lines were checked
  * against the backup's hash chain before anything was written, so a log that passes is the backed-up log itself,
  * and the read models rebuilt from it are the store's (`npm run audit:verify` replays them a second time).
@@ -128,10 +99,10 @@ export class DigestingReads {
 export async function checkRestoredLog(
   databaseUrl: string,
   parts: Parts,
-  written: WrittenLog,
+  written: RowDigest,
   reads: DigestingReads,
 ): Promise<RestoredLogCheck> {
-  return reads.compareWith(written) ?? (await readBackRestoredLog(databaseUrl, parts, written.events));
+  return reads.compareWith(written) ?? (await readBackRestoredLog(databaseUrl, parts, written.rows));
 }
 
 /** Reads the restored log back through the event store, unchanged (no upcasting), event by event against the lines. */
@@ -146,6 +117,7 @@ export async function readBackRestoredLog(
     passed: difference === null,
     events,
     difference,
+    readBack: true,
     durationMs: performance.now() - started,
   });
   try {

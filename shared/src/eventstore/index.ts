@@ -18,7 +18,13 @@ export {
   PostgresEventStore,
   type StreamAppend,
 } from './postgres.js';
-export { isEmptyPostgresLog, type RestoredEvent, writeRestoredEvents } from './postgres-restore.js';
+export {
+  isEmptyPostgresLog,
+  type RestoredEvent,
+  RowDigest,
+  rowReadBack,
+  writeRestoredEvents,
+} from './postgres-restore.js';
 export { migrateEventStore } from './postgres-schema.js';
 export { EventVersions, FutureEventVersionError, type Upcaster, versionedEventStore } from './upcasting.js';
 

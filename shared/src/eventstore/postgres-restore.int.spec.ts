@@ -5,7 +5,7 @@ import { createTestDatabase } from '../../../test/support/database.js';
 import { type NewEvent, type RecordedEvent, recordedOrThrow } from './port.js';
 import { decodePosition } from './position.js';
 import { appendWith, PostgresEventStore } from './postgres.js';
-import { writeRestoredEvents } from './postgres-restore.js';
+import { type RestoredEvent, writeRestoredEvents } from './postgres-restore.js';
 import { migrateEventStore } from './postgres-schema.js';
 
 const event = (n: number): NewEvent => ({
@@ -94,8 +94,9 @@ describe('Writing a backed-up log into an empty Postgres event store', () => {
     });
     afterAll(() => store?.close());
 
-    const restoredEvent = (n: number, data: unknown = { n }) => ({
+    const restoredEvent = (n: number, data: unknown = { n }): RestoredEvent => ({
       ...event(n),
+      id: randomUUID(),
       data,
       streamId: `probe-${n}`,
       revision: 0n,

@@ -1,8 +1,12 @@
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type pg from 'pg';
+import { canonicalJson } from '../audit-export/hash-chain.js';
 import { type CopyRow, copyData, copyInto } from '../copy-rows/index.js';
+import type { RecordedEvent } from './port.js';
+import { decodePosition } from './position.js';
 import { notifyAppended } from './postgres.js';
 
 /** An event as a backup holds it, to be written back into an empty Postgres log as it was recorded. */
@@ -36,13 +40,15 @@ const EVENTS_PER_TRANSACTION = 20_000;
  * facts already decided, and their revisions and times must stay what they were. Global positions are kept when
  * given. The log's order is (writer transaction, global position), so a transaction takes events only while their
  * positions rise: where the source committed a lower position after a higher one, the next transaction takes it, and
- * the restored log reads back in exactly the order given. Returns the number written.
+ * the restored log reads back in exactly the order given. Each row written goes into `written`, when given, for a
+ * check of the log as it reads back (`rowReadBack`). Returns the number written.
  */
 export async function writeRestoredEvents(
   pool: pg.Pool,
   events: AsyncIterable<RestoredEvent>,
+  written?: RowDigest,
 ): Promise<number> {
-  const writer = new RestoreWriter(pool);
+  const writer = new RestoreWriter(pool, written);
   try {
     for await (const event of events) await writer.add(event);
     await writer.commit();
@@ -61,6 +67,7 @@ export async function writeRestoredEvents(
 
 const COLUMNS = ['stream_id', 'stream_revision', 'event_id', 'event_type', 'data', 'metadata', 'created_at'];
 
+/** An event's fields as the restore writes them, in COPY's input text: data and metadata as JSON. */
 const rowOf = (event: RestoredEvent): CopyRow => [
   ...(event.globalPosition === null ? [] : [event.globalPosition.toString()]),
   event.streamId,
@@ -71,6 +78,38 @@ const rowOf = (event: RestoredEvent): CopyRow => [
   JSON.stringify(event.metadata),
   event.createdAt.toISOString(),
 ];
+
+/**
+ * The same fields of an event as the log reads it back, data and metadata as canonical JSON (keys in order):
+ * the form a backup's lines hold them in, so that events parsed from them and written read back as the rows
+ * written, and a digest of one side equals the other's. Postgres hands jsonb back with its keys in an order of its
+ * own, hence canonical JSON on this side. The global position is compared when the log came from Postgres.
+ */
+export const rowReadBack = (event: RecordedEvent, positions: boolean): CopyRow => [
+  ...(positions ? [decodePosition(event.position)[1].toString()] : []),
+  event.streamId,
+  event.revision.toString(),
+  event.id,
+  event.type,
+  canonicalJson(event.data),
+  canonicalJson(event.metadata),
+  event.createdAt.toISOString(),
+];
+
+/** A running SHA-256 over rows of events in log order, each field prefixed with its length. */
+export class RowDigest {
+  rows = 0;
+  private readonly hash = createHash('sha256');
+
+  add(row: CopyRow): void {
+    for (const field of row) this.hash.update(`${field?.length ?? -1}:${field ?? ''}`);
+    this.rows += 1;
+  }
+
+  get value(): string {
+    return this.hash.copy().digest('hex');
+  }
+}
 
 /**
  * Events streamed into the log with COPY, one COPY per transaction, each transaction's positions rising. COPY
@@ -87,7 +126,10 @@ class RestoreWriter {
   private copy: Writable | null = null;
   private failure: unknown = null;
 
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly digest: RowDigest | undefined,
+  ) {}
 
   async add(event: RestoredEvent): Promise<void> {
     const keeps = event.globalPosition !== null;
@@ -100,7 +142,9 @@ class RestoreWriter {
       await this.commit();
     }
     this.keepsPositions = keeps;
-    this.rows.push(rowOf(event));
+    const row = rowOf(event);
+    this.digest?.add(row);
+    this.rows.push(row);
     if (event.globalPosition !== null) this.lastPosition = event.globalPosition;
     if (this.rows.length >= ROWS_PER_CHUNK) await this.send();
   }
