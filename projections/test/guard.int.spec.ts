@@ -5,14 +5,9 @@ import { waitForProjections } from '@licensestore/shared/readmodel';
 import { describe, expect, it } from 'vitest';
 import { productsProjector } from '../src/products/projector.js';
 import { applyBatch } from '../src/runner.js';
+import { appendInBulk, catalogueHistory, metadata, readProducts } from './support/catalogue.js';
 import {
-  appendInBulk,
-  catalogueHistory,
-  expectedProducts,
-  metadata,
-  readProducts,
-} from './support/catalogue.js';
-import {
+  expectProductsOfTheLog,
   headPosition,
   readAllEvents,
   recordingLogger,
@@ -74,7 +69,7 @@ describe('the guarded checkpoint', () => {
         .filter((batch) => batch.projector === 'products')
         .reduce((sum, batch) => sum + batch.events, 0);
       expect(applied).toBe(before + 6000);
-      expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
+      await expectProductsOfTheLog(env);
     });
   });
 });

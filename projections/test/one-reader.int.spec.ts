@@ -12,6 +12,7 @@ import {
   takeEvents,
 } from './support/catalogue.js';
 import {
+  expectProductsOfTheLog,
   headPosition,
   readAllEvents,
   recordingLogger,
@@ -177,6 +178,6 @@ describe('one reader for every projector', () => {
     }
     const head = await headPosition(env);
     expect(await checkpoints(env)).toEqual(Object.fromEntries(names.map((name) => [name, head])));
-    expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
+    await expectProductsOfTheLog(env);
   });
 });

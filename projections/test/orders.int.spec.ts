@@ -147,20 +147,18 @@ describe('orders projector', () => {
   describe('when a paid order is numbered', () => {
     it('stores its receipt number once issued, not when it is requested', async () => {
       const orderId = await captured('processing');
-      const requested = await appendOrder(model.env.store, orderId, {
+      await projected(orderId, {
         type: 'OrderReceiptRequested',
         data: { orderId, year: 2026, receiptsAfterRevision: null, requestedAt: '2026-03-02T10:00:01.000Z' },
       });
-      await visible(requested.position);
       expect(await order(orderId)).toMatchObject({
         receipt_number: null,
         updated_at: new Date('2026-03-02T10:00:00.000Z'),
       });
-      const issued = await appendOrder(model.env.store, orderId, {
+      await projected(orderId, {
         type: 'OrderReceiptIssued',
         data: { orderId, receiptNumber: '2026-000042', issuedAt: '2026-03-02T10:00:02.000Z' },
       });
-      await visible(issued.position);
       expect(await order(orderId)).toMatchObject({
         receipt_number: '2026-000042',
         status: 'processing',

@@ -1,14 +1,13 @@
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startProjections } from '../src/main.js';
+import { appendInBulk, catalogueHistory, takeEvents } from './support/catalogue.js';
 import {
-  appendInBulk,
-  catalogueHistory,
-  expectedProducts,
-  readProducts,
-  takeEvents,
-} from './support/catalogue.js';
-import { headPosition, readAllEvents, recordingLogger, useTestReadModel } from './support/harness.js';
+  expectProductsOfTheLog,
+  headPosition,
+  recordingLogger,
+  useTestReadModel,
+} from './support/harness.js';
 import { type ProjectionsProcess, spawnProjections } from './support/process.js';
 
 const LOCK_APPLICATION = 'licensestore-projections-lock';
@@ -51,7 +50,7 @@ describe('projections role with a hot standby', () => {
       await second.waitFor('active', 15_000);
       await appendInBulk(env.pool, history);
       expect(await caughtUp()).toBe(true);
-      expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
+      await expectProductsOfTheLog(env);
     });
   });
 
@@ -91,7 +90,7 @@ describe('projections role with a hot standby', () => {
         const history = catalogueHistory({ products: 50, events: 500, seed: 99 });
         await appendInBulk(env.pool, history);
         expect(await caughtUp()).toBe(true);
-        expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
+        await expectProductsOfTheLog(env);
       } finally {
         await Promise.all([stopA(), stopB()]);
       }

@@ -10,8 +10,13 @@ import { createProjectorTables, type Projector } from '../src/projector.js';
 import { allProjectors } from '../src/projectors.js';
 import { runProjectors } from '../src/runner.js';
 import { tableIn } from '../src/sql.js';
-import { appendInBulk, catalogueHistory, expectedProducts, readProducts } from './support/catalogue.js';
-import { readAllEvents, recordingLogger, type TestReadModel, useTestReadModel } from './support/harness.js';
+import { appendInBulk, catalogueHistory } from './support/catalogue.js';
+import {
+  expectProductsOfTheLog,
+  recordingLogger,
+  type TestReadModel,
+  useTestReadModel,
+} from './support/harness.js';
 
 type Db = TestReadModel['db'];
 
@@ -232,6 +237,6 @@ describe("the projectors' tables", () => {
       SELECT FROM information_schema.columns
        WHERE table_schema = 'public' AND table_name = 'products' AND column_name = 'badge'`.execute(env.db);
     expect(rows).toHaveLength(1);
-    expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
+    await expectProductsOfTheLog(env);
   });
 });

@@ -43,6 +43,15 @@ export function random(seed: number) {
   return { next, int, pick, uuid };
 }
 
+/** The time of a seeded history: from `start`, each reading a random 1 to `maxStepSeconds` seconds after the last. */
+export function seededClock(rnd: ReturnType<typeof random>, start: string, maxStepSeconds: number) {
+  let clock = Date.parse(start);
+  return () => {
+    clock += rnd.int(1, maxStepSeconds) * 1000;
+    return new Date(clock).toISOString();
+  };
+}
+
 const FAMILIES = [
   {
     names: [

@@ -9,11 +9,12 @@ import {
 import type { Logger } from '@licensestore/shared/logging';
 import { readableEvents } from '@licensestore/shared/readmodel';
 import type pg from 'pg';
-import { afterAll, beforeAll, vi } from 'vitest';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { migrateReadModel } from '../../src/migrations/index.js';
 import { allProjectors } from '../../src/projectors.js';
 import { type BatchApplied, runProjectors } from '../../src/runner.js';
+import { expectedProducts, readProducts } from './catalogue.js';
 
 /** A fresh database with the event store and the migrated read schema. */
 export async function openTestReadModel() {
@@ -43,6 +44,11 @@ export async function readAllEvents(store: EventStore): Promise<RecordedEvent[]>
     events.push(...readableEvents(batch));
     after = batch.at(-1)?.position ?? after;
   }
+}
+
+/** The products table holds exactly the rows the domain's own fold of the whole log gives. */
+export async function expectProductsOfTheLog(env: Pick<TestReadModel, 'db' | 'store'>) {
+  expect(await readProducts(env.db)).toEqual(expectedProducts(await readAllEvents(env.store)));
 }
 
 /**

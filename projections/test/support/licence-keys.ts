@@ -19,7 +19,7 @@ import {
 import { handleCommand } from '@licensestore/shared/commands';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault, type KeyVault } from '@licensestore/shared/key-vault';
-import { metadata, random } from './catalogue.js';
+import { metadata, random, seededClock } from './catalogue.js';
 import { decidedStreams } from './decided-streams.js';
 import { orderLine, type StoreAppend } from './orders.js';
 
@@ -143,11 +143,7 @@ export function* deliveryHistory(options: {
   vault: KeyVault;
 }): Generator<StoreAppend> {
   const rnd = random(options.seed);
-  let clock = Date.parse('2026-02-01T00:00:00.000Z');
-  const now = () => {
-    clock += rnd.int(1, 60) * 1000;
-    return new Date(clock).toISOString();
-  };
+  const now = seededClock(rnd, '2026-02-01T00:00:00.000Z', 60);
   const streams = decidedStreams();
   const products = options.productIds ?? Array.from({ length: options.products }, () => rnd.uuid());
   const orders: string[] = [];

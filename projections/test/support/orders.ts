@@ -16,7 +16,7 @@ import {
 import type { DashboardStatsTable, Database } from '@licensestore/shared/db';
 import type { AppendResult, EventStore, ExpectedRevision } from '@licensestore/shared/eventstore';
 import { type Kysely, sql } from 'kysely';
-import { metadata, random } from './catalogue.js';
+import { metadata, random, seededClock } from './catalogue.js';
 
 type Data<T extends OrderEvent['type']> = Extract<OrderEvent, { type: T }>['data'];
 
@@ -156,11 +156,7 @@ export function* storeHistory(options: {
   orders: number;
 }): Generator<StoreAppend> {
   const rnd = random(options.seed);
-  let clock = Date.parse('2026-01-01T00:00:00.000Z');
-  const now = () => {
-    clock += rnd.int(1, 90) * 1000;
-    return new Date(clock).toISOString();
-  };
+  const now = seededClock(rnd, '2026-01-01T00:00:00.000Z', 90);
   const revisions = new Map<string, bigint>();
   const append = (stream: string, events: Array<OrderEvent | ProductEvent>): StoreAppend => {
     const revision = revisions.get(stream);
