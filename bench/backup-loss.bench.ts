@@ -19,9 +19,9 @@ import { openDatabase } from '@licensestore/shared/db';
 import { openBareEventStore, openEventStore, recordedOrThrow } from '@licensestore/shared/eventstore';
 import { MANIFEST_FILE, readManifest, sinceOf } from '../scripts/backup/format.js';
 import { startEmbeddedPostgres } from '../scripts/stack/embedded-postgres.js';
-import { spawnNode } from '../test/support/spawned.js';
+import { spawnBackupScript } from '../test/support/spawned.js';
 import { format } from './support/stats.js';
-import { buy, createCatalogue, ROOT, startBenchStore } from './support/store.js';
+import { buy, createCatalogue, startBenchStore } from './support/store.js';
 
 const SECONDS = Number(process.env.BENCH_LOSS_SECONDS ?? 40);
 const SHOPPERS = Number(process.env.BENCH_SHOPPERS ?? 8);
@@ -71,27 +71,15 @@ async function main() {
     const products = await createCatalogue(eventStore, database, 10);
     await Promise.all([eventStore.close(), database.close()]);
 
-    const follower = spawnNode(
-      [
-        '--import',
-        'tsx',
-        'scripts/backup/backup-cli.ts',
-        '--out',
-        folder,
-        '--follow',
-        '--every',
-        String(EVERY),
-      ],
+    const follower = spawnBackupScript(
+      'backup-cli.ts',
+      ['--out', folder, '--follow', '--every', String(EVERY)],
       {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH,
-          LOG_LEVEL: 'error',
-          DATABASE_URL: store.databaseUrl,
-          DATA_DIR: store.dataDir,
-          LICENCE_KEY_SECRET: store.licenceKeySecret,
-          BACKUP_PASSPHRASE: PASSPHRASE,
-        },
+        LOG_LEVEL: 'error',
+        DATABASE_URL: store.databaseUrl,
+        DATA_DIR: store.dataDir,
+        LICENCE_KEY_SECRET: store.licenceKeySecret,
+        BACKUP_PASSPHRASE: PASSPHRASE,
       },
     );
     let stopping = false;

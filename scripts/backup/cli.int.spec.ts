@@ -5,23 +5,18 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ApiWithReadModel,
   startApiWithReadModel,
 } from '../../services/api/test/support/api-with-read-model.js';
-import { spawnNode } from '../../test/support/spawned.js';
+import { spawnBackupScript } from '../../test/support/spawned.js';
 import { newRecipientKeys } from './sealed-secrets.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSPHRASE = 'a passphrase kept apart from the backups';
 
 async function run(script: string, args: string[], env: Record<string, string>) {
-  const spawned = spawnNode(['--import', 'tsx', `scripts/backup/${script}`, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env },
-  });
+  const spawned = spawnBackupScript(script, args, { NODE_ENV: 'test', LOG_LEVEL: 'warn', ...env });
   const code = await spawned.exited;
   return { code, output: spawned.output.join('\n') };
 }
@@ -137,20 +132,13 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
 
   it('keeps backing up with --follow until told to stop, then exits 0', async () => {
     const folder = join(work, 'follow');
-    const following = spawnNode(
-      ['--import', 'tsx', 'scripts/backup/backup-cli.ts', '--out', folder, '--follow', '--every', '0.2'],
-      {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH,
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'warn',
-          DATABASE_URL: source.databaseUrl,
-          LICENCE_KEY_SECRET: licenceKeySecret,
-          BACKUP_PASSPHRASE: PASSPHRASE,
-        },
-      },
-    );
+    const following = spawnBackupScript('backup-cli.ts', ['--out', folder, '--follow', '--every', '0.2'], {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: source.databaseUrl,
+      LICENCE_KEY_SECRET: licenceKeySecret,
+      BACKUP_PASSPHRASE: PASSPHRASE,
+    });
     await vi.waitFor(() => expect(existsSync(join(folder, '00000001-full'))).toBe(true), {
       timeout: 30_000,
       interval: 100,

@@ -4,7 +4,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { silentLogger } from '@licensestore/shared/logging';
 import S3rver from 's3rver';
@@ -15,14 +14,13 @@ import {
 } from '../../services/api/test/support/api-with-read-model.js';
 import { backupSource, wholeLog } from '../../test/backup/backup-source.js';
 import { createTestDatabase } from '../../test/support/database.js';
-import { spawnNode } from '../../test/support/spawned.js';
+import { spawnBackupScript } from '../../test/support/spawned.js';
 import { type BackupOptions, takeBackup, takeIncrementIfChanged } from './backup.js';
 import { followBackups, wholePartNames } from './follow.js';
 import { EVENTS_FILE, MANIFEST_FILE, TABLES_FILE } from './format.js';
 import { openBackup, restoreBackup } from './restore.js';
 import { downloadBackup, type S3Location, S3Shipper, s3Client } from './s3-shipping.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PASSPHRASE = 'parts in a bucket, manifests last';
 const BUCKET = 'backups';
 
@@ -135,21 +133,14 @@ describe('Backups shipped to S3', () => {
     it('restores from s3://BUCKET/PREFIX with npm run restore: the whole log, read back as the backup holds it', async () => {
       const databaseUrl = await createTestDatabase();
       const dataDir = await mkdtemp(join(work, 'restored-'));
-      const restore = spawnNode(
-        ['--import', 'tsx', 'scripts/backup/restore-cli.ts', `s3://${BUCKET}/shop/continuous`],
-        {
-          cwd: ROOT,
-          env: {
-            PATH: process.env.PATH,
-            NODE_ENV: 'test',
-            LOG_LEVEL: 'warn',
-            DATABASE_URL: databaseUrl,
-            DATA_DIR: dataDir,
-            BACKUP_PASSPHRASE: PASSPHRASE,
-            ...s3Env(),
-          },
-        },
-      );
+      const restore = spawnBackupScript('restore-cli.ts', [`s3://${BUCKET}/shop/continuous`], {
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: databaseUrl,
+        DATA_DIR: dataDir,
+        BACKUP_PASSPHRASE: PASSPHRASE,
+        ...s3Env(),
+      });
       const code = await restore.exited;
       const output = restore.output.join('\n');
       const parts = (await wholePartNames(folder())).length;
@@ -271,30 +262,16 @@ describe('Backups shipped to S3', () => {
 
   it('ships with npm run backup -- --follow --ship s3://BUCKET/PREFIX until told to stop, then exits 0', async () => {
     const folder = join(work, 'cli-follow');
-    const following = spawnNode(
-      [
-        '--import',
-        'tsx',
-        'scripts/backup/backup-cli.ts',
-        '--out',
-        folder,
-        '--follow',
-        '--every',
-        '0.2',
-        '--ship',
-        `s3://${BUCKET}/cli`,
-      ],
+    const following = spawnBackupScript(
+      'backup-cli.ts',
+      ['--out', folder, '--follow', '--every', '0.2', '--ship', `s3://${BUCKET}/cli`],
       {
-        cwd: ROOT,
-        env: {
-          PATH: process.env.PATH,
-          NODE_ENV: 'test',
-          LOG_LEVEL: 'warn',
-          DATABASE_URL: source.databaseUrl,
-          LICENCE_KEY_SECRET: licenceKeySecret,
-          BACKUP_PASSPHRASE: PASSPHRASE,
-          ...s3Env(),
-        },
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: source.databaseUrl,
+        LICENCE_KEY_SECRET: licenceKeySecret,
+        BACKUP_PASSPHRASE: PASSPHRASE,
+        ...s3Env(),
       },
     );
     await vi.waitFor(

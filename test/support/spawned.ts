@@ -1,5 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export interface Spawned {
   child: ChildProcess;
@@ -20,4 +23,15 @@ export function spawnNode(args: string[], options: { cwd: string; env: NodeJS.Pr
     child.once('exit', (code, signal) => done(code ?? signal ?? 'unknown')),
   );
   return { child, output, exited };
+}
+
+/**
+ * A backup script (`backup-cli.ts`, `restore-cli.ts`) run as `npm run backup` and `npm run restore` run it: from the
+ * repository's root through tsx, its environment the caller's PATH and `env`, nothing else.
+ */
+export function spawnBackupScript(script: string, args: string[], env: NodeJS.ProcessEnv): Spawned {
+  return spawnNode(['--import', 'tsx', `scripts/backup/${script}`, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...env },
+  });
 }
