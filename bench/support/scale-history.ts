@@ -21,6 +21,7 @@ import type { KeyVault } from '@licensestore/shared/key-vault';
 import { checkoutOf } from '../../projections/bench/support/store-log.js';
 import { type BulkAppend, catalogueHistory, random } from '../../projections/test/support/catalogue.js';
 import { decidedStreams } from '../../projections/test/support/decided-streams.js';
+import { keyRelease, keyRequest } from '../../projections/test/support/licence-keys.js';
 
 const LOW_STOCK_THRESHOLD = 3;
 /** Keys an admin imports at once, at most; a product short of stock for an order gets one import first. */
@@ -202,15 +203,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
     const assigned: Array<{ lineId: string; keys: Array<{ keyId: string; key: string }> }> = [];
     for (const line of lines) {
       while (available(line.productId) < line.quantity) yield importKeys(line.productId, importSize);
-      const requested = inventory(line.productId, {
-        type: 'RequestLicenceKeys',
-        productId: line.productId,
-        orderId,
-        lineId: line.lineId,
-        quantity: line.quantity,
-        lowStockThreshold: LOW_STOCK_THRESHOLD,
-        now: now(),
-      });
+      const requested = inventory(line.productId, keyRequest(orderId, line, now()));
       yield requested.append;
       for (const event of requested.events as LicenceKeyEvent[]) {
         if (event.type === 'LicenceKeysAssigned' && event.data.orderId === orderId) assigned.push(event.data);
@@ -263,16 +256,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
       });
       yield completed.append;
       for (const release of keyReleases(completed.state as PlacedOrder)) {
-        yield inventory(release.productId, {
-          type: 'ReleaseLicenceKeys',
-          productId: release.productId,
-          orderId,
-          lineId: release.lineId,
-          keys: release.keys,
-          wanted: release.wanted,
-          lowStockThreshold: LOW_STOCK_THRESHOLD,
-          now: now(),
-        }).append;
+        yield inventory(release.productId, keyRelease(orderId, release, now())).append;
       }
       counts.refunds++;
     }

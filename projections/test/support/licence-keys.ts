@@ -7,6 +7,7 @@ import {
   keyReleases,
   type LicenceKeyCommand,
   type LicenceKeyEvent,
+  type LineRelease,
   licenceKeysStream,
   type NewLicenceKey,
   type OrderCommand,
@@ -127,6 +128,33 @@ export function ordersIn(store: EventStore) {
   };
 }
 
+/** The request a paid line makes of its product's inventory for its keys, as the workers send it. */
+export const keyRequest = (
+  orderId: string,
+  line: Pick<OrderLine, 'lineId' | 'productId' | 'quantity'>,
+  now: string,
+): LicenceKeyCommand => ({
+  type: 'RequestLicenceKeys',
+  productId: line.productId,
+  orderId,
+  lineId: line.lineId,
+  quantity: line.quantity,
+  lowStockThreshold: LOW_STOCK_THRESHOLD,
+  now,
+});
+
+/** The keys a cancelled or refunded order's line gives back to its product's inventory, as the workers send them. */
+export const keyRelease = (orderId: string, release: LineRelease, now: string): LicenceKeyCommand => ({
+  type: 'ReleaseLicenceKeys',
+  productId: release.productId,
+  orderId,
+  lineId: release.lineId,
+  keys: release.keys,
+  wanted: release.wanted,
+  lowStockThreshold: LOW_STOCK_THRESHOLD,
+  now,
+});
+
 /**
  * A believable delivery history, seeded, decided by the real deciders in memory: keys added to a few products
  * (and the odd one removed), orders captured paid or pending, payments completing or denied, refunds and admin
@@ -162,31 +190,13 @@ export function* deliveryHistory(options: {
   const requestKeys = function* (orderId: string) {
     const state = streams.stateOf(orderStream(orderId)) as PlacedOrder;
     for (const line of state.lines) {
-      yield* inventory(line.productId, {
-        type: 'RequestLicenceKeys',
-        productId: line.productId,
-        orderId,
-        lineId: line.lineId,
-        quantity: line.quantity,
-        lowStockThreshold: LOW_STOCK_THRESHOLD,
-        now: now(),
-      });
+      yield* inventory(line.productId, keyRequest(orderId, line, now()));
     }
   };
   const releaseKeys = function* (orderId: string) {
     const state = streams.stateOf(orderStream(orderId)) as PlacedOrder;
-    for (const release of keyReleases(state)) {
-      yield* inventory(release.productId, {
-        type: 'ReleaseLicenceKeys',
-        productId: release.productId,
-        orderId,
-        lineId: release.lineId,
-        keys: release.keys,
-        wanted: release.wanted,
-        lowStockThreshold: LOW_STOCK_THRESHOLD,
-        now: now(),
-      });
-    }
+    for (const release of keyReleases(state))
+      yield* inventory(release.productId, keyRelease(orderId, release, now()));
   };
   const recordOwed = function* (index: number) {
     const [assignment] = owed.splice(index, 1);
