@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderView } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import type { Browser, Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mailFiles } from '../../test/support/mail.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
 import { shownMoney } from './support/money.js';
 import { type OpenedItem, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 
 /** The customer with orders; their address is typed at checkout in another case than they sign in with. */
 const ada = { name: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com` };
@@ -33,8 +31,7 @@ const longDate = (iso: string) =>
   }).format(new Date(iso));
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  const [cheapest, next] = await purchasableProducts(store.url);
+  const [cheapest, next] = await purchasableProducts(e2e.store.url);
   if (!cheapest || !next) throw new Error('the demo catalogue has fewer than two products in stock');
   const buyer = { ...ada, email: ada.email.toUpperCase() };
   for (const lines of [
@@ -44,32 +41,27 @@ beforeAll(async () => {
       { product: cheapest, quantity: 1 },
     ],
   ]) {
-    const placed = await purchase(store.url, buyer, lines);
-    const items = await waitForLicenceKeys(store.url, placed);
+    const placed = await purchase(e2e.store.url, buyer, lines);
+    const items = await waitForLicenceKeys(e2e.store.url, placed);
     // The status once delivered, as the page will show it.
     const order = (await (
-      await fetch(`${store.url}/api/orders/${placed.id}`, { headers: { cookie: placed.accessCookie } })
+      await fetch(`${e2e.store.url}/api/orders/${placed.id}`, { headers: { cookie: placed.accessCookie } })
     ).json()) as OrderView;
     adasOrders.push({ order, items });
   }
-  othersOrder = await purchase(store.url, otherCustomer, [{ product: cheapest, quantity: 1 }]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  othersOrder = await purchase(e2e.store.url, otherCustomer, [{ product: cheapest, quantity: 1 }]);
 });
 
 /** A page in a fresh context, signed in as `email` when given. */
 async function accountPage(
   options: { email?: string; colorScheme?: 'light' | 'dark'; phone?: boolean } = {},
 ) {
-  const testPage = await openPage(browser, store.url, {
+  const testPage = await openPage(e2e.browser, e2e.store.url, {
     timezoneId: TIME_ZONE,
     colorScheme: options.colorScheme ?? 'light',
     ...(options.phone ? { viewport: PHONE } : {}),
   });
-  if (options.email) await signInAsCustomer(testPage.page.context(), store, options.email);
+  if (options.email) await signInAsCustomer(testPage.page.context(), e2e.store, options.email);
   return testPage;
 }
 
@@ -292,7 +284,7 @@ describe('My Orders self-service', () => {
   it('e-mails the keys again on request, three times an hour, then says why not', async () => {
     const { page, errors, close } = await accountPage({ email: ada.email });
     const mailsToAda = async () =>
-      [...(await mailFiles(store.dataDir)).values()].filter((mail) =>
+      [...(await mailFiles(e2e.store.dataDir)).values()].filter((mail) =>
         mail.to.some((address) => address.toLowerCase() === ada.email),
       ).length;
     await page.goto('/account');

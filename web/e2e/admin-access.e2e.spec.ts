@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { shownMoney } from './support/money.js';
 import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
-import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
+import { ADMIN_PASSWORD } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 /** What GET /api/admin/dashboard answers (services/api/src/dashboard/queries.ts). */
 interface Dashboard {
@@ -53,8 +53,7 @@ const SIDEBAR_WIDTH_PX = 256; // 16rem
 const SIDEBAR_ICONS_WIDTH_PX = 48; // 3rem
 const SHEET_WIDTH_PX = 288; // 18rem
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 
 async function waitForLoginScreen(page: Page) {
   await page.getByRole('heading', { name: 'Admin Login', level: 1 }).waitFor();
@@ -90,7 +89,7 @@ async function sidebarCookie(page: Page) {
 async function adminPage(
   options: { colorScheme?: 'light' | 'dark'; phone?: boolean } = {},
 ): Promise<TestPage> {
-  const testPage = await openPage(browser, store.url, {
+  const testPage = await openPage(e2e.browser, e2e.store.url, {
     colorScheme: options.colorScheme ?? 'light',
     ...(options.phone ? { viewport: PHONE, isMobile: true, hasTouch: true } : {}),
   });
@@ -99,15 +98,16 @@ async function adminPage(
 }
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
   // Orders in three states, so the dashboard has figures, recent orders and every admin badge style to show.
-  const [cheapest] = await purchasableProducts(store.url);
+  const [cheapest] = await purchasableProducts(e2e.store.url);
   if (!cheapest) throw new Error('the demo catalogue has nothing to buy');
   const orders = [];
   for (const customer of ['Ada Lovelace', 'Grace Hopper', 'Alan Turing']) {
     const email = `${customer.split(' ')[0]?.toLowerCase()}-${randomUUID().slice(0, 8)}@example.com`;
-    const order = await purchase(store.url, { name: customer, email }, [{ product: cheapest, quantity: 1 }]);
-    await waitForLicenceKeys(store.url, order);
+    const order = await purchase(e2e.store.url, { name: customer, email }, [
+      { product: cheapest, quantity: 1 },
+    ]);
+    await waitForLicenceKeys(e2e.store.url, order);
     orders.push(order);
   }
   const { page, close } = await adminPage();
@@ -143,14 +143,9 @@ beforeAll(async () => {
   await close();
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
-});
-
 describe('a visitor who is not an admin', () => {
   it.each(ADMIN_PATHS)('sees Loading..., then only the login screen, on %s', async (path) => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     const release = await holdAdminStatus(page);
     await page.goto(path);
     await page.getByRole('status').filter({ hasText: 'Loading...' }).waitFor();
@@ -172,7 +167,7 @@ describe('a visitor who is not an admin', () => {
   });
 
   it('sees the 404 page on an admin path the router does not know', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/settings');
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     expect(await page.getByText('Did you forget to add the page to the router?').isVisible()).toBe(true);
@@ -181,7 +176,7 @@ describe('a visitor who is not an admin', () => {
 
   it('is refused with 401 by every admin API route', async () => {
     const id = randomUUID();
-    const origin = new URL(store.url).origin;
+    const origin = new URL(e2e.store.url).origin;
     // From the server's routes: every handler behind requireAdmin, and the image upload.
     const routes: Array<[method: string, path: string, body?: unknown]> = [
       ['GET', '/api/admin/dashboard'],
@@ -204,7 +199,7 @@ describe('a visitor who is not an admin', () => {
     ];
     const answers = await Promise.all(
       routes.map(async ([method, path, body]) => {
-        const response = await fetch(new URL(path, store.url), {
+        const response = await fetch(new URL(path, e2e.store.url), {
           method,
           // What the browser sends with a same-origin call; the store refuses mutations from other origins.
           headers: { origin, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -221,7 +216,7 @@ describe('a visitor who is not an admin', () => {
 
 describe('admin login', () => {
   it('says Login failed with the server error on a wrong password, Logging in... while it waits', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/login');
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel('Password').fill('not-the-password');
@@ -244,7 +239,7 @@ describe('admin login', () => {
   });
 
   it("names an empty field beside it, in the app's style, before anything is sent; and leads back to the store", async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/login');
     let attempts = 0;
     page.on('request', (request) => {
@@ -275,7 +270,7 @@ describe('admin login', () => {
   });
 
   it('says Error when the sign-in cannot reach the server', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/login');
     await page.route('**/api/admin/login', (route) => route.abort('connectionrefused'));
     await page.getByLabel('Username').fill('admin');
@@ -286,7 +281,7 @@ describe('admin login', () => {
   });
 
   it('welcomes the admin and shows the dashboard with the figures of GET /api/admin/dashboard', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/orders');
     await page.getByLabel('Username').fill('admin');
     await page.getByLabel('Password').fill(ADMIN_PASSWORD);
@@ -472,7 +467,7 @@ describe('the admin layout', () => {
 describe('accessibility', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`has no serious or critical axe violations on the login screen (${colorScheme})`, async () => {
-      const { page, close } = await openPage(browser, store.url, { colorScheme });
+      const { page, close } = await openPage(e2e.browser, e2e.store.url, { colorScheme });
       await page.goto('/admin/login');
       await waitForLoginScreen(page);
       expect(await seriousA11yViolations(page)).toEqual([]);

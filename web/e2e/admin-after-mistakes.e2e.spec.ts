@@ -4,15 +4,14 @@ import type { Product } from '@licensestore/shared';
 import { checkExport } from '@licensestore/shared/audit-export';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { strFromU8, unzipSync } from 'fflate';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../test/support/licence-keys.js';
 import { openAdminPage } from './support/admin.js';
 import { adminCall } from './support/admin-call.js';
 import { toastSaying } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 /**
  * The back office after something went wrong or was about to: a refunded order offers no resend, a re-import
@@ -28,21 +27,13 @@ const MAXIMILIANA = {
   email: 'maximiliana.alexandra.humboldt@research-institute.example.org',
 };
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile(() => ({
+  AUDIT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+}));
 let products: Product[];
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([
-    startTestStore({ AUDIT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }),
-    launchBrowser(),
-  ]);
-  products = await purchasableProducts(store.url);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  products = await purchasableProducts(e2e.store.url);
 });
 
 /** Neither a status code nor JSON anywhere a person reads. */
@@ -53,9 +44,9 @@ async function showsNoRawAnswer(page: Page) {
 
 describe('a refunded order', () => {
   it('does not offer to resend its delivery email, and says why beside the button', async () => {
-    const order = await purchase(store.url, ADA, [{ product: products[0] as Product, quantity: 1 }]);
-    await waitForLicenceKeys(store.url, order);
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const order = await purchase(e2e.store.url, ADA, [{ product: products[0] as Product, quantity: 1 }]);
+    await waitForLicenceKeys(e2e.store.url, order);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await adminCall(page, 'POST', `/api/orders/${order.id}/refunds`, {
       all: true,
       reason: 'Bought by mistake',
@@ -76,7 +67,7 @@ describe('a refunded order', () => {
 
 describe('the key import', () => {
   it('imports the new keys, reports those already in stock as skipped, and empties the box', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/license-keys');
     await page.getByRole('button', { name: 'Import Keys' }).click();
     const dialog = page.getByRole('dialog', { name: 'Import License Keys' });
@@ -118,7 +109,7 @@ describe('the key import', () => {
 
 describe('the Team screen', () => {
   it('shows a weak password refused under the Password field in plain words', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/team');
     await page.getByRole('button', { name: 'Add User' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add User' });
@@ -150,12 +141,14 @@ describe('the Orders list', () => {
     orders = [];
     // Five orders at least, so a page of two has a full second page.
     for (const customer of [ADA, MAXIMILIANA, ADA, ADA, ADA]) {
-      orders.push(await purchase(store.url, customer, [{ product: products[2] as Product, quantity: 1 }]));
+      orders.push(
+        await purchase(e2e.store.url, customer, [{ product: products[2] as Product, quantity: 1 }]),
+      );
     }
   });
 
   it('says which orders of how many it shows, and starts another page at the top', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.setViewportSize({ width: 1280, height: 400 });
     await page.goto('/admin/orders?limit=2');
     const total = Number(
@@ -175,8 +168,8 @@ describe('the Orders list', () => {
 
   it('asks before setting a paid order back to Pending, saying what happens', async () => {
     const order = orders[0] as PlacedOrder;
-    await waitForLicenceKeys(store.url, order);
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await waitForLicenceKeys(e2e.store.url, order);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto(`/admin/orders/${order.id}`);
     const number = orderNumber(order.id);
     await page.getByRole('combobox', { name: `Status of order ${number}` }).click();
@@ -195,7 +188,7 @@ describe('the Orders list', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`fits at 1280×900 with the sidebar open, Order ID and Customer in view (${colorScheme})`, async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url, { colorScheme });
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url, { colorScheme });
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto('/admin/orders');
       const table = page.getByRole('table', { name: 'Orders' });
@@ -228,7 +221,7 @@ describe('the Orders list', () => {
 
 describe('the signed export of a period', () => {
   it('is downloaded from the verify screen and verifies with the store key', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/audit/verify');
     const card = page.getByRole('region', { name: 'Export the signed log' });
     await card.getByText(/^Signed with key [0-9a-f]{16}$/).waitFor();
@@ -251,7 +244,7 @@ describe('the signed export of a period', () => {
   });
 
   it('refuses a period that is not over, in a sentence', async () => {
-    const { page, close } = await openAdminPage(browser, store.url);
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url);
     const answer = await page.evaluate(async () => {
       const response = await fetch('/api/audit/export?from=2026-01-01&to=2999-01-01');
       return { status: response.status, body: await response.json() };
@@ -267,7 +260,10 @@ describe('the signed export of a period', () => {
 describe('the changed screens on a phone', () => {
   for (const colorScheme of ['light', 'dark'] as const) {
     it(`fit 390 px without a sideways scroll (${colorScheme})`, async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url, { colorScheme, phone: true });
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url, {
+        colorScheme,
+        phone: true,
+      });
       const screens: Array<[string, string]> = [
         ['/admin/orders?limit=2', 'Orders'],
         ['/admin/audit/verify', 'Verify Read Models'],

@@ -1,34 +1,26 @@
 import { maskedKey } from '@licensestore/shared/audit';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { seriousA11yViolations } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let order: PlacedOrder;
 /** The order's one key, as the store sold it. */
 let soldKey: string;
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  const [product] = await purchasableProducts(store.url);
+  const [product] = await purchasableProducts(e2e.store.url);
   if (!product) throw new Error('the demo catalogue has nothing to buy');
-  order = await purchase(store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
+  order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
     { product, quantity: 1 },
   ]);
-  const [line] = await waitForLicenceKeys(store.url, order);
+  const [line] = await waitForLicenceKeys(e2e.store.url, order);
   const key = line?.licenseKeys[0];
   if (!key) throw new Error('the order has no key');
   soldKey = key;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
 });
 
 /** A moment as a `datetime-local` input takes it, in the page's own time zone. */
@@ -44,7 +36,7 @@ const eventTypesShown = (page: Page) =>
 
 describe('the event log', () => {
   it('filters by type, pages by cursor, and opens an order whose state it shows as of a moment', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.getByRole('link', { name: 'Event Log' }).click();
     await page.getByRole('heading', { level: 1, name: 'Event Log' }).waitFor();
     await page.locator('table[aria-busy="false"] tbody tr').first().waitFor();
@@ -105,7 +97,7 @@ describe('the event log', () => {
 
 describe('the event log in the URL', () => {
   it('keeps its page and filters in the URL, says what is wrong with a bad filter, and shows all of an event', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.getByRole('link', { name: 'Event Log' }).click();
     await page.locator('table[aria-busy="false"] tbody tr').first().waitFor();
     await page.getByRole('button', { name: 'Next' }).click();
@@ -154,7 +146,7 @@ describe('the event log in the URL', () => {
 
 describe('the dashboard as of a moment', () => {
   it('shows the figures folded from the log, before and after the order', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.getByRole('link', { name: 'Dashboard As Of' }).click();
     await page.getByRole('heading', { level: 1, name: 'Dashboard As Of' }).waitFor();
     await page.getByText(/events folded/).waitFor();

@@ -1,25 +1,13 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { seriousA11yViolations } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
-
-beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+const e2e = storeAndBrowserForThisFile();
 
 describe('Verify read models', () => {
   it('starts a verification from the sidebar, follows it in the projections role and shows every table matching', async () => {
-    const { page, close } = await openAdminPage(browser, store.url);
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url);
     try {
       await page.getByRole('link', { name: 'Verify Read Models' }).click();
       await page.waitForURL((url) => url.pathname === '/admin/audit/verify');

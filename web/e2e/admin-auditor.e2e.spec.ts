@@ -1,34 +1,26 @@
 import type { Product } from '@licensestore/shared';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage, signInToBackOffice } from './support/admin.js';
 import { openPage, seriousA11yViolations, toastSaying } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 const AUDITOR = { username: 'ann-auditor', password: 'auditor password 1' };
 
 /** Names of controls that change something; an auditor's screens must offer none of them. */
 const WRITE_CONTROL = /add|edit|delete|import|upload|resend|reveal|copy|status of order|create|update|save/i;
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let order: PlacedOrder;
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  const [product] = await purchasableProducts(store.url);
-  order = await purchase(store.url, { name: 'Grace Hopper', email: 'grace@example.com' }, [
+  const [product] = await purchasableProducts(e2e.store.url);
+  order = await purchase(e2e.store.url, { name: 'Grace Hopper', email: 'grace@example.com' }, [
     { product: product as Product, quantity: 1 },
   ]);
-  await waitForLicenceKeys(store.url, order);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  await waitForLicenceKeys(e2e.store.url, order);
 });
 
 /** Every button, combobox and checkbox on the page (sidebar, top bar and screen) by its accessible name. */
@@ -66,7 +58,7 @@ async function readOnlyWording(page: Page, readOnly: string, admin: string) {
 
 describe('Auditors', () => {
   it('are added by an admin on the Team screen', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await openScreen(page, 'Team', 'Team');
     const table = page.getByRole('table', { name: 'Back-office users' });
     expect(await table.getByRole('row').filter({ hasText: 'admin' }).textContent()).toContain('(you)');
@@ -92,7 +84,7 @@ describe('Auditors', () => {
   });
 
   it('see every admin screen without a control that changes anything', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     await signInToBackOffice(page, AUDITOR.username, AUDITOR.password);
     await page.getByText('Read-only (auditor)').waitFor();
     expect(await page.getByRole('link', { name: 'Team' }).count()).toBe(0);

@@ -5,12 +5,11 @@ import { maskedKey } from '@licensestore/shared/audit';
 import { checkExport } from '@licensestore/shared/audit-export';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { strFromU8, unzipSync } from 'fflate';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { extractText } from 'unpdf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_USERNAME, openAdminPage, signInToBackOffice } from './support/admin.js';
 import { openPage, seriousA11yViolations } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import {
   type OpenedItem,
   type PlacedOrder,
@@ -18,52 +17,45 @@ import {
   purchase,
   waitForLicenceKeys,
 } from './support/purchases.js';
-import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
+import { ADMIN_PASSWORD } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 const AUDITOR = { username: 'eve-auditor', password: 'auditor password 1' };
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile(() => ({
+  AUDIT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+}));
 let order: PlacedOrder;
 let item: OpenedItem;
 let key: string;
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([
-    startTestStore({ AUDIT_SIGNING_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() }),
-    launchBrowser(),
-  ]);
-  const [product] = await purchasableProducts(store.url);
-  order = await purchase(store.url, { name: 'Grace Hopper', email: 'grace@example.com' }, [
+  const [product] = await purchasableProducts(e2e.store.url);
+  order = await purchase(e2e.store.url, { name: 'Grace Hopper', email: 'grace@example.com' }, [
     { product: product as Product, quantity: 1 },
   ]);
   // The paying browser's page shows the key: the first recorded reveal.
-  [item] = (await waitForLicenceKeys(store.url, order)) as [OpenedItem];
+  [item] = (await waitForLicenceKeys(e2e.store.url, order)) as [OpenedItem];
   key = item.licenseKeys[0] as string;
   await addAuditor();
 });
 
 /** The auditor, added by the admin as the Team screen does. */
 async function addAuditor() {
-  const login = await fetch(`${store.url}/api/admin/login`, {
+  const login = await fetch(`${e2e.store.url}/api/admin/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
   });
   const session = login.headers.getSetCookie()[0]?.split(';')[0] ?? '';
-  const added = await fetch(`${store.url}/api/admin/users`, {
+  const added = await fetch(`${e2e.store.url}/api/admin/users`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', cookie: session },
     body: JSON.stringify({ ...AUDITOR, role: 'auditor' }),
   });
   expect(added.status).toBe(201);
 }
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
-});
 
 /** Clicks the order page's download button and reads the pack the browser saved. */
 async function downloadPack(page: Page) {
@@ -110,7 +102,7 @@ async function expectSoundPack(pack: Awaited<ReturnType<typeof downloadPack>>, r
 
 describe('Dispute evidence and key custody in the back office', () => {
   it('an admin reveals a key (recorded), downloads the evidence pack and checks it', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto(`/admin/orders/${order.id}`);
     const lines = page.getByRole('region', { name: 'Items and license keys' });
     await lines.getByRole('button', { name: `Reveal license key 1 of ${item.productName}` }).click();
@@ -127,7 +119,7 @@ describe('Dispute evidence and key custody in the back office', () => {
   }, 120_000);
 
   it("opens a key's history from the order page: imported, assigned, delivered, each reveal", async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto(`/admin/orders/${order.id}`);
     await page.getByRole('link', { name: `History of license key 1 of ${item.productName}` }).click();
     await page.getByRole('heading', { level: 1, name: 'License key history' }).waitFor();
@@ -160,7 +152,7 @@ describe('Dispute evidence and key custody in the back office', () => {
   });
 
   it('an auditor downloads the same pack, sees the key only masked, and cannot reveal it', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     await signInToBackOffice(page, AUDITOR.username, AUDITOR.password);
     await page.goto(`/admin/orders/${order.id}`);
     const lines = page.getByRole('region', { name: 'Items and license keys' });

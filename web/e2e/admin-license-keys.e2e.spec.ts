@@ -1,27 +1,19 @@
 import type { Product } from '@licensestore/shared';
 import { maskedKey } from '@licensestore/shared/audit';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../test/support/licence-keys.js';
 import { openAdminPage } from './support/admin.js';
 import { PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let products: Product[];
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  products = await purchasableProducts(store.url);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  products = await purchasableProducts(e2e.store.url);
 });
 
 /** Picks an option of a radix select (the Select primitive) by its trigger. */
@@ -70,7 +62,7 @@ async function keysShown(page: Page) {
 
 describe('License Keys screen', () => {
   it('shows the texts, the stock per product above the table, and every key masked', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await openKeysScreen(page);
     expect(await page.getByText('Manage product license keys inventory').isVisible()).toBe(true);
     expect(await keysTable(page).getByRole('columnheader').allTextContents()).toEqual([
@@ -88,7 +80,7 @@ describe('License Keys screen', () => {
   });
 
   it('pages on the server, the page and filters in the URL: reload, back and a shared link show the same rows', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await openKeysScreen(page);
     expect(await keysTable(page).getByRole('row').count()).toBe(26);
     const firstPage = await rowIds(page);
@@ -126,7 +118,7 @@ describe('License Keys screen', () => {
 
     // A link with the filters opens the screen filtered, the selects saying so.
     const shared = page.url();
-    const other = await openAdminPage(browser, store.url);
+    const other = await openAdminPage(e2e.browser, e2e.store.url);
     await other.page.goto(shared);
     await other.page.getByRole('heading', { level: 1, name: 'License Keys' }).waitFor();
     await other.page
@@ -147,7 +139,7 @@ describe('License Keys screen', () => {
   });
 
   it('finds a key by the last characters its mask shows, searching the whole inventory on the server', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await openKeysScreen(page);
     const firstPage = await rowIds(page);
     // A key the first page does not show: only the server's search can find it.
@@ -178,7 +170,7 @@ describe('License Keys screen', () => {
   });
 
   it('shows the empty text when there are no keys, and skeleton rows while loading', async () => {
-    const { page, close } = await openAdminPage(browser, store.url);
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url);
     let answer = () => {};
     const answered = new Promise<void>((resolve) => {
       answer = resolve;
@@ -202,7 +194,7 @@ describe('License Keys screen', () => {
   });
 
   it('adds a key (both fields required), shows it masked, reveals and copies it on purpose, then deletes it', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await openKeysScreen(page);
     const product = products[1] as Product;
     const before = Number((await stockOf(page, product.name).textContent())?.match(/(\d+) available/)?.[1]);
@@ -287,7 +279,7 @@ describe('License Keys screen', () => {
   });
 
   it("reveals a key on purpose, in its row only, and the showing is a step of the key's history", async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await openKeysScreen(page);
     const row = keysTable(page).locator('tbody tr').first();
     const shownMasked = (await row.locator('code').textContent()) as string;
@@ -315,15 +307,15 @@ describe('License Keys screen', () => {
     let assignedKey: string;
 
     beforeAll(async () => {
-      order = await purchase(store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
+      order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
         { product: products[2] as Product, quantity: 1 },
       ]);
-      const [item] = await waitForLicenceKeys(store.url, order);
+      const [item] = await waitForLicenceKeys(e2e.store.url, order);
       assignedKey = item?.licenseKeys[0] as string;
     });
 
     it('shows its order and cannot be deleted', async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url);
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
       await openKeysScreen(page);
       await choose(page, page.getByRole('combobox', { name: 'Status', exact: true }), 'Assigned');
       // An order's key is masked in the inventory: it opens only through the order's recorded reveal.
@@ -343,7 +335,7 @@ describe('License Keys screen', () => {
 
   describe('bulk import', () => {
     it('adds pasted keys, skips a repeated line and keys already in stock, and lists the skipped lines with their reasons', async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url);
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
       await openKeysScreen(page);
       const product = products[3] as Product;
       const before = Number((await stockOf(page, product.name).textContent())?.match(/(\d+) available/)?.[1]);
@@ -400,7 +392,7 @@ describe('License Keys screen', () => {
     const DEFAULT_FORMAT = 'XXXXX-XXXXX-XXXXX-XXXXX-XXXXX';
 
     it('refuses a whole import with a line not in the format, naming the line in a sentence, and stores none of it', async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url);
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
       await openKeysScreen(page);
       const product = products[4] as Product;
       const before = Number((await stockOf(page, product.name).textContent())?.match(/(\d+) available/)?.[1]);
@@ -439,7 +431,7 @@ describe('License Keys screen', () => {
     });
 
     it("adds a key only in the product's own format, which the dialog shows once the product is chosen", async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url);
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
       const product = products[5] as Product;
       const changed = await page.request.patch(`/api/products/${product.id}`, {
         data: { keyFormat: 'XXXX-XXXX' },
@@ -475,7 +467,7 @@ describe('License Keys screen', () => {
   });
 
   it('lists the newest key first by default', async () => {
-    const { page, close } = await openAdminPage(browser, store.url);
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url);
     const product = products[6] as Product;
     const [older, newer] = [freshLicenceKey(), freshLicenceKey()];
     for (const key of [older, newer]) {
@@ -489,7 +481,7 @@ describe('License Keys screen', () => {
   });
 
   it('lists the keys as cards on a phone, and the page does not scroll sideways', async () => {
-    const { page, close } = await openAdminPage(browser, store.url, { phone: true });
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url, { phone: true });
     await page.goto('/admin/license-keys');
     await page.getByRole('list', { name: 'License keys' }).getByRole('button').first().waitFor();
     expect(await page.getByRole('table').count()).toBe(0);
@@ -499,7 +491,7 @@ describe('License Keys screen', () => {
 
   it('has no serious accessibility violations on the screen and its dialogs, in either theme', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { page, close } = await openAdminPage(browser, store.url, { colorScheme });
+      const { page, close } = await openAdminPage(e2e.browser, e2e.store.url, { colorScheme });
       await openKeysScreen(page);
       const scan = async (what: string) =>
         expect({ what, colorScheme, violations: await seriousA11yViolations(page) }).toEqual({

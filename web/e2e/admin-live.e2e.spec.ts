@@ -1,29 +1,19 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ADMIN_USERNAME, openAdminPage } from './support/admin.js';
-import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts, purchase } from './support/purchases.js';
-import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
+import { ADMIN_PASSWORD } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
-
-beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+const e2e = storeAndBrowserForThisFile();
 
 /** Another admin, elsewhere: signed in through the API, calling it as a browser on the store's origin would. */
 async function adminElsewhere() {
-  const origin = new URL(store.url).origin;
-  const login = await fetch(new URL('/api/admin/login', store.url), {
+  const origin = new URL(e2e.store.url).origin;
+  const login = await fetch(new URL('/api/admin/login', e2e.store.url), {
     method: 'POST',
     headers: { origin, 'content-type': 'application/json' },
     body: JSON.stringify({ username: ADMIN_USERNAME, password: ADMIN_PASSWORD }),
@@ -35,7 +25,7 @@ async function adminElsewhere() {
   if (!cookie) throw new Error(`sign-in failed: ${login.status}`);
   return {
     setStatus: async (orderId: string, status: string) => {
-      const response = await fetch(new URL(`/api/orders/${orderId}/status`, store.url), {
+      const response = await fetch(new URL(`/api/orders/${orderId}/status`, e2e.store.url), {
         method: 'PATCH',
         headers: { origin, cookie, 'content-type': 'application/json' },
         body: JSON.stringify({ status }),
@@ -54,15 +44,15 @@ const card = (page: Page, name: string) => page.getByRole('region', { name, exac
 
 describe('the live back office', () => {
   it('shows a new order on the dashboard by itself, without a reload', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
     await card(page, 'Total Orders').getByText('0', { exact: true }).waitFor();
     await card(page, 'Recent Orders').getByText('No orders yet').waitFor();
     await markDocument(page);
 
-    const [product] = await purchasableProducts(store.url);
+    const [product] = await purchasableProducts(e2e.store.url);
     if (!product) throw new Error('no product in stock');
-    await purchase(store.url, { name: 'Grace Hopper', email: 'grace@example.com' }, [
+    await purchase(e2e.store.url, { name: 'Grace Hopper', email: 'grace@example.com' }, [
       { product, quantity: 1 },
     ]);
 
@@ -76,16 +66,16 @@ describe('the live back office', () => {
   });
 
   it('shows a new order at the head of the Orders list by itself, without a reload', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/orders');
     const orders = page.getByRole('table', { name: 'Orders', exact: true });
     await page.locator('table[aria-label="Orders"][aria-busy="false"]').waitFor();
     const before = await orders.getByRole('link').count();
     await markDocument(page);
 
-    const [product] = await purchasableProducts(store.url);
+    const [product] = await purchasableProducts(e2e.store.url);
     if (!product) throw new Error('no product in stock');
-    const order = await purchase(store.url, { name: 'Alan Turing', email: 'alan@example.net' }, [
+    const order = await purchase(e2e.store.url, { name: 'Alan Turing', email: 'alan@example.net' }, [
       { product, quantity: 1 },
     ]);
 
@@ -103,12 +93,12 @@ describe('the live back office', () => {
   });
 
   it("shows an order's status change made elsewhere on its open page, and in its timeline", async () => {
-    const [product] = await purchasableProducts(store.url);
+    const [product] = await purchasableProducts(e2e.store.url);
     if (!product) throw new Error('no product in stock');
-    const order = await purchase(store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
+    const order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
       { product, quantity: 1 },
     ]);
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto(`/admin/orders/${order.id}`);
     await page.getByRole('heading', { name: `Order ${orderNumber(order.id)}`, level: 1 }).waitFor();
     const status = page

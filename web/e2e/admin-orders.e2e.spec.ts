@@ -1,10 +1,9 @@
 import { maskedKey } from '@licensestore/shared/audit';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage, openStaleAndOtherAdminPages } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { shownMoney } from './support/money.js';
 import {
   type OpenedItem,
@@ -13,19 +12,9 @@ import {
   purchase,
   waitForLicenceKeys,
 } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
-
-beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+const e2e = storeAndBrowserForThisFile();
 
 /** Picks an option of a radix select (the Select primitive) by the trigger's accessible name. */
 async function choose(page: Page, trigger: string, option: string) {
@@ -69,7 +58,7 @@ const localeDateTime = (page: Page, iso: string) =>
 
 describe('before the first order', () => {
   it('shows skeleton rows while loading, then the empty texts of Orders and Customers', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     const release = await holdRequests(page, '/api/admin/orders');
     await page.goto('/admin/orders');
     await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
@@ -94,28 +83,28 @@ describe('with orders', () => {
   let items: OpenedItem[];
 
   beforeAll(async () => {
-    const products = await purchasableProducts(store.url);
+    const products = await purchasableProducts(e2e.store.url);
     const [cheapest, next, third] = products as [
       (typeof products)[0],
       (typeof products)[0],
       (typeof products)[0],
     ];
     const ada = { name: 'Ada Lovelace', email: 'ada@example.com' };
-    first = await purchase(store.url, ada, [
+    first = await purchase(e2e.store.url, ada, [
       { product: cheapest, quantity: 2 },
       { product: next, quantity: 1 },
     ]);
-    items = await waitForLicenceKeys(store.url, first);
-    second = await purchase(store.url, ada, [{ product: third, quantity: 1 }]);
-    grace = await purchase(store.url, { name: 'Grace Hopper', email: 'grace@example.org' }, [
+    items = await waitForLicenceKeys(e2e.store.url, first);
+    second = await purchase(e2e.store.url, ada, [{ product: third, quantity: 1 }]);
+    grace = await purchase(e2e.store.url, { name: 'Grace Hopper', email: 'grace@example.org' }, [
       { product: next, quantity: 1 },
     ]);
-    await waitForLicenceKeys(store.url, second);
-    await waitForLicenceKeys(store.url, grace);
+    await waitForLicenceKeys(e2e.store.url, second);
+    await waitForLicenceKeys(e2e.store.url, grace);
   });
 
   it('lists every order with its number, customer, e-mail, total, status badge, date and status drop-down', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/orders');
     const table = page.getByRole('table', { name: 'Orders' });
     await table.getByRole('link', { name: new RegExp(orderNumber(first.id)) }).waitFor();
@@ -144,12 +133,12 @@ describe('with orders', () => {
   });
 
   it("changes a status: toast, list refreshed, and the customer's open confirmation page follows by itself and on reload", async () => {
-    const customer = await openPage(browser, store.url);
+    const customer = await openPage(e2e.browser, e2e.store.url);
     await customer.page.goto(`/order-confirmation/${grace.id}`);
     const customerStatus = customer.page.getByText('completed', { exact: true });
     await customerStatus.waitFor();
 
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/orders');
     const name = `Status of order ${orderNumber(grace.id)}`;
     await page.getByRole('combobox', { name }).waitFor();
@@ -204,7 +193,7 @@ describe('with orders', () => {
   });
 
   it('derives customers from the orders: name, e-mail, order count, total spent and last order date', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/customers');
     const table = page.getByRole('table', { name: 'Customers' });
     await table.getByRole('cell', { name: 'ada@example.com' }).waitFor();
@@ -239,7 +228,7 @@ describe('with orders', () => {
 
   describe('the order detail', () => {
     it('opens from the list and shows the order, its lines with masked keys to reveal and copy', async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url);
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
       await page.goto('/admin/orders');
       await page.getByRole('link', { name: new RegExp(orderNumber(first.id)) }).click();
       await page.waitForURL((url) => url.pathname === `/admin/orders/${first.id}`);
@@ -290,7 +279,7 @@ describe('with orders', () => {
     });
 
     it("lists the order's events oldest first with when, who and what, keys masked", async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url);
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
       await page.goto(`/admin/orders/${first.id}`);
       const timeline = page.getByRole('list', { name: 'Order events, oldest first' });
       await timeline.waitFor();
@@ -325,7 +314,7 @@ describe('with orders', () => {
     });
 
     it('resends the delivery e-mail: toast, and the request joins the timeline', async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url);
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
       await page.goto(`/admin/orders/${first.id}`);
       const timeline = page.getByRole('list', { name: 'Order events, oldest first' });
       await timeline.waitFor();
@@ -340,7 +329,7 @@ describe('with orders', () => {
     });
 
     it('changes the status from the detail page; its timeline follows', async () => {
-      const { page, errors, close } = await openAdminPage(browser, store.url);
+      const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
       await page.goto(`/admin/orders/${second.id}`);
       const name = `Status of order ${orderNumber(second.id)}`;
       await page.getByRole('combobox', { name }).waitFor();
@@ -358,7 +347,7 @@ describe('with orders', () => {
     });
 
     it('refuses a status chosen on an order page that missed a change made in another tab, and shows that change', async () => {
-      const { stale, other, close } = await openStaleAndOtherAdminPages(browser, store.url);
+      const { stale, other, close } = await openStaleAndOtherAdminPages(e2e.browser, e2e.store.url);
       try {
         const name = `Status of order ${orderNumber(first.id)}`;
         for (const tab of [stale.page, other.page]) {
@@ -390,7 +379,7 @@ describe('with orders', () => {
     });
 
     it('says Order Not Found for an unknown order', async () => {
-      const { page, close } = await openAdminPage(browser, store.url);
+      const { page, close } = await openAdminPage(e2e.browser, e2e.store.url);
       await page.goto('/admin/orders/00000000-0000-4000-8000-000000000000');
       await page.getByRole('heading', { name: 'Order Not Found' }).waitFor();
       expect(await page.getByText("The order you're looking for doesn't exist.").isVisible()).toBe(true);
@@ -399,7 +388,7 @@ describe('with orders', () => {
   });
 
   it('lists orders and customers as cards on a phone, and the page does not scroll sideways', async () => {
-    const { page, close } = await openAdminPage(browser, store.url, { phone: true });
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url, { phone: true });
     for (const [path, list] of [
       ['/admin/orders', 'Orders'],
       ['/admin/customers', 'Customers'],
@@ -416,7 +405,7 @@ describe('with orders', () => {
   });
 
   it('reaches the status drop-down by keyboard and changes it with the keys', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/orders');
     const name = `Status of order ${orderNumber(second.id)}`;
     const trigger = page.getByRole('combobox', { name });
@@ -451,7 +440,7 @@ describe('with orders', () => {
 
   it('has no serious accessibility violations on Orders, an order and Customers, in either theme', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { page, close } = await openAdminPage(browser, store.url, { colorScheme });
+      const { page, close } = await openAdminPage(e2e.browser, e2e.store.url, { colorScheme });
       const screens = [
         ['/admin/orders', () => page.getByRole('table', { name: 'Orders' }).getByRole('link').first()],
         [`/admin/orders/${first.id}`, () => page.getByRole('list', { name: 'Order events, oldest first' })],

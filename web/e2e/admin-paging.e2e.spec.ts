@@ -1,14 +1,12 @@
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_USERNAME, openAdminPage } from './support/admin.js';
 import { seriousA11yViolations } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 /** Newest first, as the list shows them. */
 let orders: PlacedOrder[];
 
@@ -17,20 +15,16 @@ const GRACE = { name: 'Grace Hopper', email: 'grace@example.org' };
 const ALAN = { name: 'Alan Turing', email: 'alan@example.net' };
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  const [product] = await purchasableProducts(store.url);
+  const [product] = await purchasableProducts(e2e.store.url);
   const placed: PlacedOrder[] = [];
   for (const customer of [ADA, GRACE, ADA, ALAN, ADA]) {
     placed.push(
-      await purchase(store.url, customer, [{ product: product as NonNullable<typeof product>, quantity: 1 }]),
+      await purchase(e2e.store.url, customer, [
+        { product: product as NonNullable<typeof product>, quantity: 1 },
+      ]),
     );
   }
   orders = placed.reverse();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
 });
 
 const numbersShown = async (page: Page) =>
@@ -58,7 +52,7 @@ const showsOrders = async (page: Page, expected: PlacedOrder[]) => {
 
 describe('the Orders screen', () => {
   it('pages forward and back with the page in the URL, kept on reload and by the back button', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/orders?limit=2');
     await showsOrders(page, orders.slice(0, 2));
     const pages = page.getByRole('navigation', { name: 'Orders pages' });
@@ -84,7 +78,7 @@ describe('the Orders screen', () => {
   });
 
   it('searches by name and by order number from the keyboard, the search in the URL; no match offers to clear', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/orders');
     await showsOrders(page, orders);
     const search = page.getByRole('searchbox', { name: 'Search orders' });
@@ -116,7 +110,7 @@ describe('the Orders screen', () => {
   });
 
   it('filters by status and sorts by the server, both in the URL', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/orders');
     await showsOrders(page, orders);
     await page.getByRole('combobox', { name: 'Status', exact: true }).click();
@@ -138,7 +132,7 @@ describe('the Orders screen', () => {
 
 describe('the Customers screen', () => {
   it("pages and searches customers, and opens a customer's page with their orders a page at a time", async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/customers?limit=2');
     const table = page.getByRole('table', { name: 'Customers' });
     const names = () => table.getByRole('link').allTextContents();
@@ -196,7 +190,7 @@ describe('the Team screen', () => {
   const AUDITORS = TEAM.filter((user) => user.role === 'auditor').map((user) => user.username);
 
   beforeAll(async () => {
-    const { page, close } = await openAdminPage(browser, store.url);
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url);
     for (const user of TEAM) {
       const added = await page.request.post('/api/admin/users', {
         data: { ...user, password: 'team member password' },
@@ -211,7 +205,7 @@ describe('the Team screen', () => {
     showsTexts(page, 'table[aria-label="Back-office users"] tbody td:first-child', expected);
 
   it('pages on the server with the role filter and the page in the URL, kept on reload and by the back button', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/team?limit=2');
     await showsUsers(page, EVERYONE.slice(0, 2));
     const pages = page.getByRole('navigation', { name: 'Back-office user pages' });

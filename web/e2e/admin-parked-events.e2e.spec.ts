@@ -4,19 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { productStream } from '@licensestore/shared';
 import { openEventStore } from '@licensestore/shared/eventstore';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type RunningPostgres, startEmbeddedPostgres } from '../../scripts/stack/embedded-postgres.js';
 import { openAdminPage } from './support/admin.js';
 import { seriousA11yViolations } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 let postgresDir: string;
 let postgres: RunningPostgres;
 let databaseUrl: string;
-let store: TestStore;
-let browser: Browser;
 
 // The store on a Postgres of the test's own, so that the test can write to its log what no command writes.
 beforeAll(async () => {
@@ -24,19 +20,18 @@ beforeAll(async () => {
   postgres = await startEmbeddedPostgres(postgresDir, () => {}, randomBytes(18).toString('base64url'));
   await postgres.createDatabase('store');
   databaseUrl = postgres.url('store');
-  [store, browser] = await Promise.all([startTestStore({ DATABASE_URL: databaseUrl }), launchBrowser()]);
 });
 
 afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
   await postgres?.stop();
   if (postgresDir) await rm(postgresDir, { recursive: true, force: true });
 });
 
+const e2e = storeAndBrowserForThisFile(() => ({ DATABASE_URL: databaseUrl }));
+
 describe('Parked events', () => {
   it('shows on the verify screen the event the log holds that does not read: where, what and why', async () => {
-    const { page, close } = await openAdminPage(browser, store.url);
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url);
     try {
       await page.goto('/admin/audit/verify');
       await page.getByRole('heading', { level: 2, name: 'Every event of the log can be read' }).waitFor();

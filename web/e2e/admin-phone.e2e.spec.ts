@@ -1,13 +1,11 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { PHONE, seriousA11yViolations } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let order: PlacedOrder;
 
 const ADA = { name: 'Ada Lovelace', email: 'ada@example.com' };
@@ -18,16 +16,10 @@ const GRACE = {
 };
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  const [product] = await purchasableProducts(store.url);
+  const [product] = await purchasableProducts(e2e.store.url);
   const line = { product: product as NonNullable<typeof product>, quantity: 1 };
-  await purchase(store.url, ADA, [line]);
-  order = await purchase(store.url, GRACE, [line]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  await purchase(e2e.store.url, ADA, [line]);
+  order = await purchase(e2e.store.url, GRACE, [line]);
 });
 
 interface Box {
@@ -99,7 +91,7 @@ const scrollsSideways = (page: Page) =>
 
 describe('the back office on a 390 px phone', () => {
   it('shows every row of every list whole, as a card, and never scrolls sideways', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url, { phone: true });
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url, { phone: true });
     // Someone besides yourself on the Team screen, whose row has a Delete button.
     expect(
       await page.evaluate(async () => {
@@ -175,7 +167,7 @@ describe('the back office on a 390 px phone', () => {
   });
 
   it('keeps the controls of a card in reading order: from the order link, Tab reaches its status', async () => {
-    const { page, close } = await openAdminPage(browser, store.url, { phone: true });
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url, { phone: true });
     await page.goto('/admin/orders');
     const card = page
       .getByRole('list', { name: 'Orders' })
@@ -189,7 +181,10 @@ describe('the back office on a 390 px phone', () => {
   });
 
   it('has no serious accessibility violations in the dark theme', async () => {
-    const { page, close } = await openAdminPage(browser, store.url, { phone: true, colorScheme: 'dark' });
+    const { page, close } = await openAdminPage(e2e.browser, e2e.store.url, {
+      phone: true,
+      colorScheme: 'dark',
+    });
     for (const [path, list] of [
       ['/admin/products', 'Products'],
       ['/admin/orders', 'Orders'],

@@ -1,12 +1,11 @@
 import type { Product } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage, signInAsAdmin } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { shownMoney } from './support/money.js';
 import { holdOrderAccess, purchase, waitForLicenceKeys } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 /** A real 2×2 blue PNG (valid CRCs), so the browser has something to decode in the previews. */
 const PNG = Buffer.from(
@@ -15,14 +14,13 @@ const PNG = Buffer.from(
 );
 const OBJECT_PATH = /^\/objects\/uploads\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let admin: TestPage;
 let page: Page;
 let demo: Product[];
 
 const getJson = async <T>(path: string): Promise<T> =>
-  (await fetch(new URL(path, store.url))).json() as Promise<T>;
+  (await fetch(new URL(path, e2e.store.url))).json() as Promise<T>;
 
 // The spec's rule written out again from its text: dollars with two decimals.
 
@@ -45,9 +43,8 @@ async function openAddDialog() {
 }
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
   demo = await getJson<Product[]>('/api/products');
-  admin = await openPage(browser, store.url);
+  admin = await openPage(e2e.browser, e2e.store.url);
   page = admin.page;
   await signInAsAdmin(page);
   await page.goto('/admin/products');
@@ -55,11 +52,6 @@ beforeAll(async () => {
     .getByRole('button', { name: /^Edit / })
     .first()
     .waitFor();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
 });
 
 describe('Admin Products', () => {
@@ -210,7 +202,7 @@ describe('Admin Products', () => {
     });
 
     it('appears on the storefront with the uploaded image served from /objects/uploads', async () => {
-      const shopper = await openPage(browser, store.url);
+      const shopper = await openPage(e2e.browser, e2e.store.url);
       try {
         await shopper.page.goto('/products');
         const card = shopper.page.getByRole('link').filter({ hasText: name }).first();
@@ -254,7 +246,7 @@ describe('Admin Products', () => {
       expect(await row.locator('s').count()).toBe(0);
       expect((await getJson<Product>(`/api/products/${created.id}`)).salePrice).toBeNull();
 
-      const shopper = await openPage(browser, store.url);
+      const shopper = await openPage(e2e.browser, e2e.store.url);
       try {
         await shopper.page.goto(`/product/${created.id}`);
         await shopper.page.getByRole('heading', { name, level: 1 }).waitFor();
@@ -277,7 +269,7 @@ describe('Admin Products', () => {
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await toastSaying(page, 'Product deleted successfully');
       await productRow(name).waitFor({ state: 'detached' });
-      expect((await fetch(new URL(`/api/products/${created.id}`, store.url))).status).toBe(404);
+      expect((await fetch(new URL(`/api/products/${created.id}`, e2e.store.url))).status).toBe(404);
       expect(await page.getByRole('button', { name: /^Edit / }).count()).toBe(18);
     });
   });
@@ -324,13 +316,13 @@ describe('Admin Products', () => {
     });
 
     it("is linked, with its notes, from the order's confirmation page", async () => {
-      const order = await purchase(store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
+      const order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
         { product: { ...norton, downloadUrl: url, installationNotes: notes }, quantity: 1 },
       ]);
-      await waitForLicenceKeys(store.url, order);
-      const shopper = await openPage(browser, store.url);
+      await waitForLicenceKeys(e2e.store.url, order);
+      const shopper = await openPage(e2e.browser, e2e.store.url);
       try {
-        await holdOrderAccess(shopper.page, store.url, order);
+        await holdOrderAccess(shopper.page, e2e.store.url, order);
         await shopper.page.goto(`/order-confirmation/${order.id}`);
         const link = shopper.page.getByRole('link', { name: /Download the official installer/ });
         await link.waitFor();
@@ -393,7 +385,7 @@ describe('Admin Products', () => {
       await dialog.getByLabel('Description *').waitFor();
       return dialog;
     };
-    const other = await openAdminPage(browser, store.url);
+    const other = await openAdminPage(e2e.browser, e2e.store.url);
     try {
       await other.page.goto('/admin/products');
       const late = await editIn(other.page);

@@ -1,11 +1,10 @@
 import type { RefundableUnitView } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../test/support/licence-keys.js';
 import { openAdminPage, openStaleAndOtherAdminPages } from './support/admin.js';
 import { adminCall } from './support/admin-call.js';
 import { openPage, toastSaying } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import {
   holdOrderAccess,
   type PlacedOrder,
@@ -13,19 +12,9 @@ import {
   purchase,
   waitForLicenceKeys,
 } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
-
-beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+const e2e = storeAndBrowserForThisFile();
 
 const ada = { name: 'Ada Lovelace', email: 'ada@example.com' };
 
@@ -56,11 +45,11 @@ async function refundFirstUnit(page: Page, order: PlacedOrder, consequence: stri
 
 describe('an admin refund', () => {
   it('of one delivered unit revokes its key, shows it revoked to the customer, and leaves the stock as it was', async () => {
-    const [product] = await purchasableProducts(store.url);
+    const [product] = await purchasableProducts(e2e.store.url);
     if (!product) throw new Error('no product in stock');
-    const order = await purchase(store.url, ada, [{ product, quantity: 2 }]);
-    await waitForLicenceKeys(store.url, order);
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const order = await purchase(e2e.store.url, ada, [{ product, quantity: 2 }]);
+    await waitForLicenceKeys(e2e.store.url, order);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await untilUnits(page, order, (units) => units.every((unit) => unit.leftStore));
     const before = await availableKeys(page);
 
@@ -70,8 +59,8 @@ describe('an admin refund', () => {
     expect(errors).toEqual([]);
     await close();
 
-    const customer = await openPage(browser, store.url);
-    await holdOrderAccess(customer.page, store.url, order);
+    const customer = await openPage(e2e.browser, e2e.store.url);
+    await holdOrderAccess(customer.page, e2e.store.url, order);
     await customer.page.goto(`/order-confirmation/${order.id}`);
     const keys = customer.page.getByRole('list', { name: `License keys for ${product.name}` });
     await keys.getByText('Revoked').waitFor();
@@ -81,14 +70,14 @@ describe('an admin refund', () => {
   });
 
   it('of a unit whose key was never delivered puts the key back in stock', async () => {
-    const products = await purchasableProducts(store.url);
+    const products = await purchasableProducts(e2e.store.url);
     const product = products[1];
     if (!product) throw new Error('no second product in stock');
     // Its 20 keys go to two orders of 10; the third order gets one key added later and waits for the other.
-    await purchase(store.url, ada, [{ product, quantity: 10 }]);
-    await purchase(store.url, ada, [{ product, quantity: 10 }]);
-    const order = await purchase(store.url, ada, [{ product, quantity: 2 }]);
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    await purchase(e2e.store.url, ada, [{ product, quantity: 10 }]);
+    await purchase(e2e.store.url, ada, [{ product, quantity: 10 }]);
+    const order = await purchase(e2e.store.url, ada, [{ product, quantity: 2 }]);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await untilUnits(page, order, (units) => units.length === 2);
     await adminCall(page, 'POST', '/api/license-keys', { productId: product.id, key: freshLicenceKey() });
     await untilUnits(page, order, (units) => units.some((unit) => unit.keyId !== null));
@@ -108,11 +97,11 @@ describe('an admin refund', () => {
   });
 
   it('is refused on an order page that missed a refund made in another tab, before PayPal is asked', async () => {
-    const product = (await purchasableProducts(store.url))[2];
+    const product = (await purchasableProducts(e2e.store.url))[2];
     if (!product) throw new Error('no third product in stock');
-    const order = await purchase(store.url, ada, [{ product, quantity: 2 }]);
-    await waitForLicenceKeys(store.url, order);
-    const { stale, other, close } = await openStaleAndOtherAdminPages(browser, store.url);
+    const order = await purchase(e2e.store.url, ada, [{ product, quantity: 2 }]);
+    await waitForLicenceKeys(e2e.store.url, order);
+    const { stale, other, close } = await openStaleAndOtherAdminPages(e2e.browser, e2e.store.url);
     try {
       await stale.page.goto(`/admin/orders/${order.id}`);
       await untilUnits(stale.page, order, (units) => units.every((unit) => unit.leftStore));

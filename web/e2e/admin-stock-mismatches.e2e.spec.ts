@@ -1,25 +1,17 @@
 import type { Product } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { seriousA11yViolations, toastSaying } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let products: Product[];
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
   // In stock, each with the demo store's 20 keys.
-  products = await purchasableProducts(store.url);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  products = await purchasableProducts(e2e.store.url);
 });
 
 /** An admin's product command, as the edit form sends it. */
@@ -33,7 +25,7 @@ const productRow = (page: Page, name: string) =>
 
 describe('Stock that tells the truth', () => {
   it('flags a product shown out of stock while keys are available on the product list, and marks it in stock in one click', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     const product = products[0] as Product;
     await setInStock(page, product.id, false);
 
@@ -56,7 +48,7 @@ describe('Stock that tells the truth', () => {
   });
 
   it('lists the mismatches on the dashboard, where one click marks a product without keys out of stock', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     const created = await page.request.post('/api/products', {
       data: {
         name: 'Mismatch Suite 2026',
@@ -91,7 +83,7 @@ describe('Stock that tells the truth', () => {
   it.each(['light', 'dark'] as const)(
     'has no serious accessibility violations in the flag and the notice, %s theme',
     async (colorScheme) => {
-      const { page, close } = await openAdminPage(browser, store.url, { colorScheme });
+      const { page, close } = await openAdminPage(e2e.browser, e2e.store.url, { colorScheme });
       const product = products[1] as Product;
       await setInStock(page, product.id, false);
       await page.goto('/admin');

@@ -1,13 +1,11 @@
 import { mkdir } from 'node:fs/promises';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_USERNAME, openAdminPage } from './support/admin.js';
-import { launchBrowser } from './support/chromium.js';
 import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let order: PlacedOrder;
 
 /** Where the screenshots of these screens go, to be looked at (phone and laptop, light and dark). */
@@ -15,18 +13,12 @@ const SHOTS = process.env.SHOTS_DIR;
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i;
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  const [product] = await purchasableProducts(store.url);
+  const [product] = await purchasableProducts(e2e.store.url);
   if (!product) throw new Error('the demo catalogue has no product in stock');
-  order = await purchase(store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
+  order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
     { product, quantity: 1 },
   ]);
-  await waitForLicenceKeys(store.url, order);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  await waitForLicenceKeys(e2e.store.url, order);
 });
 
 /** What a person reads in the element: closed details are not rendered, so their ids are not in it. */
@@ -71,9 +63,27 @@ async function refundWholeOrder(page: Page) {
   expect(status).toBeLessThan(300);
 }
 
+/** The order page's timeline, once it shows the refund. */
+async function refundedOrderTimeline(page: Page) {
+  const timeline = page.getByRole('list', { name: 'Order events, oldest first' });
+  await timeline.getByRole('heading', { name: 'Refund completed', level: 3 }).waitFor();
+  return timeline;
+}
+
+/** Follows the order page's link to its first key's history; the history's steps, once shown. */
+async function firstKeyHistory(page: Page) {
+  await page
+    .getByRole('link', { name: /^History of license key/ })
+    .first()
+    .click();
+  const steps = page.getByRole('list', { name: 'Key history, oldest first' });
+  await steps.waitFor();
+  return steps;
+}
+
 describe('the back office names people and events in plain words', () => {
   it('says who refunded by username, and key history in sentences with the ids only under Details', async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await refundWholeOrder(page);
     await page.goto(`/admin/orders/${order.id}`);
     const refunds = page.getByRole('list', { name: 'Refunds of this order' });
@@ -81,19 +91,13 @@ describe('the back office names people and events in plain words', () => {
     // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, closed Details left out
     expect(await refunds.innerText()).not.toMatch(UUID);
 
-    const timeline = page.getByRole('list', { name: 'Order events, oldest first' });
-    await timeline.getByRole('heading', { name: 'Refund completed', level: 3 }).waitFor();
+    const timeline = await refundedOrderTimeline(page);
     // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, closed Details left out
     const timelineText = await timeline.innerText();
     expect(timelineText).not.toMatch(/By Admin|Licence|LicenceKey|OrderCaptured/);
     expect(timelineText).toContain(`By ${ADMIN_USERNAME}`);
 
-    await page
-      .getByRole('link', { name: /^History of license key/ })
-      .first()
-      .click();
-    const steps = page.getByRole('list', { name: 'Key history, oldest first' });
-    await steps.waitFor();
+    const steps = await firstKeyHistory(page);
     const stepsText = await readable(page, 'ol[aria-label="Key history, oldest first"]');
     // The demo catalogue's keys were imported by the seed.
     expect(stepsText).toContain('Added to stock by the demo data');
@@ -116,11 +120,13 @@ describe('the back office names people and events in plain words', () => {
     if (SHOTS) await mkdir(SHOTS, { recursive: true });
     for (const colorScheme of ['light', 'dark'] as const) {
       for (const phone of [true, false]) {
-        const { page, errors, close } = await openAdminPage(browser, store.url, { colorScheme, phone });
+        const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url, {
+          colorScheme,
+          phone,
+        });
         await page.setViewportSize(phone ? { width: 390, height: 844 } : { width: 1366, height: 768 });
         await page.goto(`/admin/orders/${order.id}`);
-        const timeline = page.getByRole('list', { name: 'Order events, oldest first' });
-        await timeline.getByRole('heading', { name: 'Refund completed', level: 3 }).waitFor();
+        const timeline = await refundedOrderTimeline(page);
         for (const details of await timeline.getByText('Details', { exact: true }).all())
           await details.click();
         expect(await brokenWholes(page)).toEqual([]);
@@ -132,12 +138,7 @@ describe('the back office names people and events in plain words', () => {
             fullPage: true,
           });
 
-        await page
-          .getByRole('link', { name: /^History of license key/ })
-          .first()
-          .click();
-        const steps = page.getByRole('list', { name: 'Key history, oldest first' });
-        await steps.waitFor();
+        const steps = await firstKeyHistory(page);
         for (const details of await steps.getByText('Details', { exact: true }).all()) await details.click();
         expect(await brokenWholes(page)).toEqual([]);
         expect(await sideways(page)).toEqual([]);

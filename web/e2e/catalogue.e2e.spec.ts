@@ -1,34 +1,26 @@
 import type { TestimonialView } from '@licensestore/contract/testimonials';
 import type { Product } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openPage, PHONE, seriousA11yViolations } from './support/browser.js';
 import { priceOf, withCart } from './support/checkout-page.js';
-import { launchBrowser } from './support/chromium.js';
 import { shownMoney } from './support/money.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let products: Product[];
 let featured: Product[];
 let testimonials: TestimonialView[];
 
 const getJson = async <T>(path: string): Promise<T> =>
-  (await fetch(new URL(path, store.url))).json() as Promise<T>;
+  (await fetch(new URL(path, e2e.store.url))).json() as Promise<T>;
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
   [products, featured, testimonials] = await Promise.all([
     getJson<Product[]>('/api/products'),
     getJson<Product[]>('/api/products/featured'),
     getJson<TestimonialView[]>('/api/testimonials'),
   ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
 });
 
 // The spec's rules, written out again from its text, so the page is checked against the spec and not against itself.
@@ -129,7 +121,7 @@ async function expectCard(page: Page, product: Product) {
 
 describe('the home page', () => {
   it('shows the promo banner, hero, statistics, payment methods, reasons, steps, guarantee and call to action', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/');
     await waitForTitle(page, 'Genuine Software Licenses | LicenseStore');
 
@@ -191,7 +183,7 @@ describe('the home page', () => {
   });
 
   it('shows 8 product and 6 testimonial placeholders while loading, then the first 8 featured products', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     const releaseProducts = await hold(page, '**/api/products/featured');
     const releaseTestimonials = await hold(page, '**/api/testimonials');
     await page.goto('/');
@@ -219,7 +211,7 @@ describe('the home page', () => {
   });
 
   it('shows every testimonial with its rating out of 5, comment, initial, name, location and date', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/');
     const section = page.getByRole('region', { name: 'What Our Customers Say' });
     await section.getByRole('figure').first().waitFor();
@@ -246,7 +238,7 @@ describe('the home page', () => {
   });
 
   it('centres a last row of testimonials that is not full under the rows above it', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/');
     const section = page.getByRole('region', { name: 'What Our Customers Say' });
     await section.getByRole('figure').first().waitFor();
@@ -265,19 +257,19 @@ describe('the home page', () => {
   });
 
   it('emits Organization structured data', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/');
     await page.getByRole('heading', { level: 1 }).waitFor();
     const organization = await blockOfType(page, 'Organization');
     expect(organization).toMatchObject({ '@context': 'https://schema.org', name: 'LicenseStore' });
-    expect(organization.url).toBe(`${store.url}/`);
+    expect(organization.url).toBe(`${e2e.store.url}/`);
     await close();
   });
 });
 
 describe('the products page', () => {
   it('shows 8 placeholders while loading, then every product with its card texts', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     const release = await hold(page, '**/api/products');
     await page.goto('/products');
     await page.getByText('Loading products').waitFor({ state: 'attached' });
@@ -294,7 +286,7 @@ describe('the products page', () => {
   });
 
   it('shows the breadcrumb Home > Products, visibly and as BreadcrumbList data', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/products');
     const trail = page.getByRole('navigation', { name: 'Breadcrumb' });
     await trail.waitFor();
@@ -302,14 +294,14 @@ describe('the products page', () => {
     expect(await trail.locator('[aria-current="page"]').textContent()).toBe('Products');
     const breadcrumbs = await blockOfType<{ itemListElement: unknown[] }>(page, 'BreadcrumbList');
     expect(breadcrumbs.itemListElement).toEqual([
-      { '@type': 'ListItem', position: 1, name: 'Home', item: `${store.url}/` },
-      { '@type': 'ListItem', position: 2, name: 'Products', item: `${store.url}/products` },
+      { '@type': 'ListItem', position: 1, name: 'Home', item: `${e2e.store.url}/` },
+      { '@type': 'ListItem', position: 2, name: 'Products', item: `${e2e.store.url}/products` },
     ]);
     await close();
   });
 
   it('filters by category on the page, starting at All, and retitles the page', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     let productCalls = 0;
     page.on('request', (request) => {
       if (new URL(request.url()).pathname === '/api/products') productCalls += 1;
@@ -351,7 +343,7 @@ describe('the products page', () => {
   });
 
   it('says so when there are no products to show', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.route('**/api/products', (route) => route.fulfill({ json: [] }));
     await page.goto('/products');
     await page.getByText('No products found in this category').waitFor();
@@ -360,7 +352,7 @@ describe('the products page', () => {
   });
 
   it('shows the error and loads again on Try again', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     let failures = 1;
     await page.route('**/api/products', (route) =>
       failures-- > 0 ? route.fulfill({ status: 503, body: 'catalogue resting' }) : route.continue(),
@@ -379,7 +371,7 @@ describe('the products page', () => {
   });
 
   it('opens a product from its card', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     const product = saleProduct();
     await page.goto('/products');
     await productCard(page, product).click();
@@ -391,7 +383,7 @@ describe('the products page', () => {
 
 describe('the sale', () => {
   it('opens the products on sale from the promo banner, and all of them again from the page', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/');
     await page.getByRole('link', { name: 'Shop the sale' }).click();
     await page.waitForURL(/\/products\?sale$/);
@@ -412,7 +404,7 @@ describe('the sale', () => {
 
 describe('the box art', () => {
   it('sits on the card itself in the dark theme, with no lighter slab behind it', async () => {
-    const { page, close } = await openPage(browser, store.url, { colorScheme: 'dark' });
+    const { page, close } = await openPage(e2e.browser, e2e.store.url, { colorScheme: 'dark' });
     await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
     await page.goto('/products');
     await page.getByRole('heading', { level: 2, name: `${products.length} products` }).waitFor();
@@ -427,7 +419,7 @@ describe('the box art', () => {
   });
 
   it("leaves each box's label uncovered by the sale badge on a phone", async () => {
-    const { page, close } = await openPage(browser, store.url, { viewport: PHONE });
+    const { page, close } = await openPage(e2e.browser, e2e.store.url, { viewport: PHONE });
     await page.goto('/products');
     await page.getByRole('heading', { level: 2, name: `${products.length} products` }).waitFor();
     const overlaps = await page.locator('main a[href^="/product/"]').evaluateAll((cards) =>
@@ -454,7 +446,7 @@ describe('the box art', () => {
 
 describe('the product page', () => {
   it('shows a placeholder while loading', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     const product = saleProduct();
     const release = await hold(page, `**/api/products/${product.id}`);
     await page.goto(`/product/${product.id}`);
@@ -467,7 +459,7 @@ describe('the product page', () => {
   });
 
   it('shows a product on sale: badge, name, rating, benefits, price with Save N%, description and deliverables', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     const product = saleProduct();
     await page.goto(`/product/${product.id}`);
     await waitForTitle(page, `${product.name} | LicenseStore`);
@@ -519,7 +511,7 @@ describe('the product page', () => {
   });
 
   it('shows the regular price alone, without a Save badge, when not on sale', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     const product = regularProduct();
     await page.goto(`/product/${product.id}`);
     await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
@@ -530,7 +522,7 @@ describe('the product page', () => {
   });
 
   it('shows the breadcrumbs Home > Products > name, visibly and as BreadcrumbList data', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     const product = saleProduct();
     await page.goto(`/product/${product.id}`);
     const trail = page.getByRole('navigation', { name: 'Breadcrumb' });
@@ -540,15 +532,15 @@ describe('the product page', () => {
     expect(await trail.locator('[aria-current="page"]').textContent()).toBe(product.name);
     const breadcrumbs = await blockOfType<{ itemListElement: ListItemData[] }>(page, 'BreadcrumbList');
     expect(breadcrumbs.itemListElement.map((item) => [item.name, item.item])).toEqual([
-      ['Home', `${store.url}/`],
-      ['Products', `${store.url}/products`],
-      [product.name, `${store.url}/product/${product.id}`],
+      ['Home', `${e2e.store.url}/`],
+      ['Products', `${e2e.store.url}/products`],
+      [product.name, `${e2e.store.url}/product/${product.id}`],
     ]);
     await close();
   });
 
   it('emits Product data with the price paid, brand from the category and availability', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     for (const product of [saleProduct(), regularProduct(), outOfStockProduct()]) {
       await page.goto(`/product/${product.id}`);
       await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
@@ -567,7 +559,7 @@ describe('the product page', () => {
           availability: product.inStock ? 'https://schema.org/InStock' : 'https://schema.org/OutOfStock',
         },
       });
-      expect(data.image).toBe(new URL(product.imageUrl, store.url).href);
+      expect(data.image).toBe(new URL(product.imageUrl, e2e.store.url).href);
       const validUntil = new Date(data.offers.priceValidUntil).getTime();
       expect(Math.abs(validUntil - Date.now() - 365 * 24 * 3600 * 1000)).toBeLessThan(2 * 24 * 3600 * 1000);
     }
@@ -575,7 +567,7 @@ describe('the product page', () => {
   });
 
   it('answers six questions, one open at a time, and closes the open one again; the same six as FAQPage data', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     const product = saleProduct();
     await page.goto(`/product/${product.id}`);
     const faq = page.getByRole('region', { name: 'Frequently Asked Questions' });
@@ -609,7 +601,7 @@ describe('the product page', () => {
   });
 
   it('disables the button of a product out of stock and labels it Out of Stock', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     const product = outOfStockProduct();
     await page.goto(`/product/${product.id}`);
     await page.getByRole('heading', { level: 1, name: product.name }).waitFor();
@@ -624,7 +616,7 @@ describe('the product page', () => {
     ['a malformed id', 'no-such-product'],
     ['the featured list path', 'featured'],
   ])('answers %s with Product Not Found', async (_case, id) => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto(`/product/${id}`);
     await page.getByRole('heading', { level: 1, name: 'Product Not Found' }).waitFor();
     expect(await page.getByText("The product you're looking for doesn't exist.").isVisible()).toBe(true);
@@ -646,7 +638,7 @@ describe('adding to the cart from a product page', () => {
   }
 
   it('toasts, counts, adds one more on a re-add, keeps quantities of 1 or more, removes, and survives a reload', async () => {
-    const { page, errors, close } = await openPage(browser, store.url, { viewport: PHONE });
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url, { viewport: PHONE });
     const first = saleProduct();
     const second = regularProduct();
 
@@ -714,7 +706,7 @@ describe('adding to the cart from a product page', () => {
   });
 
   it('lines up every remove button in one column, whatever the width of the line totals', async () => {
-    const { page, close } = await openPage(browser, store.url, { viewport: PHONE });
+    const { page, close } = await openPage(e2e.browser, e2e.store.url, { viewport: PHONE });
     const byPrice = products.filter((product) => product.inStock).sort((a, b) => priceOf(a) - priceOf(b));
     await withCart(page, [
       { product: byPrice[0] as Product, quantity: 1 },
@@ -746,7 +738,7 @@ describe('accessibility', () => {
 
   for (const colorScheme of ['light', 'dark'] as const) {
     it.each(pages)(`has no serious violations on %s, ${colorScheme}`, async (_name, path, heading) => {
-      const { page, close } = await openPage(browser, store.url, { colorScheme });
+      const { page, close } = await openPage(e2e.browser, e2e.store.url, { colorScheme });
       await page.goto(path());
       await page.getByRole('heading', { name: heading }).waitFor();
       // The loaded page is scanned, not its placeholders.

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NO_CARDS_CLIENT_ID } from '@licensestore/paypal-sandbox';
 import type { Product } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { orderLinkIn } from '../../test/support/mail.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import {
@@ -18,34 +18,27 @@ import {
   storedCart,
   withCart,
 } from './support/checkout-page.js';
-import { launchBrowser } from './support/chromium.js';
 import { shownMoney } from './support/money.js';
 import { deliveryEmailTo, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
-import { ADMIN_PASSWORD, startTestStore, type TestStore } from './support/store.js';
+import { ADMIN_PASSWORD } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let products: Product[];
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  products = await purchasableProducts(store.url);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  products = await purchasableProducts(e2e.store.url);
 });
 
 async function open(options: Parameters<typeof openPage>[2] = {}): Promise<TestPage> {
-  return openPage(browser, store.url, options);
+  return openPage(e2e.browser, e2e.store.url, options);
 }
 
 /** An admin session through the API (the back office screens are another engineer's). */
 async function adminCookie(): Promise<string> {
-  const response = await fetch(`${store.url}/api/admin/login`, {
+  const response = await fetch(`${e2e.store.url}/api/admin/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: store.url },
+    headers: { 'content-type': 'application/json', origin: e2e.store.url },
     body: JSON.stringify({ username: 'admin', password: ADMIN_PASSWORD }),
   });
   expect(response.status).toBe(200);
@@ -53,9 +46,9 @@ async function adminCookie(): Promise<string> {
 }
 
 async function admin(cookie: string, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${store.url}${path}`, {
+  const response = await fetch(`${e2e.store.url}${path}`, {
     method,
-    headers: { cookie, origin: store.url, ...(body ? { 'content-type': 'application/json' } : {}) },
+    headers: { cookie, origin: e2e.store.url, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   expect(response.ok, `${method} ${path}: ${response.status}`).toBe(true);
@@ -372,14 +365,15 @@ describe('order confirmation', () => {
     let key: string;
 
     beforeAll(async () => {
-      order = await purchase(store.url, { name: 'Ada Lovelace', email }, [
+      order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email }, [
         { product: product(), quantity: 1 },
       ]);
-      key = (await waitForLicenceKeys(store.url, order))[0]?.licenseKeys[0] as string;
+      key = (await waitForLicenceKeys(e2e.store.url, order))[0]?.licenseKeys[0] as string;
     });
 
     /** The delivery e-mail's link to the order, as the store wrote it into DATA_DIR/mail. */
-    const deliveryLink = async () => new URL(orderLinkIn(await deliveryEmailTo(store.dataDir, email)).url);
+    const deliveryLink = async () =>
+      new URL(orderLinkIn(await deliveryEmailTo(e2e.store.dataDir, email)).url);
 
     it('says where the keys went and how to open them, without showing them', async () => {
       const { page, errors, close } = await open();

@@ -1,30 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { clientAuthorization } from '@licensestore/paypal-sandbox/credentials';
 import type { DashboardView } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { openPage } from './support/browser.js';
 import { fillCustomer, paypalButton, withCart } from './support/checkout-page.js';
-import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
-
-beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+const e2e = storeAndBrowserForThisFile();
 
 /** Pays with the PayPal button, the sandbox buyer's payment held for review; answers PayPal's order id. */
 async function payUnderReview(page: Page, email: string): Promise<string> {
-  const [product] = await purchasableProducts(store.url);
+  const [product] = await purchasableProducts(e2e.store.url);
   if (!product) throw new Error('the demo catalogue has no product in stock');
   await withCart(page, [{ product, quantity: 1 }]);
   await page.goto('/checkout');
@@ -42,7 +31,7 @@ async function payUnderReview(page: Page, email: string): Promise<string> {
 /** What PayPal does when its review refuses the payment: the emulator denies the capture and sends the webhook. */
 async function declineReview(paypalOrderId: string) {
   const response = await fetch(
-    `${store.url}/paypal-sandbox/simulate/orders/${paypalOrderId}/deny?wait=true`,
+    `${e2e.store.url}/paypal-sandbox/simulate/orders/${paypalOrderId}/deny?wait=true`,
     { method: 'POST', headers: { authorization: clientAuthorization() } },
   );
   expect(response.status).toBe(200);
@@ -53,8 +42,8 @@ const fetchJson = <T>(page: Page, path: string) =>
 
 describe('a payment PayPal declined', () => {
   it('counts as no order and no customer, and its badge says "Payment declined"', async () => {
-    const admin = await openAdminPage(browser, store.url);
-    const shopper = await openPage(browser, store.url);
+    const admin = await openAdminPage(e2e.browser, e2e.store.url);
+    const shopper = await openPage(e2e.browser, e2e.store.url);
     try {
       const dashboard = () => fetchJson<DashboardView>(admin.page, '/api/admin/dashboard');
       const before = await dashboard();

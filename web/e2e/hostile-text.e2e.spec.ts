@@ -1,10 +1,9 @@
 import type { Product } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenceKey } from '../../test/support/licence-keys.js';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, type TestPage } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
 import {
   deliveryEmailTo,
@@ -13,7 +12,7 @@ import {
   purchase,
   waitForLicenceKeys,
 } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 /**
  * Markup in everything people can type, each piece with an id to look for: rendered as markup it would make an
@@ -43,8 +42,7 @@ const USER = {
   password: 'hostile admin password',
 };
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let admin: WatchedPage;
 let product: Product;
 let order: PlacedOrder;
@@ -64,18 +62,12 @@ async function createHostileCatalogue(page: Page): Promise<Product> {
 }
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
   admin = await watchedPage();
   await signInAsAdmin(admin.page);
   product = await createHostileCatalogue(admin.page);
-  order = await purchase(store.url, CUSTOMER, [{ product, quantity: 1 }]);
-  const [line] = await waitForLicenceKeys(store.url, order);
+  order = await purchase(e2e.store.url, CUSTOMER, [{ product, quantity: 1 }]);
+  const [line] = await waitForLicenceKeys(e2e.store.url, order);
   assignedKey = line?.licenseKeys[0] as string;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
 });
 
 interface WatchedPage extends TestPage {
@@ -87,7 +79,7 @@ interface WatchedPage extends TestPage {
 
 /** A page that records dialogs and CSP violations on top of what openPage records. */
 async function watchedPage(): Promise<WatchedPage> {
-  const opened = await openPage(browser, store.url);
+  const opened = await openPage(e2e.browser, e2e.store.url);
   const dialogs: string[] = [];
   opened.page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());
@@ -134,7 +126,7 @@ describe('typed markup is shown as text', () => {
     beforeAll(async () => {
       shopper = await watchedPage();
       // The shopper is the one who paid: the confirmation page shows them the key.
-      await holdOrderAccess(shopper.page, store.url, order);
+      await holdOrderAccess(shopper.page, e2e.store.url, order);
     });
     afterAll(async () => {
       await shopper?.close();
@@ -186,7 +178,7 @@ describe('typed markup is shown as text', () => {
 
     it('My Orders, signed in as the customer', async () => {
       const customer = await watchedPage();
-      await signInAsCustomer(customer.page.context(), store, CUSTOMER.email);
+      await signInAsCustomer(customer.page.context(), e2e.store, CUSTOMER.email);
       await customer.page.goto('/account');
       await expectShownAsText(customer, [PRODUCT.name]);
       await customer.close();
@@ -220,7 +212,7 @@ describe('typed markup is shown as text', () => {
     it("on the Team screen and in an order's timeline, after they resent its delivery e-mail", async () => {
       const added = await admin.page.request.post('/api/admin/users', { data: { ...USER, role: 'admin' } });
       expect(added.status(), await added.text()).toBe(201);
-      const theirs = await browser.newContext({ baseURL: store.url });
+      const theirs = await e2e.browser.newContext({ baseURL: e2e.store.url });
       const signedIn = await theirs.request.post('/api/admin/login', { data: USER });
       expect(signedIn.status(), await signedIn.text()).toBe(200);
       const resent = await theirs.request.post(`/api/orders/${order.id}/delivery-email`);
@@ -247,7 +239,7 @@ describe('typed markup is shown as text', () => {
 
   describe('in the delivery e-mail', () => {
     it('escapes the customer name, product name and keys in its HTML', async () => {
-      const mail = await deliveryEmailTo(store.dataDir, CUSTOMER.email);
+      const mail = await deliveryEmailTo(e2e.store.dataDir, CUSTOMER.email);
       for (const payload of [SCRIPT, IMG, SVG]) expect(mail.html).not.toContain(payload);
       expect(mail.text).toContain(PRODUCT.name);
       expect(mail.text).toContain(assignedKey);

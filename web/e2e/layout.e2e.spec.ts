@@ -1,26 +1,14 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPage, PHONE, seriousA11yViolations } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
-
-beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
-});
+const e2e = storeAndBrowserForThisFile();
 
 describe('the 404 page', () => {
   it.each(['/no-such-page', '/product', '/admin/no-such-screen'])(
     'answers %s with the spec texts',
     async (path) => {
-      const { page, errors, close } = await openPage(browser, store.url);
+      const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
       await page.goto(path);
       await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
       expect(await page.getByText('Did you forget to add the page to the router?').isVisible()).toBe(true);
@@ -31,7 +19,7 @@ describe('the 404 page', () => {
   );
 
   it('shows no storefront header under /admin', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/no-such-screen');
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     expect(await page.getByRole('navigation', { name: 'Main' }).count()).toBe(0);
@@ -41,7 +29,7 @@ describe('the 404 page', () => {
 
 describe('the header', () => {
   it('offers Sign In and Sign Up at /api/login when signed out, and no My Orders', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/no-such-page');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await nav.getByRole('link', { name: 'Home' }).waitFor();
@@ -55,7 +43,7 @@ describe('the header', () => {
   });
 
   it('opens the empty cart panel from the cart button', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/no-such-page');
     await page.getByRole('button', { name: 'Cart, empty' }).click();
     const panel = page.getByRole('dialog', { name: 'Shopping Cart' });
@@ -70,7 +58,7 @@ describe('the header', () => {
   it.each(['Escape', 'Close', 'Continue Shopping'])(
     'gives focus back to the cart button when the panel closes by %s',
     async (how) => {
-      const { page, close } = await openPage(browser, store.url);
+      const { page, close } = await openPage(e2e.browser, e2e.store.url);
       await page.goto('/no-such-page');
       const cartButton = page.getByRole('button', { name: 'Cart, empty' });
       await cartButton.click();
@@ -85,7 +73,7 @@ describe('the header', () => {
   );
 
   it('keeps the theme in local storage under theme, as a dark class on the root, across reloads', async () => {
-    const { page, close } = await openPage(browser, store.url, { colorScheme: 'light' });
+    const { page, close } = await openPage(e2e.browser, e2e.store.url, { colorScheme: 'light' });
     await page.goto('/no-such-page');
     await page.getByRole('button', { name: 'Switch to dark theme' }).click();
     expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
@@ -99,7 +87,7 @@ describe('the header', () => {
   });
 
   it('folds the links into a menu below 768 px', async () => {
-    const { page, close } = await openPage(browser, store.url, { viewport: PHONE });
+    const { page, close } = await openPage(e2e.browser, e2e.store.url, { viewport: PHONE });
     await page.goto('/no-such-page');
     const menuButton = page.getByRole('button', { name: 'Open menu' });
     await menuButton.waitFor();
@@ -117,7 +105,7 @@ describe('the header', () => {
 
   it('has no serious accessibility violations, in either theme', async () => {
     for (const colorScheme of ['light', 'dark'] as const) {
-      const { page, close } = await openPage(browser, store.url, { colorScheme });
+      const { page, close } = await openPage(e2e.browser, e2e.store.url, { colorScheme });
       await page.goto('/no-such-page');
       await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
       expect(await seriousA11yViolations(page)).toEqual([]);
@@ -128,7 +116,7 @@ describe('the header', () => {
 
 describe('a signed-out visitor', () => {
   it('browses the storefront without one failed request', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     const failed: string[] = [];
     page.on('response', (response) => {
       if (response.status() >= 400) failed.push(`${response.status()} ${response.url()}`);

@@ -2,13 +2,12 @@ import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Product, RefundableUnitView } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailFiles, type ReadMail } from '../../test/support/mail.js';
 import { openAdminPage } from './support/admin.js';
 import { adminCall } from './support/admin-call.js';
 import { openPage, PHONE, type TestPage } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
 import { shownMoney } from './support/money.js';
 import {
@@ -19,33 +18,29 @@ import {
   purchase,
   waitForLicenceKeys,
 } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let product: Product;
 let admin: TestPage;
 const ada = { name: 'Ada Lovelace', email: 'ada.refunds@example.com' };
 const SHOTS = join(tmpdir(), 'order-after-refund');
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  [product] = (await purchasableProducts(store.url)) as [Product];
-  admin = await openAdminPage(browser, store.url);
+  [product] = (await purchasableProducts(e2e.store.url)) as [Product];
+  admin = await openAdminPage(e2e.browser, e2e.store.url);
   await mkdir(SHOTS, { recursive: true });
 }, 60_000);
 
 afterAll(async () => {
   await admin?.close();
-  await browser?.close();
-  await store?.stop();
 });
 
 /** A paid order of two units whose keys and receipt have arrived. */
 async function deliveredOrder(): Promise<PlacedOrder & { receiptNumber: string }> {
-  const order = await purchase(store.url, ada, [{ product, quantity: 2 }]);
-  await waitForLicenceKeys(store.url, order);
-  return { ...order, receiptNumber: await issuedReceiptNumber(store.url, order) };
+  const order = await purchase(e2e.store.url, ada, [{ product, quantity: 2 }]);
+  await waitForLicenceKeys(e2e.store.url, order);
+  return { ...order, receiptNumber: await issuedReceiptNumber(e2e.store.url, order) };
 }
 
 /** An admin refunds `count` of the order's units (PayPal's emulator completes it at once). */
@@ -63,7 +58,7 @@ async function refundUnits(order: PlacedOrder, count: number) {
 
 /** The refund emails sent to the customer about this order, as they read them. */
 const refundEmails = async (order: PlacedOrder): Promise<ReadMail[]> =>
-  [...(await mailFiles(store.dataDir)).values()].filter(
+  [...(await mailFiles(e2e.store.dataDir)).values()].filter(
     (mail) => mail.subject.startsWith('Refund of') && mail.text.includes(order.id),
   );
 
@@ -98,7 +93,7 @@ const heading = (page: Page) => page.getByRole('heading', { level: 1 });
 describe('the order page opened without access', () => {
   it('offers no receipt download but says how to get access, and offers it to the paying browser', async () => {
     const order = await deliveredOrder();
-    const stranger = await openPage(browser, store.url);
+    const stranger = await openPage(e2e.browser, e2e.store.url);
     await stranger.page.goto(`/order-confirmation/${order.id}`);
     const note = stranger.page.getByTestId('receipt-access');
     await note.waitFor();
@@ -112,8 +107,8 @@ describe('the order page opened without access', () => {
     });
     await stranger.close();
 
-    const payer = await openPage(browser, store.url);
-    await holdOrderAccess(payer.page, store.url, order);
+    const payer = await openPage(e2e.browser, e2e.store.url);
+    await holdOrderAccess(payer.page, e2e.store.url, order);
     await payer.page.goto(`/order-confirmation/${order.id}`);
     await payer.page.getByRole('link', { name: `Download receipt ${order.receiptNumber}` }).waitFor();
     expect(await payer.page.getByTestId('receipt-access').count()).toBe(0);
@@ -125,8 +120,8 @@ describe('an order refunded in part, then in full', () => {
   it('says so in its heading, lists the refunds and the net paid, drops the next steps once no key works, and emails the customer each time', async () => {
     const order = await deliveredOrder();
     const unit = shownMoney(Number(order.total) / 2);
-    const buyer = await openPage(browser, store.url);
-    await holdOrderAccess(buyer.page, store.url, order);
+    const buyer = await openPage(e2e.browser, e2e.store.url);
+    await holdOrderAccess(buyer.page, e2e.store.url, order);
     await buyer.page.goto(`/order-confirmation/${order.id}`);
     await heading(buyer.page).getByText('Order Confirmed!').waitFor();
 
@@ -160,15 +155,15 @@ describe('an order refunded in part, then in full', () => {
       expect(email.to).toEqual([ada.email]);
       expect(email.subject).toMatch(new RegExp(`^Refund of \\${unit} for order #`));
       expect(email.text).toContain('This license key no longer works:');
-      expect(email.text).toContain(`${store.url}/api/orders/${order.id}/receipt.pdf?token=`);
+      expect(email.text).toContain(`${e2e.store.url}/api/orders/${order.id}/receipt.pdf?token=`);
     }
   }, 120_000);
 
   it('shows the refunds and the net paid in My Orders', async () => {
     const order = await deliveredOrder();
     await refundUnits(order, 1);
-    const customer = await openPage(browser, store.url);
-    await signInAsCustomer(customer.page.context(), store, ada.email);
+    const customer = await openPage(e2e.browser, e2e.store.url);
+    await signInAsCustomer(customer.page.context(), e2e.store, ada.email);
     await inEveryLook(customer.page, 'my-orders-partly-refunded', async () => {
       await customer.page.goto('/account');
       const card = customer.page.getByRole('article').filter({ hasText: order.id.slice(0, 8).toUpperCase() });

@@ -1,31 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import { clientAuthorization } from '@licensestore/paypal-sandbox/credentials';
 import type { Product } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { mailFiles } from '../../test/support/mail.js';
 import { openPage, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { fillCard, fillCustomer, paypalButton, storedCart, withCart } from './support/checkout-page.js';
-import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let products: Product[];
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  products = await purchasableProducts(store.url);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  products = await purchasableProducts(e2e.store.url);
 });
 
 const open = (options: Parameters<typeof openPage>[2] = {}): Promise<TestPage> =>
-  openPage(browser, store.url, options);
+  openPage(e2e.browser, e2e.store.url, options);
 
 /** The PayPal order id of the page's capture request, once the page has made it. */
 function capturedPaypalOrder(page: Page): Promise<string> {
@@ -40,7 +32,7 @@ function capturedPaypalOrder(page: Page): Promise<string> {
 /** What PayPal does at the end of its review: the emulator settles the capture and delivers the webhook. */
 async function settleReview(paypalOrderId: string, result: 'complete' | 'deny') {
   const response = await fetch(
-    `${store.url}/paypal-sandbox/simulate/orders/${paypalOrderId}/${result}?wait=true`,
+    `${e2e.store.url}/paypal-sandbox/simulate/orders/${paypalOrderId}/${result}?wait=true`,
     {
       method: 'POST',
       headers: { authorization: clientAuthorization() },
@@ -77,7 +69,7 @@ const stillTheSamePage = (page: Page) =>
   page.evaluate(() => (window as unknown as { unreloaded?: boolean }).unreloaded === true);
 
 const mailTo = async (email: string) =>
-  [...(await mailFiles(store.dataDir)).values()].filter((mail) => mail.to.includes(email));
+  [...(await mailFiles(e2e.store.dataDir)).values()].filter((mail) => mail.to.includes(email));
 
 describe('a payment PayPal holds for review', () => {
   it('says so and what happens next, then turns into the confirmation with keys by itself once PayPal completes it', async () => {

@@ -2,12 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Product } from '@licensestore/shared';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { extractText, getDocumentProxy } from 'unpdf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { signInAsCustomer } from './support/customer-session.js';
 import {
   holdOrderAccess,
@@ -16,25 +15,18 @@ import {
   purchasableProducts,
   purchase,
 } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let product: Product;
 let order: PlacedOrder;
 let receiptNumber: string;
 const customer = { name: 'Grace Hopper', email: 'grace.receipts@example.com' };
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  [product] = (await purchasableProducts(store.url)) as [Product];
-  order = await purchase(store.url, customer, [{ product, quantity: 2 }]);
-  receiptNumber = await issuedReceiptNumber(store.url, order);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
+  [product] = (await purchasableProducts(e2e.store.url)) as [Product];
+  order = await purchase(e2e.store.url, customer, [{ product, quantity: 2 }]);
+  receiptNumber = await issuedReceiptNumber(e2e.store.url, order);
 });
 
 /** Clicks the receipt link and reads the PDF the browser downloaded. */
@@ -54,8 +46,8 @@ const shot = (page: Page, name: string) =>
 describe('the receipt', () => {
   it("downloads from the confirmation page of the browser that paid, the year's first number", async () => {
     expect(receiptNumber).toBe(`${new Date().getUTCFullYear()}-000001`);
-    const { page, errors, close } = await openPage(browser, store.url, { acceptDownloads: true });
-    await holdOrderAccess(page, store.url, order);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url, { acceptDownloads: true });
+    await holdOrderAccess(page, e2e.store.url, order);
     await page.goto(`/order-confirmation/${order.id}`);
     const text = await downloadReceipt(page);
     for (const expected of [
@@ -73,8 +65,8 @@ describe('the receipt', () => {
   });
 
   it("downloads from My Orders for the customer signed in with the order's address", async () => {
-    const { page, errors, close } = await openPage(browser, store.url, { acceptDownloads: true });
-    await signInAsCustomer(page.context(), store, customer.email);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url, { acceptDownloads: true });
+    await signInAsCustomer(page.context(), e2e.store, customer.email);
     await page.goto('/account');
     expect(await downloadReceipt(page)).toContain(receiptNumber);
     expect(errors).toEqual([]);
@@ -82,7 +74,7 @@ describe('the receipt', () => {
   });
 
   it("downloads from the admin's order page, which names it", async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto(`/admin/orders/${order.id}`);
     await page.getByRole('definition').filter({ hasText: receiptNumber }).waitFor();
     const [download] = await Promise.all([
@@ -100,13 +92,13 @@ describe('the receipt', () => {
         ['desktop', { width: 1366, height: 768 }],
         ['phone', PHONE],
       ] as const) {
-        const { page, close } = await openPage(browser, store.url, { colorScheme, viewport });
+        const { page, close } = await openPage(e2e.browser, e2e.store.url, { colorScheme, viewport });
         await page.addInitScript((theme) => localStorage.setItem('theme', theme), colorScheme);
-        await holdOrderAccess(page, store.url, order);
+        await holdOrderAccess(page, e2e.store.url, order);
         await page.goto(`/order-confirmation/${order.id}`);
         await page.getByRole('link', { name: `Download receipt ${receiptNumber}` }).waitFor();
         await shot(page, `receipt-confirmation-${size}-${colorScheme}`);
-        await signInAsCustomer(page.context(), store, customer.email);
+        await signInAsCustomer(page.context(), e2e.store, customer.email);
         await page.goto('/account');
         await page.getByRole('link', { name: `Download receipt ${receiptNumber}` }).waitFor();
         expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
@@ -114,7 +106,10 @@ describe('the receipt', () => {
         );
         await shot(page, `receipt-account-${size}-${colorScheme}`);
         await close();
-        const admin = await openAdminPage(browser, store.url, { colorScheme, phone: size === 'phone' });
+        const admin = await openAdminPage(e2e.browser, e2e.store.url, {
+          colorScheme,
+          phone: size === 'phone',
+        });
         await admin.page.setViewportSize(viewport);
         await admin.page.goto(`/admin/orders/${order.id}`);
         await admin.page.getByRole('link', { name: `Download receipt ${receiptNumber}` }).waitFor();

@@ -2,14 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReadMail, readMail, signInLinkIn } from '../../test/support/mail.js';
 import { startTestSmtpServer, type TestSmtpServer } from '../../test/support/smtp-server.js';
 import { openPage, PHONE, seriousA11yViolations } from './support/browser.js';
-import { launchBrowser } from './support/chromium.js';
 import { purchasableProducts, purchase } from './support/purchases.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 /**
  * A shopper signs in with a one-time link e-mailed to the address they bought with. The store sends through
@@ -17,8 +16,17 @@ import { startTestStore, type TestStore } from './support/store.js';
  */
 
 let smtp: TestSmtpServer;
-let store: TestStore;
-let browser: Browser;
+
+beforeAll(async () => {
+  smtp = await startTestSmtpServer();
+  await smtp.open();
+});
+
+afterAll(async () => {
+  await smtp?.close();
+});
+
+const e2e = storeAndBrowserForThisFile(() => ({ SMTP_URL: smtp.url }));
 
 const ada = { name: 'Ada Lovelace', email: `ada-${randomUUID()}@example.com` };
 const grace = { name: 'Grace Hopper', email: `grace-${randomUUID()}@example.com` };
@@ -26,22 +34,13 @@ let adasOrderId: string;
 let gracesOrderId: string;
 
 beforeAll(async () => {
-  smtp = await startTestSmtpServer();
-  await smtp.open();
-  [store, browser] = await Promise.all([startTestStore({ SMTP_URL: smtp.url }), launchBrowser()]);
-  const [product] = await purchasableProducts(store.url);
+  const [product] = await purchasableProducts(e2e.store.url);
   if (!product) throw new Error('the demo catalogue has no product in stock');
   // Ada typed her address in capitals at checkout; she signs in with it in lower case.
   adasOrderId = (
-    await purchase(store.url, { ...ada, email: ada.email.toUpperCase() }, [{ product, quantity: 1 }])
+    await purchase(e2e.store.url, { ...ada, email: ada.email.toUpperCase() }, [{ product, quantity: 1 }])
   ).id;
-  gracesOrderId = (await purchase(store.url, grace, [{ product, quantity: 1 }])).id;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
-  await smtp?.close();
+  gracesOrderId = (await purchase(e2e.store.url, grace, [{ product, quantity: 1 }])).id;
 });
 
 /** The sign-in e-mail the SMTP server received for `email` after `since` messages, once it has arrived. */
@@ -69,7 +68,7 @@ const orderCard = (page: Page, orderId: string) =>
 
 describe('Signing in with an e-mailed link', () => {
   it('goes from Sign In to My Orders with the link from the e-mail, and Logout ends it', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/');
     await page.getByRole('banner').getByRole('link', { name: 'Sign In' }).click();
     await page.waitForURL('**/sign-in');
@@ -85,7 +84,7 @@ describe('Signing in with an e-mailed link', () => {
     expect(mail.from).toEqual({ name: 'LicenseStore', address: 'no-reply@licensestore.local' });
     expect(mail.to).toEqual([ada.email]);
     const { url } = signInLinkIn(mail);
-    expect(url.startsWith(`${store.url}/api/login/callback?token=`)).toBe(true);
+    expect(url.startsWith(`${e2e.store.url}/api/login/callback?token=`)).toBe(true);
     expect(mail.html).toContain(`<a href="${url}">Sign in to LicenseStore</a>`);
 
     await page.goto(url);
@@ -101,7 +100,7 @@ describe('Signing in with an e-mailed link', () => {
     expect(await header.getByRole('link', { name: 'Sign In' }).count()).toBe(0);
 
     await header.getByRole('link', { name: 'Logout' }).click();
-    await page.waitForURL(`${store.url}/`);
+    await page.waitForURL(`${e2e.store.url}/`);
     await header.getByRole('link', { name: 'Sign In' }).waitFor();
     expect(await header.getByRole('link', { name: 'My Orders' }).count()).toBe(0);
     await page.goto('/account');
@@ -111,25 +110,25 @@ describe('Signing in with an e-mailed link', () => {
   });
 
   it('acts on a link from another site (a webmail page) only once the visitor presses the button', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/api/login');
     const { url } = signInLinkIn(await askForLink(page, `webmail-${randomUUID()}@example.com`));
     // The mail as a webmail site shows it: Chromium then says the navigation came from another site.
     await page.route('http://webmail.test/', (route) =>
       route.fulfill({
         contentType: 'text/html',
-        body: `<a href="${url}">Sign in</a> <a href="${store.url}/api/logout">Sign out</a>`,
+        body: `<a href="${url}">Sign in</a> <a href="${e2e.store.url}/api/logout">Sign out</a>`,
       }),
     );
     const sessionCookies = async () =>
-      (await page.context().cookies(store.url)).filter(({ name }) => name === 'sid');
+      (await page.context().cookies(e2e.store.url)).filter(({ name }) => name === 'sid');
 
     await page.goto('http://webmail.test/');
     await page.getByRole('link', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Sign in to LicenseStore', level: 1 }).waitFor();
     expect(await sessionCookies()).toEqual([]);
     // The token reached the page's script in the fragment, and the address bar no longer shows it.
-    expect(page.url()).toBe(`${store.url}/sign-in/confirm`);
+    expect(page.url()).toBe(`${e2e.store.url}/sign-in/confirm`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL('**/account');
     expect(await sessionCookies()).toHaveLength(1);
@@ -137,16 +136,16 @@ describe('Signing in with an e-mailed link', () => {
     await page.goto('http://webmail.test/');
     await page.getByRole('link', { name: 'Sign out' }).click();
     await page.getByRole('heading', { name: 'Sign out of LicenseStore?', level: 1 }).waitFor();
-    expect(page.url()).toBe(`${store.url}/sign-out`);
+    expect(page.url()).toBe(`${e2e.store.url}/sign-out`);
     expect(await sessionCookies()).toHaveLength(1);
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.waitForURL(`${store.url}/`);
+    await page.waitForURL(`${e2e.store.url}/`);
     expect(await sessionCookies()).toEqual([]);
     await close();
   });
 
   it('refuses a link a second time, and offers a new one', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/api/login');
     const { url } = signInLinkIn(await askForLink(page, `once-${randomUUID()}@example.com`));
     await page.goto(url);
@@ -164,7 +163,7 @@ describe('Signing in with an e-mailed link', () => {
   });
 
   it("shows a customer only their own orders, never another's", async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/api/login');
     await page.goto(signInLinkIn(await askForLink(page, grace.email)).url);
     await orderCard(page, gracesOrderId).waitFor();
@@ -174,7 +173,7 @@ describe('Signing in with an e-mailed link', () => {
   });
 
   it('leads Sign Up to a page saying an account is made by signing in, and asks again for an address that is not one, sending nothing', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/');
     await page.getByRole('banner').getByRole('link', { name: 'Sign Up' }).click();
     await page.waitForURL('**/sign-up');
@@ -197,7 +196,7 @@ describe('Signing in with an e-mailed link', () => {
   });
 
   it('says to try again while the mail server refuses, and sends the link once it accepts', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     const email = `retry-${randomUUID()}@example.com`;
     await page.goto('/api/login');
     await page.waitForURL('**/sign-in');
@@ -227,7 +226,7 @@ describe('Signing in with an e-mailed link', () => {
     for (const theme of ['light', 'dark'] as const) {
       for (const viewport of [{ width: 1366, height: 768 }, PHONE]) {
         // The system says the opposite: the page follows the theme chosen in the store, not the system's.
-        const { page, errors, close } = await openPage(browser, store.url, {
+        const { page, errors, close } = await openPage(e2e.browser, e2e.store.url, {
           viewport,
           colorScheme: theme === 'dark' ? 'light' : 'dark',
         });

@@ -1,30 +1,22 @@
 import type { Product } from '@licensestore/shared';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { openPage, PHONE } from './support/browser.js';
 import { withCart } from './support/checkout-page.js';
-import { launchBrowser } from './support/chromium.js';
-import { startTestStore, type TestStore } from './support/store.js';
+import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 /** The reviewers' laptop screen. */
 const LAPTOP = { width: 1366, height: 768 } as const;
 
-let store: TestStore;
-let browser: Browser;
+const e2e = storeAndBrowserForThisFile();
 let product: Product;
 
 beforeAll(async () => {
-  [store, browser] = await Promise.all([startTestStore(), launchBrowser()]);
-  const products = (await (await fetch(new URL('/api/products', store.url))).json()) as Product[];
+  const products = (await (await fetch(new URL('/api/products', e2e.store.url))).json()) as Product[];
   const inStock = products.find((item) => item.inStock);
   if (!inStock) throw new Error('the demo catalogue has no product in stock');
   product = inStock;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await store?.stop();
 });
 
 interface Box {
@@ -71,7 +63,7 @@ const cartPanelControls = (page: Page) => {
 
 describe('a toast', () => {
   it("leaves the cart panel's Subtotal and Proceed to Checkout uncovered on a laptop", async () => {
-    const { page, close } = await openPage(browser, store.url, { viewport: LAPTOP });
+    const { page, close } = await openPage(e2e.browser, e2e.store.url, { viewport: LAPTOP });
     const toast = await addToCart(page);
     await page.getByRole('button', { name: 'Cart, 1 item' }).click();
     await page.getByRole('dialog', { name: 'Shopping Cart' }).waitFor();
@@ -82,7 +74,7 @@ describe('a toast', () => {
   });
 
   it("leaves a phone's header (logo, cart, menu) uncovered, and the open cart panel's checkout too", async () => {
-    const { page, close } = await openPage(browser, store.url, { viewport: PHONE });
+    const { page, close } = await openPage(e2e.browser, e2e.store.url, { viewport: PHONE });
     const toast = await addToCart(page);
     expect(
       await coveredBy(toast, {
@@ -100,7 +92,7 @@ describe('a toast', () => {
 
 describe('the 404 page', () => {
   it('keeps the spec texts and leads back to the home page', async () => {
-    const { page, errors, close } = await openPage(browser, store.url);
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/no-such-page');
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     expect(await page.getByText('Did you forget to add the page to the router?').isVisible()).toBe(true);
@@ -111,7 +103,7 @@ describe('the 404 page', () => {
   });
 
   it("shows under /admin inside the back office's layout, with a way back to the dashboard", async () => {
-    const { page, errors, close } = await openAdminPage(browser, store.url);
+    const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/no-such-screen');
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     expect(await page.getByText('Did you forget to add the page to the router?').isVisible()).toBe(true);
@@ -125,7 +117,7 @@ describe('the 404 page', () => {
   });
 
   it('offers a visitor who is not signed in the way to the admin login', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/admin/no-such-screen');
     await page.getByRole('heading', { name: '404 Page Not Found' }).waitFor();
     await page.getByRole('link', { name: 'Go to Admin Login' }).click();
@@ -143,7 +135,7 @@ describe('the words a shopper reads', () => {
     );
 
   it('spell "email" and "license" on every storefront page', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await withCart(page, [{ product, quantity: 1 }]);
     const pages: Array<[string, string]> = [
       ['/', 'Featured Products'],
@@ -173,7 +165,7 @@ describe('the words a shopper reads', () => {
   });
 
   it('keep the delivery claims in one story: no "instantly" beside "within 15-30 minutes"', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/');
     await page.getByRole('heading', { level: 1 }).waitFor();
     const hero = (await page.getByRole('heading', { level: 1 }).textContent()) ?? '';
@@ -183,7 +175,7 @@ describe('the words a shopper reads', () => {
   });
 
   it("present a product's rating as the store's, so a product added a minute ago does not claim 1,200+ reviews of its own", async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto(`/product/${product.id}`);
     const rating = page.getByRole('main').getByText('(1,200+ reviews)').locator('..');
     await rating.waitFor();
@@ -192,7 +184,7 @@ describe('the words a shopper reads', () => {
   });
 
   it('date the testimonials within the months before the store opened, not years back', async () => {
-    const { page, close } = await openPage(browser, store.url);
+    const { page, close } = await openPage(e2e.browser, e2e.store.url);
     await page.goto('/');
     const dates = page.locator('figure time');
     await dates.first().waitFor();
