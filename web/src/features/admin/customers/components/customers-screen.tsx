@@ -1,11 +1,11 @@
 import { Button } from '@/components/ui/button';
-import { Label } from '@/components/ui/label';
 import { SearchBox } from '@/components/ui/search-box';
-import { Select } from '@/components/ui/select';
+import type { SelectOption } from '@/components/ui/select';
+import { SortSelect } from '@/components/ui/sort-select';
 import { clearFilters, useListSearch } from '@/lib/list-search';
 import { CustomersTable } from './customers-table';
 
-const SORT_OPTIONS = [
+const SORT_OPTIONS: [SelectOption, ...SelectOption[]] = [
   { value: 'lastOrderDate:desc', label: 'Latest order first' },
   { value: 'lastOrderDate:asc', label: 'Earliest order first' },
   { value: 'name:asc', label: 'Name A–Z' },
@@ -31,18 +31,7 @@ export function CustomersScreen() {
           value={params.q ?? ''}
           onSearch={(q) => update({ q })}
         />
-        <div className="grid w-full gap-1.5 sm:w-48">
-          <Label htmlFor="customer-sort">Sort by</Label>
-          <Select
-            id="customer-sort"
-            value={`${params.sort ?? 'lastOrderDate'}:${params.dir ?? 'desc'}`}
-            onValueChange={(value) => {
-              const [sort, dir] = value.split(':');
-              update({ sort, dir });
-            }}
-            options={SORT_OPTIONS}
-          />
-        </div>
+        <SortSelect id="customer-sort" search={search} options={SORT_OPTIONS} className="sm:w-48" />
         {clear && (
           <Button variant="ghost" className="h-9" onClick={clear}>
             Clear search

@@ -2,13 +2,15 @@ import { Plus } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormActions } from '@/components/ui/form-actions';
+import { FormAlert } from '@/components/ui/form-alert';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { Select } from '@/components/ui/select';
 import { errorSentence } from '@/lib/api';
 import { useAddLicenseKey } from '../api/add-license-key';
 import { useProducts } from '../api/get-products';
-import { keyFormatFor, productOptions } from './product-options';
+import { KeyFormatHint, ProductField } from './key-form-fields';
+import { keyFormatFor } from './product-options';
 
 interface Problems {
   product?: string;
@@ -67,21 +69,16 @@ export function AddLicenseKeyDialog() {
         description="Add a license key to a product's inventory. Paid orders waiting for this product get it first."
       >
         <form noValidate onSubmit={submit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor="license-key-product">Product *</Label>
-            <Select
-              id="license-key-product"
-              value={productId}
-              onValueChange={(value) => {
-                setProductId(value);
-                setProblems({ ...problems, product: undefined });
-              }}
-              options={productOptions(products.data)}
-              placeholder={products.isPending ? 'Loading products...' : 'Select a product'}
-              disabled={products.isPending}
-            />
-            {problems.product && <p className="text-sm text-destructive">{problems.product}</p>}
-          </div>
+          <ProductField
+            id="license-key-product"
+            products={products}
+            value={productId}
+            onValueChange={(value) => {
+              setProductId(value);
+              setProblems({ ...problems, product: undefined });
+            }}
+            problem={problems.product}
+          />
           <div className="grid gap-2">
             <Label htmlFor="license-key-text">License Key *</Label>
             <Input
@@ -101,25 +98,20 @@ export function AddLicenseKeyDialog() {
                 {problems.key}
               </p>
             ) : (
-              <p id="license-key-text-format" className="text-sm text-muted-foreground">
-                Format: <code className="font-mono whitespace-nowrap">{keyFormat}</code> (X: an upper-case
-                letter or a digit)
-              </p>
+              <KeyFormatHint
+                id="license-key-text-format"
+                keyFormat={keyFormat}
+                className="text-sm text-muted-foreground"
+              />
             )}
           </div>
-          {add.error && (
-            <p role="alert" className="rounded-md border border-destructive p-3 text-sm text-destructive">
-              {errorSentence(add.error)}
-            </p>
-          )}
-          <div className="flex justify-end gap-2">
-            <Button variant="outline" onClick={() => setOpen(false)}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={add.isPending}>
-              {add.isPending ? 'Adding...' : 'Add License Key'}
-            </Button>
-          </div>
+          {add.error && <FormAlert>{errorSentence(add.error)}</FormAlert>}
+          <FormActions
+            onCancel={() => setOpen(false)}
+            submitLabel="Add License Key"
+            busyLabel="Adding..."
+            busy={add.isPending}
+          />
         </form>
       </Dialog>
     </>

@@ -1,7 +1,7 @@
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { IconButton } from '@/components/ui/icon-button';
 import { useDeleteLicenseKey } from '../api/delete-license-key';
 
 /** Deletes an available key once the admin confirms that it cannot be undone. */
@@ -10,14 +10,12 @@ export function DeleteLicenseKeyButton({ keyId, label }: { keyId: string; label:
   const remove = useDeleteLicenseKey();
   return (
     <>
-      <Button
-        variant="ghost"
-        className="size-9 p-0 text-destructive hover:text-destructive"
-        aria-label={`Delete license key ${label}`}
+      <IconButton
+        icon={Trash2}
+        tone="destructive"
+        label={`Delete license key ${label}`}
         onClick={() => setConfirming(true)}
-      >
-        <Trash2 aria-hidden="true" className="size-4" />
-      </Button>
+      />
       <ConfirmDialog
         open={confirming}
         onOpenChange={setConfirming}

@@ -2,12 +2,14 @@ import { Upload } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormActions } from '@/components/ui/form-actions';
+import { FormAlert } from '@/components/ui/form-alert';
 import { Label } from '@/components/ui/label';
-import { Select } from '@/components/ui/select';
 import { errorSentence } from '@/lib/api';
 import { useProducts } from '../api/get-products';
 import { type ImportResult, useImportLicenseKeys } from '../api/import-license-keys';
-import { keyFormatFor, productOptions } from './product-options';
+import { KeyFormatHint, ProductField } from './key-form-fields';
+import { keyFormatFor } from './product-options';
 
 function ImportOutcome({ result }: { result: ImportResult }) {
   const imported = result.outcome === 'imported';
@@ -94,17 +96,12 @@ export function ImportLicenseKeysDialog() {
         description="Paste keys one per line, or choose a TXT or CSV file (first column). Up to 5,000 keys per import. All or nothing: if any line is not a key in the product's format, nothing is imported. Keys already in stock are skipped and the rest imported."
       >
         <form noValidate onSubmit={submit} className="grid gap-4">
-          <div className="grid gap-2">
-            <Label htmlFor="import-product">Product *</Label>
-            <Select
-              id="import-product"
-              value={productId}
-              onValueChange={setProductId}
-              options={productOptions(products.data)}
-              placeholder={products.isPending ? 'Loading products...' : 'Select a product'}
-              disabled={products.isPending}
-            />
-          </div>
+          <ProductField
+            id="import-product"
+            products={products}
+            value={productId}
+            onValueChange={setProductId}
+          />
           <div className="grid gap-2">
             <Label htmlFor="import-keys">License Keys *</Label>
             <textarea
@@ -118,10 +115,11 @@ export function ImportLicenseKeysDialog() {
               className="w-full rounded-md border border-border bg-background px-3 py-2 font-mono text-sm placeholder:text-muted-foreground focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary"
             />
           </div>
-          <p id="import-keys-format" className="-mt-2 text-sm text-muted-foreground">
-            Format: <code className="font-mono whitespace-nowrap">{keyFormat}</code> (X: an upper-case letter
-            or a digit)
-          </p>
+          <KeyFormatHint
+            id="import-keys-format"
+            keyFormat={keyFormat}
+            className="-mt-2 text-sm text-muted-foreground"
+          />
           <div className="grid gap-2">
             <Label htmlFor="import-file">Or read them from a file</Label>
             <input
@@ -134,21 +132,16 @@ export function ImportLicenseKeysDialog() {
             />
           </div>
           {problem && <p className="text-sm text-destructive">{problem}</p>}
-          {importing.error && (
-            <p role="alert" className="rounded-md border border-destructive p-3 text-sm text-destructive">
-              {errorSentence(importing.error)}
-            </p>
-          )}
+          {importing.error && <FormAlert>{errorSentence(importing.error)}</FormAlert>}
           {importing.data && <ImportOutcome result={importing.data} />}
-          <div className="flex justify-end gap-2">
-            {/* Not 'Close': the dialog's corner button already has that name. */}
-            <Button variant="outline" onClick={() => setOpen(false)}>
-              Done
-            </Button>
-            <Button type="submit" disabled={importing.isPending}>
-              {importing.isPending ? 'Importing...' : 'Import'}
-            </Button>
-          </div>
+          {/* Not 'Close': the dialog's corner button already has that name. */}
+          <FormActions
+            onCancel={() => setOpen(false)}
+            cancelLabel="Done"
+            submitLabel="Import"
+            busyLabel="Importing..."
+            busy={importing.isPending}
+          />
         </form>
       </Dialog>
     </>

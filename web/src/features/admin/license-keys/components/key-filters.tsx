@@ -1,6 +1,5 @@
-import { Label } from '@/components/ui/label';
+import { FilterSelect } from '@/components/ui/filter-select';
 import { SearchBox } from '@/components/ui/search-box';
-import { Select } from '@/components/ui/select';
 import { useProducts } from '../api/get-products';
 import { productOptions } from './product-options';
 
@@ -49,24 +48,22 @@ export function KeyFilters({
   const pick = (name: string) => (value: string) => onChange({ [name]: value === ALL ? null : value });
   return (
     <div className="flex flex-wrap items-end gap-3">
-      <div className="grid w-full gap-1.5 sm:w-64">
-        <Label htmlFor="key-filter-product">Product</Label>
-        <Select
-          id="key-filter-product"
-          value={filters.product ?? ALL}
-          onValueChange={pick('product')}
-          options={[{ value: ALL, label: 'All products' }, ...productOptions(products)]}
-        />
-      </div>
-      <div className="grid w-full gap-1.5 sm:w-44">
-        <Label htmlFor="key-filter-status">Status</Label>
-        <Select
-          id="key-filter-status"
-          value={filters.status ?? ALL}
-          onValueChange={pick('status')}
-          options={STATUS_OPTIONS}
-        />
-      </div>
+      <FilterSelect
+        id="key-filter-product"
+        label="Product"
+        value={filters.product ?? ALL}
+        onValueChange={pick('product')}
+        options={[{ value: ALL, label: 'All products' }, ...productOptions(products)]}
+        className="sm:w-64"
+      />
+      <FilterSelect
+        id="key-filter-status"
+        label="Status"
+        value={filters.status ?? ALL}
+        onValueChange={pick('status')}
+        options={STATUS_OPTIONS}
+        className="sm:w-44"
+      />
       {/* Keyed by the URL's search, so going back in history shows that search in the box too. */}
       <KeySearch key={filters.q ?? ''} q={filters.q} onSearch={(q) => onChange({ q })} />
     </div>

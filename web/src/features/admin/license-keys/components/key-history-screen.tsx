@@ -6,9 +6,8 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AuditDetails } from '@/features/admin/components/audit-details';
-import { KeepWhole } from '@/features/admin/components/keep-whole';
+import { AuditStep } from '@/features/admin/components/audit-step';
 import { isNotFound } from '@/lib/api';
-import { formatDateTime } from '@/lib/date-time';
 import { type KeyHistoryEntry, type KeyHistoryView, useKeyHistory } from '../api/get-key-history';
 import { describeKeyStep } from '../utils/describe-key-step';
 
@@ -18,21 +17,9 @@ const LINK =
 function Step({ entry }: { entry: KeyHistoryEntry }) {
   const { title, summary, details } = describeKeyStep(entry);
   return (
-    <li className="relative grid gap-1 border-l-2 border-border pb-5 pl-5 last:pb-0">
-      <span aria-hidden="true" className="absolute top-1.5 -left-[5px] size-2 rounded-full bg-primary" />
-      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <h3 className="font-medium">{title}</h3>
-        <time dateTime={entry.at} className="text-sm text-muted-foreground tabular-nums">
-          {formatDateTime(entry.at)}
-        </time>
-      </div>
-      {summary && (
-        <p className="text-sm break-words">
-          <KeepWhole text={summary} />
-        </p>
-      )}
+    <AuditStep title={title} at={entry.at} summary={summary}>
       <AuditDetails details={details} />
-    </li>
+    </AuditStep>
   );
 }
 

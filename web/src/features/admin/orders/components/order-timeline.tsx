@@ -6,27 +6,14 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { eventTypeLabel } from '@/features/admin/audit/utils/event-types';
 import { actorName } from '@/features/admin/components/actor-name';
 import { type AuditDetail, AuditDetails } from '@/features/admin/components/audit-details';
-import { KeepWhole } from '@/features/admin/components/keep-whole';
-import { formatDateTime } from '@/lib/date-time';
+import { AuditStep } from '@/features/admin/components/audit-step';
 import { type TimelineEntry, useOrderTimeline } from '../api/get-order-timeline';
 import { describeEvent, lineNames } from '../utils/describe-event';
 
 function TimelineItem({ entry, lines }: { entry: TimelineEntry; lines: Map<string, string> }) {
   const summary = describeEvent(entry, lines);
   return (
-    <li className="relative grid gap-1 border-l-2 border-border pb-5 pl-5 last:pb-0">
-      <span aria-hidden="true" className="absolute top-1.5 -left-[5px] size-2 rounded-full bg-primary" />
-      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
-        <h3 className="font-medium">{eventTypeLabel(entry.type)}</h3>
-        <time dateTime={entry.recordedAt} className="text-sm text-muted-foreground tabular-nums">
-          {formatDateTime(entry.recordedAt)}
-        </time>
-      </div>
-      {summary && (
-        <p className="text-sm break-words">
-          <KeepWhole text={summary} />
-        </p>
-      )}
+    <AuditStep title={eventTypeLabel(entry.type)} at={entry.recordedAt} summary={summary}>
       <p className="text-xs text-muted-foreground">By {actorName(entry.actor)}</p>
       <AuditDetails
         details={[
@@ -41,7 +28,7 @@ function TimelineItem({ entry, lines }: { entry: TimelineEntry; lines: Map<strin
           {JSON.stringify(entry.data, null, 2)}
         </pre>
       </AuditDetails>
-    </li>
+    </AuditStep>
   );
 }
 

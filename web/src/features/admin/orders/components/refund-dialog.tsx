@@ -4,6 +4,7 @@ import { Undo2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormActions } from '@/components/ui/form-actions';
 import { Label } from '@/components/ui/label';
 import { isStale } from '@/lib/api';
 import { formatPrice } from '@/lib/format';
@@ -152,14 +153,14 @@ export function RefundDialog({ orderId, etag }: { orderId: string; etag: string 
               )}
             </div>
           )}
-          <div className="flex justify-end gap-2">
-            <Button type="button" variant="outline" onClick={confirming ? () => setConfirming(false) : close}>
-              {confirming ? 'Back' : 'Cancel'}
-            </Button>
-            <Button type="submit" disabled={refund.isPending || all.length === 0}>
-              {refund.isPending ? 'Refunding...' : confirming ? 'Confirm refund' : 'Refund'}
-            </Button>
-          </div>
+          <FormActions
+            onCancel={confirming ? () => setConfirming(false) : close}
+            cancelLabel={confirming ? 'Back' : 'Cancel'}
+            submitLabel={confirming ? 'Confirm refund' : 'Refund'}
+            busyLabel="Refunding..."
+            busy={refund.isPending}
+            disabled={all.length === 0}
+          />
         </form>
       </Dialog>
     </>

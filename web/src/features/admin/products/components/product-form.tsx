@@ -5,7 +5,8 @@ import {
   KEY_FORMAT_MAX_LENGTH,
 } from '@licensestore/shared/catalogue/key-format';
 import { type FormEvent, useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { FormActions } from '@/components/ui/form-actions';
+import { FormAlert } from '@/components/ui/form-alert';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { ImageUploader } from '@/features/admin/uploads/components/image-uploader';
@@ -221,22 +222,14 @@ export function ProductForm({
           In Stock
         </label>
       </div>
-      {serverError && (
-        <p
-          role="alert"
-          className="rounded-md border border-destructive p-3 text-sm text-destructive sm:col-span-2"
-        >
-          {errorSentence(serverError)}
-        </p>
-      )}
-      <div className="flex justify-end gap-2 sm:col-span-2">
-        <Button variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={saving}>
-          {saving ? busyLabel : submitLabel}
-        </Button>
-      </div>
+      {serverError && <FormAlert className="sm:col-span-2">{errorSentence(serverError)}</FormAlert>}
+      <FormActions
+        onCancel={onCancel}
+        submitLabel={submitLabel}
+        busyLabel={busyLabel}
+        busy={saving}
+        className="sm:col-span-2"
+      />
     </form>
   );
 }

@@ -2,8 +2,8 @@ import type { StockMismatch } from '@licensestore/contract/license-keys';
 import type { Product } from '@licensestore/shared';
 import { Pencil, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import type { Columns } from '@/components/ui/data-table';
+import { IconButton } from '@/components/ui/icon-button';
 import { ProductThumbnail } from '@/components/ui/product-thumbnail';
 import { QueryTable } from '@/components/ui/query-table';
 import { useProducts } from '@/features/catalogue/api/get-products';
@@ -53,22 +53,13 @@ const columnsWith = (mismatchOf: ReadonlyMap<string, StockMismatch>): Columns<Pr
 function ProductButtons({ product, actions }: { product: Product; actions: RowActions }) {
   return (
     <>
-      <Button
-        variant="ghost"
-        className="size-9 p-0"
-        aria-label={`Edit ${product.name}`}
-        onClick={() => actions.onEdit(product)}
-      >
-        <Pencil aria-hidden="true" className="size-4" />
-      </Button>
-      <Button
-        variant="ghost"
-        className="size-9 p-0 text-destructive hover:text-destructive"
-        aria-label={`Delete ${product.name}`}
+      <IconButton icon={Pencil} label={`Edit ${product.name}`} onClick={() => actions.onEdit(product)} />
+      <IconButton
+        icon={Trash2}
+        tone="destructive"
+        label={`Delete ${product.name}`}
         onClick={() => actions.onDelete(product)}
-      >
-        <Trash2 aria-hidden="true" className="size-4" />
-      </Button>
+      />
     </>
   );
 }

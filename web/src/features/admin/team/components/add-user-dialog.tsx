@@ -1,8 +1,9 @@
 import { MIN_PASSWORD_LENGTH } from '@licensestore/contract/back-office';
 import { BACK_OFFICE_ROLES, type BackOfficeRole } from '@licensestore/shared/back-office';
 import { type FormEvent, useState } from 'react';
-import { Button } from '@/components/ui/button';
 import { Dialog } from '@/components/ui/dialog';
+import { FormActions } from '@/components/ui/form-actions';
+import { FormAlert } from '@/components/ui/form-alert';
 import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Select } from '@/components/ui/select';
@@ -119,19 +120,8 @@ function AddUserForm({ onDone }: { onDone: () => void }) {
           />
         )}
       </FormField>
-      {generalProblem && (
-        <p role="alert" className="rounded-md border border-destructive p-3 text-sm text-destructive">
-          {generalProblem}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        <Button variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={add.isPending}>
-          {add.isPending ? 'Adding...' : 'Add User'}
-        </Button>
-      </div>
+      {generalProblem && <FormAlert>{generalProblem}</FormAlert>}
+      <FormActions onCancel={onDone} submitLabel="Add User" busyLabel="Adding..." busy={add.isPending} />
     </form>
   );
 }

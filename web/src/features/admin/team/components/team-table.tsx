@@ -2,12 +2,11 @@ import type { BackOfficeUserView } from '@licensestore/contract/back-office';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import type { Columns } from '@/components/ui/data-table';
-import { Label } from '@/components/ui/label';
+import { FilterSelect } from '@/components/ui/filter-select';
+import { IconButton } from '@/components/ui/icon-button';
 import { PagedTable } from '@/components/ui/paged-table';
-import { Select } from '@/components/ui/select';
 import { formatDateTime } from '@/lib/date-time';
 import { clearFilters, useListSearch } from '@/lib/list-search';
 import { useDeleteBackOfficeUser, useTeamPage } from '../api/back-office-users';
@@ -56,15 +55,14 @@ export function TeamTable({ username }: { username: string | null }) {
     username !== null && user.username.toLowerCase() === username.toLowerCase();
   return (
     <div className="grid gap-4">
-      <div className="grid w-full gap-1.5 sm:w-44">
-        <Label htmlFor="team-filter-role">Role</Label>
-        <Select
-          id="team-filter-role"
-          value={search.params.role ?? ALL_ROLES}
-          onValueChange={(role) => search.update({ role: role === ALL_ROLES ? null : role })}
-          options={ROLE_OPTIONS}
-        />
-      </div>
+      <FilterSelect
+        id="team-filter-role"
+        label="Role"
+        value={search.params.role ?? ALL_ROLES}
+        onValueChange={(role) => search.update({ role: role === ALL_ROLES ? null : role })}
+        options={ROLE_OPTIONS}
+        className="sm:w-44"
+      />
       <PagedTable
         label="Back-office users"
         pagesLabel="Back-office user pages"
@@ -72,14 +70,12 @@ export function TeamTable({ username }: { username: string | null }) {
         // Nobody deletes their own account: the store always keeps an admin who can sign in.
         actions={(user) =>
           isYou(user) ? null : (
-            <Button
-              variant="ghost"
-              className="size-9 p-0 text-destructive hover:text-destructive"
-              aria-label={`Delete user ${user.username}`}
+            <IconButton
+              icon={Trash2}
+              tone="destructive"
+              label={`Delete user ${user.username}`}
               onClick={() => setDeleting(user)}
-            >
-              <Trash2 aria-hidden="true" className="size-4" />
-            </Button>
+            />
           )
         }
         query={useTeamPage(search.params)}
