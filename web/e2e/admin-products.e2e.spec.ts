@@ -335,7 +335,6 @@ describe('Admin Products', () => {
         // innerText, not textContent: the notes' line breaks must show as line breaks on the page.
         const shown = await shopper.page
           .getByText(/Enter the product key, then download Norton\./)
-          // biome-ignore lint/performance/useDomNodeTextContent: the rendered lines are what is checked
           .innerText();
         expect(shown.split('\n')).toEqual(notes.split('\n'));
         await shopper.page

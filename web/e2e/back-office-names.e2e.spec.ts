@@ -23,7 +23,6 @@ beforeAll(async () => {
 
 /** What a person reads in the element: closed details are not rendered, so their ids are not in it. */
 const readable = async (page: Page, selector: string) =>
-  // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, closed Details left out
   page.locator(selector).evaluate((element) => (element as HTMLElement).innerText);
 
 /** Texts kept whole (masked keys, email addresses, event names) that the layout broke over two lines. */
@@ -88,11 +87,9 @@ describe('the back office names people and events in plain words', () => {
     await page.goto(`/admin/orders/${order.id}`);
     const refunds = page.getByRole('list', { name: 'Refunds of this order' });
     await refunds.getByText(`by ${ADMIN_USERNAME}`, { exact: false }).waitFor();
-    // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, closed Details left out
     expect(await refunds.innerText()).not.toMatch(UUID);
 
     const timeline = await refundedOrderTimeline(page);
-    // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, closed Details left out
     const timelineText = await timeline.innerText();
     expect(timelineText).not.toMatch(/By Admin|Licence|LicenceKey|OrderCaptured/);
     expect(timelineText).toContain(`By ${ADMIN_USERNAME}`);
@@ -105,7 +102,6 @@ describe('the back office names people and events in plain words', () => {
     expect(stepsText).not.toMatch(UUID);
     expect(stepsText).not.toMatch(/By Admin|address hash|Licence/);
     const status = page.locator('dt', { hasText: 'Status' }).locator('xpath=following-sibling::dd[1]');
-    // biome-ignore lint/performance/useDomNodeTextContent: the text as rendered, closed Details left out
     expect(await status.innerText()).toMatch(/^[A-Z]/);
 
     // The auditor opens a step's details: the stored event type and the ids behind the sentence.
