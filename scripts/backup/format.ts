@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -188,8 +188,7 @@ export async function sha256OfFile(path: string): Promise<string> {
 export async function* backupLines(dir: string): AsyncGenerator<{ line: BackupLine; number: number }> {
   const file = join(dir, EVENTS_FILE);
   let number = 0;
-  for await (const text of createInterface({ input: createReadStream(file), crlfDelay: Infinity })) {
-    if (text === '') continue;
+  for await (const text of textLines(file)) {
     number += 1;
     let json: unknown;
     try {
@@ -200,5 +199,31 @@ export async function* backupLines(dir: string): AsyncGenerator<{ line: BackupLi
     const parsed = backupLineSchema.safeParse(json);
     if (!parsed.success) throw new BackupRefusedError(`${file} line ${number}: not a backup line`);
     yield { line: parsed.data, number };
+  }
+}
+
+/**
+ * A part's event lines once `backupLines` has checked them all, read again without checking each line's shape: the
+ * file's bytes are hashed on the way and must still be the checked file's (`sha256`, its manifest's) when the last
+ * line has been read, or the read fails there: what was taken from the file came from one that changed after it was
+ * checked.
+ */
+export async function* checkedBackupLines(dir: string, sha256: string): AsyncGenerator<BackupLine> {
+  const file = join(dir, EVENTS_FILE);
+  const hash = createHash('sha256');
+  for await (const text of textLines(file, hash)) yield JSON.parse(text) as BackupLine;
+  if (hash.digest('hex') !== sha256) {
+    throw new Error(
+      `${file} changed after it was checked: the restore stopped, and what it wrote of the log is not to be trusted`,
+    );
+  }
+}
+
+/** A file's non-empty lines, its bytes handed to `hash` on the way when one is given. */
+async function* textLines(file: string, hash?: Hash): AsyncGenerator<string> {
+  const input = createReadStream(file);
+  if (hash) input.on('data', (chunk) => hash.update(chunk));
+  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
+    if (text !== '') yield text;
   }
 }

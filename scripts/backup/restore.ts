@@ -25,6 +25,7 @@ import {
   BackupRefusedError,
   backupGenesis,
   backupLines,
+  checkedBackupLines,
   EVENTS_FILE,
   KEPT_TABLES,
   MANIFEST_FILE,
@@ -353,7 +354,8 @@ interface Cut {
 /**
  * The backup's events in log order, part after part, up to the restore point: the longest prefix of the log whose
  * events all come at or before it (recorded times are not monotonic along a Postgres log, so stopping at the first
- * later one keeps what is restored a prefix, every stream whole up to its last restored revision).
+ * later one keeps what is restored a prefix, every stream whole up to its last restored revision). The lines are
+ * not checked one by one again: each part's bytes must still be those `openBackup` checked.
  */
 async function* restoredEvents(
   parts: BackupPart[],
@@ -361,8 +363,11 @@ async function* restoredEvents(
   cut: Cut,
 ): AsyncGenerator<RestoredEvent> {
   for (const [index, { dir, manifest }] of parts.entries()) {
-    for await (const { line } of backupLines(dir)) {
-      if (beyond(line, until)) return;
+    let reached = false;
+    // The part is read to its end even past the restore point, so that its bytes are known to be the checked ones.
+    for await (const line of checkedBackupLines(dir, manifest.events.sha256)) {
+      reached ||= beyond(line, until);
+      if (reached) continue;
       cut.count += 1;
       cut.lastPosition = line.position;
       cut.lastRecordedAt = line.recordedAt;
@@ -378,6 +383,7 @@ async function* restoredEvents(
         globalPosition: manifest.eventStore === 'postgres' ? decodePosition(line.position)[1] : null,
       };
     }
+    if (reached) return;
     // A part with nothing past the restore point is reached whole, an increment holding no event included.
     cut.lastPart = index;
   }

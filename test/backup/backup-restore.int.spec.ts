@@ -320,6 +320,27 @@ describe('Backup and restore', () => {
     });
   });
 
+  /** A copy of the backup to spoil. */
+  const copyOfBackup = async () => {
+    const parent = await mkdtemp(join(tmpdir(), 'backup-copy-'));
+    copies.push(parent);
+    const copy = join(parent, 'store');
+    await cp(backupDir, copy, { recursive: true });
+    return copy;
+  };
+
+  /** Moves one event of a backup's log a year back, a change every reader of a line takes as valid; returns the file. */
+  const backdateLine = async (backup: string, index: number) => {
+    const events = join(backup, EVENTS_FILE);
+    const lines = (await readFile(events, 'utf8')).split('\n');
+    lines[index] = (lines[index] as string).replace(
+      /"recordedAt":"(\d{4})/,
+      (_, year: string) => `"recordedAt":"${Number(year) - 1}`,
+    );
+    await writeFile(events, lines.join('\n'));
+    return events;
+  };
+
   describe('up to a chosen moment', () => {
     const backupLines = async () =>
       (await readFile(join(backupDir, EVENTS_FILE), 'utf8'))
@@ -366,6 +387,22 @@ describe('Backup and restore', () => {
     });
   });
 
+  it('stops a restore whose event log changed after it was checked, rather than restore what it now says', async () => {
+    const copy = await copyOfBackup();
+    const backup = await openBackup(copy, PASSPHRASE);
+    const events = await backdateLine(copy, 0);
+    const targetDir = await mkdtemp(join(tmpdir(), 'backup-changed-'));
+    copies.push(targetDir);
+    await expect(
+      restoreBackup({
+        backup,
+        databaseUrl: await createTestDatabase(),
+        dataDir: targetDir,
+        log: silentLogger,
+      }),
+    ).rejects.toThrow(`${events} changed after it was checked`);
+  });
+
   describe('refuses, changing nothing,', () => {
     let targetDir: string;
     beforeAll(async () => {
@@ -373,14 +410,6 @@ describe('Backup and restore', () => {
     });
     afterAll(() => rm(targetDir, { recursive: true, force: true }));
 
-    /** A copy of the backup to spoil. */
-    const copyOfBackup = async () => {
-      const parent = await mkdtemp(join(tmpdir(), 'backup-copy-'));
-      copies.push(parent);
-      const copy = join(parent, 'store');
-      await cp(backupDir, copy, { recursive: true });
-      return copy;
-    };
     const restoreInto = async (databaseUrl: string, from = backupDir, passphrase = PASSPHRASE) =>
       restoreBackup({
         backup: await openBackup(from, passphrase),
@@ -429,13 +458,7 @@ describe('Backup and restore', () => {
 
     it('an event log whose chain does not hold, though its checksum was forged to match, naming the line', async () => {
       const copy = await copyOfBackup();
-      const events = join(copy, EVENTS_FILE);
-      const lines = (await readFile(events, 'utf8')).split('\n');
-      lines[1] = (lines[1] as string).replace(
-        /"recordedAt":"(\d{4})/,
-        (_, year: string) => `"recordedAt":"${Number(year) - 1}`,
-      );
-      await writeFile(events, lines.join('\n'));
+      const events = await backdateLine(copy, 1);
       const forged = JSON.parse(await readFile(join(copy, MANIFEST_FILE), 'utf8')) as Manifest;
       forged.events.sha256 = await sha256OfFile(events);
       await writeFile(join(copy, MANIFEST_FILE), JSON.stringify(forged));
