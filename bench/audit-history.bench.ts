@@ -26,7 +26,7 @@ import { silentLogger } from '@licensestore/shared/logging';
 import { dashboardAsOf } from '@licensestore/shared/readmodel';
 import { type Kysely, sql } from 'kysely';
 import { migrateReadModel } from '../projections/src/index.js';
-import { deliveryHistory } from '../projections/test/support/licence-keys.js';
+import { deliveryHistory } from '../projections/test/support/license-keys.js';
 import { appendHistory, storeHistory } from '../projections/test/support/orders.js';
 import { startEmbeddedPostgres } from '../scripts/stack/embedded-postgres.js';
 import { auditEventsQuery } from '../services/api/src/audit/event-log.js';

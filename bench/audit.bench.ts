@@ -15,7 +15,7 @@ import { verifyReadModels } from '../projections/src/audit/verify.js';
 import { allProjectors } from '../projections/src/projectors.js';
 import { rebuildProjector } from '../projections/src/rebuild.js';
 import { appendInBulk } from '../projections/test/support/catalogue.js';
-import { testVault } from '../projections/test/support/licence-keys.js';
+import { testVault } from '../projections/test/support/license-keys.js';
 import { format } from './support/stats.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 1_000_000);

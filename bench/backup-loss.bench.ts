@@ -78,7 +78,7 @@ async function main() {
         LOG_LEVEL: 'error',
         DATABASE_URL: store.databaseUrl,
         DATA_DIR: store.dataDir,
-        LICENCE_KEY_SECRET: store.licenceKeySecret,
+        LICENSE_KEY_SECRET: store.licenseKeySecret,
         BACKUP_PASSPHRASE: PASSPHRASE,
       },
     );

@@ -98,7 +98,7 @@ async function main() {
     const products = await createCatalogue(eventStore, database, PRODUCTS);
     await stockKeys(
       eventStore,
-      store.licenceKeySecret,
+      store.licenseKeySecret,
       products,
       Math.ceil((ORDERS + WARMUP) / PRODUCTS) + 1,
     );

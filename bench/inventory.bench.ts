@@ -1,5 +1,5 @@
 /**
- * A product's licence-key inventory after a long history: what its folded state costs in memory, and whether a
+ * A product's license-key inventory after a long history: what its folded state costs in memory, and whether a
  * decision costs more as the history grows. Every key is added, asked for by an order line and sold (a few refunded:
  * returned to stock or revoked), decided and folded from JSON events as a worker reads them; measured at two sizes in
  * the same run.
@@ -13,8 +13,8 @@ import { cpus, loadavg } from 'node:os';
 import {
   type InventoryState,
   inventoryDecider,
-  type LicenceKeyCommand,
-  type LicenceKeyEvent,
+  type LicenseKeyCommand,
+  type LicenseKeyEvent,
 } from '@licensestore/shared';
 import { format } from './support/stats.js';
 
@@ -35,15 +35,15 @@ const sealed = () =>
   `v1.${hex(4)}.${randomBytes(12).toString('base64url')}.${randomBytes(29).toString('base64url')}.${randomBytes(16).toString('base64url')}`;
 
 /** Decides the command and folds what it decided, read back from JSON as the event store hands it out. */
-function decide(state: InventoryState, command: LicenceKeyCommand) {
-  const stored = JSON.parse(JSON.stringify(inventoryDecider.decide(command, state))) as LicenceKeyEvent[];
+function decide(state: InventoryState, command: LicenseKeyCommand) {
+  const stored = JSON.parse(JSON.stringify(inventoryDecider.decide(command, state))) as LicenseKeyEvent[];
   return { state: stored.reduce(inventoryDecider.evolve, state), stored };
 }
 
 function history(keys: number) {
   let state = inventoryDecider.initialState;
   let events = 0;
-  const step = (command: LicenceKeyCommand) => {
+  const step = (command: LicenseKeyCommand) => {
     const next = decide(state, command);
     state = next.state;
     events += next.stored.length;
@@ -52,7 +52,7 @@ function history(keys: number) {
   const started = performance.now();
   for (let added = 0; added < keys; added += IMPORT) {
     step({
-      type: 'AddLicenceKeys',
+      type: 'AddLicenseKeys',
       productId,
       keys: Array.from({ length: IMPORT }, () => ({
         keyId: randomUUID(),
@@ -67,7 +67,7 @@ function history(keys: number) {
       const orderId = randomUUID();
       const lineId = randomUUID();
       const requested = step({
-        type: 'RequestLicenceKeys',
+        type: 'RequestLicenseKeys',
         productId,
         orderId,
         lineId,
@@ -80,7 +80,7 @@ function history(keys: number) {
         const keyId = assigned?.type === 'LicenceKeysAssigned' ? assigned.data.keys[0]?.keyId : undefined;
         if (keyId === undefined) throw new Error('the line got no key');
         step({
-          type: 'ReleaseLicenceKeys',
+          type: 'ReleaseLicenseKeys',
           productId,
           orderId,
           lineId,

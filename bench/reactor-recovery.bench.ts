@@ -26,7 +26,7 @@ import type pg from 'pg';
 import { withBenchDatabase } from '../projections/bench/support/database.js';
 import { storeLog } from '../projections/bench/support/store-log.js';
 import { appendInBulk, type BulkAppend } from '../projections/test/support/catalogue.js';
-import { testVault } from '../projections/test/support/licence-keys.js';
+import { testVault } from '../projections/test/support/license-keys.js';
 import { startRedisServer } from '../scripts/stack/redis-server.js';
 import { startWorkerHost } from '../workers/src/jobs/host.js';
 import { FinishedJobs, recordProgress } from '../workers/src/jobs/intents.js';

@@ -147,20 +147,20 @@ async function restoreBeside(databaseUrl: string, backup: CheckedBackup): Promis
  * The store's history appended, one full backup of it, then rebuilds of the store and restores of the backup in
  * turns; the store is left projected, its read models vacuumed, for the roles to start on.
  */
-async function measureRecovery(databaseUrl: string, licenceKeySecret: string): Promise<Recovery> {
+async function measureRecovery(databaseUrl: string, licenseKeySecret: string): Promise<Recovery> {
   const scratch = await mkdtemp(join(tmpdir(), 'licensestore-bench-backup-'));
   try {
     const database = openDatabase(databaseUrl, { max: 4 });
     let events: number;
     try {
-      ({ events } = await appendYearOfHistory(database.pool, licenceKeySecret, ORDERS));
+      ({ events } = await appendYearOfHistory(database.pool, licenseKeySecret, ORDERS));
     } finally {
       await database.close();
     }
 
     const out = join(scratch, 'backup');
     // The store has no uploads: an empty directory beside the backup stands in for its uploads directory.
-    const backup = await backUp({ databaseUrl, licenceKeySecret, uploadsDir: join(scratch, 'uploads') }, out);
+    const backup = await backUp({ databaseUrl, licenseKeySecret, uploadsDir: join(scratch, 'uploads') }, out);
     const opening = performance.now();
     const checked = await openBackup(out, BENCH_BACKUP_PASSPHRASE);
     const openMs = performance.now() - opening;
@@ -301,7 +301,7 @@ async function measureCheckoutSlowdown(store: BenchStore, idleBackupMs: number):
   const turns: string[] = [];
   const target = {
     databaseUrl: store.databaseUrl,
-    licenceKeySecret: store.licenceKeySecret,
+    licenseKeySecret: store.licenseKeySecret,
     uploadsDir: join(store.dataDir, 'uploads'),
   };
   for (let pair = 0; pair < CHECKOUT_TURNS / 2; pair++) {
@@ -366,8 +366,8 @@ async function main() {
   let recovery: Recovery | undefined;
   const store = await startBenchStore({
     workers: true,
-    prepare: async ({ databaseUrl, licenceKeySecret }) => {
-      recovery = await measureRecovery(databaseUrl, licenceKeySecret);
+    prepare: async ({ databaseUrl, licenseKeySecret }) => {
+      recovery = await measureRecovery(databaseUrl, licenseKeySecret);
     },
   });
   try {

@@ -105,7 +105,7 @@ const BACK_OFFICE_LISTS: BackOfficeList[] = [
     search: (probe) => search('/api/admin/customers', probe.customerName),
   },
   {
-    name: 'licence keys (GET /api/admin/license-keys)',
+    name: 'license keys (GET /api/admin/license-keys)',
     firstPage: () => '/api/admin/license-keys',
     nextPage: pageAfter('/api/admin/license-keys'),
     search: (probe) => search('/api/admin/license-keys', probe.keyTail),
@@ -344,7 +344,7 @@ const lagDuringVerify: Measurement = {
         keys: VERIFY_BUSINESS_ORDERS * KEYS_PER_ORDER,
         products: PRODUCTS,
         seed: 2027,
-        vault: createKeyVault(store.licenceKeySecret),
+        vault: createKeyVault(store.licenseKeySecret),
       }).appends[Symbol.iterator]();
       const lag = await measureVerifyLag({
         databaseUrl: store.databaseUrl,
@@ -390,8 +390,8 @@ async function main() {
   );
   let built: Awaited<ReturnType<typeof buildStore>> | undefined;
   const store = await startBenchStore({
-    prepare: async ({ databaseUrl, licenceKeySecret }) => {
-      built = await buildStore(databaseUrl, licenceKeySecret, ORDERS);
+    prepare: async ({ databaseUrl, licenseKeySecret }) => {
+      built = await buildStore(databaseUrl, licenseKeySecret, ORDERS);
     },
   });
   const { report, summary, allMet } = figureReport('bench:scale');

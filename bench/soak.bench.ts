@@ -19,7 +19,7 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { checkCluster } from '../scripts/testing/cluster-checks.js';
-import { freshLicenceKey } from '../test/support/licence-keys.js';
+import { freshLicenseKey } from '../test/support/license-keys.js';
 import { startTestSmtpServer } from '../test/support/smtp-server.js';
 import { load, summarize } from './support/load.js';
 import { type WindowMemory, watchMemory } from './support/memory.js';
@@ -62,7 +62,7 @@ interface CatalogueProduct {
 async function stockKeys(store: BenchStore, products: BenchProduct[], perProduct: number) {
   const cookie = await signInAsAdmin(store);
   for (const product of products) {
-    const keys = Array.from({ length: perProduct }, freshLicenceKey).join('\n');
+    const keys = Array.from({ length: perProduct }, freshLicenseKey).join('\n');
     const response = await fetch(`${store.apiUrl}/api/license-keys/import`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', cookie },

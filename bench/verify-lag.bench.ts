@@ -21,7 +21,7 @@ import { withBenchDatabase } from '../projections/bench/support/database.js';
 import { storeLog } from '../projections/bench/support/store-log.js';
 import { allProjectors } from '../projections/src/projectors.js';
 import { appendInBulk, type BulkAppend, metadata } from '../projections/test/support/catalogue.js';
-import { testVault } from '../projections/test/support/licence-keys.js';
+import { testVault } from '../projections/test/support/license-keys.js';
 import { spawnRole } from '../scripts/lib/roles.js';
 import { logHead } from './support/log-head.js';
 import { format, percentile } from './support/stats.js';

@@ -1,11 +1,11 @@
 // `npm run migrate`: every schema (event store, read model, api, workers) and, in development or with SEED_DEMO=1,
 // the demo store on an empty store, against the configured DATABASE_URL (and EVENTSTORE_CONNECTION_STRING). For
 // deployments where each role runs on its own (docker compose's `migrate` service); `npm start` does the same
-// itself. Also keeps the generated SESSION_SECRET and LICENCE_KEY_SECRET in DATA_DIR when none is configured, for
+// itself. Also keeps the generated SESSION_SECRET and LICENSE_KEY_SECRET in DATA_DIR when none is configured, for
 // roles that share that volume.
 import { ConfigError, loadConfig, requireUrl, simulatedPaymentsWarning } from '@licensestore/shared/config';
 import { prepareStore } from './lib/prepare.js';
-import { resolveLicenceKeySecret, resolveSessionSecret } from './lib/secrets.js';
+import { resolveLicenseKeySecret, resolveSessionSecret } from './lib/secrets.js';
 
 const log = (line: string) => console.log(`migrate | ${line}`);
 
@@ -17,7 +17,7 @@ try {
   await prepareStore({
     databaseUrl: requireUrl(config, 'DATABASE_URL'),
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
-    licenceKeySecret: await resolveLicenceKeySecret(config.DATA_DIR, config.LICENCE_KEY_SECRET),
+    licenseKeySecret: await resolveLicenseKeySecret(config.DATA_DIR, config.LICENSE_KEY_SECRET),
     seedDemo: config.SEED_DEMO,
     log,
   });

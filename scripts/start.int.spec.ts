@@ -139,7 +139,7 @@ describe('npm start', () => {
           // Beyond the spec: where the official installer is, and how to install.
           downloadUrl: expect.stringMatching(/^https:\/\//),
           installationNotes: expect.any(String),
-          // The demo products keep the default licence-key format.
+          // The demo products keep the default license-key format.
           keyFormat: null,
         });
       }

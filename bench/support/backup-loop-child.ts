@@ -16,7 +16,7 @@ const send = (message: BackupLoopMessage) => process.send?.(message);
 async function loop() {
   const target = {
     databaseUrl: need('BENCH_BACKUP_DATABASE_URL'),
-    licenceKeySecret: need('BENCH_BACKUP_LICENCE_KEY_SECRET'),
+    licenseKeySecret: need('BENCH_BACKUP_LICENSE_KEY_SECRET'),
     uploadsDir: need('BENCH_BACKUP_UPLOADS_DIR'),
   };
   const scratch = need('BENCH_BACKUP_SCRATCH');

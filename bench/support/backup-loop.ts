@@ -25,7 +25,7 @@ export async function startBackupLoop(target: BenchBackupTarget, scratch: string
       env: {
         ...process.env,
         BENCH_BACKUP_DATABASE_URL: target.databaseUrl,
-        BENCH_BACKUP_LICENCE_KEY_SECRET: target.licenceKeySecret,
+        BENCH_BACKUP_LICENSE_KEY_SECRET: target.licenseKeySecret,
         BENCH_BACKUP_UPLOADS_DIR: target.uploadsDir,
         BENCH_BACKUP_SCRATCH: scratch,
       },

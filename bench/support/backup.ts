@@ -8,7 +8,7 @@ export const BENCH_BACKUP_PASSPHRASE = randomBytes(24).toString('base64url');
 
 export interface BenchBackupTarget {
   databaseUrl: string;
-  licenceKeySecret: string;
+  licenseKeySecret: string;
   /** The store's uploads directory (`$DATA_DIR/uploads`); it need not exist. */
   uploadsDir: string;
 }
@@ -24,7 +24,7 @@ export async function backUp(target: BenchBackupTarget, out: string): Promise<Ba
       pool,
       uploadsDir: target.uploadsDir,
       s3: null,
-      secrets: { LICENCE_KEY_SECRET: target.licenceKeySecret },
+      secrets: { LICENCE_KEY_SECRET: target.licenseKeySecret },
       passphrase: BENCH_BACKUP_PASSPHRASE,
       out,
     });

@@ -4,9 +4,9 @@ import {
   type InventoryState,
   inventoryDecider,
   keyReleases,
-  type LicenceKeyCommand,
-  type LicenceKeyEvent,
-  licenceKeysStream,
+  type LicenseKeyCommand,
+  type LicenseKeyEvent,
+  licenseKeysStream,
   type OrderCommand,
   type OrderEvent,
   type OrderLine,
@@ -21,7 +21,7 @@ import type { KeyVault } from '@licensestore/shared/key-vault';
 import { checkoutOf } from '../../projections/bench/support/store-log.js';
 import { type BulkAppend, catalogueHistory, random } from '../../projections/test/support/catalogue.js';
 import { decidedStreams } from '../../projections/test/support/decided-streams.js';
-import { keyRelease, keyRequest } from '../../projections/test/support/licence-keys.js';
+import { keyRelease, keyRequest } from '../../projections/test/support/license-keys.js';
 
 const LOW_STOCK_THRESHOLD = 3;
 /** Keys an admin imports at once, at most; a product short of stock for an order gets one import first. */
@@ -74,7 +74,7 @@ export interface ScaleCounts {
 }
 
 /** A key as admins paste it: five groups of five. */
-function licenceKeyText(rnd: ReturnType<typeof random>) {
+function licenseKeyText(rnd: ReturnType<typeof random>) {
   let text = '';
   for (let i = 0; i < 25; i++) {
     if (i > 0 && i % 5 === 0) text += '-';
@@ -108,18 +108,18 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
     return new Date(clock).toISOString();
   };
   const streams = decidedStreams();
-  const inventory = (productId: string, command: LicenceKeyCommand) =>
-    streams.decide(licenceKeysStream(productId), inventoryDecider, command);
+  const inventory = (productId: string, command: LicenseKeyCommand) =>
+    streams.decide(licenseKeysStream(productId), inventoryDecider, command);
   const order = (orderId: string, command: OrderCommand) =>
     streams.decide(orderStream(orderId), orderDecider, command);
   const available = (productId: string) =>
-    (streams.stateOf(licenceKeysStream(productId)) as InventoryState | undefined)?.available.size ?? 0;
+    (streams.stateOf(licenseKeysStream(productId)) as InventoryState | undefined)?.available.size ?? 0;
   // Small stores import small batches, so the keys sold and the keys added keep the proportions of any size.
   const importSize = Math.max(1, Math.min(MAX_IMPORT, Math.floor(options.keys / (options.products * 4))));
   const keyTexts = new Map<string, string>();
   const importKeys = (productId: string, count: number) => {
     const keys = Array.from({ length: count }, () => {
-      const text = licenceKeyText(rnd);
+      const text = licenseKeyText(rnd);
       const keyId = randomUUID();
       // Only the probe's key is ever read back: stop keeping texts once it is taken.
       if (!counts.probe) keyTexts.set(keyId, text);
@@ -132,7 +132,7 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
     });
     counts.keysAdded += count;
     return inventory(productId, {
-      type: 'AddLicenceKeys',
+      type: 'AddLicenseKeys',
       productId,
       keys,
       lowStockThreshold: LOW_STOCK_THRESHOLD,
@@ -205,13 +205,13 @@ function* generate(options: ScaleHistoryOptions, counts: ScaleCounts): Generator
       while (available(line.productId) < line.quantity) yield importKeys(line.productId, importSize);
       const requested = inventory(line.productId, keyRequest(orderId, line, now()));
       yield requested.append;
-      for (const event of requested.events as LicenceKeyEvent[]) {
+      for (const event of requested.events as LicenseKeyEvent[]) {
         if (event.type === 'LicenceKeysAssigned' && event.data.orderId === orderId) assigned.push(event.data);
       }
     }
     for (const { lineId, keys } of assigned) {
       counts.keysAssigned += keys.length;
-      yield order(orderId, { type: 'RecordLicenceKeys', orderId, lineId, keys, now: now() }).append;
+      yield order(orderId, { type: 'RecordLicenseKeys', orderId, lineId, keys, now: now() }).append;
     }
     const fulfilled = order(orderId, {
       type: 'RecordDeliveryEmailSent',

@@ -85,7 +85,7 @@ async function phase<T>(
  */
 export async function appendYearOfHistory(
   pool: pg.Pool,
-  licenceKeySecret: string,
+  licenseKeySecret: string,
   orders: number,
   print: (line: string) => void = console.log,
 ): Promise<{ counts: ScaleCounts; events: number }> {
@@ -94,7 +94,7 @@ export async function appendYearOfHistory(
     keys: orders * KEYS_PER_ORDER,
     products: PRODUCTS,
     seed: 2026,
-    vault: createKeyVault(licenceKeySecret),
+    vault: createKeyVault(licenseKeySecret),
   });
   const { counts } = history;
   const generating = timedIteration<BulkAppend>(history.appends);
@@ -125,7 +125,7 @@ export async function appendYearOfHistory(
  */
 export async function buildStore(
   databaseUrl: string,
-  licenceKeySecret: string,
+  licenseKeySecret: string,
   orders: number,
   print: (line: string) => void = console.log,
 ) {
@@ -133,7 +133,7 @@ export async function buildStore(
   const database = openDatabase(databaseUrl, { max: allProjectors.length + 2 });
   const eventStore = await openEventStore({ databaseUrl });
   try {
-    const { counts } = await appendYearOfHistory(database.pool, licenceKeySecret, orders, print);
+    const { counts } = await appendYearOfHistory(database.pool, licenseKeySecret, orders, print);
     const rebuilds = await phase(
       'every projector rebuilt in one pass over the log',
       orders,

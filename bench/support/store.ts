@@ -5,7 +5,7 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inventoryDecider, licenceKeysStream, productDecider, productStream } from '@licensestore/shared';
+import { inventoryDecider, licenseKeysStream, productDecider, productStream } from '@licensestore/shared';
 import { handleCommand } from '@licensestore/shared/commands';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
 import type { EventStore, Position } from '@licensestore/shared/eventstore';
@@ -40,7 +40,7 @@ export interface BenchStore {
   paypalUrl: string;
   /** Scratch DATA_DIR the roles share (mail, secrets). */
   dataDir: string;
-  licenceKeySecret: string;
+  licenseKeySecret: string;
   /** The first admin's password (username `admin`). */
   adminPassword: string;
   /** The api role's process id, for its memory figures. */
@@ -65,12 +65,12 @@ export interface BenchStoreOptions {
    * Fills the store before any role starts, once every schema exists, with the secret the roles open keys with:
    * a history the roles find already projected instead of catching up on it while a bench measures them.
    */
-  prepare?: (store: { databaseUrl: string; licenceKeySecret: string }) => Promise<void>;
+  prepare?: (store: { databaseUrl: string; licenseKeySecret: string }) => Promise<void>;
   /**
-   * Runs the roles on a store that already exists (a restored one, say): its database, its DATA_DIR, the licence-key
+   * Runs the roles on a store that already exists (a restored one, say): its database, its DATA_DIR, the license-key
    * secret its keys are sealed with and its first admin's password. Nothing is made in it, and stop leaves it there.
    */
-  existing?: { databaseUrl: string; dataDir: string; licenceKeySecret: string; adminPassword: string };
+  existing?: { databaseUrl: string; dataDir: string; licenseKeySecret: string; adminPassword: string };
 }
 
 /**
@@ -93,13 +93,13 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
     }
 
     const counted: Counted[] = [{ name: 'shoppers (this process)', pid: process.pid, descendants: false }];
-    const licenceKeySecret = existing?.licenceKeySecret ?? randomBytes(32).toString('base64url');
+    const licenseKeySecret = existing?.licenseKeySecret ?? randomBytes(32).toString('base64url');
     const adminPassword = existing?.adminPassword ?? randomBytes(16).toString('hex');
     const seeded =
       options.demoStore || options.prepare
-        ? await prepareStore({ databaseUrl, licenceKeySecret, seedDemo: !!options.demoStore, log: () => {} })
+        ? await prepareStore({ databaseUrl, licenseKeySecret, seedDemo: !!options.demoStore, log: () => {} })
         : { lastPosition: null };
-    await options.prepare?.({ databaseUrl, licenceKeySecret });
+    await options.prepare?.({ databaseUrl, licenseKeySecret });
     const [apiPort, paypalPort] = [await freePort(), await freePort()];
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const paypalOrigin = `http://127.0.0.1:${paypalPort}`;
@@ -113,7 +113,7 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
       REDIS_URL: redisUrl,
       SESSION_SECRET: randomBytes(32).toString('hex'),
       ADMIN_PASSWORD: adminPassword,
-      LICENCE_KEY_SECRET: licenceKeySecret,
+      LICENSE_KEY_SECRET: licenseKeySecret,
       SELLER_NAME: 'LicenseStore Bench Ltd',
       SELLER_ADDRESS: '1 Bench Street;Springfield',
       // A production start that takes no money says so; the emulator stands in for PayPal.
@@ -154,7 +154,7 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
     ]);
     if (seeded.lastPosition) {
       const database = openDatabase(databaseUrl, { max: 1 });
-      await waitUntilProjected(database, seeded.lastPosition, ['products', 'licence-keys']).finally(() =>
+      await waitUntilProjected(database, seeded.lastPosition, ['products', 'license-keys']).finally(() =>
         database.close(),
       );
     }
@@ -164,7 +164,7 @@ export async function startBenchStore(options: BenchStoreOptions = {}): Promise<
       apiUrl,
       paypalUrl: `${paypalOrigin}/paypal-sandbox`,
       dataDir,
-      licenceKeySecret,
+      licenseKeySecret,
       adminPassword,
       apiPid,
       counted,
@@ -280,7 +280,7 @@ export async function createCatalogue(
         type: 'CreateProduct',
         productId: id,
         fields: {
-          name: `Bench licence ${i}`,
+          name: `Bench license ${i}`,
           description: 'Benchmark product.',
           imageUrl: '/images/products/windows-11-pro.svg',
           category: 'Windows',
@@ -415,10 +415,10 @@ export async function stockKeys(
     });
     await handleCommand(
       eventStore,
-      licenceKeysStream(product.id),
+      licenseKeysStream(product.id),
       inventoryDecider,
       {
-        type: 'AddLicenceKeys',
+        type: 'AddLicenseKeys',
         productId: product.id,
         keys,
         lowStockThreshold: 0,

@@ -1,4 +1,4 @@
-// The licence-key inventory of the back office: its requests, its lists and a key opened in clear.
+// The license-key inventory of the back office: its requests, its lists and a key opened in clear.
 import { z } from 'zod';
 
 /** What a key is to the inventory: stock, held by an order, or taken back from one for good. */
@@ -15,18 +15,18 @@ export const keyListFiltersSchema = z.object({
 export type KeyListFilters = z.infer<typeof keyListFiltersSchema>;
 
 /** POST /api/license-keys: one key for one product (both required, checked with the product's format). */
-export const addLicenceKeyRequestSchema = z.object({
+export const addLicenseKeyRequestSchema = z.object({
   productId: z.string().optional(),
   key: z.string().optional(),
 });
-export type AddLicenceKeyRequest = z.input<typeof addLicenceKeyRequestSchema>;
+export type AddLicenseKeyRequest = z.input<typeof addLicenseKeyRequestSchema>;
 
 /** POST /api/license-keys/import as JSON: the keys one per line, for one product. */
-export const importLicenceKeysRequestSchema = z.object({
+export const importLicenseKeysRequestSchema = z.object({
   productId: z.string().optional(),
   keys: z.string().optional(),
 });
-export type ImportLicenceKeysRequest = z.input<typeof importLicenceKeysRequestSchema>;
+export type ImportLicenseKeysRequest = z.input<typeof importLicenseKeysRequestSchema>;
 
 /** A key in the back office's list: masked for every reader (an admin opens one through its recorded reveal). */
 export interface KeyListItem {
@@ -46,7 +46,7 @@ export interface KeyListItem {
  * clear to admins (stock, nobody's yet); a key assigned to an order masked for everyone, as it opens only through the
  * order's recorded reveal; auditors see every key masked.
  */
-export interface LicenceKeyView {
+export interface LicenseKeyView {
   id: string;
   productId: string;
   /** Null once the product has been deleted. */

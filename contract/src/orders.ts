@@ -1,4 +1,4 @@
-// The order routes' requests, and the schemas of the answers that carry licence keys and money.
+// The order routes' requests, and the schemas of the answers that carry license keys and money.
 import {
   type BackOfficeOrderView,
   decimalAmount,

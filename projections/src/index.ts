@@ -3,11 +3,11 @@ export { auditLogProjector } from './audit-log/projector.js';
 export { type CustomerRow, customersProjector, foldCustomerEvents } from './customers/projector.js';
 export { dashboardProjector } from './dashboard/projector.js';
 export {
-  foldLicenceKeyEvents,
-  type LicenceKeyRow,
-  licenceKeysProjector,
+  foldLicenseKeyEvents,
+  type LicenseKeyRow,
+  licenseKeysProjector,
   type StockChange,
-} from './licence-keys/projector.js';
+} from './license-keys/projector.js';
 export { type ProjectionsOptions, startProjections } from './main.js';
 export { migrateReadModel } from './migrations/index.js';
 export {

@@ -2,7 +2,7 @@ import { auditLogProjector } from './audit-log/projector.js';
 import { customersProjector } from './customers/projector.js';
 import { dashboardProjector } from './dashboard/projector.js';
 import { keyHistoryProjector } from './key-history/projector.js';
-import { licenceKeysProjector } from './licence-keys/projector.js';
+import { licenseKeysProjector } from './license-keys/projector.js';
 import { ordersProjector } from './orders/projector.js';
 import { productsProjector } from './products/projector.js';
 import type { Projector } from './projector.js';
@@ -13,7 +13,7 @@ export const allProjectors: readonly Projector[] = [
   ordersProjector,
   customersProjector,
   dashboardProjector,
-  licenceKeysProjector,
+  licenseKeysProjector,
   auditLogProjector,
   keyHistoryProjector,
 ];

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { licenceKeysStream, orderStream } from '@licensestore/shared';
+import { licenseKeysStream, orderStream } from '@licensestore/shared';
 import { WITHHELD_KEY } from '@licensestore/shared/audit';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLogProjector } from '../src/audit-log/projector.js';
 import { readAllEvents, recordingLogger, useRunningReadModel } from './support/harness.js';
-import { assignmentsIn, inventoryOf, newKeys, ordersIn, testVault } from './support/licence-keys.js';
+import { assignmentsIn, inventoryOf, newKeys, ordersIn, testVault } from './support/license-keys.js';
 import { appendProduct, orderLine, productCreated, productFields } from './support/orders.js';
 
 const SEALED = /v1\.[0-9a-f]{8}\./;
@@ -89,8 +89,8 @@ describe('audit-log projector', () => {
         rows.filter((row) => row.order_id === orderId).map((row) => `${row.stream} ${row.type}`),
       ).toEqual([
         `${orderStream(orderId)} OrderCaptured`,
-        `${licenceKeysStream(productId)} LicenceKeysRequested`,
-        `${licenceKeysStream(productId)} LicenceKeysAssigned`,
+        `${licenseKeysStream(productId)} LicenceKeysRequested`,
+        `${licenseKeysStream(productId)} LicenceKeysAssigned`,
         `${orderStream(orderId)} OrderLicenceKeysAssigned`,
         `${orderStream(orderId)} OrderFulfilled`,
       ]);

@@ -6,7 +6,7 @@ import { dashboardAsOf, waitForProjections } from '@licensestore/shared/readmode
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestReadModel, readAllEvents, recordingLogger, startRunner } from './support/harness.js';
-import { deliveryHistory } from './support/licence-keys.js';
+import { deliveryHistory } from './support/license-keys.js';
 import { appendHistory, storedStats, storeHistory } from './support/orders.js';
 
 describe('dashboard as of a moment', () => {

@@ -3,7 +3,7 @@ import type { OrderLine } from '@licensestore/shared';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestReadModel, recordingLogger, startRunner } from './support/harness.js';
-import { assignmentsIn, inventoryOf, newKeys, ordersIn, testVault } from './support/licence-keys.js';
+import { assignmentsIn, inventoryOf, newKeys, ordersIn, testVault } from './support/license-keys.js';
 import {
   appendOrder,
   appendProduct,
@@ -37,7 +37,7 @@ describe('dashboard projector', () => {
   const settled = async () => {
     expect(
       await waitForProjections(env.pool, last, {
-        projectors: ['products', 'orders', 'licence-keys', 'dashboard'],
+        projectors: ['products', 'orders', 'license-keys', 'dashboard'],
         timeoutMs: 10_000,
       }),
     ).toBe(true);

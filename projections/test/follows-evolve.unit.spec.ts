@@ -6,8 +6,8 @@ import {
   initialInventoryState,
   initialOrderState,
   keyStatus,
-  type LicenceKeyEvent,
-  licenceKeyEventSchemas,
+  type LicenseKeyEvent,
+  licenseKeyEventSchemas,
   orderEventSchemas,
   orderStatusSchema,
   type PlacedOrder,
@@ -20,7 +20,7 @@ import {
   statusAfter,
 } from '@licensestore/shared/readmodel';
 import { describe, expect, it } from 'vitest';
-import { newKey, testVault } from './support/licence-keys.js';
+import { newKey, testVault } from './support/license-keys.js';
 import { orderCaptured, orderLine } from './support/orders.js';
 
 const at = '2026-06-01T09:00:00.000Z';
@@ -156,7 +156,7 @@ describe('keyStatusAfter', () => {
       const productId = randomUUID();
       const { keyId, key: sealed, fingerprint } = newKey(testVault());
       const orderId = randomUUID();
-      const events: LicenceKeyEvent[] = [
+      const events: LicenseKeyEvent[] = [
         {
           type: 'LicenceKeyAdded',
           data: { productId, keyId, key: sealed, fingerprint, addedAt: at },
@@ -189,15 +189,15 @@ describe('keyStatusAfter', () => {
         },
       ];
       expect(new Set(events.map((event) => event.type))).toEqual(
-        new Set(Object.keys(licenceKeyEventSchemas)),
+        new Set(Object.keys(licenseKeyEventSchemas)),
       );
       const [added, , requested, assigned] = events as [
-        LicenceKeyEvent,
-        LicenceKeyEvent,
-        LicenceKeyEvent,
-        LicenceKeyEvent,
+        LicenseKeyEvent,
+        LicenseKeyEvent,
+        LicenseKeyEvent,
+        LicenseKeyEvent,
       ];
-      const revoked = events.find((event) => event.type === 'LicenceKeyRevoked') as LicenceKeyEvent;
+      const revoked = events.find((event) => event.type === 'LicenceKeyRevoked') as LicenseKeyEvent;
       const inventories: Array<[KeyStatus | undefined, InventoryState]> = [
         [undefined, initialInventoryState],
         ['available', [added].reduce(evolveInventory, initialInventoryState)],

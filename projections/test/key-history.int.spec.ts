@@ -6,7 +6,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyHistoryProjector } from '../src/key-history/projector.js';
 import { openTestReadModel, readAllEvents } from './support/harness.js';
-import { deliveryHistory, testVault } from './support/licence-keys.js';
+import { deliveryHistory, testVault } from './support/license-keys.js';
 import { appendHistory } from './support/orders.js';
 
 type Env = Awaited<ReturnType<typeof openTestReadModel>>;

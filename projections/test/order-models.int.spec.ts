@@ -7,12 +7,12 @@ import {
   type InventoryState,
   initialInventoryState,
   initialOrderState,
-  LICENCE_KEYS_CATEGORY,
+  LICENSE_KEYS_CATEGORY,
   type OrderState,
   type OrderStatus,
   orderStream,
   type PlacedOrder,
-  parseLicenceKeyEvent,
+  parseLicenseKeyEvent,
   parseOrderEvent,
   soldTo,
 } from '@licensestore/shared';
@@ -23,7 +23,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { customersProjector } from '../src/customers/projector.js';
 import { dashboardProjector } from '../src/dashboard/projector.js';
-import { licenceKeysProjector } from '../src/licence-keys/projector.js';
+import { licenseKeysProjector } from '../src/license-keys/projector.js';
 import { ordersProjector } from '../src/orders/projector.js';
 import { allProjectors } from '../src/projectors.js';
 import { metadata } from './support/catalogue.js';
@@ -34,7 +34,7 @@ import {
   type TestReadModel,
   useTestReadModel,
 } from './support/harness.js';
-import { deliveryHistory, testVault } from './support/licence-keys.js';
+import { deliveryHistory, testVault } from './support/license-keys.js';
 import {
   appendHistory,
   countedStats,
@@ -45,7 +45,7 @@ import {
   storeHistory,
 } from './support/orders.js';
 
-const ORDER_PROJECTORS = [ordersProjector, customersProjector, dashboardProjector, licenceKeysProjector];
+const ORDER_PROJECTORS = [ordersProjector, customersProjector, dashboardProjector, licenseKeysProjector];
 
 const tableOid = async (env: TestReadModel, table: string) =>
   (await sql<{ oid: number }>`SELECT ${`public.${table}`}::regclass::oid AS oid`.execute(env.db)).rows[0]
@@ -69,8 +69,8 @@ function expectedModels(events: readonly RecordedEvent[]) {
         const id = event.data.orderId;
         orders.set(id, evolveOrder(orders.get(id) ?? initialOrderState, event));
         if (event.type === 'OrderPaymentDenied' && orders.get(id)?.status !== 'absent') declined.add(id);
-      } else if (category === LICENCE_KEYS_CATEGORY) {
-        const event = parseLicenceKeyEvent(recorded.type, recorded.data);
+      } else if (category === LICENSE_KEYS_CATEGORY) {
+        const event = parseLicenseKeyEvent(recorded.type, recorded.data);
         if (!event) continue;
         const id = event.data.productId;
         inventories.set(id, evolveInventory(inventories.get(id) ?? initialInventoryState, event));
@@ -194,11 +194,11 @@ describe('order read models', () => {
       expect(new Map(live.order_items?.map((row) => [row.id as string, row.license_keys]))).toEqual(
         expected.lineKeys,
       );
-      expect(live.licence_keys?.map(({ added_at, assigned_at, ...row }) => row).sort(byId)).toEqual(
+      expect(live.license_keys?.map(({ added_at, assigned_at, ...row }) => row).sort(byId)).toEqual(
         expected.keys.sort(byId),
       );
       expect(
-        new Map(live.licence_key_stock?.map(({ product_id, updated_at, ...counts }) => [product_id, counts])),
+        new Map(live.license_key_stock?.map(({ product_id, updated_at, ...counts }) => [product_id, counts])),
       ).toEqual(expected.stock);
       const stock = [...expected.stock.values()];
       expect(stock.some((counts) => counts.waiting > 0 && counts.assigned > 0)).toBe(true);
@@ -230,8 +230,8 @@ describe('order read models', () => {
         await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(env.db);
         await projector.createTables(env.db, schema);
         // Twice: a batch applied again (idempotent upserts, counters moved by differences) changes nothing. Not
-        // the licence keys: their waiting units move by the events, which the runner applies exactly once.
-        for (let time = 0; time < (projector === licenceKeysProjector ? 1 : 2); time++) {
+        // the license keys: their waiting units move by the events, which the runner applies exactly once.
+        for (let time = 0; time < (projector === licenseKeysProjector ? 1 : 2); time++) {
           await env.db
             .transaction()
             .execute((trx) => projector.apply(trx, logged, { schema, log: silentLogger }));

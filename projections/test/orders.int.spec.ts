@@ -9,7 +9,7 @@ import { dashboardProjector } from '../src/dashboard/projector.js';
 import { ordersProjector } from '../src/orders/projector.js';
 import { metadata } from './support/catalogue.js';
 import { useRunningReadModel } from './support/harness.js';
-import { newKeys, ordersIn, testVault } from './support/licence-keys.js';
+import { newKeys, ordersIn, testVault } from './support/license-keys.js';
 import {
   appendOrder,
   orderCaptured,

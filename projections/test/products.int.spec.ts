@@ -13,7 +13,7 @@ import {
 
 const fields = {
   name: 'Microsoft Office 2021 Professional Plus',
-  description: 'Genuine licence key, delivered by e-mail.',
+  description: 'Genuine license key, delivered by e-mail.',
   imageUrl: '/uploads/products/office-2021.webp',
   category: 'Office',
   platform: 'Windows',

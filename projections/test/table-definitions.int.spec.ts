@@ -154,6 +154,40 @@ describe("the projectors' tables", () => {
     });
   });
 
+  it('keep their rows and checkpoint on a store that named them with the earlier spelling, "licence"', async () => {
+    await withNewDatabase(async (db) => {
+      await migrateReadModel(db);
+      const made = await shape(db, 'public', 'license_keys');
+      const keyId = '00000000-0000-4000-8000-000000000001';
+      await sql`INSERT INTO license_keys (id, product_id, key_sealed, fingerprint, status, added_at)
+                VALUES (${keyId}, ${keyId}, 'sealed', 'print', 'available', now())`.execute(db);
+      await ensureCheckpoint(db, 'license-keys', 2);
+      // The store as the earlier code left it: every name spelt "licence", the renaming migration not yet run.
+      const renamed = await sql<{ name: string; kind: string }>`
+        SELECT relname AS name, relkind AS kind FROM pg_class
+         WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'i') AND relname LIKE '%license%'`.execute(
+        db,
+      );
+      for (const { name, kind } of renamed.rows) {
+        await sql`ALTER ${sql.raw(kind === 'r' ? 'TABLE' : 'INDEX')} ${sql.id(name)}
+                  RENAME TO ${sql.id(name.replaceAll('license', 'licence'))}`.execute(db);
+      }
+      await sql`UPDATE projection_checkpoints SET name = 'licence-keys' WHERE name = 'license-keys'`.execute(
+        db,
+      );
+      await sql`DELETE FROM read_model_migrations WHERE name = '2026_12_06_002_license_spelling'`.execute(db);
+
+      await migrateReadModel(db);
+      expect(await shape(db, 'public', 'license_keys')).toEqual(made);
+      expect(
+        await tablesIn(db, 'public', ['licence_keys', 'licence_key_stock', 'dashboard_licence_keys']),
+      ).toEqual([]);
+      const kept = await sql<{ id: string }>`SELECT id FROM license_keys`.execute(db);
+      expect(kept.rows).toEqual([{ id: keyId }]);
+      expect((await checkpoints(db)).map((checkpoint) => checkpoint.name)).toContain('license-keys');
+    });
+  });
+
   // A GIN index queues new entries in a pending list that every search reads whole: at Postgres's default of 4 MB,
   // a busy customers table's name search took 95 ms instead of 4 (a scratch table of 333,333 customers, 3 % updated).
   it('keep the pending list of every trigram index small, so a search never reads megabytes of queued entries', async () => {
@@ -189,13 +223,13 @@ describe("the projectors' tables", () => {
         customer_orders: ['customer_orders_pkey'],
         customers: ['customers_pkey'],
         dashboard_customers: ['dashboard_customers_pkey'],
-        dashboard_licence_keys: ['dashboard_licence_keys_pkey'],
+        dashboard_license_keys: ['dashboard_license_keys_pkey'],
         dashboard_orders: ['dashboard_orders_pkey'],
         dashboard_products: ['dashboard_products_pkey'],
         dashboard_stats: ['dashboard_stats_pkey'],
         key_history: ['key_history_order_idx', 'key_history_pkey'],
-        licence_key_stock: ['licence_key_stock_pkey'],
-        licence_keys: ['licence_keys_pkey'],
+        license_key_stock: ['license_key_stock_pkey'],
+        license_keys: ['license_keys_pkey'],
         order_items: ['order_items_order_id_idx', 'order_items_pkey'],
         order_refunds: ['order_refunds_pkey'],
         orders: ['orders_paypal_order_id_key', 'orders_pkey', 'orders_receipt_number_key'],

@@ -19,7 +19,7 @@ import {
   startRunner,
   useTestReadModel,
 } from './support/harness.js';
-import { deliveryHistory, testVault } from './support/licence-keys.js';
+import { deliveryHistory, testVault } from './support/license-keys.js';
 import {
   appendHistory,
   orderCaptured,

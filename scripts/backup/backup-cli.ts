@@ -6,7 +6,7 @@ import { type Config, databaseUrlForTool, loadConfig } from '@licensestore/share
 import { createPool } from '@licensestore/shared/db';
 import { openBareEventStore } from '@licensestore/shared/eventstore';
 import { abortedOnSignal, runCli, UsageError } from '../../projections/src/cli-support.js';
-import { LICENCE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
+import { LICENSE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
 import { type BackupSummary, takeBackup } from './backup.js';
 import { followBackups } from './follow.js';
 import { BackupRefusedError, UPLOADS_DIR } from './format.js';
@@ -18,7 +18,7 @@ const USAGE = `usage: BACKUP_PASSPHRASE=… npm run backup -- --out DIR [--since
        BACKUP_PASSPHRASE=… npm run backup -- --out FOLDER --follow [--every SECONDS] [--full-every HOURS]
                                              [--ship s3://BUCKET/PREFIX]
   Backs up the store npm start runs (or DATABASE_URL's, or EVENTSTORE_CONNECTION_STRING's log) into DIR, a new or
-  empty directory, while it runs: the event log, the back-office users, uploaded images and the licence-key secret
+  empty directory, while it runs: the event log, the back-office users, uploaded images and the license-key secret
   (encrypted with BACKUP_PASSPHRASE), with a manifest. With --since, only what came after the backup PREVIOUS (a
   full backup or an increment). With --follow it keeps running beside the store, adding to FOLDER an increment of
   what is new every SECONDS (5) and a full backup every HOURS (24). With --ship, each part is also uploaded as soon
@@ -28,14 +28,14 @@ const USAGE = `usage: BACKUP_PASSPHRASE=… npm run backup -- --out DIR [--since
   S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY (no keys: the AWS SDK's default chain). Bring it back with
   npm run restore -- DIR… (or s3://BUCKET/PREFIX).`;
 
-/** The licence-key secret the store runs with: LICENCE_KEY_SECRET, else the one npm start keeps in DATA_DIR. */
-async function licenceKeySecret(config: Config): Promise<string> {
-  if (config.LICENCE_KEY_SECRET) return config.LICENCE_KEY_SECRET;
-  const file = join(secretsDir(config.DATA_DIR), LICENCE_KEY_SECRET_FILE);
+/** The license-key secret the store runs with: LICENSE_KEY_SECRET, else the one npm start keeps in DATA_DIR. */
+async function licenseKeySecret(config: Config): Promise<string> {
+  if (config.LICENSE_KEY_SECRET) return config.LICENSE_KEY_SECRET;
+  const file = join(secretsDir(config.DATA_DIR), LICENSE_KEY_SECRET_FILE);
   if (!existsSync(file)) {
     throw new BackupRefusedError(
-      `LICENCE_KEY_SECRET is not set and ${file} does not exist: without the key that seals the sold licence keys a ` +
-        'backup could not give them back. Set LICENCE_KEY_SECRET to the one the store runs with.',
+      `LICENSE_KEY_SECRET is not set and ${file} does not exist: without the key that seals the sold license keys a ` +
+        'backup could not give them back. Set LICENSE_KEY_SECRET to the one the store runs with.',
     );
   }
   return (await readFile(file, 'utf8')).trim();
@@ -63,7 +63,7 @@ function printBackup(out: string, { manifest, durationMs, eventsMs }: BackupSumm
       ? `  uploads: ${uploads.files.filter((file) => file.copied).length} files copied of ${uploads.files.length}`
       : `  uploads: in S3 bucket ${uploads.bucket}, not copied`,
   );
-  if (manifest.secrets) console.log('  secrets: the licence-key secret, encrypted with BACKUP_PASSPHRASE');
+  if (manifest.secrets) console.log('  secrets: the license-key secret, encrypted with BACKUP_PASSPHRASE');
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -99,7 +99,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const shipper = shipTo && new S3Shipper(s3Client(backupS3Connection(config)), shipTo);
   const passphrase = sealingKey(config);
-  const secrets = { LICENCE_KEY_SECRET: await licenceKeySecret(config) };
+  const secrets = { LICENCE_KEY_SECRET: await licenseKeySecret(config) };
   const databaseUrl = await databaseUrlForTool(config);
   const store = await openBareEventStore({
     databaseUrl,

@@ -22,14 +22,14 @@ async function run(script: string, args: string[], env: Record<string, string>) 
 }
 
 describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
-  const licenceKeySecret = randomBytes(32).toString('base64url');
+  const licenseKeySecret = randomBytes(32).toString('base64url');
   let source: ApiWithReadModel;
   let work: string;
   const restoredDirs: string[] = [];
 
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'backup-cli-'));
-    source = await startApiWithReadModel({ env: { LICENCE_KEY_SECRET: licenceKeySecret } });
+    source = await startApiWithReadModel({ env: { LICENSE_KEY_SECRET: licenseKeySecret } });
     await source.productWithKeys(3);
   });
   afterAll(async () => {
@@ -41,7 +41,7 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
     const out = join(work, 'none');
     const { code, output } = await run('backup-cli.ts', ['--out', out], {
       DATABASE_URL: source.databaseUrl,
-      LICENCE_KEY_SECRET: licenceKeySecret,
+      LICENSE_KEY_SECRET: licenseKeySecret,
     });
     expect(code).toBe(2);
     expect(output).toContain('BACKUP_PASSPHRASE');
@@ -52,7 +52,7 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
     const out = join(work, 'backup');
     const backup = await run('backup-cli.ts', ['--out', out], {
       DATABASE_URL: source.databaseUrl,
-      LICENCE_KEY_SECRET: licenceKeySecret,
+      LICENSE_KEY_SECRET: licenseKeySecret,
       BACKUP_PASSPHRASE: PASSPHRASE,
     });
     expect(backup.output).toMatch(/events: \d+ up to position \d{20}\/\d{20}/);
@@ -66,7 +66,7 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
     expect(restore.output).toMatch(/events: all of \d+/);
     expect(restore.code).toBe(0);
     expect((await readFile(join(dataDir, 'secrets', 'licence-key-secret'), 'utf8')).trim()).toBe(
-      licenceKeySecret,
+      licenseKeySecret,
     );
     expect(existsSync(join(dataDir, 'postgres', 'PG_VERSION'))).toBe(true);
 
@@ -84,7 +84,7 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
     const out = join(work, 'for-recipient');
     const backup = await run('backup-cli.ts', ['--out', out], {
       DATABASE_URL: source.databaseUrl,
-      LICENCE_KEY_SECRET: licenceKeySecret,
+      LICENSE_KEY_SECRET: licenseKeySecret,
       BACKUP_RECIPIENT: recipientFile,
     });
     expect(backup.code).toBe(0);
@@ -101,14 +101,14 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
     expect(restore.output).toContain('log checked: all');
     expect(restore.code).toBe(0);
     expect((await readFile(join(dataDir, 'secrets', 'licence-key-secret'), 'utf8')).trim()).toBe(
-      licenceKeySecret,
+      licenseKeySecret,
     );
   });
 
   it('adds an increment with --since, and restores the full backup followed by it', async () => {
     const env = {
       DATABASE_URL: source.databaseUrl,
-      LICENCE_KEY_SECRET: licenceKeySecret,
+      LICENSE_KEY_SECRET: licenseKeySecret,
       BACKUP_PASSPHRASE: PASSPHRASE,
     };
     const full = join(work, 'full');
@@ -136,7 +136,7 @@ describe('npm run backup, then npm run restore into a new DATA_DIR', () => {
       NODE_ENV: 'test',
       LOG_LEVEL: 'warn',
       DATABASE_URL: source.databaseUrl,
-      LICENCE_KEY_SECRET: licenceKeySecret,
+      LICENSE_KEY_SECRET: licenseKeySecret,
       BACKUP_PASSPHRASE: PASSPHRASE,
     });
     await vi.waitFor(() => expect(existsSync(join(folder, '00000001-full'))).toBe(true), {

@@ -33,10 +33,10 @@ export interface GeneratedHistory {
  */
 export async function fillWithHistory(
   databaseUrl: string,
-  licenceKeySecret: string,
+  licenseKeySecret: string,
   print: (line: string) => void,
 ): Promise<GeneratedHistory> {
-  const { counts } = await buildStore(databaseUrl, licenceKeySecret, scaledOrders(1), print);
+  const { counts } = await buildStore(databaseUrl, licenseKeySecret, scaledOrders(1), print);
   const database = openDatabase(databaseUrl, { max: 1 });
   try {
     const head = await logHead(database.pool);

@@ -164,8 +164,8 @@ async function main(): Promise<Check[]> {
       startBenchStore({
         workers: true,
         ...(SCALE && {
-          prepare: async ({ databaseUrl, licenceKeySecret }) => {
-            history = await fillWithHistory(databaseUrl, licenceKeySecret, progress);
+          prepare: async ({ databaseUrl, licenseKeySecret }) => {
+            history = await fillWithHistory(databaseUrl, licenseKeySecret, progress);
           },
         }),
       }),
@@ -193,7 +193,7 @@ async function main(): Promise<Check[]> {
     const products = await createCatalogue(eventStore, database, PRODUCTS);
     await stockKeys(
       eventStore,
-      source.licenceKeySecret,
+      source.licenseKeySecret,
       products,
       Math.ceil(ORDERS / PRODUCTS) + 4,
       'DRILL-',
@@ -210,7 +210,7 @@ async function main(): Promise<Check[]> {
         pool: database.pool,
         uploadsDir: join(source.dataDir, 'uploads'),
         s3: null,
-        secrets: { LICENCE_KEY_SECRET: source.licenceKeySecret },
+        secrets: { LICENCE_KEY_SECRET: source.licenseKeySecret },
         passphrase: PASSPHRASE,
         out,
         since,
@@ -269,7 +269,7 @@ async function main(): Promise<Check[]> {
         ORDER BY receipt_number COLLATE "C" DESC LIMIT 1`,
     );
     const lastReceipt = lastReceipts[0]?.receipt_number;
-    const { licenceKeySecret, adminPassword } = source;
+    const { licenseKeySecret, adminPassword } = source;
     progress(
       `built in ${Math.round((performance.now() - started) / 1000)} s: ${seen.refunds} refunds, ` +
         `${seen.pendingPayments} payments pending, ${seen.shown.size} buyers shown their keys, ` +
@@ -347,10 +347,10 @@ async function main(): Promise<Check[]> {
 
     const restoredSecret = (await readFile(summary.secretFile, 'utf8')).trim();
     check({
-      name: 'licence-key secret',
-      passed: restoredSecret === licenceKeySecret,
+      name: 'license-key secret',
+      passed: restoredSecret === licenseKeySecret,
       detail:
-        restoredSecret === licenceKeySecret
+        restoredSecret === licenseKeySecret
           ? `restored to ${summary.secretFile}`
           : 'differs from the one the keys were sealed with',
     });
@@ -361,7 +361,7 @@ async function main(): Promise<Check[]> {
     const next = await phase('restored store started', () =>
       startBenchStore({
         workers: true,
-        existing: { databaseUrl, dataDir: target, licenceKeySecret: restoredSecret, adminPassword },
+        existing: { databaseUrl, dataDir: target, licenseKeySecret: restoredSecret, adminPassword },
       }),
     );
     cleanups.push(() => next.stop());
@@ -421,7 +421,7 @@ async function openedKeys(
   let opened = 0;
   for (const orderId of orders) {
     const { rows } = await database.pool.query<{ key_sealed: string }>(
-      'SELECT key_sealed FROM licence_keys WHERE order_id::text = $1',
+      'SELECT key_sealed FROM license_keys WHERE order_id::text = $1',
       [orderId],
     );
     const keys = rows.map((row) => vault.open(row.key_sealed)).sort();
@@ -455,7 +455,7 @@ async function sellTheNextKey(
   await waitForOrders(database.pool, new Map([[purchase.orderId, 'completed']]));
   const shown = await shownKeys(store, purchase);
   const { rows } = await database.pool.query<{ key_sealed: string }>(
-    'SELECT key_sealed FROM licence_keys WHERE order_id::text = $1',
+    'SELECT key_sealed FROM license_keys WHERE order_id::text = $1',
     [purchase.orderId],
   );
   const { rows: order } = await database.pool.query<{ receipt_number: string }>(

@@ -93,10 +93,10 @@ function printSummary(summary: RestoreSummary, secretConfigured: boolean): void 
           'backup holds them; read models rebuilt from it (npm run audit:verify compares them with a second replay)'
       : `  log DIFFERS from the backup: ${verify.difference}`,
   );
-  console.log(`  licence-key secret: ${summary.secretFile} (mode 600), where npm start reads it`);
+  console.log(`  license-key secret: ${summary.secretFile} (mode 600), where npm start reads it`);
   if (secretConfigured) {
     console.log(
-      '  LICENCE_KEY_SECRET is set here: every role must run with the restored one, the content of that file',
+      '  LICENSE_KEY_SECRET is set here: every role must run with the restored one, the content of that file',
     );
   }
 }
@@ -165,7 +165,7 @@ async function restoreFrom(
       dataDir: resolve(config.DATA_DIR),
       log: jsonLogger({ role: 'restore' }, config.LOG_LEVEL),
     });
-    printSummary(summary, config.LICENCE_KEY_SECRET !== undefined);
+    printSummary(summary, config.LICENSE_KEY_SECRET !== undefined);
     return summary.verify.passed ? 0 : 1;
   } finally {
     await target.release();

@@ -19,7 +19,7 @@ import type pg from 'pg';
 import { allProjectors } from '../../projections/src/projectors.js';
 import { type RebuildResult, rebuildProjectors } from '../../projections/src/rebuild.js';
 import { prepareStore } from '../lib/prepare.js';
-import { LICENCE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
+import { LICENSE_KEY_SECRET_FILE, secretsDir } from '../lib/secrets.js';
 import {
   type BackupLine,
   BackupRefusedError,
@@ -66,7 +66,7 @@ export interface RestoreOptions {
   until?: RestorePoint | undefined;
   /** The empty database to restore into (event log and tables). */
   databaseUrl: string;
-  /** The DATA_DIR of the store that will run on it: its licence-key secret and uploads go there. */
+  /** The DATA_DIR of the store that will run on it: its license-key secret and uploads go there. */
   dataDir: string;
   log: Logger;
 }
@@ -179,14 +179,14 @@ function checkSequence(parts: BackupPart[]): void {
 
 /**
  * Brings a checked backup back into an empty store. Before anything is written, the target must hold no event, no
- * kept row, no upload and no other licence-key secret. Then the log goes back as it was (up to `until`), then the
+ * kept row, no upload and no other license-key secret. Then the log goes back as it was (up to `until`), then the
  * kept tables, uploads and the secret; every read model is rebuilt from the log, whose read is compared with the
  * backup on the way.
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreSummary> {
   const started = performance.now();
   const { parts, secrets } = options.backup;
-  const secretFile = join(secretsDir(options.dataDir), LICENCE_KEY_SECRET_FILE);
+  const secretFile = join(secretsDir(options.dataDir), LICENSE_KEY_SECRET_FILE);
   await checkTargetFiles(options.dataDir, secretFile, secrets);
 
   // The pool size a one-pass rebuild opens: one connection holds its locks while each projector writes on its own.
@@ -195,7 +195,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreSum
     await checkTargetDatabase(database.pool);
     await prepareStore({
       databaseUrl: options.databaseUrl,
-      licenceKeySecret: secrets.LICENCE_KEY_SECRET,
+      licenseKeySecret: secrets.LICENCE_KEY_SECRET,
       seedDemo: false,
       log: () => {},
     });
@@ -389,7 +389,7 @@ async function* restoredEvents(
   }
 }
 
-/** A DATA_DIR that holds uploads, or a licence-key secret other than the backup's, belongs to another store. */
+/** A DATA_DIR that holds uploads, or a license-key secret other than the backup's, belongs to another store. */
 async function checkTargetFiles(dataDir: string, secretFile: string, secrets: BackupSecrets): Promise<void> {
   const uploads = join(dataDir, UPLOADS_DIR);
   if (existsSync(uploads) && (await readdir(uploads)).length > 0) {
@@ -397,7 +397,7 @@ async function checkTargetFiles(dataDir: string, secretFile: string, secrets: Ba
   }
   if (existsSync(secretFile) && (await readFile(secretFile, 'utf8')).trim() !== secrets.LICENCE_KEY_SECRET) {
     throw new BackupRefusedError(
-      `the target is not empty: ${secretFile} holds another licence-key secret (another store's)`,
+      `the target is not empty: ${secretFile} holds another license-key secret (another store's)`,
     );
   }
 }
@@ -455,7 +455,7 @@ async function restoreUploads(sources: Map<string, string>, to: string): Promise
   return sources.size;
 }
 
-/** Where `npm start` reads the licence-key secret when LICENCE_KEY_SECRET is not set (owner-only, as it makes it). */
+/** Where `npm start` reads the license-key secret when LICENSE_KEY_SECRET is not set (owner-only, as it makes it). */
 async function writeSecret(file: string, secrets: BackupSecrets): Promise<void> {
   await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await chmod(dirname(file), 0o700);

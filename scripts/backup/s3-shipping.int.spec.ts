@@ -30,7 +30,7 @@ async function keysIn(client: S3Client, bucket: string, prefix: string): Promise
 }
 
 describe('Backups shipped to S3', () => {
-  const licenceKeySecret = randomBytes(32).toString('base64url');
+  const licenseKeySecret = randomBytes(32).toString('base64url');
   let server: S3rver;
   let endpoint: string;
   let client: S3Client;
@@ -60,10 +60,10 @@ describe('Backups shipped to S3', () => {
       endpoint,
       credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
     });
-    source = await startApiWithReadModel({ env: { LICENCE_KEY_SECRET: licenceKeySecret } });
+    source = await startApiWithReadModel({ env: { LICENSE_KEY_SECRET: licenseKeySecret } });
     ({ options, close } = await backupSource(source.databaseUrl, {
       uploadsDir: join(work, 'uploads'),
-      licenceKeySecret,
+      licenseKeySecret,
       passphrase: PASSPHRASE,
     }));
     await source.productWithKeys(2);
@@ -269,7 +269,7 @@ describe('Backups shipped to S3', () => {
         NODE_ENV: 'test',
         LOG_LEVEL: 'warn',
         DATABASE_URL: source.databaseUrl,
-        LICENCE_KEY_SECRET: licenceKeySecret,
+        LICENSE_KEY_SECRET: licenseKeySecret,
         BACKUP_PASSPHRASE: PASSPHRASE,
         ...s3Env(),
       },

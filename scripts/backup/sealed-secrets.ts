@@ -16,7 +16,10 @@ import { type Config, ConfigError } from '@licensestore/shared/config';
 import { z } from 'zod';
 import { BackupRefusedError, SECRETS_FILE } from './format.js';
 
-/** The secrets a restored store cannot do without (the licence-key secret seals every sold key and signs links). */
+/**
+ * The secrets a restored store cannot do without (the license-key secret seals every sold key and signs links), under
+ * the name the first backups held it by.
+ */
 export const secretsSchema = z.object({ LICENCE_KEY_SECRET: z.string().min(32) });
 export type BackupSecrets = z.infer<typeof secretsSchema>;
 
@@ -110,7 +113,7 @@ function isPrivateKey(pem: Buffer): boolean {
 function checkPassphrase(passphrase: string | undefined): string {
   if (!passphrase) {
     throw new ConfigError([
-      'BACKUP_PASSPHRASE: not set (nor BACKUP_RECIPIENT); a backup holds the licence-key secret, which it keeps only ' +
+      'BACKUP_PASSPHRASE: not set (nor BACKUP_RECIPIENT); a backup holds the license-key secret, which it keeps only ' +
         'encrypted',
     ]);
   }

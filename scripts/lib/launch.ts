@@ -14,7 +14,7 @@ import { type Balancer, HaproxyNotInstalledError, haproxyInstalled, startBalance
 import { lockDataDir } from './lock.js';
 import { prepareStore } from './prepare.js';
 import { LABEL_WIDTH } from './roles.js';
-import { resolveLicenceKeySecret, resolveSessionSecret } from './secrets.js';
+import { resolveLicenseKeySecret, resolveSessionSecret } from './secrets.js';
 import { spawnServicesHost } from './services.js';
 import type { RoleInstance, Stack } from './stack.js';
 import { buildWebIfStale } from './web-build.js';
@@ -84,7 +84,7 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
   const redisUrl = config.REDIS_URL ?? local.redisUrl;
   if (!databaseUrl || !redisUrl) throw new Error('the local services did not report their URLs');
   const sessionSecret = await resolveSessionSecret(dataDir, config.SESSION_SECRET);
-  const licenceKeySecret = await resolveLicenceKeySecret(dataDir, config.LICENCE_KEY_SECRET);
+  const licenseKeySecret = await resolveLicenseKeySecret(dataDir, config.LICENSE_KEY_SECRET);
   // For tools run beside the stack (`npm run rebuild -- all` reads it when DATABASE_URL is unset); removed on stop.
   const stackEnv = join(dataDir, STACK_ENV_FILE);
   // The URLs carry the servers' passwords: the file is the owner's alone (also one left behind by a killed start).
@@ -97,7 +97,7 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
   const { lastPosition } = await prepareStore({
     databaseUrl,
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
-    licenceKeySecret,
+    licenseKeySecret,
     seedDemo: config.SEED_DEMO,
     log: stack.log,
   });
@@ -112,7 +112,7 @@ export async function launchStore(stack: Stack, options: LaunchOptions): Promise
     DATABASE_URL: databaseUrl,
     REDIS_URL: redisUrl,
     SESSION_SECRET: sessionSecret,
-    LICENCE_KEY_SECRET: licenceKeySecret,
+    LICENSE_KEY_SECRET: licenseKeySecret,
   };
   const ready = new AbortController();
   const served =

@@ -9,8 +9,8 @@ import { migrateWorkers } from '../../workers/src/migrations.js';
 export interface PrepareOptions {
   databaseUrl: string;
   eventStoreConnectionString?: string | undefined;
-  /** Seals the demo store's licence keys: the roles must be given the same secret. */
-  licenceKeySecret: string;
+  /** Seals the demo store's license keys: the roles must be given the same secret. */
+  licenseKeySecret: string;
   /** Seed the demo catalogue (products and DEMO keys) into an empty store: config.SEED_DEMO. */
   seedDemo: boolean;
   log: (line: string) => void;
@@ -24,7 +24,7 @@ export interface PrepareOptions {
 export async function prepareStore({
   databaseUrl,
   eventStoreConnectionString,
-  licenceKeySecret,
+  licenseKeySecret,
   seedDemo,
   log,
 }: PrepareOptions): Promise<{ lastPosition: Position | null }> {
@@ -38,7 +38,7 @@ export async function prepareStore({
     const { lastPosition } = await seedDemoStore({
       store,
       db: database.db,
-      keyVault: createKeyVault(licenceKeySecret),
+      keyVault: createKeyVault(licenseKeySecret),
       log,
     });
     return { lastPosition };

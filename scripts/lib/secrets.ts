@@ -31,14 +31,15 @@ export const SESSION_SECRET_FILE = 'session-secret';
 export const resolveSessionSecret = (dataDir: string, configured: string | undefined) =>
   configured ? Promise.resolve(configured) : ensureSecret(dataDir, SESSION_SECRET_FILE);
 
-export const LICENCE_KEY_SECRET_FILE = 'licence-key-secret';
+/** The name existing DATA_DIRs keep the secret under, in the spelling of their day. */
+export const LICENSE_KEY_SECRET_FILE = 'licence-key-secret';
 
 /**
- * LICENCE_KEY_SECRET from the environment when set, otherwise the one kept in DATA_DIR. Losing it makes every
- * stored licence key unreadable: back it up with the database.
+ * LICENSE_KEY_SECRET from the environment when set, otherwise the one kept in DATA_DIR. Losing it makes every
+ * stored license key unreadable: back it up with the database.
  */
-export const resolveLicenceKeySecret = (dataDir: string, configured: string | undefined) =>
-  configured ? Promise.resolve(configured) : ensureSecret(dataDir, LICENCE_KEY_SECRET_FILE);
+export const resolveLicenseKeySecret = (dataDir: string, configured: string | undefined) =>
+  configured ? Promise.resolve(configured) : ensureSecret(dataDir, LICENSE_KEY_SECRET_FILE);
 
 /** The embedded Postgres superuser's password (`npm start` without DATABASE_URL): in DATABASE_URL of stack.env. */
 export const POSTGRES_PASSWORD_FILE = 'postgres-password';

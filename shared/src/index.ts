@@ -3,6 +3,6 @@
 export * from './catalogue/index.js';
 export type * from './dashboard/index.js';
 export * from './errors/index.js';
-export * from './licence-keys/index.js';
+export * from './license-keys/index.js';
 export * from './money/index.js';
 export * from './orders/index.js';

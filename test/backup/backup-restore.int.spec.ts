@@ -74,7 +74,7 @@ const keysOf = async (url: string, bought: Purchase) =>
   ).flatMap((item) => item.licenseKeys ?? []);
 
 describe('Backup and restore', () => {
-  const licenceKeySecret = randomBytes(32).toString('base64url');
+  const licenseKeySecret = randomBytes(32).toString('base64url');
   let sourceDir: string;
   let backupDir: string;
   let source: ObservedStore;
@@ -92,7 +92,7 @@ describe('Backup and restore', () => {
     backupDir = join(await mkdtemp(join(tmpdir(), 'backup-')), 'store');
     source = await startObservedStore({
       env: {
-        LICENCE_KEY_SECRET: licenceKeySecret,
+        LICENSE_KEY_SECRET: licenseKeySecret,
         ADMIN_USERNAME: ADMIN.username,
         ADMIN_PASSWORD: ADMIN.password,
         DATA_DIR: sourceDir,
@@ -163,7 +163,7 @@ describe('Backup and restore', () => {
   it('takes a backup of the running store, its secret encrypted, with a manifest of counts, checksums and the chain', async () => {
     const { options, close } = await backupSource(source.databaseUrl, {
       uploadsDir: join(sourceDir, 'uploads'),
-      licenceKeySecret,
+      licenseKeySecret,
       passphrase: PASSPHRASE,
     });
     try {
@@ -187,7 +187,7 @@ describe('Backup and restore', () => {
     expect(manifest.secrets?.holds).toEqual(['LICENCE_KEY_SECRET']);
     for (const file of await readdir(backupDir)) {
       if (file === 'uploads') continue;
-      expect(await readFile(join(backupDir, file), 'utf8'), file).not.toContain(licenceKeySecret);
+      expect(await readFile(join(backupDir, file), 'utf8'), file).not.toContain(licenseKeySecret);
     }
     expect(manifest.events.sha256).toBe(await sha256OfFile(join(backupDir, EVENTS_FILE)));
   });
@@ -232,7 +232,7 @@ describe('Backup and restore', () => {
       expect(summary.verify.events).toBe(manifest.events.count);
     });
 
-    it('puts back the back-office users, the uploaded image and the licence-key secret', async () => {
+    it('puts back the back-office users, the uploaded image and the license-key secret', async () => {
       expect(summary.tables).toEqual({ admin_users: 1, audit_verifications: 0, testimonials: 1 });
       const pool = createPool(targetUrl, 1);
       try {
@@ -242,7 +242,7 @@ describe('Backup and restore', () => {
         await pool.end();
       }
       expect(await readFile(join(targetDir, 'uploads', IMAGE))).toEqual(image);
-      expect((await readFile(summary.secretFile, 'utf8')).trim()).toBe(licenceKeySecret);
+      expect((await readFile(summary.secretFile, 'utf8')).trim()).toBe(licenseKeySecret);
     });
 
     describe('then started', () => {
@@ -253,7 +253,7 @@ describe('Backup and restore', () => {
         restored = await startObservedStore({
           databaseUrl: targetUrl,
           env: {
-            LICENCE_KEY_SECRET: (await readFile(summary.secretFile, 'utf8')).trim(),
+            LICENSE_KEY_SECRET: (await readFile(summary.secretFile, 'utf8')).trim(),
             DATA_DIR: targetDir,
           },
         });

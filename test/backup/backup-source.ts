@@ -30,9 +30,9 @@ export async function backupSource(
   databaseUrl: string,
   {
     uploadsDir,
-    licenceKeySecret,
+    licenseKeySecret,
     passphrase,
-  }: { uploadsDir: string; licenceKeySecret: string; passphrase: string },
+  }: { uploadsDir: string; licenseKeySecret: string; passphrase: string },
 ): Promise<{ options: Omit<BackupOptions, 'out'>; close: () => Promise<unknown> }> {
   const store = await openBareEventStore({ databaseUrl });
   const pool = createPool(databaseUrl, 2);
@@ -43,7 +43,7 @@ export async function backupSource(
       pool,
       uploadsDir,
       s3: null,
-      secrets: { LICENCE_KEY_SECRET: licenceKeySecret },
+      secrets: { LICENCE_KEY_SECRET: licenseKeySecret },
       passphrase,
     },
     close: () => Promise.all([store.close(), pool.end()]),

@@ -24,7 +24,7 @@ import { backupSource, wholeLog } from './backup-source.js';
 const PASSPHRASE = 'increments are only as good as their chain';
 
 describe('Incremental backups', () => {
-  const licenceKeySecret = randomBytes(32).toString('base64url');
+  const licenseKeySecret = randomBytes(32).toString('base64url');
   let source: ApiWithReadModel;
   let work: string;
   let sourceDir: string;
@@ -51,10 +51,10 @@ describe('Incremental backups', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'backup-increments-'));
     sourceDir = join(work, 'source');
-    source = await startApiWithReadModel({ env: { LICENCE_KEY_SECRET: licenceKeySecret } });
+    source = await startApiWithReadModel({ env: { LICENSE_KEY_SECRET: licenseKeySecret } });
     ({ options, close } = await backupSource(source.databaseUrl, {
       uploadsDir: join(sourceDir, 'uploads'),
-      licenceKeySecret,
+      licenseKeySecret,
       passphrase: PASSPHRASE,
     }));
   });

@@ -83,7 +83,7 @@ describe('npm run build', () => {
           REDIS_URL: testRedisUrl(),
           PORT: String(port),
           SESSION_SECRET: randomBytes(32).toString('hex'),
-          LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
+          LICENSE_KEY_SECRET: randomBytes(32).toString('base64url'),
           ADMIN_PASSWORD: randomBytes(16).toString('hex'),
           LOG_LEVEL: 'info',
         });

@@ -99,13 +99,13 @@ describe('Refunds', () => {
     }, WAIT);
   const keyRow = async (keyId: string) =>
     store.database.db
-      .selectFrom('licence_keys')
+      .selectFrom('license_keys')
       .select(['status', 'order_id', 'returned_from'])
       .where('id', '=', keyId)
       .executeTakeFirst();
   const stock = async (productId: string) =>
     store.database.db
-      .selectFrom('licence_key_stock')
+      .selectFrom('license_key_stock')
       .select(['available', 'assigned', 'revoked', 'waiting'])
       .where('product_id', '=', productId)
       .executeTakeFirstOrThrow();

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
-  licenceKeysStream,
+  licenseKeysStream,
   type OrderItemView,
   orderCustodyStream,
   orderDecider,
@@ -173,7 +173,7 @@ describe('Key custody under a flood of reads', () => {
       { ...state, status: 'cancelled' },
       cause,
     );
-    const released = (await readEvents(store.eventStore, licenceKeysStream(productId))).filter(
+    const released = (await readEvents(store.eventStore, licenseKeysStream(productId))).filter(
       (event) => (event.data as { keyId?: string }).keyId === keyId,
     );
     expect(released.map((event) => event.type)).toContain('LicenceKeyRevoked');

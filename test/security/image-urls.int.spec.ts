@@ -38,7 +38,7 @@ describe('Product image URLs and the page policy', () => {
       headers: { 'content-type': 'application/json', cookie: admin, ...headers },
       body: JSON.stringify({
         name: 'Office 2024',
-        description: 'A licence.',
+        description: 'A license.',
         imageUrl,
         category: 'Office',
         platform: 'Windows',
@@ -114,7 +114,7 @@ describe('Product image URLs and the page policy', () => {
       headers: { host: 'evil.example', 'content-type': 'application/json', cookie: admin },
       body: JSON.stringify({
         name: 'Office 2024',
-        description: 'A licence.',
+        description: 'A license.',
         imageUrl: 'http://evil.example/x.png',
         category: 'Office',
         platform: 'Windows',

@@ -10,12 +10,12 @@ import { cookieSet, type Purchase, purchase } from '../../services/api/test/supp
 import { mailFiles, orderLinkIn } from '../support/mail.js';
 
 /**
- * Who reads a licence key. The order id names an order and is no secret (logs, lists, URLs), so it opens the order
+ * Who reads a license key. The order id names an order and is no secret (logs, lists, URLs), so it opens the order
  * but not its keys: those go in clear to the paying browser (its cookie), the holder of the delivery e-mail's link,
  * and the customer signed in with the order's address; the back office sees them masked, and an admin opens one only
  * through its recorded reveal; anyone else sees none.
  */
-describe('Licence keys behind a capability', () => {
+describe('License keys behind a capability', () => {
   let store: ObservedStore;
   let url: string;
   let bought: Purchase;

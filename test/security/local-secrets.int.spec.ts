@@ -146,7 +146,7 @@ describe('npm start, local secrets', () => {
     for (const entry of below) expect(entry).toMatchObject({ mode: entry.directory ? 0o700 : 0o600 });
   });
 
-  it('writes e-mails (sign-in links, licence keys) owner-only into DATA_DIR/mail', async () => {
+  it('writes e-mails (sign-in links, license keys) owner-only into DATA_DIR/mail', async () => {
     const response = await fetch(`${store.url}/api/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: store.url },

@@ -88,7 +88,7 @@ describe('A production start', () => {
       DATABASE_URL: await createTestDatabase(),
       REDIS_URL: testRedisUrl(),
       SESSION_SECRET: randomBytes(32).toString('hex'),
-      LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
+      LICENSE_KEY_SECRET: randomBytes(32).toString('base64url'),
       ADMIN_PASSWORD: randomBytes(16).toString('hex'),
       SELLER_NAME: 'Example Software Ltd',
       SELLER_ADDRESS: '1 Example Street;Springfield',

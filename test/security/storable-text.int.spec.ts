@@ -18,7 +18,7 @@ import { cookieSet } from '../../services/api/test/support/purchase.js';
 import { isWriteRoute, registeredRoutes } from '../../services/api/test/support/routes.js';
 import { emulatorAccessToken } from '../../services/paypal-sandbox/test/support/sandbox.js';
 import { testRedisUrl } from '../support/database.js';
-import { freshLicenceKey } from '../support/licence-keys.js';
+import { freshLicenseKey } from '../support/license-keys.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 
@@ -89,7 +89,7 @@ describe('Text a route would store', () => {
 
   const productFields = () => ({
     name: 'Office 2024',
-    description: 'A licence.\nFor one PC.',
+    description: 'A license.\nFor one PC.',
     imageUrl: '/images/products/office.svg',
     category: 'Office',
     platform: 'Windows',
@@ -125,13 +125,13 @@ describe('Text a route would store', () => {
     'POST /api/license-keys': {
       caller: 'admin',
       path: () => '/api/license-keys',
-      body: () => ({ productId, key: freshLicenceKey() }),
+      body: () => ({ productId, key: freshLicenseKey() }),
       fields: ['productId', 'key'],
     },
     'POST /api/license-keys/import': {
       caller: 'admin',
       path: () => '/api/license-keys/import',
-      body: () => ({ productId, keys: freshLicenceKey() }),
+      body: () => ({ productId, keys: freshLicenseKey() }),
       fields: ['productId', 'keys'],
     },
     'POST /api/objects/normalize': {
@@ -251,7 +251,7 @@ describe('Text a route would store', () => {
           NODE_ENV: 'test',
           DATABASE_URL: store.databaseUrl,
           SESSION_SECRET: randomBytes(32).toString('hex'),
-          LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
+          LICENSE_KEY_SECRET: randomBytes(32).toString('base64url'),
         }),
         database: store.database,
         eventStore: store.eventStore,

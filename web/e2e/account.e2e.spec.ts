@@ -7,7 +7,7 @@ import { mailFiles } from '../../test/support/mail.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { signInAsCustomer } from './support/customer-session.js';
 import { shownMoney } from './support/money.js';
-import { type OpenedItem, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type OpenedItem, purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 const e2e = storeAndBrowserForThisFile();
@@ -42,7 +42,7 @@ beforeAll(async () => {
     ],
   ]) {
     const placed = await purchase(e2e.store.url, buyer, lines);
-    const items = await waitForLicenceKeys(e2e.store.url, placed);
+    const items = await waitForLicenseKeys(e2e.store.url, placed);
     // The status once delivered, as the page will show it.
     const order = (await (
       await fetch(`${e2e.store.url}/api/orders/${placed.id}`, { headers: { cookie: placed.accessCookie } })
@@ -159,7 +159,7 @@ describe('My Orders when signed in', () => {
     await close();
   });
 
-  it("lists only the customer's own orders, newest first, with date, status, total, items and licence keys", async () => {
+  it("lists only the customer's own orders, newest first, with date, status, total, items and license keys", async () => {
     // Signed in with the address in another case than the one typed at checkout.
     const { page, errors, close } = await accountPage({ email: ada.email });
     await page.goto('/account');

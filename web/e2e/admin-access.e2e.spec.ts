@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { shownMoney } from './support/money.js';
-import { purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { ADMIN_PASSWORD } from './support/store.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
@@ -107,7 +107,7 @@ beforeAll(async () => {
     const order = await purchase(e2e.store.url, { name: customer, email }, [
       { product: cheapest, quantity: 1 },
     ]);
-    await waitForLicenceKeys(e2e.store.url, order);
+    await waitForLicenseKeys(e2e.store.url, order);
     orders.push(order);
   }
   const { page, close } = await adminPage();

@@ -6,11 +6,11 @@ import { orderNumber } from '@licensestore/shared/orders/order-number';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freshLicenceKey } from '../../test/support/licence-keys.js';
+import { freshLicenseKey } from '../../test/support/license-keys.js';
 import { openAdminPage } from './support/admin.js';
 import { adminCall } from './support/admin-call.js';
 import { toastSaying } from './support/browser.js';
-import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type PlacedOrder, purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 /**
@@ -45,7 +45,7 @@ async function showsNoRawAnswer(page: Page) {
 describe('a refunded order', () => {
   it('does not offer to resend its delivery email, and says why beside the button', async () => {
     const order = await purchase(e2e.store.url, ADA, [{ product: products[0] as Product, quantity: 1 }]);
-    await waitForLicenceKeys(e2e.store.url, order);
+    await waitForLicenseKeys(e2e.store.url, order);
     const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await adminCall(page, 'POST', `/api/orders/${order.id}/refunds`, {
       all: true,
@@ -75,7 +75,7 @@ describe('the key import', () => {
     await dialog.getByRole('combobox', { name: 'Product *' }).click();
     await page.getByRole('option', { name: product.name, exact: true }).click();
     const box = dialog.getByLabel('License Keys *');
-    const held = [freshLicenceKey(), freshLicenceKey()];
+    const held = [freshLicenseKey(), freshLicenseKey()];
     await box.fill(held.join('\n'));
     await dialog.getByRole('button', { name: 'Import' }).click();
     await toastSaying(page, 'License keys imported', '2 license keys added.');
@@ -85,7 +85,7 @@ describe('the key import', () => {
     expect(await box.inputValue()).toBe('');
 
     // The same keys again, with one new: the new one goes in, the others are skipped, and nothing is refused.
-    await box.fill([...held, freshLicenceKey()].join('\n'));
+    await box.fill([...held, freshLicenseKey()].join('\n'));
     await dialog.getByRole('button', { name: 'Import' }).click();
     await outcome.getByText('1 license key added; 2 already in stock, skipped.').waitFor();
     expect(
@@ -168,7 +168,7 @@ describe('the Orders list', () => {
 
   it('asks before setting a paid order back to Pending, saying what happens', async () => {
     const order = orders[0] as PlacedOrder;
-    await waitForLicenceKeys(e2e.store.url, order);
+    await waitForLicenseKeys(e2e.store.url, order);
     const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await page.goto(`/admin/orders/${order.id}`);
     const number = orderNumber(order.id);

@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';
 import { seriousA11yViolations } from './support/browser.js';
-import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type PlacedOrder, purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 const e2e = storeAndBrowserForThisFile();
@@ -17,7 +17,7 @@ beforeAll(async () => {
   order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
     { product, quantity: 1 },
   ]);
-  const [line] = await waitForLicenceKeys(e2e.store.url, order);
+  const [line] = await waitForLicenseKeys(e2e.store.url, order);
   const key = line?.licenseKeys[0];
   if (!key) throw new Error('the order has no key');
   soldKey = key;

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage, signInToBackOffice } from './support/admin.js';
 import { openPage, seriousA11yViolations, toastSaying } from './support/browser.js';
-import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type PlacedOrder, purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 const AUDITOR = { username: 'ann-auditor', password: 'auditor password 1' };
@@ -20,7 +20,7 @@ beforeAll(async () => {
   order = await purchase(e2e.store.url, { name: 'Grace Hopper', email: 'grace@example.com' }, [
     { product: product as Product, quantity: 1 },
   ]);
-  await waitForLicenceKeys(e2e.store.url, order);
+  await waitForLicenseKeys(e2e.store.url, order);
 });
 
 /** Every button, combobox and checkbox on the page (sidebar, top bar and screen) by its accessible name. */

@@ -15,7 +15,7 @@ import {
   type PlacedOrder,
   purchasableProducts,
   purchase,
-  waitForLicenceKeys,
+  waitForLicenseKeys,
 } from './support/purchases.js';
 import { ADMIN_PASSWORD } from './support/store.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
@@ -36,7 +36,7 @@ beforeAll(async () => {
     { product: product as Product, quantity: 1 },
   ]);
   // The paying browser's page shows the key: the first recorded reveal.
-  [item] = (await waitForLicenceKeys(e2e.store.url, order)) as [OpenedItem];
+  [item] = (await waitForLicenseKeys(e2e.store.url, order)) as [OpenedItem];
   key = item.licenseKeys[0] as string;
   await addAuditor();
 });

@@ -3,10 +3,10 @@ import { maskedKey } from '@licensestore/shared/audit';
 import { orderNumber } from '@licensestore/shared/orders/order-number';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { freshLicenceKey } from '../../test/support/licence-keys.js';
+import { freshLicenseKey } from '../../test/support/license-keys.js';
 import { openAdminPage } from './support/admin.js';
 import { PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
-import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type PlacedOrder, purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 const e2e = storeAndBrowserForThisFile();
@@ -211,7 +211,7 @@ describe('License Keys screen', () => {
     await dialog.getByText('Please select a product').waitFor();
     expect(await dialog.getByText('Please enter a license key').isVisible()).toBe(true);
 
-    const key = freshLicenceKey();
+    const key = freshLicenseKey();
     await choose(page, productSelect, product.name);
     await keyInput.fill(key);
     await dialog.getByRole('button', { name: 'Add License Key' }).click();
@@ -310,7 +310,7 @@ describe('License Keys screen', () => {
       order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
         { product: products[2] as Product, quantity: 1 },
       ]);
-      const [item] = await waitForLicenceKeys(e2e.store.url, order);
+      const [item] = await waitForLicenseKeys(e2e.store.url, order);
       assignedKey = item?.licenseKeys[0] as string;
     });
 
@@ -343,7 +343,7 @@ describe('License Keys screen', () => {
       await page.getByRole('button', { name: 'Import Keys' }).click();
       const dialog = page.getByRole('dialog', { name: 'Import License Keys' });
       await dialog.waitFor();
-      const [one, two] = [freshLicenceKey(), freshLicenceKey()];
+      const [one, two] = [freshLicenseKey(), freshLicenseKey()];
       await choose(page, dialog.getByRole('combobox', { name: 'Product *' }), product.name);
       await dialog.getByLabel('License Keys *').fill(`${one}\n${two}\n${one}\n`);
       await dialog.getByRole('button', { name: 'Import' }).click();
@@ -403,7 +403,7 @@ describe('License Keys screen', () => {
       await choose(page, dialog.getByRole('combobox', { name: 'Product *' }), product.name);
       const box = dialog.getByLabel('License Keys *');
       expect(await box.getAttribute('placeholder')).toBe(`${DEFAULT_FORMAT}\n${DEFAULT_FORMAT}`);
-      const [one, two] = [freshLicenceKey(), freshLicenceKey()];
+      const [one, two] = [freshLicenseKey(), freshLicenseKey()];
       await box.fill(`${one}\n\nshort\n${two}`);
       await dialog.getByRole('button', { name: 'Import' }).click();
 
@@ -449,7 +449,7 @@ describe('License Keys screen', () => {
         await dialog.getByText('Format: XXXX-XXXX (X: an upper-case letter or a digit)').isVisible(),
       ).toBe(true);
 
-      await keyInput.fill(freshLicenceKey());
+      await keyInput.fill(freshLicenseKey());
       await dialog.getByRole('button', { name: 'Add License Key' }).click();
       await dialog
         .getByRole('alert')
@@ -469,7 +469,7 @@ describe('License Keys screen', () => {
   it('lists the newest key first by default', async () => {
     const { page, close } = await openAdminPage(e2e.browser, e2e.store.url);
     const product = products[6] as Product;
-    const [older, newer] = [freshLicenceKey(), freshLicenceKey()];
+    const [older, newer] = [freshLicenseKey(), freshLicenseKey()];
     for (const key of [older, newer]) {
       const added = await page.request.post('/api/license-keys', { data: { productId: product.id, key } });
       expect(added.status(), await added.text()).toBe(201);

@@ -10,7 +10,7 @@ import {
   type PlacedOrder,
   purchasableProducts,
   purchase,
-  waitForLicenceKeys,
+  waitForLicenseKeys,
 } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
@@ -94,13 +94,13 @@ describe('with orders', () => {
       { product: cheapest, quantity: 2 },
       { product: next, quantity: 1 },
     ]);
-    items = await waitForLicenceKeys(e2e.store.url, first);
+    items = await waitForLicenseKeys(e2e.store.url, first);
     second = await purchase(e2e.store.url, ada, [{ product: third, quantity: 1 }]);
     grace = await purchase(e2e.store.url, { name: 'Grace Hopper', email: 'grace@example.org' }, [
       { product: next, quantity: 1 },
     ]);
-    await waitForLicenceKeys(e2e.store.url, second);
-    await waitForLicenceKeys(e2e.store.url, grace);
+    await waitForLicenseKeys(e2e.store.url, second);
+    await waitForLicenseKeys(e2e.store.url, grace);
   });
 
   it('lists every order with its number, customer, e-mail, total, status badge, date and status drop-down', async () => {

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage, signInAsAdmin } from './support/admin.js';
 import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
 import { shownMoney } from './support/money.js';
-import { holdOrderAccess, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { holdOrderAccess, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 /** A real 2×2 blue PNG (valid CRCs), so the browser has something to decode in the previews. */
@@ -319,7 +319,7 @@ describe('Admin Products', () => {
       const order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
         { product: { ...norton, downloadUrl: url, installationNotes: notes }, quantity: 1 },
       ]);
-      await waitForLicenceKeys(e2e.store.url, order);
+      await waitForLicenseKeys(e2e.store.url, order);
       const shopper = await openPage(e2e.browser, e2e.store.url);
       try {
         await holdOrderAccess(shopper.page, e2e.store.url, order);

@@ -1,7 +1,7 @@
 import type { RefundableUnitView } from '@licensestore/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { freshLicenceKey } from '../../test/support/licence-keys.js';
+import { freshLicenseKey } from '../../test/support/license-keys.js';
 import { openAdminPage, openStaleAndOtherAdminPages } from './support/admin.js';
 import { adminCall } from './support/admin-call.js';
 import { openPage, toastSaying } from './support/browser.js';
@@ -10,7 +10,7 @@ import {
   type PlacedOrder,
   purchasableProducts,
   purchase,
-  waitForLicenceKeys,
+  waitForLicenseKeys,
 } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
@@ -48,7 +48,7 @@ describe('an admin refund', () => {
     const [product] = await purchasableProducts(e2e.store.url);
     if (!product) throw new Error('no product in stock');
     const order = await purchase(e2e.store.url, ada, [{ product, quantity: 2 }]);
-    await waitForLicenceKeys(e2e.store.url, order);
+    await waitForLicenseKeys(e2e.store.url, order);
     const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await untilUnits(page, order, (units) => units.every((unit) => unit.leftStore));
     const before = await availableKeys(page);
@@ -79,7 +79,7 @@ describe('an admin refund', () => {
     const order = await purchase(e2e.store.url, ada, [{ product, quantity: 2 }]);
     const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
     await untilUnits(page, order, (units) => units.length === 2);
-    await adminCall(page, 'POST', '/api/license-keys', { productId: product.id, key: freshLicenceKey() });
+    await adminCall(page, 'POST', '/api/license-keys', { productId: product.id, key: freshLicenseKey() });
     await untilUnits(page, order, (units) => units.some((unit) => unit.keyId !== null));
     const before = await availableKeys(page);
 
@@ -100,7 +100,7 @@ describe('an admin refund', () => {
     const product = (await purchasableProducts(e2e.store.url))[2];
     if (!product) throw new Error('no third product in stock');
     const order = await purchase(e2e.store.url, ada, [{ product, quantity: 2 }]);
-    await waitForLicenceKeys(e2e.store.url, order);
+    await waitForLicenseKeys(e2e.store.url, order);
     const { stale, other, close } = await openStaleAndOtherAdminPages(e2e.browser, e2e.store.url);
     try {
       await stale.page.goto(`/admin/orders/${order.id}`);

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_USERNAME, openAdminPage } from './support/admin.js';
-import { type PlacedOrder, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { type PlacedOrder, purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 const e2e = storeAndBrowserForThisFile();
@@ -18,7 +18,7 @@ beforeAll(async () => {
   order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email: 'ada@example.com' }, [
     { product, quantity: 1 },
   ]);
-  await waitForLicenceKeys(e2e.store.url, order);
+  await waitForLicenseKeys(e2e.store.url, order);
 });
 
 /** What a person reads in the element: closed details are not rendered, so their ids are not in it. */
@@ -91,7 +91,7 @@ describe('the back office names people and events in plain words', () => {
 
     const timeline = await refundedOrderTimeline(page);
     const timelineText = await timeline.innerText();
-    expect(timelineText).not.toMatch(/By Admin|Licence|LicenceKey|OrderCaptured/);
+    expect(timelineText).not.toMatch(/By Admin|License|LicenseKey|OrderCaptured/);
     expect(timelineText).toContain(`By ${ADMIN_USERNAME}`);
 
     const steps = await firstKeyHistory(page);
@@ -100,7 +100,7 @@ describe('the back office names people and events in plain words', () => {
     expect(stepsText).toContain('Added to stock by the demo data');
     expect(stepsText).toContain('Shown on the order confirmation page to the browser that paid');
     expect(stepsText).not.toMatch(UUID);
-    expect(stepsText).not.toMatch(/By Admin|address hash|Licence/);
+    expect(stepsText).not.toMatch(/By Admin|address hash|License/);
     const status = page.locator('dt', { hasText: 'Status' }).locator('xpath=following-sibling::dd[1]');
     expect(await status.innerText()).toMatch(/^[A-Z]/);
 

@@ -19,7 +19,7 @@ import {
   withCart,
 } from './support/checkout-page.js';
 import { shownMoney } from './support/money.js';
-import { deliveryEmailTo, purchasableProducts, purchase, waitForLicenceKeys } from './support/purchases.js';
+import { deliveryEmailTo, purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { ADMIN_PASSWORD } from './support/store.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
@@ -368,7 +368,7 @@ describe('order confirmation', () => {
       order = await purchase(e2e.store.url, { name: 'Ada Lovelace', email }, [
         { product: product(), quantity: 1 },
       ]);
-      key = (await waitForLicenceKeys(e2e.store.url, order))[0]?.licenseKeys[0] as string;
+      key = (await waitForLicenseKeys(e2e.store.url, order))[0]?.licenseKeys[0] as string;
     });
 
     /** The delivery e-mail's link to the order, as the store wrote it into DATA_DIR/mail. */

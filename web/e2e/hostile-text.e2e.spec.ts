@@ -1,7 +1,7 @@
 import type { Product } from '@licensestore/shared';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshLicenceKey } from '../../test/support/licence-keys.js';
+import { freshLicenseKey } from '../../test/support/license-keys.js';
 import { signInAsAdmin } from './support/admin.js';
 import { openPage, type TestPage } from './support/browser.js';
 import { signInAsCustomer } from './support/customer-session.js';
@@ -10,7 +10,7 @@ import {
   holdOrderAccess,
   type PlacedOrder,
   purchase,
-  waitForLicenceKeys,
+  waitForLicenseKeys,
 } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
@@ -35,7 +35,7 @@ const PRODUCT = {
 };
 const CUSTOMER = { name: `Mallory ${IMG}`, email: 'mallory@example.com' };
 // Keys must be in their product's format (letters, digits and hyphens), so no key added today holds markup.
-const KEYS = [freshLicenceKey(), freshLicenceKey()];
+const KEYS = [freshLicenseKey(), freshLicenseKey()];
 /** Usernames may hold anything but spaces and control characters. */
 const USER = {
   username: '<img/src=x/id="xss-user"/onerror="window.__xss=1">',
@@ -66,7 +66,7 @@ beforeAll(async () => {
   await signInAsAdmin(admin.page);
   product = await createHostileCatalogue(admin.page);
   order = await purchase(e2e.store.url, CUSTOMER, [{ product, quantity: 1 }]);
-  const [line] = await waitForLicenceKeys(e2e.store.url, order);
+  const [line] = await waitForLicenseKeys(e2e.store.url, order);
   assignedKey = line?.licenseKeys[0] as string;
 });
 
@@ -192,14 +192,14 @@ describe('typed markup is shown as text', () => {
       ['orders', () => '/admin/orders', () => [CUSTOMER.name]],
       ['an order', () => `/admin/orders/${order.id}`, () => [CUSTOMER.name, PRODUCT.name]],
       ['customers', () => '/admin/customers', () => [CUSTOMER.name]],
-      ['licence keys', () => '/admin/license-keys', () => [PRODUCT.name]],
+      ['license keys', () => '/admin/license-keys', () => [PRODUCT.name]],
       ["audit: an order's history", () => `/admin/audit/orders/${order.id}`, () => [PRODUCT.name]],
     ] as Array<[string, () => string, () => string[]]>)('%s', async (_page, path, texts) => {
       await admin.page.goto(path());
       await expectShownAsText(admin, texts());
     });
 
-    it('a licence key an admin reveals in the inventory', async () => {
+    it('a license key an admin reveals in the inventory', async () => {
       // The list shows every key masked; the one the order did not take is shown in full on purpose.
       await admin.page.goto('/admin/license-keys?status=available');
       const row = admin.page.getByRole('table', { name: 'License keys' }).locator('tbody tr').first();

@@ -16,7 +16,7 @@ import {
   type PlacedOrder,
   purchasableProducts,
   purchase,
-  waitForLicenceKeys,
+  waitForLicenseKeys,
 } from './support/purchases.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
@@ -39,7 +39,7 @@ afterAll(async () => {
 /** A paid order of two units whose keys and receipt have arrived. */
 async function deliveredOrder(): Promise<PlacedOrder & { receiptNumber: string }> {
   const order = await purchase(e2e.store.url, ada, [{ product, quantity: 2 }]);
-  await waitForLicenceKeys(e2e.store.url, order);
+  await waitForLicenseKeys(e2e.store.url, order);
   return { ...order, receiptNumber: await issuedReceiptNumber(e2e.store.url, order) };
 }
 

@@ -67,7 +67,7 @@ describe('Workers role', () => {
           ...process.env,
           DATABASE_URL: env.databaseUrl,
           REDIS_URL: testRedisUrl(),
-          LICENCE_KEY_SECRET: randomBytes(32).toString('hex'),
+          LICENSE_KEY_SECRET: randomBytes(32).toString('hex'),
           DATA_DIR: testSideEffects().mail.dataDir,
         },
         stdio: ['ignore', 'pipe', 'inherit'],

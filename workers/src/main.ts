@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import {
   loadConfig,
   publicUrl,
-  requireLicenceKeySecret,
+  requireLicenseKeySecret,
   requireUrl,
   simulatedPaymentsWarning,
 } from '@licensestore/shared/config';
@@ -129,8 +129,8 @@ async function main() {
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
     logger: log,
     sideEffects: {
-      keyVault: createKeyVault(requireLicenceKeySecret(config)),
-      orderAccess: createOrderAccess(requireLicenceKeySecret(config)),
+      keyVault: createKeyVault(requireLicenseKeySecret(config)),
+      orderAccess: createOrderAccess(requireLicenseKeySecret(config)),
       lowStockThreshold: config.LOW_STOCK_THRESHOLD,
       adminEmail: config.ADMIN_EMAIL,
       publicUrl: publicUrl(config),

@@ -1,7 +1,7 @@
 import { checkoutStream, type OrderEvent } from '@licensestore/shared';
 import type { KeyVault } from '@licensestore/shared/key-vault';
 import { type BulkAppend, catalogueHistory } from '../../test/support/catalogue.js';
-import { deliveryHistory } from '../../test/support/licence-keys.js';
+import { deliveryHistory } from '../../test/support/license-keys.js';
 
 type OrderCaptured = Extract<OrderEvent, { type: 'OrderCaptured' }>['data'];
 

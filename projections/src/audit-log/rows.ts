@@ -1,4 +1,4 @@
-import { LICENCE_KEYS_CATEGORY, sealedKeySchema } from '@licensestore/shared';
+import { LICENSE_KEYS_CATEGORY, sealedKeySchema } from '@licensestore/shared';
 import { WITHHELD_KEY } from '@licensestore/shared/audit';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
 import { storableText } from '@licensestore/shared/readmodel';
@@ -24,7 +24,7 @@ export function productsOf(event: RecordedEvent): string[] {
   const lines = Array.isArray(data?.lines) ? data.lines.map((line) => uuidOr(line?.productId)) : [];
   const ids = [
     streamIdOf(event.streamId, 'product'),
-    streamIdOf(event.streamId, LICENCE_KEYS_CATEGORY),
+    streamIdOf(event.streamId, LICENSE_KEYS_CATEGORY),
     uuidOr(data?.productId),
     ...lines,
   ];

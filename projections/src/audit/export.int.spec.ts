@@ -81,7 +81,7 @@ describe('audit export', () => {
     store = await openEventStore({ databaseUrl });
     pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
     dir = await mkdtemp(join(tmpdir(), 'audit-export-'));
-    const vault = createKeyVault('a licence key secret of at least 32 characters');
+    const vault = createKeyVault('a license key secret of at least 32 characters');
     const products = { a: randomUUID(), b: randomUUID(), c: randomUUID() };
     for (const { stream, at } of HISTORY) {
       const key = vault.seal(`KEY-${randomUUID()}`);
@@ -159,7 +159,7 @@ describe('audit export', () => {
       });
     });
 
-    it('carries no sealed licence key, only the digest of each', async () => {
+    it('carries no sealed license key, only the digest of each', async () => {
       const text = await readFile(file, 'utf8');
       for (const key of sealed) expect(text).not.toContain(key.split('.')[3]);
       const inRange = HISTORY.flatMap(({ at }, index) =>

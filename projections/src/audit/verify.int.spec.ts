@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { licenceKeysStream, orderStream, productStream } from '@licensestore/shared';
+import { licenseKeysStream, orderStream, productStream } from '@licensestore/shared';
 import type { Mismatch } from '@licensestore/shared/audit-verify';
 import { silentLogger } from '@licensestore/shared/logging';
 import { waitForProjections } from '@licensestore/shared/readmodel';
@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../test/support/catalogue.js';
 import { headPosition, openTestReadModel, startRunner } from '../../test/support/harness.js';
-import { deliveryHistory, testVault } from '../../test/support/licence-keys.js';
+import { deliveryHistory, testVault } from '../../test/support/license-keys.js';
 import { appendHistory, statusChanged, storeHistory } from '../../test/support/orders.js';
 import { allProjectors } from '../projectors.js';
 
@@ -104,25 +104,25 @@ const TAMPERING: Array<{
     streams: () => [],
   },
   {
-    table: 'dashboard_licence_keys',
+    table: 'dashboard_license_keys',
     key: 'id',
     set: `status = CASE status WHEN 'available' THEN 'assigned' ELSE 'available' END`,
     extra: { id: '00000000-0000-4000-8000-000000000006' },
     streams: () => [],
   },
   {
-    table: 'licence_keys',
+    table: 'license_keys',
     key: 'id',
     set: `status = CASE status WHEN 'available' THEN 'assigned' ELSE 'available' END`,
     extra: { id: '00000000-0000-4000-8000-000000000007', fingerprint: 'forged' },
-    streams: (row) => [licenceKeysStream(String(row.product_id)), orderStream(String(row.order_id))],
+    streams: (row) => [licenseKeysStream(String(row.product_id)), orderStream(String(row.order_id))],
   },
   {
-    table: 'licence_key_stock',
+    table: 'license_key_stock',
     key: 'product_id',
     set: 'available = available + 5',
     extra: { product_id: '00000000-0000-4000-8000-000000000008' },
-    streams: (row) => [licenceKeysStream(String(row.product_id))],
+    streams: (row) => [licenseKeysStream(String(row.product_id))],
   },
 ];
 

@@ -1,6 +1,6 @@
 import {
   formatCents,
-  type LicenceKeyEvent,
+  type LicenseKeyEvent,
   type OrderEvent,
   type OrderStatus,
   orderStream,
@@ -10,7 +10,7 @@ import {
 } from '@licensestore/shared';
 import type {
   DashboardCustomersTable,
-  DashboardLicenceKeysTable,
+  DashboardLicenseKeysTable,
   DashboardOrdersTable,
   DashboardProductsTable,
   Database,
@@ -27,14 +27,14 @@ import {
   keyIdsOf,
   noChange,
   orderEventTime,
-  parseLicenceKeyBatch,
+  parseLicenseKeyBatch,
   parseOrderBatch,
   parseProductBatch,
   projectorDescriptors,
 } from '@licensestore/shared/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { customerOrderStreams } from '../customers/projector.js';
-import { keyStreams } from '../licence-keys/projector.js';
+import { keyStreams } from '../license-keys/projector.js';
 import type { Projector } from '../projector.js';
 import { tableIn, upsertRows } from '../sql.js';
 
@@ -92,11 +92,11 @@ async function loadOrders(trx: Transaction<Database>, schema: string, events: re
   );
 }
 
-async function loadKeys(trx: Transaction<Database>, schema: string, events: readonly LicenceKeyEvent[]) {
+async function loadKeys(trx: Transaction<Database>, schema: string, events: readonly LicenseKeyEvent[]) {
   const ids = [...new Set(events.flatMap(keyIdsOf))];
   if (ids.length === 0) return new Map<string, KeyStatus>();
-  const { rows } = await sql<DashboardLicenceKeysTable>`
-    SELECT id, status FROM ${tableIn(schema, 'dashboard_licence_keys')} WHERE id = ANY(${ids}::uuid[])`.execute(
+  const { rows } = await sql<DashboardLicenseKeysTable>`
+    SELECT id, status FROM ${tableIn(schema, 'dashboard_license_keys')} WHERE id = ANY(${ids}::uuid[])`.execute(
     trx,
   );
   return new Map<string, KeyStatus>(rows.map((row) => [row.id, row.status]));
@@ -163,7 +163,7 @@ async function writeState<T>(
 /**
  * The back-office counters in one row, kept up to date event by event rather than counted on page load:
  * live products and how many are featured, orders PayPal did not decline and how many are completed, customers
- * (email keys with such an order), revenue (totals less refunds of orders neither cancelled nor refunded), licence keys available and assigned over all
+ * (email keys with such an order), revenue (totals less refunds of orders neither cancelled nor refunded), license keys available and assigned over all
  * products, and orders awaiting keys. To move the counters it keeps a little state of its own: each live
  * product's featured flag, each order's status, total, refunded money, customer, whether it is fulfilled and whether
  * PayPal declined it, each customer key's count of orders not declined, each key's status. The counters move by the difference between what the touched entities count for before and
@@ -176,14 +176,14 @@ export const dashboardProjector: Projector = {
     'dashboard_products',
     'dashboard_orders',
     'dashboard_customers',
-    'dashboard_licence_keys',
+    'dashboard_license_keys',
   ],
   sources: {
     dashboard_stats: () => 'whole-log',
     dashboard_products: (row) => [{ stream: productStream(String(row.id)) }],
     dashboard_orders: (row) => [{ stream: orderStream(String(row.id)) }],
     dashboard_customers: (row, db) => customerOrderStreams(db, String(row.email_key)),
-    dashboard_licence_keys: (row, db) => keyStreams(db, String(row.id)),
+    dashboard_license_keys: (row, db) => keyStreams(db, String(row.id)),
   },
 
   async createTables(db: Kysely<Database>, schema: string) {
@@ -222,7 +222,7 @@ export const dashboardProjector: Projector = {
         order_count integer NOT NULL
       )`.execute(db);
     await sql`
-      CREATE TABLE ${tableIn(schema, 'dashboard_licence_keys')} (
+      CREATE TABLE ${tableIn(schema, 'dashboard_license_keys')} (
         id     uuid PRIMARY KEY,
         status text NOT NULL
       )`.execute(db);
@@ -231,7 +231,7 @@ export const dashboardProjector: Projector = {
   async apply(trx, events, { schema, log }) {
     const productEvents = parseProductBatch(events, log, NAME);
     const orderEvents = parseOrderBatch(events, log, NAME);
-    const keyEvents = parseLicenceKeyBatch(events, log, NAME);
+    const keyEvents = parseLicenseKeyBatch(events, log, NAME);
     const asOf = latest([
       ...productEvents.map(productTime),
       ...orderEvents.map(orderEventTime),
@@ -261,7 +261,7 @@ export const dashboardProjector: Projector = {
       email_key: order.emailKey,
       declined: order.declined,
     }));
-    await writeState(trx, schema, 'dashboard_licence_keys', touchedKeys, keys, (id, status) => ({
+    await writeState(trx, schema, 'dashboard_license_keys', touchedKeys, keys, (id, status) => ({
       id,
       status,
     }));

@@ -1,7 +1,7 @@
 import {
-  LICENCE_KEYS_CATEGORY,
+  LICENSE_KEYS_CATEGORY,
   ORDER_EVENT_CATEGORIES,
-  parseLicenceKeyEvent,
+  parseLicenseKeyEvent,
   parseOrderEvent,
 } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
@@ -57,8 +57,8 @@ const lower = (id: string) => id.toLowerCase();
  */
 function effectOf(event: RecordedEvent): Effect {
   const category = streamCategory(event.streamId);
-  if (category === LICENCE_KEYS_CATEGORY) {
-    const inventory = parseLicenceKeyEvent(event.type, event.data);
+  if (category === LICENSE_KEYS_CATEGORY) {
+    const inventory = parseLicenseKeyEvent(event.type, event.data);
     if (inventory?.type === 'LicenceKeyAdded') {
       const { keyId, productId, addedAt } = inventory.data;
       // Every key one request adds shares that request's correlation id: it names the import batch.
@@ -223,7 +223,7 @@ async function stepsOfBatch(
 }
 
 /**
- * Each licence key's custody, step by step: imported (by whom, in which batch), assigned to an order line,
+ * Each license key's custody, step by step: imported (by whom, in which batch), assigned to an order line,
  * delivered in an e-mail the mail server accepted (its message id), revealed in clear (each time: door, viewer,
  * address hash; a stock key from the inventory, an order's key on its order), removed, and what later inventory events do to it. A key's page is one indexed range read,
  * whatever the size of its product's inventory stream.

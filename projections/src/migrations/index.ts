@@ -4,6 +4,7 @@ import type { Kysely, Migration } from 'kysely';
 import { createMissingTables } from '../projector.js';
 import { allProjectors } from '../projectors.js';
 import * as m20261206001 from './2026_12_06_001_tables_no_projector_owns.js';
+import * as m20261206002 from './2026_12_06_002_license_spelling.js';
 
 /**
  * The read schema's migrations, by frozen name: only the tables no projector owns. An explicit map (not a folder
@@ -11,6 +12,7 @@ import * as m20261206001 from './2026_12_06_001_tables_no_projector_owns.js';
  */
 const migrations: Record<string, Migration> = {
   '2026_12_06_001_tables_no_projector_owns': m20261206001,
+  '2026_12_06_002_license_spelling': m20261206002,
 };
 
 /** Its own ledger: kysely's default one holds the earlier migrations, which made projectors' tables too. */

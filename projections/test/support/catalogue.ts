@@ -112,7 +112,7 @@ const FAMILIES = [
 ] as const;
 
 const TERMS = [
-  '1 PC, lifetime licence',
+  '1 PC, lifetime license',
   '1 user, 1 year',
   '3 devices, 1 year',
   '5 devices, 1 year',
@@ -194,7 +194,7 @@ export function* catalogueHistory(options: CatalogueHistory): Generator<Catalogu
     const regular = rnd.int(family.price[0], family.price[1]) * 100 + rnd.pick([0, 49, 95, 99]);
     const fields: ProductFields = {
       name: `${name} (${rnd.pick(TERMS)})`,
-      description: `${name} genuine licence key, delivered by e-mail within minutes of payment. Activates online with the official installer; includes free updates for the licensed version and support by e-mail. ${rnd.pick(TERMS)}.`,
+      description: `${name} genuine license key, delivered by e-mail within minutes of payment. Activates online with the official installer; includes free updates for the licensed version and support by e-mail. ${rnd.pick(TERMS)}.`,
       imageUrl: `/uploads/products/${rnd.uuid()}.webp`,
       category: family.category,
       platform: rnd.pick(family.platforms),

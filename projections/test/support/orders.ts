@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   formatCents,
-  type LicenceKeyEvent,
+  type LicenseKeyEvent,
   type OrderEvent,
   type OrderLine,
   type OrderStatus,
@@ -89,7 +89,7 @@ export const statusChanged = (
 
 export const productFields = (overrides: Partial<ProductFields> = {}): ProductFields => ({
   name: 'Windows 11 Pro',
-  description: 'Genuine licence key, delivered by e-mail.',
+  description: 'Genuine license key, delivered by e-mail.',
   imageUrl: '/uploads/products/w11.webp',
   category: 'Windows',
   platform: 'Windows',
@@ -141,7 +141,7 @@ export const appendProduct = (store: EventStore, productId: string, ...events: P
 export interface StoreAppend {
   stream: string;
   expected: ExpectedRevision;
-  events: Array<OrderEvent | ProductEvent | LicenceKeyEvent>;
+  events: Array<OrderEvent | ProductEvent | LicenseKeyEvent>;
 }
 
 /**
@@ -268,7 +268,7 @@ export async function appendHistory(
   return { events, position };
 }
 
-/** The tables of the order and licence-key read models, each in key order, as Postgres returns them. */
+/** The tables of the order and license-key read models, each in key order, as Postgres returns them. */
 export const ORDER_MODEL_TABLES = {
   orders: 'id',
   order_items: 'id',
@@ -279,9 +279,9 @@ export const ORDER_MODEL_TABLES = {
   dashboard_products: 'id',
   dashboard_orders: 'id',
   dashboard_customers: 'email_key',
-  dashboard_licence_keys: 'id',
-  licence_keys: 'id',
-  licence_key_stock: 'product_id',
+  dashboard_license_keys: 'id',
+  license_keys: 'id',
+  license_key_stock: 'product_id',
 } as const;
 
 export async function readTable(db: Kysely<Database>, table: string, key: string, schema = 'public') {
@@ -313,8 +313,8 @@ export async function countedStats(db: Kysely<Database>, declined: readonly stri
            (SELECT count(DISTINCT customer_email_key)::int FROM orders WHERE ${paid}) AS customer_count,
            (SELECT coalesce(sum(total - refunded_total), 0)::numeric(12, 2)::text FROM orders
              WHERE status NOT IN ('cancelled', 'refunded') AND ${paid}) AS revenue,
-           (SELECT count(*)::int FROM licence_keys WHERE status = 'available') AS available_keys,
-           (SELECT count(*)::int FROM licence_keys WHERE status = 'assigned') AS assigned_keys,
+           (SELECT count(*)::int FROM license_keys WHERE status = 'available') AS available_keys,
+           (SELECT count(*)::int FROM license_keys WHERE status = 'assigned') AS assigned_keys,
            (SELECT count(*)::int FROM orders WHERE status = 'processing' AND fulfilled_at IS NULL)
              AS orders_awaiting_keys`.execute(db);
   return rows[0];

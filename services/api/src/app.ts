@@ -6,7 +6,7 @@ import {
   DEFAULT_WEBHOOK_ID,
 } from '@licensestore/paypal-sandbox/credentials';
 import type { Config } from '@licensestore/shared/config';
-import { ConfigError, publicUrl, requireLicenceKeySecret, sellerDetails } from '@licensestore/shared/config';
+import { ConfigError, publicUrl, requireLicenseKeySecret, sellerDetails } from '@licensestore/shared/config';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
@@ -40,7 +40,7 @@ import { reserveExpressFields } from './http/request-start.js';
 import { refuseCrossSite } from './http/same-origin.js';
 import { sendSecurityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
-import { licenceKeyImportRoutes, licenceKeyRoutes } from './licence-keys/routes.js';
+import { licenseKeyImportRoutes, licenseKeyRoutes } from './license-keys/routes.js';
 import { type LiveStreamLimits, liveRoutes } from './live/routes.js';
 import { createMetrics } from './metrics/index.js';
 import { objectRoutes } from './objects/routes.js';
@@ -114,10 +114,10 @@ export function createApp(deps: AppDeps): Express {
   if (!config.SESSION_SECRET) {
     throw new ConfigError(['SESSION_SECRET: required (npm start generates one into DATA_DIR)']);
   }
-  const licenceKeySecret = requireLicenceKeySecret(config);
-  const keyVault = createKeyVault(licenceKeySecret);
-  const orderAccess = createOrderAccess(licenceKeySecret);
-  const custody = createKeyCustody(licenceKeySecret, eventStore, redis, logger);
+  const licenseKeySecret = requireLicenseKeySecret(config);
+  const keyVault = createKeyVault(licenseKeySecret);
+  const orderAccess = createOrderAccess(licenseKeySecret);
+  const custody = createKeyCustody(licenseKeySecret, eventStore, redis, logger);
   const https = config.PUBLIC_URL?.startsWith('https:') ?? false;
   const sessions = new SessionStore(redis, config.SESSION_SECRET);
   const payments = paymentsSetup(config, deps.payments?.sandbox ?? SANDBOX_DEFAULTS, {
@@ -144,7 +144,7 @@ export function createApp(deps: AppDeps): Express {
   const api = Router();
   api.use(loadSession(sessions));
   // Before the JSON parser: an import of keys reads up to 1 MB, an image upload streams up to 10 MB, the rest 100 kB.
-  api.use(licenceKeyImportRoutes(inventory));
+  api.use(licenseKeyImportRoutes(inventory));
   api.use(objects.api);
   api.use(express.json({ limit: JSON_LIMIT }));
   api.use(
@@ -202,7 +202,7 @@ export function createApp(deps: AppDeps): Express {
       resendLimit: deps.resendLimit,
     }),
   );
-  api.use(licenceKeyRoutes({ ...inventory, custody }));
+  api.use(licenseKeyRoutes({ ...inventory, custody }));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));
   api.use(liveRoutes({ database, sessions, logger, limits: deps.liveStreams, closing: deps.closing }));

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AuditEventsQuery } from '@licensestore/contract/audit';
-import { inventoryDecider, licenceKeysStream, orderDecider, orderStream } from '@licensestore/shared';
+import { inventoryDecider, licenseKeysStream, orderDecider, orderStream } from '@licensestore/shared';
 import {
   type AuditEventPage,
   type AuditEventView,
@@ -24,7 +24,7 @@ import { purchase } from './support/purchase.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const SEALED = /v1\.[0-9a-f]{8}\./;
-const licenceKey = () =>
+const licenseKey = () =>
   Array.from({ length: 5 }, () => `H${randomBytes(2).toString('hex').toUpperCase()}`).join('-');
 const before = (event: RecordedEvent | undefined) =>
   new Date((event?.createdAt.getTime() ?? 0) - 1).toISOString();
@@ -75,10 +75,10 @@ describe('audit history and time travel', () => {
     });
     await handleCommand(
       eventStore,
-      licenceKeysStream(productId),
+      licenseKeysStream(productId),
       inventoryDecider,
       {
-        type: 'RequestLicenceKeys',
+        type: 'RequestLicenseKeys',
         productId,
         orderId,
         lineId,
@@ -88,14 +88,14 @@ describe('audit history and time travel', () => {
       },
       workers(captured),
     );
-    key = licenceKey();
+    key = licenseKey();
     const added = await fetch(`${api.url}/api/license-keys`, {
       method: 'POST',
       headers: { cookie: admin, 'content-type': 'application/json' },
       body: JSON.stringify({ productId, key }),
     });
     expect(added.status).toBe(201);
-    const inventory = await readEvents(eventStore, licenceKeysStream(productId));
+    const inventory = await readEvents(eventStore, licenseKeysStream(productId));
     keyAdded = inventory.find((event) => event.type === 'LicenceKeyAdded');
     const assigned = inventory.find((event) => event.type === 'LicenceKeysAssigned') as RecordedEvent;
     // As the reactor does: the order records its keys under the correlation of the decision that gave them.
@@ -104,7 +104,7 @@ describe('audit history and time travel', () => {
       orderStream(orderId),
       orderDecider,
       {
-        type: 'RecordLicenceKeys',
+        type: 'RecordLicenseKeys',
         orderId,
         lineId,
         keys: (assigned.data as { keys: Array<{ keyId: string; key: string }> }).keys,
@@ -122,7 +122,7 @@ describe('audit history and time travel', () => {
     const head = orderEvents.at(-1)?.position as string;
     expect(
       await waitForProjections(database.pool, head, {
-        projectors: ['audit-log', 'dashboard', 'orders', 'licence-keys', 'products'],
+        projectors: ['audit-log', 'dashboard', 'orders', 'license-keys', 'products'],
         timeoutMs: 10_000,
       }),
     ).toBe(true);

@@ -7,7 +7,7 @@ import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRedisUrl } from '../../../test/support/database.js';
-import { freshLicenceKey } from '../../../test/support/licence-keys.js';
+import { freshLicenseKey } from '../../../test/support/license-keys.js';
 import { createApp } from '../src/app.js';
 import { callApi, recordingLogger, signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
@@ -224,13 +224,13 @@ describe('Back-office roles', () => {
     });
   });
 
-  describe('licence keys', () => {
+  describe('license keys', () => {
     let productId: string;
     let key: string;
 
     beforeAll(async () => {
       productId = await seedProduct(eventStore, database);
-      key = freshLicenceKey();
+      key = freshLicenseKey();
       const added = await call('POST', '/api/license-keys', { cookie: admin, body: { productId, key } });
       expect(added.status).toBe(201);
     });
@@ -290,7 +290,7 @@ describe('Back-office roles', () => {
         NODE_ENV: 'test',
         DATABASE_URL: databaseUrl,
         SESSION_SECRET: randomBytes(32).toString('hex'),
-        LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
+        LICENSE_KEY_SECRET: randomBytes(32).toString('base64url'),
       });
       app = createApp({ config, database, eventStore, redis, logger: recordingLogger() });
     });

@@ -71,7 +71,7 @@ describe('Checkout', () => {
       `checkout_access=${(api as TestApi).orderAccess.token('checkout', paypalOrderId)}`,
     );
 
-  /** A PayPal order the store created for one Office licence (199.50 on sale), not yet approved. */
+  /** A PayPal order the store created for one Office license (199.50 on sale), not yet approved. */
   const createdOrder = async () => {
     const { response, body } = await createOrder([{ productId: office, quantity: 1 }], '199.50');
     expect(response.status).toBe(201);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createPaypalSandbox } from '@licensestore/paypal-sandbox';
 import {
   parseCheckoutEvent,
-  parseLicenceKeyEvent,
+  parseLicenseKeyEvent,
   parseOrderEvent,
   parseProductEvent,
 } from '@licensestore/shared';
@@ -22,7 +22,7 @@ import { createApp } from '../src/app.js';
 import { teamKeyset } from '../src/auth/back-office-users.js';
 import { CUSTOMER_KEYSET } from '../src/customers/queries.js';
 import type { Keyset, KeyType } from '../src/http/paging.js';
-import { keyListKeyset } from '../src/licence-keys/key-list.js';
+import { keyListKeyset } from '../src/license-keys/key-list.js';
 import { ORDER_KEYSET } from '../src/orders/queries.js';
 import { callApi, recordingLogger, signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
@@ -205,7 +205,7 @@ describe('Hostile input to every write route, every path parameter and every pag
       NODE_ENV: 'test',
       DATABASE_URL: databaseUrl,
       SESSION_SECRET: randomBytes(32).toString('hex'),
-      LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
+      LICENSE_KEY_SECRET: randomBytes(32).toString('base64url'),
       DATA_DIR: dataDir,
     });
     const sandbox = createPaypalSandbox({ logger: silentLogger });
@@ -356,7 +356,7 @@ function describedError(type: string, text: string, answersHtml: boolean): boole
   return typeof message === 'string' && message.trim().length > 0;
 }
 
-const eventParsers = [parseProductEvent, parseCheckoutEvent, parseOrderEvent, parseLicenceKeyEvent];
+const eventParsers = [parseProductEvent, parseCheckoutEvent, parseOrderEvent, parseLicenseKeyEvent];
 
 /** Why a stored event does not read back as one of the store's events, or null when it does. */
 function unreadableEvent(event: RecordedEvent): string | null {

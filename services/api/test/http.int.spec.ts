@@ -43,7 +43,7 @@ describe('HTTP shell', () => {
     const config = loadConfig({
       NODE_ENV: 'test',
       SESSION_SECRET: randomBytes(32).toString('hex'),
-      LICENCE_KEY_SECRET: randomBytes(32).toString('hex'),
+      LICENSE_KEY_SECRET: randomBytes(32).toString('hex'),
     });
     const app = createApp({ database, eventStore, redis, config, logger, webDist, publicDir });
     const server = app.listen(0, '127.0.0.1');

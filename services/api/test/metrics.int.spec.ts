@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { inventoryDecider, licenceKeysStream, productStream } from '@licensestore/shared';
+import { inventoryDecider, licenseKeysStream, productStream } from '@licensestore/shared';
 import { AUDIT_VERIFY_QUEUE } from '@licensestore/shared/audit-verify';
 import { loadStream } from '@licensestore/shared/commands';
 import { recordingLogger } from '@licensestore/shared/logging';
@@ -128,10 +128,10 @@ describe('GET /metrics', () => {
       const samples = await scrapeUntil(
         'the key assigned',
         (current) =>
-          sampleValue(current, 'licensestore_licence_keys_available', { product_id: productId }) === 2,
+          sampleValue(current, 'licensestore_license_keys_available', { product_id: productId }) === 2,
       );
-      const { state } = await loadStream(store.eventStore, licenceKeysStream(productId), inventoryDecider);
-      expect(sampleValue(samples, 'licensestore_licence_keys_available', { product_id: productId })).toBe(
+      const { state } = await loadStream(store.eventStore, licenseKeysStream(productId), inventoryDecider);
+      expect(sampleValue(samples, 'licensestore_license_keys_available', { product_id: productId })).toBe(
         state.available.size,
       );
     });
@@ -163,7 +163,7 @@ describe('GET /metrics', () => {
             sample.value,
           ]),
         ),
-      ).toEqual({ projections: 1, queues: 1, licence_keys: 1, parked_events: 1 });
+      ).toEqual({ projections: 1, queues: 1, license_keys: 1, parked_events: 1 });
       expect(samplesOf(samples, 'process_resident_memory_bytes')[0]?.value).toBeGreaterThan(0);
     });
   });
@@ -225,7 +225,7 @@ describe('GET /metrics', () => {
       expect(samplesOf(samples, 'licensestore_queue_jobs')).toEqual([]);
       expect(sampleValue(samples, 'licensestore_metrics_source_up', { source: 'projections' })).toBe(1);
       expect(
-        sampleValue(samples, 'licensestore_licence_keys_available', { product_id: productId }),
+        sampleValue(samples, 'licensestore_license_keys_available', { product_id: productId }),
       ).toBeDefined();
       expect(logger.entries.map((entry) => entry.fields)).toContainEqual(
         expect.objectContaining({ source: 'queues' }),

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkoutStream, licenceKeysStream, orderStream } from '@licensestore/shared';
+import { checkoutStream, licenseKeysStream, orderStream } from '@licensestore/shared';
 import type { LogEntry } from '@licensestore/shared/logging';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readEvents } from './support/checkout.js';
@@ -118,7 +118,7 @@ describe('One purchase, followed by its correlation id', () => {
       });
     }
     const { lines } = (order[0]?.data ?? { lines: [] }) as { lines: Array<{ productId: string }> };
-    const inventory = await readEvents(store.eventStore, licenceKeysStream(lines[0]?.productId ?? ''));
+    const inventory = await readEvents(store.eventStore, licenseKeysStream(lines[0]?.productId ?? ''));
     const assignment = inventory.filter(
       (event) =>
         event.type === 'LicenceKeysAssigned' && (event.data as { orderId: string }).orderId === orderId,
@@ -159,7 +159,7 @@ describe('One purchase, followed by its correlation id', () => {
     );
   });
 
-  it("never puts the customer's address or a licence key in clear in a log line", async () => {
+  it("never puts the customer's address or a license key in clear in a log line", async () => {
     const assigned = (await readEvents(store.eventStore, orderStream(orderId))).filter(
       (event) => event.type === 'OrderLicenceKeysAssigned',
     );

@@ -34,13 +34,13 @@ describe('Reopening a cancelled order', () => {
     [...(await mailFiles(store.mailDir)).values()].filter((mail) => mail.to.includes(email));
   const keyRow = (keyId: string) =>
     store.database.db
-      .selectFrom('licence_keys')
+      .selectFrom('license_keys')
       .select(['status', 'order_id'])
       .where('id', '=', keyId)
       .executeTakeFirstOrThrow();
   const stockOf = (productId: string) =>
     store.database.db
-      .selectFrom('licence_key_stock')
+      .selectFrom('license_key_stock')
       .select(['available', 'waiting'])
       .where('product_id', '=', productId)
       .executeTakeFirstOrThrow();

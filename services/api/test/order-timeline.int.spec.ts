@@ -4,7 +4,7 @@ import { maskedKey } from '@licensestore/shared/audit';
 import type { DatabaseHandle } from '@licensestore/shared/db';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshLicenceKey } from '../../../test/support/licence-keys.js';
+import { freshLicenseKey } from '../../../test/support/license-keys.js';
 import type { TimelineEntry } from '../src/orders/timeline.js';
 import { callApi, signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
@@ -50,9 +50,9 @@ describe('GET /api/orders/:id/timeline', () => {
 
     beforeAll(async () => {
       const productId = await seedProduct(eventStore, database);
-      key = freshLicenceKey();
+      key = freshLicenseKey();
       // The other order's key comes first, so the inventory holds events of an order that is not this one.
-      for (const added of [freshLicenceKey(), key]) {
+      for (const added of [freshLicenseKey(), key]) {
         await ok(call('POST', '/api/license-keys', { cookie: admin, body: { productId, key: added } }), 201);
       }
       const other = await buy(productId);
@@ -112,7 +112,7 @@ describe('GET /api/orders/:id/timeline', () => {
       }
     });
 
-    it('masks the licence key everywhere: neither clear nor sealed, only its last 4 characters', () => {
+    it('masks the license key everywhere: neither clear nor sealed, only its last 4 characters', () => {
       expect(body).not.toContain(key);
       expect(body).not.toMatch(SEALED);
       const keyIn = (type: string) => {

@@ -1,10 +1,10 @@
 import type { RecordedEvent } from '../eventstore/port.js';
-import { sealedKeySchema } from '../licence-keys/events.js';
+import { sealedKeySchema } from '../license-keys/events.js';
 import { sha256Hex } from './hash-chain.js';
 
 /**
- * Every sealed licence key replaced by the SHA-256 of its sealed text. An export leaves the store (an auditor's
- * laptop, e-mail), and sealed keys in it would be readable by whoever later gets the licence-key secret; the digest
+ * Every sealed license key replaced by the SHA-256 of its sealed text. An export leaves the store (an auditor's
+ * laptop, e-mail), and sealed keys in it would be readable by whoever later gets the license-key secret; the digest
  * reveals nothing, needs no secret to compute, and still lets someone with access to the store match the line
  * against the stored event. Matching the sealed form, not field names, also covers event types added later.
  */

@@ -1,4 +1,4 @@
-import { sealedKeySchema } from '../licence-keys/events.js';
+import { sealedKeySchema } from '../license-keys/events.js';
 
 const HIDDEN_SLOT = 'X';
 /** A key with no hyphen to show its format by: the default format's first group. */

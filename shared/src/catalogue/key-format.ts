@@ -1,4 +1,4 @@
-// A product's licence-key format, shared by the API, the projections and the browser (no imports).
+// A product's license-key format, shared by the API, the projections and the browser (no imports).
 //
 // The pattern language is deliberately tiny, never a regular expression an admin types (a crafted one could take
 // the server minutes to match): `X` stands for one upper-case letter A-Z or digit 0-9, `-` for itself. A format is

@@ -27,7 +27,7 @@ const installationNotes = z
   .transform((value) => (value ? value : null))
   .optional();
 
-/** The pattern its licence keys must follow; empty or null for the default format. */
+/** The pattern its license keys must follow; empty or null for the default format. */
 const keyFormat = z
   .union([
     z

@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, requireLicenceKeySecret, sellerDetails } from './index.js';
+import { ConfigError, loadConfig, requireLicenseKeySecret, sellerDetails } from './index.js';
 
 describe('configuration', () => {
   it('runs on embedded defaults when nothing is set', () => {
@@ -12,7 +12,7 @@ describe('configuration', () => {
       TRUST_PROXY: false,
       LOW_STOCK_THRESHOLD: 5,
     });
-    expect(config.LICENCE_KEY_SECRET).toBeUndefined();
+    expect(config.LICENSE_KEY_SECRET).toBeUndefined();
     expect(config.ADMIN_EMAIL).toBeUndefined();
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.REDIS_URL).toBeUndefined();
@@ -30,7 +30,7 @@ describe('configuration', () => {
           PORT: 'eighty',
           DATABASE_URL: 'mysql://x/y',
           SESSION_SECRET: 'short',
-          LICENCE_KEY_SECRET: 'short',
+          LICENSE_KEY_SECRET: 'short',
           LOW_STOCK_THRESHOLD: '-1',
           ADMIN_EMAIL: 'not an address',
         });
@@ -43,17 +43,23 @@ describe('configuration', () => {
     expect(keys.sort()).toEqual([
       'ADMIN_EMAIL',
       'DATABASE_URL',
-      'LICENCE_KEY_SECRET',
+      'LICENSE_KEY_SECRET',
       'LOW_STOCK_THRESHOLD',
       'PORT',
       'SESSION_SECRET',
     ]);
   });
 
-  it('requires the licence-key secret of a role running on its own', () => {
-    expect(() => requireLicenceKeySecret(loadConfig({}))).toThrow(ConfigError);
+  it('requires the license-key secret of a role running on its own', () => {
+    expect(() => requireLicenseKeySecret(loadConfig({}))).toThrow(ConfigError);
     const secret = 'k'.repeat(32);
-    expect(requireLicenceKeySecret(loadConfig({ LICENCE_KEY_SECRET: secret }))).toBe(secret);
+    expect(requireLicenseKeySecret(loadConfig({ LICENSE_KEY_SECRET: secret }))).toBe(secret);
+  });
+
+  it('refuses the secret under its earlier name, rather than run without the one the sold keys are sealed with', () => {
+    expect(() => loadConfig({ LICENCE_KEY_SECRET: 'k'.repeat(32) })).toThrow(
+      'LICENCE_KEY_SECRET: renamed LICENSE_KEY_SECRET: set that instead, to the same value',
+    );
   });
 
   it.each([

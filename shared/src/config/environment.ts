@@ -81,8 +81,15 @@ export const configSchema = z
     S3_ACCESS_KEY_ID: optionalString,
     S3_SECRET_ACCESS_KEY: optionalString,
     SESSION_SECRET: optionalString.pipe(z.string().min(32).optional()),
-    /** Seals licence keys at rest (AES-256-GCM) and fingerprints them; every role must share it. */
-    LICENCE_KEY_SECRET: optionalString.pipe(z.string().min(32).optional()),
+    /** Seals license keys at rest (AES-256-GCM) and fingerprints them; every role must share it. */
+    LICENSE_KEY_SECRET: optionalString.pipe(z.string().min(32).optional()),
+    /**
+     * LICENSE_KEY_SECRET's earlier name. Set, a role refuses to start: run on without it, a role that finds no
+     * LICENSE_KEY_SECRET would seal new keys under another secret than the sold ones.
+     */
+    LICENCE_KEY_SECRET: optionalString.pipe(
+      z.undefined({ error: 'renamed LICENSE_KEY_SECRET: set that instead, to the same value' }).optional(),
+    ),
     /** Encrypts the secrets in a backup (`npm run backup`) and opens them on restore; unset, both refuse. */
     BACKUP_PASSPHRASE: optionalString,
     /**
@@ -279,12 +286,12 @@ export function requireUrl(config: Config, key: 'DATABASE_URL' | 'REDIS_URL'): s
   return value;
 }
 
-/** Roles that read or write licence keys need the shared secret; `npm start` keeps one in DATA_DIR. */
-export function requireLicenceKeySecret(config: Config): string {
-  const value = config.LICENCE_KEY_SECRET;
+/** Roles that read or write license keys need the shared secret; `npm start` keeps one in DATA_DIR. */
+export function requireLicenseKeySecret(config: Config): string {
+  const value = config.LICENSE_KEY_SECRET;
   if (!value) {
     throw new ConfigError([
-      'LICENCE_KEY_SECRET: required when this role runs on its own (npm start generates one into DATA_DIR)',
+      'LICENSE_KEY_SECRET: required when this role runs on its own (npm start generates one into DATA_DIR)',
     ]);
   }
   return value;

@@ -108,8 +108,8 @@ export interface OrderRefundsTable {
   failure_message: string | null;
 }
 
-/** One row per key in the inventory (`licence-keys` projector); a removed key's row is deleted. */
-export interface LicenceKeysTable {
+/** One row per key in the inventory (`license-keys` projector); a removed key's row is deleted. */
+export interface LicenseKeysTable {
   id: string;
   product_id: string;
   /** Sealed (key-vault): opened only for admins and for the holder of the order. */
@@ -132,8 +132,8 @@ export interface LicenceKeysTable {
   returned_from: string | null;
 }
 
-/** Per product: keys available and assigned, and units of paid orders waiting for one (`licence-keys` projector). */
-export interface LicenceKeyStockTable {
+/** Per product: keys available and assigned, and units of paid orders waiting for one (`license-keys` projector). */
+export interface LicenseKeyStockTable {
   product_id: string;
   available: number;
   assigned: number;
@@ -177,9 +177,9 @@ export interface DashboardStatsTable {
   customer_count: number;
   /** Totals less refunds of the orders that are neither cancelled nor refunded. */
   revenue: string;
-  /** Licence keys available over all products. */
+  /** License keys available over all products. */
   available_keys: number;
-  /** Licence keys assigned to orders. */
+  /** License keys assigned to orders. */
   assigned_keys: number;
   /** Orders in `processing` (paid, keys owed) not yet fulfilled. */
   orders_awaiting_keys: number;
@@ -210,8 +210,8 @@ export interface DashboardCustomersTable {
   order_count: number;
 }
 
-/** Private state of the `dashboard` projector: each licence key in the inventory and its status. */
-export interface DashboardLicenceKeysTable {
+/** Private state of the `dashboard` projector: each license key in the inventory and its status. */
+export interface DashboardLicenseKeysTable {
   id: string;
   status: 'available' | 'assigned' | 'revoked';
 }
@@ -248,9 +248,9 @@ export interface Database {
   dashboard_products: DashboardProductsTable;
   dashboard_orders: DashboardOrdersTable;
   dashboard_customers: DashboardCustomersTable;
-  dashboard_licence_keys: DashboardLicenceKeysTable;
-  licence_keys: LicenceKeysTable;
-  licence_key_stock: LicenceKeyStockTable;
+  dashboard_license_keys: DashboardLicenseKeysTable;
+  license_keys: LicenseKeysTable;
+  license_key_stock: LicenseKeyStockTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   admin_users: AdminUsersTable;
 }

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { productEventSchemas } from '../catalogue/events.js';
-import { LICENCE_KEYS_CATEGORY, licenceKeyEventSchemas } from '../licence-keys/events.js';
+import { LICENSE_KEYS_CATEGORY, licenseKeyEventSchemas } from '../license-keys/events.js';
 import { checkoutEventSchemas, orderEventSchemas } from '../orders/events.js';
 import { receiptEventSchemas } from '../receipts/numbering.js';
 import { REFUND_EMAILS_CATEGORY, refundEmailEventSchemas } from '../refund-emails/index.js';
@@ -15,7 +15,7 @@ const schemasByCategory: ReadonlyMap<string, Readonly<Record<string, z.ZodType>>
   ['product', productEventSchemas],
   ['checkout', checkoutEventSchemas],
   ['order', orderEventSchemas],
-  [LICENCE_KEYS_CATEGORY, licenceKeyEventSchemas],
+  [LICENSE_KEYS_CATEGORY, licenseKeyEventSchemas],
   ['receipts', receiptEventSchemas],
   [REFUND_EMAILS_CATEGORY, refundEmailEventSchemas],
 ]);

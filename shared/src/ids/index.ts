@@ -13,7 +13,7 @@ let next = IDS_PER_FILL;
  * which a year of records makes a page read and a whole page written to the WAL for nearly every insert. The id
  * tells when it was made, to the millisecond, and nothing else: no access in this store rests on an id being
  * unguessable (signed tokens guard orders), and its random part still makes it unique. Not for an id whose first
- * characters name it to people (an order's number, a licence key's label): ids minted within a minute share them.
+ * characters name it to people (an order's number, a license key's label): ids minted within a minute share them.
  */
 export function timeOrderedId(now: number = Date.now()): string {
   if (next === IDS_PER_FILL) {

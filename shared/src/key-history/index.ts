@@ -1,7 +1,7 @@
 import type { ColumnType } from 'kysely';
 
 /**
- * A licence key's custody history (`key-history` projector): one row per event that did something to the key,
+ * A license key's custody history (`key-history` projector): one row per event that did something to the key,
  * in log order. `kind` says what, in the back office's words: imported, removed, assigned, delivered, revealed,
  * and, for inventory events added later that name a key, their own event type.
  */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sealedKeySchema } from '../licence-keys/events.js';
+import { sealedKeySchema } from '../license-keys/events.js';
 import { createKeyVault, SealedKeyError } from './index.js';
 
 const secret = () => randomBytes(32).toString('base64url');

@@ -18,7 +18,7 @@ const SECRET_FIELDS = [
   'authorization',
   'cookie',
   'secret',
-  'licenceKey',
+  'licenseKey',
   'licenseKey',
   'keyText',
 ];

@@ -76,7 +76,7 @@ export function createMailer(settings: MailSettings, logger: Logger): Mailer {
   const directory = join(settings.dataDir, 'mail');
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true }, defaults);
   // Made once per mailer, on the first message (a mkdir per message costs as much as writing it). The messages hold
-  // licence keys and live sign-in links: the directory (also one made before this rule) and each file are the
+  // license keys and live sign-in links: the directory (also one made before this rule) and each file are the
   // owner's alone.
   let made: Promise<unknown> | null = null;
   return {

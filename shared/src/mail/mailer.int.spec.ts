@@ -11,7 +11,7 @@ describe('Mailer without SMTP_URL', () => {
   let mailer: Mailer;
   const message = (eventId: string) => ({
     to: 'ada@example.com',
-    subject: 'Your licence keys',
+    subject: 'Your license keys',
     text: 'keys',
     html: '<p>keys</p>',
     messageId: mailer.messageIdFor('delivery', eventId),

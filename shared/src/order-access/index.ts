@@ -29,7 +29,7 @@ const PURPOSES: readonly AccessPurpose[] = [
 
 /**
  * Access tokens for orders: HMAC-SHA256 of the subject (base64url, 43 characters) under a key derived from the
- * licence-key secret, which every role holds. A token carries no expiry: the cookie's lifetime bounds the
+ * license-key secret, which every role holds. A token carries no expiry: the cookie's lifetime bounds the
  * browser's, and the e-mail link opens no more than the e-mail itself holds (the keys in clear). Changing the
  * secret revokes every token.
  */

@@ -87,7 +87,7 @@ function reopenOrder(order: PlacedOrder, now: string): OrderEvent {
   return { type: 'OrderReopened', data: { orderId: order.orderId, keysGivenUp, reopenedAt: now } };
 }
 
-function recordLicenceKeys(cmd: OrderCommandOf<'RecordLicenceKeys'>, order: PlacedOrder): OrderEvent[] {
+function recordLicenseKeys(cmd: OrderCommandOf<'RecordLicenseKeys'>, order: PlacedOrder): OrderEvent[] {
   const line = order.lines.find((candidate) => candidate.lineId === cmd.lineId);
   if (!line) throw new IllegalStateError(`order ${order.orderId} has no line ${cmd.lineId}`);
   const held = new Set((order.keys[line.lineId] ?? []).map((key) => key.keyId));
@@ -205,8 +205,8 @@ export function decideOrder(cmd: OrderCommand, state: OrderState): OrderEvent[] 
       return failOrderRefund(cmd, order);
     case 'ChangeOrderStatus':
       return changeOrderStatus(cmd, order);
-    case 'RecordLicenceKeys':
-      return recordLicenceKeys(cmd, order);
+    case 'RecordLicenseKeys':
+      return recordLicenseKeys(cmd, order);
     case 'RequestDeliveryEmailResend':
       return requestDeliveryEmailResend(cmd, order);
     case 'RecordDeliveryEmailSent':

@@ -260,7 +260,7 @@ describe('Order', () => {
     });
     const fulfilled: OrderEvent = { type: 'OrderFulfilled', data: { orderId, fulfilledAt: now } };
     const record = (...keys: Array<{ keyId: string; key: string }>): OrderCommand => ({
-      type: 'RecordLicenceKeys',
+      type: 'RecordLicenseKeys',
       orderId,
       lineId,
       keys,

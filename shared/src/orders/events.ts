@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { parseEventData } from '../eventstore/event-data.js';
-import { assignedKeySchema, revealChannelSchema, revealViewerSchema } from '../licence-keys/events.js';
+import { assignedKeySchema, revealChannelSchema, revealViewerSchema } from '../license-keys/events.js';
 import { decimalAmount } from '../money/index.js';
 
 /**
@@ -117,7 +117,7 @@ export const orderEventSchemas = {
     message: z.string().min(1),
     failedAt: z.iso.datetime(),
   }),
-  /** Licence keys were shown in clear: who, through which door, and a salted hash of the client's address. */
+  /** License keys were shown in clear: who, through which door, and a salted hash of the client's address. */
   LicenceKeysRevealed: z.object({
     orderId: z.uuid(),
     keyIds: z.array(z.uuid()).min(1),

@@ -1,5 +1,5 @@
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
-import type { AssignedKey } from '../licence-keys/events.js';
+import type { AssignedKey } from '../license-keys/events.js';
 import { toCents } from '../money/index.js';
 import type { Customer, OrderEvent, OrderLine, OrderStatus, OrderUnit } from './events.js';
 
@@ -41,7 +41,7 @@ export type OrderCommand =
     }
   | { type: 'FailOrderRefund'; orderId: string; refundId: string; code: string; message: string; now: string }
   | { type: 'ChangeOrderStatus'; orderId: string; to: OrderStatus; now: string }
-  | { type: 'RecordLicenceKeys'; orderId: string; lineId: string; keys: AssignedKey[]; now: string }
+  | { type: 'RecordLicenseKeys'; orderId: string; lineId: string; keys: AssignedKey[]; now: string }
   | { type: 'RequestDeliveryEmailResend'; orderId: string; now: string }
   | {
       type: 'RecordDeliveryEmailSent';

@@ -2,7 +2,7 @@ import { AppError, ValidationError } from '../errors/index.js';
 import { formatCents, toCents } from '../money/index.js';
 import type { OrderLine } from './events.js';
 
-/** Limits on one cart; they keep a single PayPal order within what a buyer of licences plausibly wants. */
+/** Limits on one cart; they keep a single PayPal order within what a buyer of licenses plausibly wants. */
 export const MAX_QUANTITY_PER_LINE = 10;
 export const MAX_CART_LINES = 20;
 

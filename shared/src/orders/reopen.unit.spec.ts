@@ -68,7 +68,7 @@ describe('Order reopening', () => {
         keys('L1', k4, k5),
       )
         .when({
-          type: 'RecordLicenceKeys',
+          type: 'RecordLicenseKeys',
           orderId,
           lineId: 'L2',
           keys: [{ keyId: k6, key: sealed(6) }],
@@ -86,7 +86,7 @@ describe('Order reopening', () => {
     it('never takes back a key it gave up (a retried job recording an old assignment)', () => {
       given(...cancelled, reopened(givenUp), statusChanged('cancelled', 'completed', later))
         .when({
-          type: 'RecordLicenceKeys',
+          type: 'RecordLicenseKeys',
           orderId,
           lineId: 'L1',
           keys: [{ keyId: k1, key: sealed(1) }],

@@ -2,7 +2,7 @@ import type { DashboardAsOfView } from '../audit/views.js';
 import type { ProductEvent } from '../catalogue/events.js';
 import type { DashboardRecentOrderView, LowStockView } from '../dashboard/index.js';
 import type { LogEntry } from '../eventstore/port.js';
-import type { LicenceKeyEvent } from '../licence-keys/events.js';
+import type { LicenseKeyEvent } from '../license-keys/events.js';
 import type { Logger } from '../logging/index.js';
 import { formatCents } from '../money/index.js';
 import type { OrderEvent } from '../orders/events.js';
@@ -14,7 +14,7 @@ import {
   noChange,
   type StatsDelta,
 } from './dashboard-fold.js';
-import { type KeyStatus, parseLicenceKeyBatch } from './licence-key-events.js';
+import { type KeyStatus, parseLicenseKeyBatch } from './license-key-events.js';
 import { parseOrderBatch } from './order-events.js';
 import { parseProductBatch } from './product-events.js';
 import { readableEvents } from './readable-events.js';
@@ -128,7 +128,7 @@ export class DashboardFold {
     const counted = readableEvents(page).filter((event) => COUNTED.has(event.type));
     const products = parseProductBatch(counted, this.log, NAME);
     const orders = parseOrderBatch(counted, this.log, NAME);
-    const keys = parseLicenceKeyBatch(counted, this.log, NAME);
+    const keys = parseLicenseKeyBatch(counted, this.log, NAME);
     // The projector's own folds: the figures of the past follow the rules that made the live ones.
     foldDashboardProducts(products, this.products, this.delta);
     foldDashboardOrders(orders, this.orders, this.customers, this.delta);
@@ -140,7 +140,7 @@ export class DashboardFold {
   private follow(
     products: readonly ProductEvent[],
     orders: readonly OrderEvent[],
-    keys: readonly LicenceKeyEvent[],
+    keys: readonly LicenseKeyEvent[],
   ) {
     for (const event of products) {
       if (event.type === 'ProductCreated')

@@ -1,8 +1,8 @@
 import type { ProductEvent } from '../catalogue/events.js';
-import type { LicenceKeyEvent } from '../licence-keys/events.js';
+import type { LicenseKeyEvent } from '../license-keys/events.js';
 import { toCents } from '../money/index.js';
 import type { OrderEvent, OrderStatus } from '../orders/events.js';
-import { type KeyStatus, keyIdsOf, keyStatusAfter } from './licence-key-events.js';
+import { type KeyStatus, keyIdsOf, keyStatusAfter } from './license-key-events.js';
 import { emailKey, keepsMoney, statusAfter } from './order-events.js';
 
 /** How much each counter of `dashboard_stats` moves; `revenueCents` in cents. */
@@ -195,11 +195,11 @@ export function foldDashboardOrders(
 }
 
 /**
- * Folds inventory events in log order onto the stored keys they name (same rules as the licence-keys
+ * Folds inventory events in log order onto the stored keys they name (same rules as the license-keys
  * projector) and returns how the key counters move, as for products.
  */
 export function foldDashboardKeys(
-  events: Iterable<LicenceKeyEvent>,
+  events: Iterable<LicenseKeyEvent>,
   keys: Map<string, KeyStatus>,
   delta: StatsDelta,
 ): Set<string> {

@@ -5,7 +5,7 @@ import { type ChannelListener, type ChannelMember, channelListener } from '../li
 export * from './batch-parser.js';
 export * from './dashboard-as-of.js';
 export * from './dashboard-fold.js';
-export * from './licence-key-events.js';
+export * from './license-key-events.js';
 export * from './order-events.js';
 export * from './product-events.js';
 export * from './projectors.js';

@@ -14,7 +14,7 @@ export interface ProjectorDescriptor {
 }
 
 export const projectorDescriptors = {
-  // 2: the official download URL and installation notes; 3: the licence-key format.
+  // 2: the official download URL and installation notes; 3: the license-key format.
   products: { name: 'products', version: 3 },
   // 2: lines carry their keys, orders their fulfilment and delivery e-mail; statuses exactly as evolveOrder.
   // 3: orders carry their payment status (pending review, completed, denied, refunded).
@@ -28,7 +28,7 @@ export const projectorDescriptors = {
   // 4: orders PayPal declined count as neither orders nor customers (customers are keys with an order not declined).
   dashboard: { name: 'dashboard', version: 4 },
   // 2: keys revoked or returned from refunded and cancelled orders; revoked keys counted per product.
-  licenceKeys: { name: 'licence-keys', version: 2 },
+  licenseKeys: { name: 'license-keys', version: 2 },
   auditLog: { name: 'audit-log', version: 1 },
   keyHistory: { name: 'key-history', version: 1 },
 } as const satisfies Record<string, ProjectorDescriptor>;

@@ -143,7 +143,7 @@ export const orderItems = async (storeUrl: string, order: PlacedOrder) =>
 const AFTER_CAPTURE = { timeout: 30_000, interval: 100 };
 
 /** The order's items once the workers have assigned every unit its key. */
-export const waitForLicenceKeys = (storeUrl: string, order: PlacedOrder): Promise<OpenedItem[]> =>
+export const waitForLicenseKeys = (storeUrl: string, order: PlacedOrder): Promise<OpenedItem[]> =>
   vi.waitFor(async () => {
     const items = await orderItems(storeUrl, order);
     if (items.some((item) => item.licenseKeys.length !== item.quantity)) {

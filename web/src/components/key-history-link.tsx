@@ -2,7 +2,7 @@ import { History } from 'lucide-react';
 import { Link } from 'wouter';
 import { buttonClasses } from '@/components/ui/button';
 
-/** The link to a licence key's custody history (imported, assigned, delivered, each reveal). */
+/** The link to a license key's custody history (imported, assigned, delivered, each reveal). */
 export function KeyHistoryLink({ keyId, name }: { keyId: string; name: string }) {
   return (
     <Link

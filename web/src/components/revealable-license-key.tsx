@@ -6,7 +6,7 @@ import { useRevealLicenseKey } from '@/lib/reveal-license-key';
 import { LicenseKeyText } from './license-key-text';
 
 /**
- * A licence key as the back office receives it, masked, with Reveal / Hide and Copy for an admin. Both fetch the
+ * A license key as the back office receives it, masked, with Reveal / Hide and Copy for an admin. Both fetch the
  * key in clear through the recorded reveal, once, and keep it while the key is on screen: back-office pages are
  * opened while talking to customers, often with the screen shared, and a key on screen is a key given away.
  * `name` tells the key apart in the buttons' names ("license key 1 of Game"); `className` styles the key's text.

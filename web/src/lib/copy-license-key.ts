@@ -1,7 +1,7 @@
 import { toast } from '@/lib/toast';
 
 /**
- * Copies a licence key with the toast 'Copied!' / 'License key copied to clipboard.' (storefront and back office);
+ * Copies a license key with the toast 'Copied!' / 'License key copied to clipboard.' (storefront and back office);
  * true when it was copied.
  */
 export async function copyLicenseKey(key: string): Promise<boolean> {

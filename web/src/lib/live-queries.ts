@@ -6,7 +6,7 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
  */
 const ORDERS = ['/api/orders', '/api/admin/orders'];
 const CUSTOMERS = ['/api/customers', '/api/admin/customers'];
-const LICENCE_KEYS = ['/api/license-keys', '/api/admin/license-keys'];
+const LICENSE_KEYS = ['/api/license-keys', '/api/admin/license-keys'];
 const DASHBOARD = '/api/admin/dashboard';
 const AUDIT_EVENTS = '/api/audit/events';
 const PRODUCTS = '/api/products';
@@ -16,7 +16,7 @@ const STOCK_MISMATCHES = '/api/admin/stock-mismatches';
 export const BACK_OFFICE_READ_MODELS = [
   ...ORDERS,
   ...CUSTOMERS,
-  ...LICENCE_KEYS,
+  ...LICENSE_KEYS,
   DASHBOARD,
   AUDIT_EVENTS,
   STOCK_MISMATCHES,
@@ -46,7 +46,7 @@ const FED_BY: Record<string, KeyMatch[]> = {
   orders: [...ORDERS, ...CUSTOMERS, DASHBOARD].map(under),
   customers: CUSTOMERS.map(under),
   dashboard: [under(DASHBOARD)],
-  'licence-keys': [...LICENCE_KEYS, DASHBOARD, STOCK_MISMATCHES].map(under),
+  'license-keys': [...LICENSE_KEYS, DASHBOARD, STOCK_MISMATCHES].map(under),
   'key-history': [partOf('/api/license-keys', 'history')],
   'audit-log': [partOf('/api/orders', 'timeline'), under(AUDIT_EVENTS)],
   products: [PRODUCTS, STOCK_MISMATCHES].map(under),

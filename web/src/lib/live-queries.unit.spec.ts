@@ -68,7 +68,7 @@ describe('live query invalidation', () => {
   });
 
   it('reads again the inventory, the low stock on the dashboard and the stock shown wrongly when the keys move', async () => {
-    expect(await invalidatedBy((client) => invalidateMoved(client, ['licence-keys']))).toEqual(
+    expect(await invalidatedBy((client) => invalidateMoved(client, ['license-keys']))).toEqual(
       named(
         ['/api/admin/dashboard'],
         ['/api/license-keys'],

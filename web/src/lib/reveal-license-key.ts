@@ -7,7 +7,7 @@ import { toast } from '@/lib/toast';
 export const keyHistoryKey = (keyId: string) => ['/api/license-keys', keyId, 'history'] as const;
 
 /**
- * Opens one licence key in clear for the signed-in admin (POST /api/license-keys/:keyId/reveal), whether it is in
+ * Opens one license key in clear for the signed-in admin (POST /api/license-keys/:keyId/reveal), whether it is in
  * stock or an order's: the server records the showing before it answers, so every reveal is on the key's history.
  */
 export function useRevealLicenseKey() {

@@ -49,7 +49,7 @@ const linePrice = (line: DeliveredLine) =>
 const totalOf = (lines: readonly DeliveredLine[]) =>
   displayCents(lines.reduce((sum, line) => sum + lineCents(line), 0));
 
-/** The email that delivers an order's licence keys, in plain text and HTML. */
+/** The email that delivers an order's license keys, in plain text and HTML. */
 export function renderDeliveryEmail(input: DeliveryEmailInput): RenderedEmail {
   const number = orderNumber(input.orderId);
   return {

@@ -167,7 +167,7 @@ describe('Low-stock alert', () => {
       productName: 'Norton <360>\nDeluxe',
       available: 1,
       threshold: 5,
-      licenceKeysUrl: `${publicUrl}/admin/license-keys`,
+      licenseKeysUrl: `${publicUrl}/admin/license-keys`,
     });
     expect(email.subject).toBe('Low stock: Norton <360> Deluxe has 1 license key left');
     expect(email.html).toContain('Norton &lt;360&gt;');

@@ -6,7 +6,7 @@ export interface LowStockInput {
   available: number;
   threshold: number;
   /** The admin page where keys are added. */
-  licenceKeysUrl: string;
+  licenseKeysUrl: string;
 }
 
 /** The alert an admin gets when a product's available keys fall below the threshold. */
@@ -16,13 +16,13 @@ export function renderLowStockEmail(input: LowStockInput): RenderedEmail {
   return {
     // A header is one line, whatever an admin typed into the product name.
     subject: `Low stock: ${input.productName.replace(/\s+/g, ' ')} has ${left}`,
-    text: `${summary}\n\nAdd license keys: ${input.licenceKeysUrl}\n`,
+    text: `${summary}\n\nAdd license keys: ${input.licenseKeysUrl}\n`,
     html: `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Low stock</title></head>
 <body style="font-family:Arial,Helvetica,sans-serif">
   <p>${escapeHtml(summary)}</p>
-  <p><a href="${escapeHtml(input.licenceKeysUrl)}">Add license keys</a></p>
+  <p><a href="${escapeHtml(input.licenseKeysUrl)}">Add license keys</a></p>
 </body>
 </html>
 `,

@@ -8,9 +8,9 @@ import { type StoreIdentity, storeNameFrom } from '../mail/store-identity.js';
 
 /** What the side effects need from the deployment (configuration, secrets); tests pass their own. */
 export interface SideEffectSettings {
-  /** Opens the sealed keys for the delivery e-mail (LICENCE_KEY_SECRET). */
+  /** Opens the sealed keys for the delivery e-mail (LICENSE_KEY_SECRET). */
   keyVault: KeyVault;
-  /** Signs the delivery e-mail's link to the order (LICENCE_KEY_SECRET, as the api that checks it). */
+  /** Signs the delivery e-mail's link to the order (LICENSE_KEY_SECRET, as the api that checks it). */
   orderAccess: OrderAccess;
   /** LOW_STOCK_THRESHOLD: given to every inventory decision; 0 turns the alert off. */
   lowStockThreshold: number;

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   type AssignedKey,
   inventoryDecider,
-  licenceKeysStream,
+  licenseKeysStream,
   orderDecider,
   orderStream,
   type PlacedOrder,
@@ -29,7 +29,7 @@ import type { SideEffectSettings } from './context.js';
 
 const dataOf = (event: { data: unknown }) => event.data as Record<string, unknown> & { orderId: string };
 
-describe('Licence-key delivery', () => {
+describe('License-key delivery', () => {
   let fixture: WorkersFixture;
   let env: WorkersFixture['env'];
   let smtp: WorkersFixture['smtp'];
@@ -79,7 +79,7 @@ describe('Licence-key delivery', () => {
         60_000,
       );
 
-      const inventory = (await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider))
+      const inventory = (await loadStream(env.eventStore, licenseKeysStream(productId), inventoryDecider))
         .state;
       expect([...inventory.available]).toEqual([]);
       expect([...inventory.sold.values()].filter((key) => key.status === 'assigned')).toHaveLength(120);
@@ -245,7 +245,7 @@ describe('Licence-key delivery', () => {
         const orderId = await placeOrder(env.eventStore, [{ productId, quantity: 2 }]);
         const [, signal] = await died;
         expect(signal).toBe('SIGKILL');
-        const inventory = (await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider))
+        const inventory = (await loadStream(env.eventStore, licenseKeysStream(productId), inventoryDecider))
           .state;
         const given = [...inventory.sold]
           .filter(([, key]) => soldTo(key).orderId === orderId)
@@ -300,7 +300,7 @@ describe('Licence-key delivery', () => {
       await setOrderStatus(env.eventStore, orderId, 'completed');
       const [, signal] = await died;
       expect(signal).toBe('SIGKILL');
-      const inventory = (await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider))
+      const inventory = (await loadStream(env.eventStore, licenseKeysStream(productId), inventoryDecider))
         .state;
       const given = [...inventory.sold]
         .filter(([, key]) => soldTo(key).orderId === orderId && key.status === 'assigned')

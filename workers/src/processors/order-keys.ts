@@ -1,8 +1,8 @@
 import {
   inventoryDecider,
   keyReleases,
-  type LicenceKeyCommand,
-  licenceKeysStream,
+  type LicenseKeyCommand,
+  licenseKeysStream,
   liveUnits,
   orderDecider,
   orderStream,
@@ -20,7 +20,7 @@ type Context = Pick<ProcessorContext, 'eventStore' | 'lowStockThreshold'>;
 /** Decides one inventory command on its stream: at once, or grouped with others (the assign-keys job's way). */
 export type InventoryDecision = (
   stream: string,
-  command: LicenceKeyCommand,
+  command: LicenseKeyCommand,
   metadata: NewEventMetadata,
 ) => Promise<unknown>;
 
@@ -49,9 +49,9 @@ export async function requestOrderKeys(
     const units = live.filter((unit) => unit.lineId === line.lineId);
     if (units.every((unit) => unit.keyId !== null)) continue;
     await decide(
-      licenceKeysStream(line.productId),
+      licenseKeysStream(line.productId),
       {
-        type: 'RequestLicenceKeys',
+        type: 'RequestLicenseKeys',
         productId: line.productId,
         orderId: order.orderId,
         lineId: line.lineId,
@@ -81,10 +81,10 @@ export async function releaseOrderKeys(context: Context, order: PlacedOrder, cau
   for (const release of keyReleases(await withKeysShownInCustody(context.eventStore, order))) {
     const { events } = await decideOnStream(
       context.eventStore,
-      licenceKeysStream(release.productId),
+      licenseKeysStream(release.productId),
       inventoryDecider,
       {
-        type: 'ReleaseLicenceKeys',
+        type: 'ReleaseLicenseKeys',
         productId: release.productId,
         orderId: order.orderId,
         lineId: release.lineId,

@@ -36,7 +36,7 @@ export const recordOrderKeys = (context: ProcessorContext) =>
         context.eventStore,
         orderStream(orderId),
         orderDecider,
-        { type: 'RecordLicenceKeys', orderId, lineId, keys, now: new Date().toISOString() },
+        { type: 'RecordLicenseKeys', orderId, lineId, keys, now: new Date().toISOString() },
         workersMetadata(cause),
       );
       if (state.status !== 'absent') await releaseOrderKeys(context, state, cause);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { inventoryDecider, licenceKeysStream, soldTo } from '@licensestore/shared';
+import { inventoryDecider, licenseKeysStream, soldTo } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import type { EventStore } from '@licensestore/shared/eventstore';
 import { silentLogger } from '@licensestore/shared/logging';
@@ -49,7 +49,7 @@ describe('Releasing the keys of a cancelled order', () => {
     await setOrderStatus(env.eventStore, orderId, 'cancelled');
 
     // The cancel's release reads the cancelled order, then pauses before its inventory append.
-    const held = holdingAppends(env.eventStore, licenceKeysStream(productId));
+    const held = holdingAppends(env.eventStore, licenseKeysStream(productId));
     const slowContext = createProcessorContext(settings, held.store, silentLogger);
     const releasing = runJob(env, releaseKeys(slowContext), releaseKeysJob(orderId, cause));
     await vi.waitFor(() => expect(held.isHolding()).toBe(true));
@@ -62,7 +62,7 @@ describe('Releasing the keys of a cancelled order', () => {
     await addKeys(env.eventStore, settings.keyVault, productId, 1);
     const { state: inventory } = await loadStream(
       env.eventStore,
-      licenceKeysStream(productId),
+      licenseKeysStream(productId),
       inventoryDecider,
     );
     const given = [...inventory.sold.values()].filter((key) => soldTo(key).orderId === orderId);

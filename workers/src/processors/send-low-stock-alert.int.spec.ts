@@ -1,4 +1,4 @@
-import { inventoryDecider, licenceKeysStream } from '@licensestore/shared';
+import { inventoryDecider, licenseKeysStream } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import { silentLogger } from '@licensestore/shared/logging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -18,7 +18,7 @@ describe('Low-stock alert', () => {
 
   /** Runs the alert job of the product's latest LicenceKeyStockLow directly. */
   const runAlert = async (productId: string, overrides: Partial<SideEffectSettings> = {}) => {
-    const { causes } = await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider);
+    const { causes } = await loadStream(env.eventStore, licenseKeysStream(productId), inventoryDecider);
     const context = createProcessorContext({ ...settings, ...overrides }, env.eventStore, silentLogger);
     try {
       return await runJob(
@@ -74,13 +74,13 @@ describe('Low-stock alert', () => {
   it('sends nothing once keys added since have brought the stock back (a replayed job)', async () => {
     const productId = await createProduct(env.eventStore, 'Adobe Acrobat Pro', 'Adobe');
     await addKeys(env.eventStore, settings.keyVault, productId, 2, 5);
-    const { causes } = await loadStream(env.eventStore, licenceKeysStream(productId), inventoryDecider);
+    const { causes } = await loadStream(env.eventStore, licenseKeysStream(productId), inventoryDecider);
     const alerted = causes.get('LicenceKeyStockLow')?.eventId;
     await addKeys(env.eventStore, settings.keyVault, productId, 10, 5);
 
     const { causes: after } = await loadStream(
       env.eventStore,
-      licenceKeysStream(productId),
+      licenseKeysStream(productId),
       inventoryDecider,
     );
     expect(after.get('LicenceKeyStockLow')?.eventId).toBe(alerted);

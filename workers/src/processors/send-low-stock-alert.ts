@@ -1,4 +1,4 @@
-import { inventoryDecider, licenceKeysStream, productDecider, productStream } from '@licensestore/shared';
+import { inventoryDecider, licenseKeysStream, productDecider, productStream } from '@licensestore/shared';
 import { loadStream } from '@licensestore/shared/commands';
 import { z } from 'zod';
 import { type Cause, causeSchema } from '../jobs/causation.js';
@@ -32,7 +32,7 @@ export const sendLowStockAlert = ({ eventStore, mailer, adminEmail, publicUrl }:
     schema,
     async process({ productId, available, threshold, cause }) {
       if (!adminEmail) return 'no ADMIN_EMAIL';
-      const inventory = await loadStream(eventStore, licenceKeysStream(productId), inventoryDecider);
+      const inventory = await loadStream(eventStore, licenseKeysStream(productId), inventoryDecider);
       if (
         inventory.causes.get('LicenceKeyStockLow')?.eventId !== cause.eventId ||
         inventory.state.lowStockAlertedBelow === null
@@ -44,7 +44,7 @@ export const sendLowStockAlert = ({ eventStore, mailer, adminEmail, publicUrl }:
         productName: product.status === 'active' ? product.fields.name : `product ${productId}`,
         available,
         threshold,
-        licenceKeysUrl: `${publicUrl}/admin/license-keys`,
+        licenseKeysUrl: `${publicUrl}/admin/license-keys`,
       });
       await mailer.send({
         to: adminEmail,

@@ -1,9 +1,9 @@
 import {
   type CheckoutEvent,
-  type LicenceKeyEvent,
+  type LicenseKeyEvent,
   type OrderEvent,
   parseCheckoutEvent,
-  parseLicenceKeyEvent,
+  parseLicenseKeyEvent,
   parseOrderEvent,
 } from '@licensestore/shared';
 import type { RecordedEvent } from '@licensestore/shared/eventstore';
@@ -34,8 +34,8 @@ const checkoutData = <Type extends CheckoutEvent['type']>(event: RecordedEvent, 
   dataOf(parseCheckoutEvent, event, type);
 const orderData = <Type extends OrderEvent['type']>(event: RecordedEvent, type: Type) =>
   dataOf(parseOrderEvent, event, type);
-const inventoryData = <Type extends LicenceKeyEvent['type']>(event: RecordedEvent, type: Type) =>
-  dataOf(parseLicenceKeyEvent, event, type);
+const inventoryData = <Type extends LicenseKeyEvent['type']>(event: RecordedEvent, type: Type) =>
+  dataOf(parseLicenseKeyEvent, event, type);
 
 /** Which recorded events cause which jobs (ADR 008 draws the chain). */
 export const workerReactions = ({

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   inventoryDecider,
-  licenceKeysStream,
+  licenseKeysStream,
   orderDecider,
   orderStream,
   productDecider,
@@ -119,10 +119,10 @@ export async function addKeys(
   const clear = Array.from({ length: count }, () => randomUUID().toUpperCase());
   await handleCommand(
     eventStore,
-    licenceKeysStream(productId),
+    licenseKeysStream(productId),
     inventoryDecider,
     {
-      type: 'AddLicenceKeys',
+      type: 'AddLicenseKeys',
       productId,
       keys: clear.map((key) => ({
         keyId: randomUUID(),
@@ -193,7 +193,7 @@ export async function fulfilOrder(eventStore: EventStore, keyVault: KeyVault, or
       orderStream(orderId),
       orderDecider,
       {
-        type: 'RecordLicenceKeys',
+        type: 'RecordLicenseKeys',
         orderId,
         lineId: line.lineId,
         keys: clear.map((key) => ({ keyId: randomUUID(), key: keyVault.seal(key) })),

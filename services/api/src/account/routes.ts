@@ -15,7 +15,7 @@ import type { Logger } from '@licensestore/shared/logging';
 import { type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
-import { keyRevealer } from '../licence-keys/reveal.js';
+import { keyRevealer } from '../license-keys/reveal.js';
 import type { KeyCustody } from '../orders/custody.js';
 import { showOrderItems } from '../orders/item-views.js';
 import { buyerRefundsOf, findOrder, listBuyerRefunds, listCustomerOrders } from '../orders/queries.js';
@@ -74,7 +74,7 @@ export function accountRoutes({
         items: (await showOrderItems(showing, req, order.id, items, access)).items,
       })),
     );
-    // Names, addresses and licence keys: no cache anywhere keeps them.
+    // Names, addresses and license keys: no cache anywhere keeps them.
     res.set('Cache-Control', 'no-store').json(views);
   });
 

@@ -1,7 +1,7 @@
 import { orderStream } from '@licensestore/shared';
 import { maskOpened, type OrderAsOfView, orderAsOf, recordedBy } from '@licensestore/shared/audit';
 import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
-import type { RevealKey } from '../licence-keys/reveal.js';
+import type { RevealKey } from '../license-keys/reveal.js';
 
 /**
  * The order as it stood at `at`, from its own stream's events recorded by then (folded in shared by the order

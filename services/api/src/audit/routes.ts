@@ -13,7 +13,7 @@ import { type Response, Router } from 'express';
 import { requireBackOffice } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
 import { parseRequest } from '../http/validation.js';
-import { keyRevealer } from '../licence-keys/reveal.js';
+import { keyRevealer } from '../license-keys/reveal.js';
 import { listAuditEvents } from './event-log.js';
 import { orderAsOfView } from './order-as-of.js';
 import { periodExportRoutes } from './period-export.js';

@@ -1,7 +1,7 @@
 import type { DashboardView } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
 import type { Kysely } from 'kysely';
-import { listStock } from '../licence-keys/queries.js';
+import { listStock } from '../license-keys/queries.js';
 import { listOrders } from '../orders/queries.js';
 
 const RECENT_ORDERS = 5;

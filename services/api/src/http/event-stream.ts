@@ -53,7 +53,7 @@ export function eventStreamWriter(res: Response, options: EventStreamOptions): E
     open: () => {
       res.status(200).set({
         'Content-Type': 'text/event-stream; charset=utf-8',
-        // Names, addresses, licence keys, what the store is doing: no cache anywhere keeps them.
+        // Names, addresses, license keys, what the store is doing: no cache anywhere keeps them.
         'Cache-Control': 'no-store',
         Connection: 'keep-alive',
         // nginx and similar would otherwise hold the events back in their buffers.

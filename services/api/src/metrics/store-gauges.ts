@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import { Gauge, type Registry } from 'prom-client';
 import { projectionLag } from '../health/projection-lag.js';
 import { withinTimeout } from '../health/within-timeout.js';
-import { listStock } from '../licence-keys/queries.js';
+import { listStock } from '../license-keys/queries.js';
 
 /** A source slower than this is left out of the scrape (its gauges absent, its `up` 0) rather than hanging it. */
 const SOURCE_TIMEOUT_MS = 2_000;
@@ -122,7 +122,7 @@ export function registerStoreGauges(registry: Registry, deps: StoreGaugeDeps): {
     },
     logger,
   );
-  const stock = scrapeSource('licence_keys', () => listStock(db, 0), logger);
+  const stock = scrapeSource('license_keys', () => listStock(db, 0), logger);
   const parked = scrapeSource('parked_events', () => countParkedEvents(db), logger);
 
   sourcedGauge(registry, {
@@ -150,8 +150,8 @@ export function registerStoreGauges(registry: Registry, deps: StoreGaugeDeps): {
       ),
   });
   sourcedGauge(registry, {
-    name: 'licensestore_licence_keys_available',
-    help: 'Licence keys in stock per product, from the licence-keys read model',
+    name: 'licensestore_license_keys_available',
+    help: 'License keys in stock per product, from the license-keys read model',
     labelNames: ['product_id'],
     source: stock,
     samples: (products) => products.map((product) => [{ product_id: product.productId }, product.available]),

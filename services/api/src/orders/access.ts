@@ -16,7 +16,7 @@ const ORDER_ACCESS_DAYS = 30;
 export type RevealViewer = z.infer<typeof revealViewerSchema>;
 
 /**
- * How a caller sees an order's licence keys: in clear (with the door it came through and who it is, for the
+ * How a caller sees an order's license keys: in clear (with the door it came through and who it is, for the
  * custody record each showing appends), masked (the back office), or not at all.
  */
 export type KeyAccess =
@@ -31,7 +31,7 @@ const COOKIE_CHANNELS: ReadonlyArray<{ purpose: AccessPurpose; channel: RevealCh
 ];
 
 /**
- * A licence key is a capability: in clear only to the customer signed in with the order's address and to a
+ * A license key is a capability: in clear only to the customer signed in with the order's address and to a
  * browser holding the order's access cookie (the one that paid, or that opened the e-mail's link); the back office
  * sees keys masked (an admin opens one on purpose through the recorded reveal); whoever merely knows the order id
  * (it shows in logs, lists and URLs) sees none. The cookie names the channel before the session does: it says how

@@ -1,8 +1,8 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import {
   AppError,
-  type LicenceKeyEvent,
-  licenceKeysStream,
+  type LicenseKeyEvent,
+  licenseKeysStream,
   type OrderEvent,
   orderCustodyStream,
   type RevealChannel,
@@ -80,9 +80,9 @@ const actorOf = (req: Request, viewer: RevealViewer): NewEventMetadata['actor'] 
     : { type: 'customer', id: viewer.id ?? 'guest' };
 
 /**
- * Key custody: every showing of licence keys in clear becomes a `LicenceKeysRevealed` event on the order's custody
+ * Key custody: every showing of license keys in clear becomes a `LicenceKeysRevealed` event on the order's custody
  * stream (`orderCustodyStream`), never on the order's own: reading keys moves neither the revision an admin's
- * If-Match names nor the history the order's commands fold. Both keys derive from the licence-key secret every api
+ * If-Match names nor the history the order's commands fold. Both keys derive from the license-key secret every api
  * instance holds, so any instance checks a page-view token another one gave.
  *
  * A showing is recorded once per reader, order, door, keys and hour. Its event id is derived from exactly those
@@ -187,7 +187,7 @@ export function createKeyCustody(
         );
     },
     async recordStock(req, { productId, keyId, adminId }) {
-      const event: LicenceKeyEvent = {
+      const event: LicenseKeyEvent = {
         type: 'LicenceKeyRevealed',
         data: {
           productId,
@@ -199,7 +199,7 @@ export function createKeyCustody(
       };
       const recorded = { ...event, metadata: metadata(req, { type: 'admin', id: adminId }) };
       await recording({ productId, keyId, channel: 'admin-reveal' }, () =>
-        eventStore.append(licenceKeysStream(productId), [recorded], 'any'),
+        eventStore.append(licenseKeysStream(productId), [recorded], 'any'),
       );
     },
     pageViewToken(req, showing, now = Date.now()) {

@@ -1,6 +1,6 @@
 import type { OrderItemView } from '@licensestore/shared';
 import type { Request } from 'express';
-import { masked, type RevealKey } from '../licence-keys/reveal.js';
+import { masked, type RevealKey } from '../license-keys/reveal.js';
 import type { KeyAccess } from './access.js';
 import { CustodyNotRecordedError, type KeyCustody, type Showing } from './custody.js';
 import type { StoredOrderItem } from './queries.js';

@@ -11,7 +11,7 @@ import { type ClientLimit, throttlePerClient } from '../http/client-throttle.js'
  */
 export const KEY_READ_LIMIT: ClientLimit = { perClient: 120, windowSeconds: 60 };
 
-/** The routes that answer licence keys in clear to whoever holds access: the throttle counts every call. */
+/** The routes that answer license keys in clear to whoever holds access: the throttle counts every call. */
 const KEY_READING_ROUTES = ['/orders/:orderId/items', '/orders/:orderId/events', '/my-orders'];
 
 /**

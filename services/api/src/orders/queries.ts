@@ -128,7 +128,7 @@ type InventoryKeys = Map<string, { status: string; orderId: string | null }>;
 async function inventoryKeys(db: Kysely<Database>, keyIds: string[]): Promise<InventoryKeys> {
   if (keyIds.length === 0) return new Map();
   const rows = await db
-    .selectFrom('licence_keys')
+    .selectFrom('license_keys')
     .select(['id', 'status', 'order_id'])
     .where('id', 'in', [...new Set(keyIds)])
     .execute();

@@ -31,7 +31,7 @@ import { parsePageQuery } from '../http/paging.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { ifMatchRevision, setRevisionTag } from '../http/revision-tags.js';
 import { parseRequest } from '../http/validation.js';
-import { keyRevealer, masked } from '../licence-keys/reveal.js';
+import { keyRevealer, masked } from '../license-keys/reveal.js';
 import type { PaypalClient } from '../payments/index.js';
 import { grantOrderAccess, type KeyAccess, keyAccess, orderViewFor } from './access.js';
 import { findTaggedBackOfficeOrder } from './back-office-order.js';
@@ -61,7 +61,7 @@ const orderId = (req: Request) => {
   return id.toLowerCase();
 };
 
-/** Orders carry names, e-mail addresses and licence keys: no cache anywhere keeps them. */
+/** Orders carry names, e-mail addresses and license keys: no cache anywhere keeps them. */
 const privateJson = (res: Response, body: unknown) => {
   res.set('Cache-Control', 'no-store');
   res.json(body);
@@ -88,7 +88,7 @@ export interface OrderRoutesDeps {
 
 /**
  * Orders. Anyone with an order's id may see the order and its lines (the id names the order, it is no secret), but
- * its licence keys and full address only with access to it (see `keyAccess`); POST /orders/:id/access trades the
+ * its license keys and full address only with access to it (see `keyAccess`); POST /orders/:id/access trades the
  * delivery e-mail's token for that access. The list of every order and the timeline are for the back office, the
  * commands for admins only.
  */

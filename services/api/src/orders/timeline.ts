@@ -1,6 +1,6 @@
 import {
   checkoutStream,
-  licenceKeysStream,
+  licenseKeysStream,
   orderCustodyStream,
   orderStream,
   parseOrderEvent,
@@ -16,7 +16,7 @@ import type { Database } from '@licensestore/shared/db';
 import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
 import type { Kysely } from 'kysely';
 import { auditEventOf, withAdminNames } from '../audit/events.js';
-import type { RevealKey } from '../licence-keys/reveal.js';
+import type { RevealKey } from '../license-keys/reveal.js';
 
 /** One recorded event of an order's history, as the back office shows it (keys masked). */
 export type TimelineEntry = OrderHistoryEntry;
@@ -84,7 +84,7 @@ export async function orderOwnEvents(
   const [checkoutEvents, custodyEvents, ...inventories] = await Promise.all([
     readAll(eventStore, checkoutStream(captured.data.paypalOrderId)),
     readAll(eventStore, orderCustodyStream(orderId)),
-    ...productIds.map((productId) => readAll(eventStore, licenceKeysStream(productId))),
+    ...productIds.map((productId) => readAll(eventStore, licenseKeysStream(productId))),
   ]);
   return [
     ...orderEvents,

@@ -17,7 +17,7 @@ export interface ReceiptRoutesDeps {
 /**
  * Whoever may see the order's keys may download its receipt (admins, auditors, the customer signed in with its
  * address, a browser holding its access cookie), and so may the holder of the delivery e-mail's receipt link: its
- * `token` (purpose `receipt`) opens this order's receipt PDF, which holds no licence key, and nothing else.
+ * `token` (purpose `receipt`) opens this order's receipt PDF, which holds no license key, and nothing else.
  */
 const mayReadReceipt = (req: Request, order: { id: string; customerEmail: string }, access: OrderAccess) =>
   keyAccess(req, order, access).keys !== 'none' || access.verify('receipt', order.id, req.query.token);

@@ -2,7 +2,7 @@ import { createHash, randomInt, randomUUID } from 'node:crypto';
 import {
   IllegalStateError,
   inventoryDecider,
-  licenceKeysStream,
+  licenseKeysStream,
   productDecider,
   productStream,
 } from '@licensestore/shared';
@@ -38,12 +38,12 @@ export function nameBasedUuid(name: string, namespace = DEMO_NAMESPACE): string 
 
 export const demoProductId = (product: Pick<DemoProduct, 'slug'>) => nameBasedUuid(`product:${product.slug}`);
 
-/** Licence keys each in-stock demo product starts with, so a demo purchase is delivered at once. */
+/** License keys each in-stock demo product starts with, so a demo purchase is delivered at once. */
 export const DEMO_KEYS_PER_PRODUCT = 20;
 
 export interface SeedResult {
   productsCreated: number;
-  /** Demo licence keys added (clearly fake: `DEMO-…`). */
+  /** Demo license keys added (clearly fake: `DEMO-…`). */
   keysAdded: number;
   testimonialsInserted: number;
   /** Position of the last event the seed appended: wait for the projections to pass it before serving. */
@@ -53,7 +53,7 @@ export interface SeedResult {
 export interface SeedOptions {
   store: EventStore;
   db: Kysely<Database>;
-  /** Seals the demo licence keys. */
+  /** Seals the demo license keys. */
   keyVault: KeyVault;
   log?: (line: string) => void;
   now?: Date;
@@ -168,12 +168,12 @@ async function seedKeys(store: EventStore, keyVault: KeyVault, now: Date, metada
       };
     });
     const events = inventoryDecider.decide(
-      { type: 'AddLicenceKeys', productId, keys, lowStockThreshold: 0, now: now.toISOString() },
+      { type: 'AddLicenseKeys', productId, keys, lowStockThreshold: 0, now: now.toISOString() },
       inventoryDecider.initialState,
     );
     try {
       const appended = await store.append(
-        licenceKeysStream(productId),
+        licenseKeysStream(productId),
         events.map((event) => ({ type: event.type, data: event.data, metadata })),
         'no_stream',
       );

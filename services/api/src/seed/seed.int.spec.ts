@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { licenceKeysStream, productStream } from '@licensestore/shared';
+import { licenseKeysStream, productStream } from '@licensestore/shared';
 import { productDecider } from '@licensestore/shared/catalogue';
 import { handleCommand } from '@licensestore/shared/commands';
 import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
@@ -64,13 +64,13 @@ describe('seedDemoStore', () => {
         expect(event.metadata.actor).toEqual({ type: 'system', id: 'seed' });
     });
 
-    it('stocks every product in stock with demo licence keys, sealed', async () => {
+    it('stocks every product in stock with demo license keys, sealed', async () => {
       const result = await seedDemoStore({ store, db: database.db, keyVault });
 
       expect(result.keysAdded).toBe(inStock.length * DEMO_KEYS_PER_PRODUCT);
       const added = (await allEvents()).filter((e) => e.type === 'LicenceKeyAdded');
       expect(new Set(added.map((e) => e.streamId))).toEqual(
-        new Set(inStock.map((p) => licenceKeysStream(demoProductId(p)))),
+        new Set(inStock.map((p) => licenseKeysStream(demoProductId(p)))),
       );
       const [first] = added;
       if (!first) throw new Error('no key added');

@@ -12,7 +12,7 @@ export interface ApiWithReadModel {
   /** The read model's database and the event log, for a test to look at what the api did. */
   database: DatabaseHandle;
   eventStore: EventStore;
-  /** A product in the catalogue with `keys` licence keys in stock, sealed as this api seals them. */
+  /** A product in the catalogue with `keys` license keys in stock, sealed as this api seals them. */
   productWithKeys: (keys: number, fields?: SeedProduct) => Promise<string>;
   /** Runs `during` with the projections stopped, as when they lag behind the log, and starts them again after it. */
   withProjectionsStopped: <T>(during: () => Promise<T>) => Promise<T>;

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { loadConfig, requireLicenceKeySecret } from '@licensestore/shared/config';
+import { loadConfig, requireLicenseKeySecret } from '@licensestore/shared/config';
 import { createKeyVault, type KeyVault } from '@licensestore/shared/key-vault';
 import { recordingLogger } from '@licensestore/shared/logging';
 import { createOrderAccess, type OrderAccess } from '@licensestore/shared/order-access';
@@ -14,7 +14,7 @@ export interface TestApi extends RunningApi {
   databaseUrl: string;
   redisKeyPrefix: string;
   sessionSecret: string;
-  /** Opens and seals keys as this api does (its LICENCE_KEY_SECRET is random per instance). */
+  /** Opens and seals keys as this api does (its LICENSE_KEY_SECRET is random per instance). */
   keyVault: KeyVault;
   /** Makes access tokens as this api checks them (the delivery e-mail's link, the order cookie). */
   orderAccess: OrderAccess;
@@ -49,7 +49,7 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     DATABASE_URL: databaseUrl,
     REDIS_URL: testRedisUrl(),
     SESSION_SECRET: sessionSecret,
-    LICENCE_KEY_SECRET: randomBytes(32).toString('base64url'),
+    LICENSE_KEY_SECRET: randomBytes(32).toString('base64url'),
     ...options.env,
   });
   const logger = recordingLogger();
@@ -72,8 +72,8 @@ export async function startTestApi(options: TestApiOptions = {}): Promise<TestAp
     databaseUrl,
     redisKeyPrefix,
     sessionSecret,
-    keyVault: createKeyVault(requireLicenceKeySecret(config)),
-    orderAccess: createOrderAccess(requireLicenceKeySecret(config)),
+    keyVault: createKeyVault(requireLicenseKeySecret(config)),
+    orderAccess: createOrderAccess(requireLicenseKeySecret(config)),
     logger,
     sessionCookie: async (session) =>
       `sid=${await sessions.create({ ...session, createdAt: new Date().toISOString() })}`,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   type AssignedKey,
   inventoryDecider,
-  licenceKeysStream,
+  licenseKeysStream,
   orderDecider,
   orderStream,
   productDecider,
@@ -35,8 +35,8 @@ export async function seedProduct(
       type: 'CreateProduct',
       productId,
       fields: {
-        name: fields.name ?? `Licence ${productId.slice(0, 8)}`,
-        description: 'A licence.',
+        name: fields.name ?? `License ${productId.slice(0, 8)}`,
+        description: 'A license.',
         imageUrl: '/images/products/windows-11-pro.svg',
         category: 'Windows',
         platform: 'Windows',
@@ -96,10 +96,10 @@ export async function requestAndRecordKeys(
 ) {
   const asked = await handleCommand(
     eventStore,
-    licenceKeysStream(line.productId),
+    licenseKeysStream(line.productId),
     inventoryDecider,
     {
-      type: 'RequestLicenceKeys',
+      type: 'RequestLicenseKeys',
       productId: line.productId,
       orderId,
       lineId: line.lineId,
@@ -118,7 +118,7 @@ export async function requestAndRecordKeys(
       orderStream(orderId),
       orderDecider,
       {
-        type: 'RecordLicenceKeys',
+        type: 'RecordLicenseKeys',
         orderId,
         lineId: event.data.lineId,
         keys: event.data.keys,

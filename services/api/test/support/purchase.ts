@@ -4,7 +4,7 @@ export interface Purchase {
   paypalOrderId: string;
   /** `checkout_access=…`: the browser started this PayPal order. */
   checkoutCookie: string;
-  /** `order_access=…`: the browser may read the order's licence keys. */
+  /** `order_access=…`: the browser may read the order's license keys. */
   orderCookie: string;
 }
 

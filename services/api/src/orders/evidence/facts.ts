@@ -7,7 +7,7 @@ import {
 } from '@licensestore/shared';
 import { maskOpened } from '@licensestore/shared/audit';
 import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import type { RevealKey } from '../../licence-keys/reveal.js';
+import type { RevealKey } from '../../license-keys/reveal.js';
 import type { RevealViewer } from '../access.js';
 
 /** What a person reads in an evidence pack, gathered from the order's events (keys masked). */

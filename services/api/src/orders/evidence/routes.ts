@@ -14,7 +14,7 @@ import { strToU8, zipSync } from 'fflate';
 import type { Kysely } from 'kysely';
 import { requireBackOffice, signedInBackOfficeUser } from '../../auth/guards.js';
 import { isUuid } from '../../http/ids.js';
-import { keyRevealer } from '../../licence-keys/reveal.js';
+import { keyRevealer } from '../../license-keys/reveal.js';
 import { adminUsernames } from '../admin-usernames.js';
 import { orderOwnEvents } from '../timeline.js';
 import { adminIdsOf, evidenceFacts, withAdminNames } from './facts.js';

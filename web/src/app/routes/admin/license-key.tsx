@@ -2,7 +2,7 @@ import { useParams } from 'wouter';
 import { Seo } from '@/components/seo/seo';
 import { KeyHistoryScreen } from '@/features/admin/license-keys/components/key-history-screen';
 
-/** /admin/license-keys/:keyId: one licence key's custody history. */
+/** /admin/license-keys/:keyId: one license key's custody history. */
 export default function LicenseKeyRoute() {
   const { keyId = '' } = useParams<{ keyId: string }>();
   return (

@@ -11,7 +11,7 @@ import { orderDate } from '../utils/order-date';
 import { CopyKeyButton } from './copy-key-button';
 import { OrderActions } from './order-actions';
 
-function LicenceKeys({
+function LicenseKeys({
   keys,
   statuses,
   productName,
@@ -60,7 +60,7 @@ function OrderItemRow({ item }: { item: OrderItemView }) {
         <p className="shrink-0 font-medium">{formatPrice(item.price)}</p>
       </div>
       {item.licenseKeys && item.licenseKeys.length > 0 && (
-        <LicenceKeys keys={item.licenseKeys} statuses={item.keyStatuses} productName={item.productName} />
+        <LicenseKeys keys={item.licenseKeys} statuses={item.keyStatuses} productName={item.productName} />
       )}
     </li>
   );

@@ -54,7 +54,7 @@ export interface CustomerFormProps {
   onLeave: (field: keyof Customer) => void;
 }
 
-/** Customer Information: who the licence keys go to. */
+/** Customer Information: who the license keys go to. */
 export function CustomerForm({ customer, errors, disabled, onChange, onLeave }: CustomerFormProps) {
   return (
     <Card aria-labelledby="customer-information">

@@ -77,6 +77,6 @@ export function eventTypeLabel(type: string): string {
   const words = type
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase()
-    .replace(/\blicence\b/g, 'license');
+    .replace(/\blicense\b/g, 'license');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

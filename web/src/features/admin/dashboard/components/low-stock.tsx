@@ -9,7 +9,7 @@ import { useReadOnly } from '../../auth/api/admin-status';
 const keysLeft = (count: number) => `${count} ${count === 1 ? 'key' : 'keys'} left`;
 
 /**
- * Products about to sell out of licence keys, so an admin adds keys before orders have to wait for them; with the
+ * Products about to sell out of license keys, so an admin adds keys before orders have to wait for them; with the
  * stock totals and the orders already waiting.
  */
 export function LowStock({ dashboard }: { dashboard: DashboardView }) {

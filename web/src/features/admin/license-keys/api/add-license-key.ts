@@ -1,4 +1,4 @@
-import type { AddLicenceKeyRequest } from '@licensestore/contract/license-keys';
+import type { AddLicenseKeyRequest } from '@licensestore/contract/license-keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api';
 import { toast } from '@/lib/toast';
@@ -8,7 +8,7 @@ import { refreshInventory } from './refresh-inventory';
 export function useAddLicenseKey() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: AddLicenceKeyRequest) => {
+    mutationFn: async (body: AddLicenseKeyRequest) => {
       await apiRequest('POST', '/api/license-keys', body);
     },
     onSuccess: async () => {

@@ -1,5 +1,5 @@
 import {
-  type ImportLicenceKeysRequest,
+  type ImportLicenseKeysRequest,
   importedKeysSchema,
   type RefusedLine,
   refusedImportSchema,
@@ -27,7 +27,7 @@ const parseJson = (text: string): unknown => {
  * text holds lines that are not keys the server lists them, line by line, and that list is what the admin needs
  * to fix the file.
  */
-async function importKeys(body: ImportLicenceKeysRequest): Promise<ImportResult> {
+async function importKeys(body: ImportLicenseKeysRequest): Promise<ImportResult> {
   const response = await fetch('/api/license-keys/import', {
     method: 'POST',
     credentials: 'include',

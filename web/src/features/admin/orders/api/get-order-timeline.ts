@@ -7,7 +7,7 @@ import { ORDERS_KEY } from './get-orders';
 export type TimelineActor = OrderHistoryEntry['actor'];
 
 /**
- * One event of the order's history as GET /api/orders/:id/timeline answers it (the server's type); licence keys
+ * One event of the order's history as GET /api/orders/:id/timeline answers it (the server's type); license keys
  * arrive masked. Its data is read field by field, so it is typed as a record.
  */
 export type TimelineEntry = Omit<OrderHistoryEntry, 'data'> & { data: Record<string, unknown> };

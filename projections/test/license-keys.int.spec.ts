@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { licenceKeysStream } from '@licensestore/shared';
+import { licenseKeysStream } from '@licensestore/shared';
 import { silentLogger } from '@licensestore/shared/logging';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { licenceKeysProjector } from '../src/licence-keys/projector.js';
+import { licenseKeysProjector } from '../src/license-keys/projector.js';
 import { rebuildProjector } from '../src/rebuild.js';
 import { metadata } from './support/catalogue.js';
 import { readAllEvents, useRunningReadModel } from './support/harness.js';
-import { assignmentsIn, inventoryOf, newKeys, testVault } from './support/licence-keys.js';
+import { assignmentsIn, inventoryOf, newKeys, testVault } from './support/license-keys.js';
 import { readTable } from './support/orders.js';
 
-describe('licence-keys projector', () => {
+describe('license-keys projector', () => {
   const model = useRunningReadModel();
   const vault = testVault();
   let last = '';
@@ -19,12 +19,12 @@ describe('licence-keys projector', () => {
     const position = outcome.position as string;
     if (position > last) last = position;
     expect(
-      await waitForProjections(model.env.pool, position, { projectors: ['licence-keys'], timeoutMs: 10_000 }),
+      await waitForProjections(model.env.pool, position, { projectors: ['license-keys'], timeoutMs: 10_000 }),
     ).toBe(true);
   };
   const keysOf = (productId: string) =>
     model.env.db
-      .selectFrom('licence_keys')
+      .selectFrom('license_keys')
       .selectAll()
       .where('product_id', '=', productId)
       .orderBy('added_at')
@@ -32,7 +32,7 @@ describe('licence-keys projector', () => {
       .execute();
   const stockOf = (productId: string) =>
     model.env.db
-      .selectFrom('licence_key_stock')
+      .selectFrom('license_key_stock')
       .select(['available', 'assigned', 'waiting', 'updated_at'])
       .where('product_id', '=', productId)
       .executeTakeFirst();
@@ -41,7 +41,7 @@ describe('licence-keys projector', () => {
     const { rows } = await sql<{ available: number; assigned: number }>`
       SELECT count(*) FILTER (WHERE status = 'available')::int AS available,
              count(*) FILTER (WHERE status = 'assigned')::int AS assigned
-        FROM licence_keys WHERE product_id = ${productId}`.execute(model.env.db);
+        FROM license_keys WHERE product_id = ${productId}`.execute(model.env.db);
     return rows[0];
   };
   /** Keys added together come back in id order. */
@@ -152,7 +152,7 @@ describe('licence-keys projector', () => {
     it('skips it, logs it, and moves past it', async () => {
       const [productId, broken] = [randomUUID(), randomUUID()];
       const bad = await model.env.store.append(
-        licenceKeysStream(broken),
+        licenseKeysStream(broken),
         [{ type: 'LicenceKeyAdded', data: { productId: broken, keyId: 'nope' }, metadata }],
         'no_stream',
       );
@@ -162,7 +162,7 @@ describe('licence-keys projector', () => {
       expect(model.log.lines).toContainEqual(
         expect.objectContaining({
           level: 'warn',
-          fields: expect.objectContaining({ projector: 'licence-keys', position: bad.position }),
+          fields: expect.objectContaining({ projector: 'license-keys', position: bad.position }),
         }),
       );
     });
@@ -171,23 +171,23 @@ describe('licence-keys projector', () => {
   describe('when rebuilt from the whole log, or applied in one batch', () => {
     it('gives the same tables as the live projection', async () => {
       const tables = async (schema = 'public') => ({
-        keys: await readTable(model.env.db, 'licence_keys', 'id', schema),
-        stock: await readTable(model.env.db, 'licence_key_stock', 'product_id', schema),
+        keys: await readTable(model.env.db, 'license_keys', 'id', schema),
+        stock: await readTable(model.env.db, 'license_key_stock', 'product_id', schema),
       });
       expect(
-        await waitForProjections(model.env.pool, last, { projectors: ['licence-keys'], timeoutMs: 10_000 }),
+        await waitForProjections(model.env.pool, last, { projectors: ['license-keys'], timeoutMs: 10_000 }),
       ).toBe(true);
       const live = await tables();
       expect(live.keys.length).toBeGreaterThan(5);
       expect(live.stock.length).toBe(3);
 
-      const schema = 'oneshot_licence_keys';
+      const schema = 'oneshot_license_keys';
       await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(model.env.db);
-      await licenceKeysProjector.createTables(model.env.db, schema);
+      await licenseKeysProjector.createTables(model.env.db, schema);
       const logged = await readAllEvents(model.env.store);
       await model.env.db
         .transaction()
-        .execute((trx) => licenceKeysProjector.apply(trx, logged, { schema, log: silentLogger }));
+        .execute((trx) => licenseKeysProjector.apply(trx, logged, { schema, log: silentLogger }));
       expect(await tables(schema)).toEqual(live);
       await sql`DROP SCHEMA ${sql.id(schema)} CASCADE`.execute(model.env.db);
 
@@ -195,7 +195,7 @@ describe('licence-keys projector', () => {
         db: model.env.db,
         pool: model.env.pool,
         store: model.env.store,
-        projector: licenceKeysProjector,
+        projector: licenseKeysProjector,
         log: silentLogger,
         batchSize: 2,
       });

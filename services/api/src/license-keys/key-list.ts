@@ -2,7 +2,7 @@ import type { KeyListFilters, KeyListItem } from '@licensestore/contract/license
 import type { Page } from '@licensestore/contract/paging';
 import { ValidationError } from '@licensestore/shared';
 import type { Database } from '@licensestore/shared/db';
-import { canonicalLicenceKey, KEY_TAIL_LENGTH, type KeyVault } from '@licensestore/shared/key-vault';
+import { canonicalLicenseKey, KEY_TAIL_LENGTH, type KeyVault } from '@licensestore/shared/key-vault';
 import type { Kysely } from 'kysely';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
 import { keyRows } from './queries.js';
@@ -20,12 +20,12 @@ interface KeyRow {
 
 /**
  * Newest keys first, the id breaking ties. Every filter combination has its index led by its equality columns and
- * ending in (added_at, id): `licence_keys_added_idx`, `…_product_added_idx`, `…_status_added_idx`,
+ * ending in (added_at, id): `license_keys_added_idx`, `…_product_added_idx`, `…_status_added_idx`,
  * `…_product_status_added_idx`, and for a search `…_tail_added_idx` (a whole key: the few rows of its fingerprint).
  */
 export const keyListKeyset: Keyset<KeyRow, 'added'> = {
-  sorts: { added: { column: 'licence_keys.added_at', type: 'timestamp', of: (row) => row.added_at } },
-  id: { column: 'licence_keys.id', type: 'uuid', of: (row) => row.id },
+  sorts: { added: { column: 'license_keys.added_at', type: 'timestamp', of: (row) => row.added_at } },
+  id: { column: 'license_keys.id', type: 'uuid', of: (row) => row.id },
   defaultSort: 'added',
   defaultDir: 'desc',
 };
@@ -37,11 +37,11 @@ const SEARCH_TOO_SHORT = `q: type the last ${KEY_TAIL_LENGTH} characters of the 
  * whole key by its fingerprint. Case and spaces do not count, as for duplicates.
  */
 function keySearch(vault: KeyVault, q: string) {
-  const typed = canonicalLicenceKey(q);
+  const typed = canonicalLicenseKey(q);
   if (typed.length < KEY_TAIL_LENGTH) throw new ValidationError(SEARCH_TOO_SHORT);
   return typed.length === KEY_TAIL_LENGTH
-    ? ({ column: 'licence_keys.tail_hash', value: vault.tailHash(typed) } as const)
-    : ({ column: 'licence_keys.fingerprint', value: vault.fingerprint(typed) } as const);
+    ? ({ column: 'license_keys.tail_hash', value: vault.tailHash(typed) } as const)
+    : ({ column: 'license_keys.fingerprint', value: vault.fingerprint(typed) } as const);
 }
 
 /** One page of the inventory, filtered; each key masked (opened only to take its last characters). */
@@ -52,8 +52,8 @@ export async function listKeyPage(
   { reveal, vault }: { reveal: RevealKey; vault: KeyVault },
 ): Promise<Page<KeyListItem>> {
   let query = keyRows(db);
-  if (filters.product) query = query.where('licence_keys.product_id', '=', filters.product.toLowerCase());
-  if (filters.status) query = query.where('licence_keys.status', '=', filters.status);
+  if (filters.product) query = query.where('license_keys.product_id', '=', filters.product.toLowerCase());
+  if (filters.status) query = query.where('license_keys.status', '=', filters.status);
   if (filters.q?.trim()) {
     const { column, value } = keySearch(vault, filters.q);
     query = query.where(column, '=', value);

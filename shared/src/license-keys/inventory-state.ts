@@ -1,5 +1,5 @@
 import { Map as ImmutableMap, Set as ImmutableSet, List } from 'immutable';
-import type { LicenceKeyEvent } from './events.js';
+import type { LicenseKeyEvent } from './events.js';
 
 /** A key on the shelf, ready to be handed out. */
 export interface StockKey {
@@ -195,7 +195,7 @@ function shrinkWait(waiting: List<WaitingLine>, orderId: string, lineId: string,
     .filter((line) => line.remaining > 0);
 }
 
-export function evolveInventory(state: InventoryState, event: LicenceKeyEvent): InventoryState {
+export function evolveInventory(state: InventoryState, event: LicenseKeyEvent): InventoryState {
   switch (event.type) {
     case 'LicenceKeyAdded': {
       const { keyId, key, fingerprint } = event.data;

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ImportedKeysView, LicenceKeyView } from '@licensestore/contract/license-keys';
+import type { ImportedKeysView, LicenseKeyView } from '@licensestore/contract/license-keys';
 import {
   formatCents,
   inventoryDecider,
-  licenceKeysStream,
+  licenseKeysStream,
   type OrderLine,
   orderDecider,
   orderStream,
@@ -17,15 +17,15 @@ import { MAX_APPEND_BYTES } from '@licensestore/shared/eventstore';
 import { createKeyVault } from '@licensestore/shared/key-vault';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshLicenceKey } from '../../../test/support/licence-keys.js';
-import { KEY_NOT_PRINTABLE, KEY_TOO_LONG } from '../src/licence-keys/key-text.js';
+import { freshLicenseKey } from '../../../test/support/license-keys.js';
+import { KEY_NOT_PRINTABLE, KEY_TOO_LONG } from '../src/license-keys/key-text.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { readEvents, requestAndRecordKeys, seedProduct } from './support/checkout.js';
 
 const ADMIN = { username: 'admin', password: 'correct horse battery staple' };
 const LOW_STOCK_THRESHOLD = 3;
-const READ_MODELS = ['products', 'orders', 'licence-keys', 'dashboard'];
+const READ_MODELS = ['products', 'orders', 'license-keys', 'dashboard'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const DUPLICATE = 'This license key is already in the inventory';
@@ -56,7 +56,7 @@ const orderKeyMask = (key: string | null) => `XXXXX-…-${key?.slice(-4)}`;
 /** A key no one else has: random per test. */
 const masked = (key: string) => `${'*'.repeat(20)}${key.slice(-5)}`;
 
-describe('Licence keys API', () => {
+describe('License keys API', () => {
   let database: DatabaseHandle;
   let eventStore: EventStore;
   let store: ApiWithReadModel;
@@ -88,12 +88,12 @@ describe('Licence keys API', () => {
     if (body !== undefined) expect(JSON.parse(text)).toStrictEqual(body);
     return text ? JSON.parse(text) : undefined;
   };
-  const listKeys = async (): Promise<LicenceKeyView[]> => {
+  const listKeys = async (): Promise<LicenseKeyView[]> => {
     const response = await request('GET', '/api/license-keys', { cookie: admin });
     expect(response.headers.get('cache-control')).toBe('no-store');
     return expectAnswer(response, 200);
   };
-  const addKey = async (productId: string, key: string): Promise<LicenceKeyView> =>
+  const addKey = async (productId: string, key: string): Promise<LicenseKeyView> =>
     expectAnswer(
       await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key } }),
       201,
@@ -124,10 +124,10 @@ describe('Licence keys API', () => {
   const addToInventory = (productId: string, key: string, vault = api.keyVault, keyId = randomUUID()) =>
     handleCommand(
       eventStore,
-      licenceKeysStream(productId),
+      licenseKeysStream(productId),
       inventoryDecider,
       {
-        type: 'AddLicenceKeys',
+        type: 'AddLicenseKeys',
         productId,
         keys: [{ keyId, key: vault.seal(key), fingerprint: vault.fingerprint(key) }],
         lowStockThreshold: 0,
@@ -217,7 +217,7 @@ describe('Licence keys API', () => {
       const response = await request('POST', '/api/license-keys', {
         cookie: admin,
         origin: 'https://evil.example',
-        body: { productId: id, key: freshLicenceKey() },
+        body: { productId: id, key: freshLicenseKey() },
       });
       await expectAnswer(response, 403, { error: 'Cross-site request refused' });
     });
@@ -226,13 +226,13 @@ describe('Licence keys API', () => {
   describe('POST /api/license-keys', () => {
     it('adds the key, sealed at rest, answers 201 with it in clear, and an immediate list shows it first', async () => {
       const { id: productId, name } = await product();
-      const key = freshLicenceKey();
+      const key = freshLicenseKey();
       const response = await request('POST', '/api/license-keys', {
         cookie: admin,
         body: { productId, key: `  ${key} ` },
       });
       expect(response.headers.get('cache-control')).toBe('no-store');
-      const created = (await expectAnswer(response, 201)) as LicenceKeyView;
+      const created = (await expectAnswer(response, 201)) as LicenseKeyView;
       expect(created).toStrictEqual({
         id: expect.stringMatching(UUID),
         productId,
@@ -244,7 +244,7 @@ describe('Licence keys API', () => {
       });
       expect((await listKeys())[0]).toStrictEqual(created);
 
-      const [added] = await readEvents(eventStore, licenceKeysStream(productId));
+      const [added] = await readEvents(eventStore, licenseKeysStream(productId));
       expect(added?.type).toBe('LicenceKeyAdded');
       expect(added?.metadata).toMatchObject({
         actor: { type: 'admin', id: adminId },
@@ -256,7 +256,7 @@ describe('Licence keys API', () => {
       expect(api.keyVault.open(data.key)).toBe(key);
       expect(data.fingerprint).toBe(api.keyVault.fingerprint(key));
       const row = await database.db
-        .selectFrom('licence_keys')
+        .selectFrom('license_keys')
         .selectAll()
         .where('id', '=', created.id)
         .executeTakeFirstOrThrow();
@@ -278,7 +278,7 @@ describe('Licence keys API', () => {
 
     it("refuses a key not in the product's format, storing nothing: 400", async () => {
       const { id: productId } = await product();
-      for (const key of ['short', freshLicenceKey().toLowerCase(), `${freshLicenceKey()}-X`]) {
+      for (const key of ['short', freshLicenseKey().toLowerCase(), `${freshLicenseKey()}-X`]) {
         await expectAnswer(
           await request('POST', '/api/license-keys', { cookie: admin, body: { productId, key } }),
           400,
@@ -287,7 +287,7 @@ describe('Licence keys API', () => {
           },
         );
       }
-      expect(await readEvents(eventStore, licenceKeysStream(productId))).toStrictEqual([]);
+      expect(await readEvents(eventStore, licenseKeysStream(productId))).toStrictEqual([]);
     });
 
     it('answers 404 for a product that does not exist, 422 for one that was deleted', async () => {
@@ -295,7 +295,7 @@ describe('Licence keys API', () => {
         await expectAnswer(
           await request('POST', '/api/license-keys', {
             cookie: admin,
-            body: { productId, key: freshLicenceKey() },
+            body: { productId, key: freshLicenseKey() },
           }),
           404,
           { error: 'Product not found' },
@@ -306,7 +306,7 @@ describe('Licence keys API', () => {
       await expectAnswer(
         await request('POST', '/api/license-keys', {
           cookie: admin,
-          body: { productId: deleted, key: freshLicenceKey() },
+          body: { productId: deleted, key: freshLicenseKey() },
         }),
         422,
         { error: 'This product has been deleted: license keys cannot be added to it' },
@@ -320,7 +320,7 @@ describe('Licence keys API', () => {
       await deleteProduct(productId);
       const response = await request('POST', '/api/license-keys', {
         cookie: admin,
-        body: { productId, key: freshLicenceKey() },
+        body: { productId, key: freshLicenseKey() },
       });
       expect(response.status).toBe(201);
       expect(await response.json()).toMatchObject({ productId, productName: null, assigned: true, orderId });
@@ -328,7 +328,7 @@ describe('Licence keys API', () => {
 
     it('refuses a key already in the inventory, however it was typed and whichever product has it: 409', async () => {
       const [first, second] = [await product(), await product()];
-      const key = freshLicenceKey();
+      const key = freshLicenseKey();
       // Recorded before products had key formats, in lower case with spaces.
       const typedEarlier = ` ${key.toLowerCase().replaceAll('-', ' - ')}`;
       const { position } = await addToInventory(first.id, typedEarlier);
@@ -347,7 +347,7 @@ describe('Licence keys API', () => {
       const { id: productId } = await product();
       const order = await placeOrder({ productId, quantity: 1 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
-      const created = await addKey(productId, freshLicenceKey());
+      const created = await addKey(productId, freshLicenseKey());
       expect(created).toMatchObject({ assigned: true, orderId: order.orderId });
       // The admin who typed it gets it back; the list masks it from then on, as it is an order's key now.
       expect((await listKeys()).find((listed) => listed.id === created.id)).toStrictEqual({
@@ -360,8 +360,8 @@ describe('Licence keys API', () => {
   describe('GET /api/license-keys', () => {
     it('lists keys newest first, available ones in clear, assigned ones masked with their order, and keeps a deleted product’s keys', async () => {
       const [kept, deleted] = [await product(), await product()];
-      const older = await addKey(kept.id, freshLicenceKey());
-      const goneWithProduct = await addKey(deleted.id, freshLicenceKey());
+      const older = await addKey(kept.id, freshLicenseKey());
+      const goneWithProduct = await addKey(deleted.id, freshLicenseKey());
       const order = await placeOrder({ productId: kept.id, quantity: 1 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
       const deletion = await deleteProduct(deleted.id);
@@ -387,7 +387,7 @@ describe('Licence keys API', () => {
       expect(api.logger.entries).toContainEqual(
         expect.objectContaining({
           level: 'error',
-          fields: expect.objectContaining({ keyId, alert: 'licence-key-unreadable' }),
+          fields: expect.objectContaining({ keyId, alert: 'license-key-unreadable' }),
         }),
       );
     });
@@ -396,9 +396,9 @@ describe('Licence keys API', () => {
   describe('POST /api/license-keys/import', () => {
     it('adds every new pasted key and reports, line by line and masked, those skipped as already in stock or repeated', async () => {
       const { id: productId } = await product();
-      const stored = freshLicenceKey();
+      const stored = freshLicenseKey();
       await addKey(productId, stored);
-      const [a, b, c] = [freshLicenceKey(), freshLicenceKey(), freshLicenceKey()];
+      const [a, b, c] = [freshLicenseKey(), freshLicenseKey(), freshLicenseKey()];
       const text = [a, '', b, a, stored, ` ${c} `].join('\n');
 
       const response = await importKeys({ productId, keys: text });
@@ -415,7 +415,7 @@ describe('Licence keys API', () => {
       const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
       expect(listed.sort()).toStrictEqual([stored, a, b, c].sort());
 
-      const added = (await readEvents(eventStore, licenceKeysStream(productId))).filter(
+      const added = (await readEvents(eventStore, licenseKeysStream(productId))).filter(
         (event) => event.type === 'LicenceKeyAdded',
       );
       expect(added).toHaveLength(4);
@@ -425,7 +425,7 @@ describe('Licence keys API', () => {
 
     it('stores nothing when a line is not a key in the product format, naming each such line', async () => {
       const { id: productId } = await product();
-      const [a, b] = [freshLicenceKey(), freshLicenceKey()];
+      const [a, b] = [freshLicenseKey(), freshLicenseKey()];
       const text = [a, '', 'short', b.toLowerCase(), 'x'.repeat(201), 'BAD\tKEY', b].join('\n');
 
       await expectAnswer(await importKeys({ productId, keys: text }), 400, {
@@ -443,7 +443,7 @@ describe('Licence keys API', () => {
         added: 0,
         refused: [{ line: 2, key: '*****', reason: NOT_IN_FORMAT }],
       });
-      expect(await readEvents(eventStore, licenceKeysStream(productId))).toStrictEqual([]);
+      expect(await readEvents(eventStore, licenseKeysStream(productId))).toStrictEqual([]);
       expect((await listKeys()).filter((key) => key.productId === productId)).toStrictEqual([]);
     });
 
@@ -459,7 +459,7 @@ describe('Licence keys API', () => {
       };
       expect(listed.keyFormat).toBe('XXXX-XXXX');
 
-      await expectAnswer(await importKeys({ productId, keys: `AB12-CD34\n${freshLicenceKey()}` }), 400, {
+      await expectAnswer(await importKeys({ productId, keys: `AB12-CD34\n${freshLicenseKey()}` }), 400, {
         error: "Nothing was imported: line 2 is not a key in this product's format XXXX-XXXX",
         added: 0,
         refused: [
@@ -479,7 +479,7 @@ describe('Licence keys API', () => {
 
     it('reads a CSV file sent as it is: first column, header and blank lines skipped', async () => {
       const { id: productId } = await product();
-      const [a, b] = [freshLicenceKey(), freshLicenceKey()];
+      const [a, b] = [freshLicenseKey(), freshLicenseKey()];
       const csv = `License Key,Notes\r\n${a},first\r\n\r\n"${b}","second, quoted"\r\n\r\n`;
       const response = await request('POST', `/api/license-keys/import?productId=${productId}`, {
         cookie: admin,
@@ -493,7 +493,7 @@ describe('Licence keys API', () => {
 
     it('reads a TXT file sent as it is', async () => {
       const { id: productId } = await product();
-      const keys = [freshLicenceKey(), freshLicenceKey()];
+      const keys = [freshLicenseKey(), freshLicenseKey()];
       const response = await request('POST', `/api/license-keys/import?productId=${productId}`, {
         cookie: admin,
         contentType: 'text/plain',
@@ -504,7 +504,7 @@ describe('Licence keys API', () => {
 
     it('answers 200 with the skipped lines when every key is already in stock, adding none', async () => {
       const { id: productId } = await product();
-      const stored = freshLicenceKey();
+      const stored = freshLicenseKey();
       await addKey(productId, stored);
       const response = await importKeys({ productId, keys: `${stored}\n${stored}` });
       await expectAnswer(response, 200, {
@@ -522,7 +522,7 @@ describe('Licence keys API', () => {
 
     it('skips, line by line, a key the read table does not show yet but the inventory has', async () => {
       const { id: productId } = await product();
-      const [racing, fresh] = [freshLicenceKey(), freshLicenceKey()];
+      const [racing, fresh] = [freshLicenseKey(), freshLicenseKey()];
       await store.withProjectionsStopped(async () => {
         await addToInventory(productId, racing);
         // The projections are stopped: the answer comes after the bounded read-your-writes wait.
@@ -533,14 +533,14 @@ describe('Licence keys API', () => {
           summary: '1 license key added; 1 already in stock, skipped',
         });
       });
-      await settled((await readEvents(eventStore, licenceKeysStream(productId))).at(-1)?.position);
+      await settled((await readEvents(eventStore, licenseKeysStream(productId))).at(-1)?.position);
       const listed = (await listKeys()).filter((key) => key.productId === productId).map((key) => key.key);
       expect(listed.sort()).toStrictEqual([racing, fresh].sort());
     });
 
     it('adds thousands of keys in a few commands', async () => {
       const { id: productId } = await product();
-      const keys = Array.from({ length: 2100 }, () => freshLicenceKey());
+      const keys = Array.from({ length: 2100 }, () => freshLicenseKey());
       const response = await importKeys({ productId, keys: keys.join('\n') });
       await expectAnswer(response, 200, allAdded(2100));
       const stock = (await expectAnswer(
@@ -568,7 +568,7 @@ describe('Licence keys API', () => {
       const keys = Array.from({ length: 5000 }, longKey);
       await expectAnswer(await importKeys({ productId, keys: keys.join('\n') }), 200, allAdded(5000));
 
-      const added = (await readEvents(eventStore, licenceKeysStream(productId))).filter(
+      const added = (await readEvents(eventStore, licenseKeysStream(productId))).filter(
         (event) => event.type === 'LicenceKeyAdded',
       );
       expect(added).toHaveLength(5000);
@@ -614,14 +614,14 @@ describe('Licence keys API', () => {
       await expectAnswer(await importKeys({ productId, keys: 'x'.repeat(1_100_000) }), 413, {
         error: 'Request body too large: at most 1 MB',
       });
-      await expectAnswer(await importKeys({ productId: randomUUID(), keys: freshLicenceKey() }), 404, {
+      await expectAnswer(await importKeys({ productId: randomUUID(), keys: freshLicenseKey() }), 404, {
         error: 'Product not found',
       });
       await expectAnswer(
         await request('POST', '/api/license-keys/import', {
           cookie: admin,
           contentType: 'application/octet-stream',
-          text: freshLicenceKey(),
+          text: freshLicenseKey(),
         }),
         415,
         {
@@ -633,7 +633,7 @@ describe('Licence keys API', () => {
         await request('POST', '/api/license-keys/import', {
           cookie: admin,
           contentType: 'text/plain',
-          text: freshLicenceKey(),
+          text: freshLicenseKey(),
         }),
         400,
         { error: 'Product and license keys are both required' },
@@ -644,7 +644,7 @@ describe('Licence keys API', () => {
   describe('DELETE /api/license-keys/:id', () => {
     it('removes an available key: 204, gone from the list, and a second delete is 404', async () => {
       const { id: productId } = await product();
-      const key = await addKey(productId, freshLicenceKey());
+      const key = await addKey(productId, freshLicenseKey());
       await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 204);
       expect((await listKeys()).map((listed) => listed.id)).not.toContain(key.id);
       await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 404, {
@@ -656,7 +656,7 @@ describe('Licence keys API', () => {
 
     it('refuses an assigned key with 409, naming the order', async () => {
       const { id: productId } = await product();
-      const key = await addKey(productId, freshLicenceKey());
+      const key = await addKey(productId, freshLicenseKey());
       const order = await placeOrder({ productId, quantity: 1 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
       await expectAnswer(await request('DELETE', `/api/license-keys/${key.id}`, { cookie: admin }), 409, {
@@ -684,8 +684,8 @@ describe('Licence keys API', () => {
         await shownInStock('BBB Out of stock with keys', false),
         await shownInStock('BBB Out of stock without keys', false),
       ];
-      await addKey(stocked.id, freshLicenceKey());
-      for (let n = 0; n < 2; n++) await addKey(hidden.id, freshLicenceKey());
+      await addKey(stocked.id, freshLicenseKey());
+      for (let n = 0; n < 2; n++) await addKey(hidden.id, freshLicenseKey());
       const ours = new Set([empty.id, stocked.id, hidden.id, soldOut.id]);
       const mismatches = async () => {
         const response = await request('GET', '/api/admin/stock-mismatches', { cookie: admin });
@@ -703,7 +703,7 @@ describe('Licence keys API', () => {
         await request('PATCH', `/api/products/${hidden.id}`, { cookie: admin, body: { inStock: true } }),
         200,
       );
-      await addKey(empty.id, freshLicenceKey());
+      await addKey(empty.id, freshLicenseKey());
       expect(await mismatches()).toStrictEqual([]);
     });
   });
@@ -711,8 +711,8 @@ describe('Licence keys API', () => {
   describe('GET /api/license-keys/stock', () => {
     it('counts available, assigned and owed keys per product on sale, low below the threshold', async () => {
       const [stocked, short] = [await product('AAA Stocked'), await product('AAA Short')];
-      for (let n = 0; n < 4; n++) await addKey(stocked.id, freshLicenceKey());
-      await addKey(short.id, freshLicenceKey());
+      for (let n = 0; n < 4; n++) await addKey(stocked.id, freshLicenseKey());
+      await addKey(short.id, freshLicenseKey());
       const order = await placeOrder({ productId: short.id, quantity: 3 });
       await requestKeys(order.orderId, order.lines[0] as OrderLine);
 
@@ -745,9 +745,9 @@ describe('Licence keys API', () => {
   describe('orders', () => {
     it('GET /api/orders/:id/items shows the holder each line’s keys in clear, first one as licenseKey', async () => {
       const [office, windows, antivirus] = [await product(), await product(), await product()];
-      const officeKeys = [freshLicenceKey(), freshLicenceKey()];
+      const officeKeys = [freshLicenseKey(), freshLicenseKey()];
       for (const key of officeKeys) await addKey(office.id, key);
-      const windowsKey = freshLicenceKey();
+      const windowsKey = freshLicenseKey();
       await addKey(windows.id, windowsKey);
       const order = await placeOrder(
         { productId: office.id, quantity: 2 },
@@ -862,7 +862,7 @@ describe('Licence keys API', () => {
           error: `Order #${order.orderId.slice(0, 8).toUpperCase()} is still waiting for license keys; its delivery email goes out as soon as every key is assigned.`,
         });
 
-        await addKey(productId, freshLicenceKey());
+        await addKey(productId, freshLicenseKey());
         await requestKeys(order.orderId, order.lines[0] as OrderLine);
         const response = await resend();
         expect(await expectAnswer(response, 202)).toStrictEqual({ requestedAt: expect.stringMatching(ISO) });
@@ -914,9 +914,9 @@ describe('Licence keys API', () => {
     });
   });
 
-  it('the api refuses to start without LICENCE_KEY_SECRET', async () => {
-    await expect(startTestApi({ env: { LICENCE_KEY_SECRET: '' } })).rejects.toThrow(
-      'LICENCE_KEY_SECRET: required',
+  it('the api refuses to start without LICENSE_KEY_SECRET', async () => {
+    await expect(startTestApi({ env: { LICENSE_KEY_SECRET: '' } })).rejects.toThrow(
+      'LICENSE_KEY_SECRET: required',
     );
   });
 });

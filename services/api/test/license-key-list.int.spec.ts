@@ -3,12 +3,12 @@ import type { KeyListItem } from '@licensestore/contract/license-keys';
 import type { Page } from '@licensestore/contract/paging';
 import { maskedKey } from '@licensestore/shared/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshLicenceKey } from '../../../test/support/licence-keys.js';
+import { freshLicenseKey } from '../../../test/support/license-keys.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys } from './support/checkout.js';
 import { purchase } from './support/purchase.js';
 
-describe('The back office’s list of licence keys (GET /api/admin/license-keys)', () => {
+describe('The back office’s list of license keys (GET /api/admin/license-keys)', () => {
   let store: ApiWithReadModel;
   let admin: string;
   let auditor: string;
@@ -32,7 +32,7 @@ describe('The back office’s list of licence keys (GET /api/admin/license-keys)
     return JSON.parse(text) as Page<KeyListItem>;
   };
   const addKey = async (productId: string) => {
-    const key = freshLicenceKey();
+    const key = freshLicenseKey();
     const response = await fetch(`${store.api.url}/api/license-keys`, {
       method: 'POST',
       headers: { cookie: admin, 'content-type': 'application/json' },
@@ -53,7 +53,7 @@ describe('The back office’s list of licence keys (GET /api/admin/license-keys)
     const { orderId } = await purchase(store.api.url, second);
     await deliverKeys(store.eventStore, store.database, orderId);
     const sold = await store.database.db
-      .selectFrom('licence_keys')
+      .selectFrom('license_keys')
       .select('id')
       .where('order_id', '=', orderId)
       .executeTakeFirstOrThrow();
@@ -142,15 +142,15 @@ describe('The back office’s list of licence keys (GET /api/admin/license-keys)
       // The tables here are tiny: without this the planner rightly scans them, which proves nothing.
       await client.query('SET LOCAL enable_seqscan = off');
       const cases: Array<[string, string]> = [
-        ['TRUE', 'licence_keys_added_idx'],
-        [`product_id = '${first}'`, 'licence_keys_product_added_idx'],
-        [`status = 'available'`, 'licence_keys_status_added_idx'],
-        [`product_id = '${first}' AND status = 'available'`, 'licence_keys_product_status_added_idx'],
-        [`tail_hash = '${'0'.repeat(64)}'`, 'licence_keys_tail_added_idx'],
+        ['TRUE', 'license_keys_added_idx'],
+        [`product_id = '${first}'`, 'license_keys_product_added_idx'],
+        [`status = 'available'`, 'license_keys_status_added_idx'],
+        [`product_id = '${first}' AND status = 'available'`, 'license_keys_product_status_added_idx'],
+        [`tail_hash = '${'0'.repeat(64)}'`, 'license_keys_tail_added_idx'],
       ];
       for (const [filter, index] of cases) {
         const { rows } = await client.query<{ 'QUERY PLAN': string }>(
-          `EXPLAIN SELECT id FROM licence_keys WHERE ${filter}
+          `EXPLAIN SELECT id FROM license_keys WHERE ${filter}
              AND (added_at, id) < (now(), '${randomUUID()}') ORDER BY added_at DESC, id DESC LIMIT 26`,
         );
         const plan = rows.map((row) => row['QUERY PLAN']).join('\n');

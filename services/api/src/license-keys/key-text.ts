@@ -1,4 +1,4 @@
-/** How licence keys typed or uploaded by an admin are read: one rule for the single form and the bulk import. */
+/** How license keys typed or uploaded by an admin are read: one rule for the single form and the bulk import. */
 
 import type { RefusedLine } from '@licensestore/contract/license-keys';
 
@@ -55,7 +55,7 @@ export function importRefusedSentence(lines: readonly number[], format: string):
 const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}\p{Zs}]+$/u;
 
 /** The key as it is stored (trimmed), or why it cannot be; null for a blank key. */
-export function readLicenceKey(raw: string): { key: string } | { reason: string } | null {
+export function readLicenseKey(raw: string): { key: string } | { reason: string } | null {
   const key = raw.trim();
   if (key === '') return null;
   if (key.length > MAX_KEY_LENGTH) return { reason: KEY_TOO_LONG };
@@ -64,7 +64,7 @@ export function readLicenceKey(raw: string): { key: string } | { reason: string 
 }
 
 /** Enough of a key to find it in the file again, not enough to use it. */
-export function maskLicenceKey(key: string): string {
+export function maskLicenseKey(key: string): string {
   const shown = 5;
   if (key.length <= shown) return '*'.repeat(key.length);
   return `${'*'.repeat(Math.min(key.length - shown, 20))}${key.slice(-shown)}`;
@@ -115,7 +115,7 @@ function firstCell(line: string): string {
 const isHeader = (cell: string) => HEADER_NAMES.has(cell.toLowerCase().replace(/[\s_-]/g, ''));
 
 /**
- * Pasted text, a TXT file or a CSV file: one key per line, a CSV's first column (licence keys hold no commas;
+ * Pasted text, a TXT file or a CSV file: one key per line, a CSV's first column (license keys hold no commas;
  * quote one that does), an optional header line naming the key column, blank lines skipped. Keys that cannot be
  * stored are refused line by line; duplicates are the caller's business (they need the fingerprints).
  */
@@ -125,14 +125,14 @@ export function parseKeyImport(text: string): ParsedImport {
   let first = true;
   lines.forEach((content, index) => {
     const cell = firstCell(content);
-    const read = readLicenceKey(cell);
+    const read = readLicenseKey(cell);
     if (read === null) return;
     const wasFirst = first;
     first = false;
     if (wasFirst && isHeader(cell)) return;
     const line = index + 1;
     if ('reason' in read)
-      parsed.refused.push({ line, key: maskLicenceKey(cell.trim()), reason: read.reason });
+      parsed.refused.push({ line, key: maskLicenseKey(cell.trim()), reason: read.reason });
     else parsed.keys.push({ line, key: read.key });
   });
   return parsed;

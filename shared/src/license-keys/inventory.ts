@@ -1,6 +1,6 @@
 import { AppError, IllegalStateError, NotFoundError } from '../errors/index.js';
 import { orderNumber } from '../orders/order-number.js';
-import type { AssignedKey, LicenceKeyEvent } from './events.js';
+import type { AssignedKey, LicenseKeyEvent } from './events.js';
 import {
   evolveInventory,
   type InventoryState,
@@ -12,7 +12,7 @@ import {
 } from './inventory-state.js';
 
 /** A key as the admin adds it: already sealed and fingerprinted by the caller (key-vault), with a fresh id. */
-export interface NewLicenceKey {
+export interface NewLicenseKey {
   keyId: string;
   key: string;
   fingerprint: string;
@@ -20,17 +20,17 @@ export interface NewLicenceKey {
   tailHash?: string;
 }
 
-export type LicenceKeyCommand =
+export type LicenseKeyCommand =
   | {
-      type: 'AddLicenceKeys';
+      type: 'AddLicenseKeys';
       productId: string;
-      keys: NewLicenceKey[];
+      keys: NewLicenseKey[];
       lowStockThreshold: number;
       now: string;
     }
-  | { type: 'RemoveLicenceKey'; productId: string; keyId: string; lowStockThreshold: number; now: string }
+  | { type: 'RemoveLicenseKey'; productId: string; keyId: string; lowStockThreshold: number; now: string }
   | {
-      type: 'RequestLicenceKeys';
+      type: 'RequestLicenseKeys';
       productId: string;
       orderId: string;
       lineId: string;
@@ -40,7 +40,7 @@ export type LicenceKeyCommand =
       now: string;
     }
   | {
-      type: 'ReleaseLicenceKeys';
+      type: 'ReleaseLicenseKeys';
       productId: string;
       orderId: string;
       lineId: string;
@@ -52,7 +52,7 @@ export type LicenceKeyCommand =
       now: string;
     };
 
-export class DuplicateLicenceKeyError extends AppError {
+export class DuplicateLicenseKeyError extends AppError {
   /** Ids (from the command) of the keys that are already in the inventory or twice in the command. */
   constructor(readonly duplicates: string[]) {
     super(
@@ -82,19 +82,19 @@ function takeFromShelf(state: InventoryState, orderId: string, wanted: number): 
  * line waits.
  */
 function serveAndWatch(
-  decided: LicenceKeyEvent[],
+  decided: LicenseKeyEvent[],
   before: InventoryState,
   productId: string,
   lowStockThreshold: number,
   now: string,
-): LicenceKeyEvent[] {
+): LicenseKeyEvent[] {
   const events = [...decided];
   let state = decided.reduce(evolveInventory, before);
   for (const line of state.waiting) {
     if (state.available.size === 0) break;
     const keys = takeFromShelf(state, line.orderId, line.remaining);
     if (keys.length === 0) continue;
-    const assigned: LicenceKeyEvent = {
+    const assigned: LicenseKeyEvent = {
       type: 'LicenceKeysAssigned',
       data: { productId, orderId: line.orderId, lineId: line.lineId, keys, assignedAt: now },
     };
@@ -114,28 +114,28 @@ function serveAndWatch(
   return events;
 }
 
-const addLicenceKeys = (
-  cmd: Extract<LicenceKeyCommand, { type: 'AddLicenceKeys' }>,
+const addLicenseKeys = (
+  cmd: Extract<LicenseKeyCommand, { type: 'AddLicenseKeys' }>,
   state: InventoryState,
-): LicenceKeyEvent[] => {
+): LicenseKeyEvent[] => {
   const seen = new Set<string>();
   const duplicates = cmd.keys.filter((key) => {
     const duplicate = state.fingerprints.has(key.fingerprint) || seen.has(key.fingerprint);
     seen.add(key.fingerprint);
     return duplicate;
   });
-  if (duplicates.length > 0) throw new DuplicateLicenceKeyError(duplicates.map((key) => key.keyId));
-  const added: LicenceKeyEvent[] = cmd.keys.map((key) => ({
+  if (duplicates.length > 0) throw new DuplicateLicenseKeyError(duplicates.map((key) => key.keyId));
+  const added: LicenseKeyEvent[] = cmd.keys.map((key) => ({
     type: 'LicenceKeyAdded',
     data: { productId: cmd.productId, ...key, addedAt: cmd.now },
   }));
   return serveAndWatch(added, state, cmd.productId, cmd.lowStockThreshold, cmd.now);
 };
 
-const removeLicenceKey = (
-  cmd: Extract<LicenceKeyCommand, { type: 'RemoveLicenceKey' }>,
+const removeLicenseKey = (
+  cmd: Extract<LicenseKeyCommand, { type: 'RemoveLicenseKey' }>,
   state: InventoryState,
-): LicenceKeyEvent[] => {
+): LicenseKeyEvent[] => {
   const key = keyStatus(state, cmd.keyId);
   if (!key) throw new NotFoundError('License key not found');
   if (key.status === 'revoked') {
@@ -146,17 +146,17 @@ const removeLicenceKey = (
       `This license key is assigned to order ${orderNumber(key.orderId)} and cannot be deleted.`,
     );
   }
-  const removed: LicenceKeyEvent = {
+  const removed: LicenseKeyEvent = {
     type: 'LicenceKeyRemoved',
     data: { productId: cmd.productId, keyId: cmd.keyId, removedAt: cmd.now },
   };
   return serveAndWatch([removed], state, cmd.productId, cmd.lowStockThreshold, cmd.now);
 };
 
-const requestLicenceKeys = (
-  cmd: Extract<LicenceKeyCommand, { type: 'RequestLicenceKeys' }>,
+const requestLicenseKeys = (
+  cmd: Extract<LicenseKeyCommand, { type: 'RequestLicenseKeys' }>,
   state: InventoryState,
-): LicenceKeyEvent[] => {
+): LicenseKeyEvent[] => {
   // A line that asked before asks only for the keys it neither holds nor waits for: none for a retried job, all of
   // them for a reopened order whose keys were taken back when it was cancelled.
   const asked = lineRecord(state, cmd.orderId, cmd.lineId)?.requested === true;
@@ -164,7 +164,7 @@ const requestLicenceKeys = (
     ? cmd.quantity - keysHeld(state, cmd.orderId, cmd.lineId) - waitingFor(state, cmd.orderId, cmd.lineId)
     : cmd.quantity;
   if (missing <= 0) return [];
-  const requested: LicenceKeyEvent = {
+  const requested: LicenseKeyEvent = {
     type: 'LicenceKeysRequested',
     data: {
       productId: cmd.productId,
@@ -184,12 +184,12 @@ const requestLicenceKeys = (
  * giving back a key it gave up) asks for them again. Keys the line no longer holds and a want already met change
  * nothing, so a repeated job is harmless.
  */
-const releaseLicenceKeys = (
-  cmd: Extract<LicenceKeyCommand, { type: 'ReleaseLicenceKeys' }>,
+const releaseLicenseKeys = (
+  cmd: Extract<LicenseKeyCommand, { type: 'ReleaseLicenseKeys' }>,
   state: InventoryState,
-): LicenceKeyEvent[] => {
+): LicenseKeyEvent[] => {
   const { productId, orderId, lineId, now } = cmd;
-  const released: LicenceKeyEvent[] = [];
+  const released: LicenseKeyEvent[] = [];
   for (const { keyId, leftStore } of cmd.keys) {
     const key = state.sold.get(keyId);
     if (key?.status !== 'assigned' || key.line !== lineKey(orderId, lineId)) continue;
@@ -217,16 +217,16 @@ const releaseLicenceKeys = (
   return serveAndWatch(released, state, productId, cmd.lowStockThreshold, now);
 };
 
-export function decideInventory(cmd: LicenceKeyCommand, state: InventoryState): LicenceKeyEvent[] {
+export function decideInventory(cmd: LicenseKeyCommand, state: InventoryState): LicenseKeyEvent[] {
   switch (cmd.type) {
-    case 'AddLicenceKeys':
-      return addLicenceKeys(cmd, state);
-    case 'RemoveLicenceKey':
-      return removeLicenceKey(cmd, state);
-    case 'RequestLicenceKeys':
-      return requestLicenceKeys(cmd, state);
-    case 'ReleaseLicenceKeys':
-      return releaseLicenceKeys(cmd, state);
+    case 'AddLicenseKeys':
+      return addLicenseKeys(cmd, state);
+    case 'RemoveLicenseKey':
+      return removeLicenseKey(cmd, state);
+    case 'RequestLicenseKeys':
+      return requestLicenseKeys(cmd, state);
+    case 'ReleaseLicenseKeys':
+      return releaseLicenseKeys(cmd, state);
     default: {
       const exhaustive: never = cmd;
       return exhaustive;

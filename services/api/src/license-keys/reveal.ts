@@ -15,7 +15,7 @@ export function keyRevealer(vault: KeyVault, logger: Logger): RevealKey {
     try {
       return vault.open(sealed);
     } catch (error) {
-      logger.error({ ...about, err: error, alert: 'licence-key-unreadable' }, 'a licence key did not open');
+      logger.error({ ...about, err: error, alert: 'license-key-unreadable' }, 'a license key did not open');
       return null;
     }
   };

@@ -1,11 +1,11 @@
-import { LICENCE_KEYS_CATEGORY, type LicenceKeyEvent, parseLicenceKeyEvent } from '../licence-keys/events.js';
+import { LICENSE_KEYS_CATEGORY, type LicenseKeyEvent, parseLicenseKeyEvent } from '../license-keys/events.js';
 import { batchParser } from './batch-parser.js';
 
 /** The inventory events of a batch, their uuids in lower case (the folds key maps by the id text). */
-export const parseLicenceKeyBatch = batchParser<LicenceKeyEvent>({
-  category: LICENCE_KEYS_CATEGORY,
+export const parseLicenseKeyBatch = batchParser<LicenseKeyEvent>({
+  category: LICENSE_KEYS_CATEGORY,
   parse: (event) => {
-    const inventory = parseLicenceKeyEvent(event.type, event.data);
+    const inventory = parseLicenseKeyEvent(event.type, event.data);
     if (!inventory) return null;
     const { data } = inventory;
     data.productId = data.productId.toLowerCase();
@@ -18,7 +18,7 @@ export const parseLicenceKeyBatch = batchParser<LicenceKeyEvent>({
 });
 
 /** When an inventory event happened: each carries its own timestamp. */
-export function inventoryEventTime(event: LicenceKeyEvent): string {
+export function inventoryEventTime(event: LicenseKeyEvent): string {
   switch (event.type) {
     case 'LicenceKeyAdded':
       return event.data.addedAt;
@@ -49,7 +49,7 @@ export type KeyStatus = 'available' | 'assigned' | 'revoked';
  * (whatever it was), removed takes it out, assigned assigns a key the inventory holds, revoked and returned
  * revoke it or make it available again. Undefined when absent.
  */
-export function keyStatusAfter(status: KeyStatus | undefined, event: LicenceKeyEvent): KeyStatus | undefined {
+export function keyStatusAfter(status: KeyStatus | undefined, event: LicenseKeyEvent): KeyStatus | undefined {
   switch (event.type) {
     case 'LicenceKeyAdded':
       return 'available';
@@ -70,7 +70,7 @@ export function keyStatusAfter(status: KeyStatus | undefined, event: LicenceKeyE
 }
 
 /** The ids of the keys an event names. */
-export function keyIdsOf(event: LicenceKeyEvent): string[] {
+export function keyIdsOf(event: LicenseKeyEvent): string[] {
   switch (event.type) {
     case 'LicenceKeyAdded':
     case 'LicenceKeyRemoved':

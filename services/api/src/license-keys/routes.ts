@@ -1,16 +1,16 @@
 import {
-  addLicenceKeyRequestSchema,
+  addLicenseKeyRequestSchema,
   type ImportedKeysView,
-  importLicenceKeysRequestSchema,
+  importLicenseKeysRequestSchema,
   type KeyRevealView,
   keyListFiltersSchema,
-  type LicenceKeyView,
+  type LicenseKeyView,
   type RefusedImportView,
   type RefusedLine,
 } from '@licensestore/contract/license-keys';
 import {
   AppError,
-  DuplicateLicenceKeyError,
+  DuplicateLicenseKeyError,
   keyStatus,
   matchesKeyFormat,
   NotFoundError,
@@ -23,23 +23,23 @@ import { parsePageQuery } from '../http/paging.js';
 import { parseRequest } from '../http/validation.js';
 import type { KeyCustody } from '../orders/custody.js';
 import { keyHistory } from './history.js';
-import { type InventoryDeps, licenceKeyInventory } from './inventory.js';
+import { type InventoryDeps, licenseKeyInventory } from './inventory.js';
 import { keyListKeyset, listKeyPage } from './key-list.js';
 import {
   importRefusedSentence,
   importSummary,
   KEY_ALREADY_STORED,
   MAX_IMPORT_KEYS,
-  maskLicenceKey,
+  maskLicenseKey,
   notInFormat,
   parseKeyImport,
-  readLicenceKey,
+  readLicenseKey,
   sameKeyAs,
 } from './key-text.js';
 import {
   findKeyToReveal,
-  findLicenceKeyProduct,
-  listLicenceKeys,
+  findLicenseKeyProduct,
+  listLicenseKeys,
   listStock,
   listStockMismatches,
 } from './queries.js';
@@ -47,33 +47,33 @@ import { keyRevealer, masked, revealFor } from './reveal.js';
 
 const IMPORT_BODY_LIMIT = '1mb';
 
-const licenceKeyNotFound = () => new NotFoundError('License key not found');
+const licenseKeyNotFound = () => new NotFoundError('License key not found');
 
 /** Keys in clear: no cache anywhere keeps them. */
 const privateJson = (res: Response, status: number, body: unknown) => {
   res.set('Cache-Control', 'no-store').status(status).json(body);
 };
 
-export interface LicenceKeyRoutesDeps extends InventoryDeps {
+export interface LicenseKeyRoutesDeps extends InventoryDeps {
   /** Records every showing of a key in clear. */
   custody: KeyCustody;
 }
 
 /**
- * The licence-key inventory: list and stock for the back office; add one, remove one and open one in clear for
+ * The license-key inventory: list and stock for the back office; add one, remove one and open one in clear for
  * admins.
  */
-export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
+export function licenseKeyRoutes(deps: LicenseKeyRoutesDeps): Router {
   const router = Router();
   const { database, keyVault, logger, lowStockThreshold, custody } = deps;
-  const inventory = licenceKeyInventory(deps);
+  const inventory = licenseKeyInventory(deps);
   const reveal = keyRevealer(keyVault, logger);
 
   router.get('/license-keys', requireBackOffice, async (req, res) => {
-    const keys = await listLicenceKeys(database.db);
+    const keys = await listLicenseKeys(database.db);
     const revealForCaller = revealFor(req, reveal);
     const maskedKey = masked(reveal);
-    const views: LicenceKeyView[] = keys.map(({ sealedKey, ...key }) => ({
+    const views: LicenseKeyView[] = keys.map(({ sealedKey, ...key }) => ({
       ...key,
       key: (key.assigned ? maskedKey : revealForCaller)(sealedKey, { keyId: key.id }),
     }));
@@ -91,9 +91,9 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
   // the key went, not a way to take it.
   router.get('/license-keys/:keyId/history', requireBackOffice, async (req, res) => {
     const keyId = req.params.keyId;
-    if (!isUuid(keyId)) throw licenceKeyNotFound();
+    if (!isUuid(keyId)) throw licenseKeyNotFound();
     const history = await keyHistory(database.db, keyId.toLowerCase(), reveal);
-    if (!history) throw licenceKeyNotFound();
+    if (!history) throw licenseKeyNotFound();
     privateJson(res, 200, history);
   });
 
@@ -102,10 +102,10 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
   // a stock key on its product's inventory stream.
   router.post('/license-keys/:keyId/reveal', requireAdmin, async (req, res) => {
     const keyId = req.params.keyId;
-    if (!isUuid(keyId)) throw licenceKeyNotFound();
+    if (!isUuid(keyId)) throw licenseKeyNotFound();
     const id = keyId.toLowerCase();
     const key = await findKeyToReveal(database.db, id);
-    if (!key) throw licenceKeyNotFound();
+    if (!key) throw licenseKeyNotFound();
     const licenseKey = reveal(key.sealedKey, { keyId: id });
     if (licenseKey === null) throw new AppError(500, 'The license key could not be read');
     const adminId = signedInAdmin(req);
@@ -130,11 +130,11 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
   });
 
   router.post('/license-keys', requireAdmin, async (req, res) => {
-    const body = parseRequest(addLicenceKeyRequestSchema, req.body);
+    const body = parseRequest(addLicenseKeyRequestSchema, req.body);
     if (!body.productId?.trim() || !body.key?.trim()) {
       throw new ValidationError('Product and license key are both required');
     }
-    const read = readLicenceKey(body.key);
+    const read = readLicenseKey(body.key);
     if (read && 'reason' in read) throw new ValidationError(read.reason);
     const key = body.key.trim();
     const product = await inventory.productTakingKeys(body.productId.trim());
@@ -145,9 +145,9 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
       { key, fingerprint: keyVault.fingerprint(key) },
     ]);
     const keyId = keyIds[0] as string;
-    if (duplicates.size > 0) throw new DuplicateLicenceKeyError([keyId]);
+    if (duplicates.size > 0) throw new DuplicateLicenseKeyError([keyId]);
     const added = state && keyStatus(state, keyId);
-    const view: LicenceKeyView = {
+    const view: LicenseKeyView = {
       id: keyId,
       productId: product.id,
       productName: product.name,
@@ -161,10 +161,10 @@ export function licenceKeyRoutes(deps: LicenceKeyRoutesDeps): Router {
 
   router.delete('/license-keys/:id', requireAdmin, async (req, res) => {
     const id = req.params.id;
-    if (!isUuid(id)) throw licenceKeyNotFound();
+    if (!isUuid(id)) throw licenseKeyNotFound();
     const keyId = id.toLowerCase();
-    const productId = await findLicenceKeyProduct(database.db, keyId);
-    if (!productId) throw licenceKeyNotFound();
+    const productId = await findLicenseKeyProduct(database.db, keyId);
+    if (!productId) throw licenseKeyNotFound();
     await inventory.remove(req, productId, keyId);
     res.status(204).end();
   });
@@ -179,7 +179,7 @@ function importRequest(req: Request): { productId?: string; text?: string } {
     return { productId: typeof productId === 'string' ? productId : undefined, text: req.body };
   }
   if (req.is('application/json')) {
-    const body = parseRequest(importLicenceKeysRequestSchema, req.body);
+    const body = parseRequest(importLicenseKeysRequestSchema, req.body);
     return { productId: body.productId, text: body.keys };
   }
   throw new AppError(
@@ -194,9 +194,9 @@ function importRequest(req: Request): { productId?: string; text?: string } {
  * as few commands as the size allows. It parses its own body, up to 1 MB, so it is mounted before the API's
  * 100 kB JSON parser.
  */
-export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
+export function licenseKeyImportRoutes(deps: InventoryDeps): Router {
   const router = Router();
-  const inventory = licenceKeyInventory(deps);
+  const inventory = licenseKeyInventory(deps);
 
   router.post(
     '/license-keys/import',
@@ -225,7 +225,7 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
           .filter(({ key }) => !matchesKeyFormat(key, product.keyFormat))
           .map(({ line, key }) => ({
             line,
-            key: maskLicenceKey(key),
+            key: maskLicenseKey(key),
             reason: notInFormat(product.keyFormat),
           })),
       ].sort((a, b) => a.line - b.line);
@@ -248,13 +248,13 @@ export function licenceKeyImportRoutes(deps: InventoryDeps): Router {
         if (first === undefined) {
           firstLineOf.set(fingerprint, line);
           unique.push({ line, key, fingerprint });
-        } else skipped.push({ line, key: maskLicenceKey(key), reason: sameKeyAs(first) });
+        } else skipped.push({ line, key: maskLicenseKey(key), reason: sameKeyAs(first) });
       }
       const repeated = skipped.length;
       const { duplicates } = await inventory.add(req, product.id, unique);
       for (const index of duplicates) {
         const { line, key } = unique[index] as (typeof unique)[number];
-        skipped.push({ line, key: maskLicenceKey(key), reason: KEY_ALREADY_STORED });
+        skipped.push({ line, key: maskLicenseKey(key), reason: KEY_ALREADY_STORED });
       }
       skipped.sort((a, b) => a.line - b.line);
 

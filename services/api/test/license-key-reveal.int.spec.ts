@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { licenceKeysStream, orderCustodyStream, orderStream } from '@licensestore/shared';
+import { licenseKeysStream, orderCustodyStream, orderStream } from '@licensestore/shared';
 import { maskedKey } from '@licensestore/shared/audit';
 import type { KeyHistoryView } from '@licensestore/shared/key-history';
 import { waitForProjections } from '@licensestore/shared/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshLicenceKey } from '../../../test/support/licence-keys.js';
+import { freshLicenseKey } from '../../../test/support/license-keys.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys, readEvents } from './support/checkout.js';
 import { purchase } from './support/purchase.js';
@@ -35,7 +35,7 @@ describe('Opening one key from the inventory', () => {
   const eventsOf = async (stream: string, type: string) =>
     (await readEvents(store.eventStore, stream)).filter((event) => event.type === type);
   const addKey = async (): Promise<AddedKey> => {
-    const key = freshLicenceKey();
+    const key = freshLicenseKey();
     const response = await call('POST', '/api/license-keys', admin, { productId, key });
     expect(response.status).toBe(201);
     return { id: ((await response.json()) as { id: string }).id, key };
@@ -65,7 +65,7 @@ describe('Opening one key from the inventory', () => {
       expect(response.status).toBe(200);
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(await response.json()).toEqual({ keyId: stock.id, licenseKey: stock.key });
-      const recorded = await eventsOf(licenceKeysStream(productId), 'LicenceKeyRevealed');
+      const recorded = await eventsOf(licenseKeysStream(productId), 'LicenceKeyRevealed');
       expect(recorded.map((event) => event.data)).toEqual([
         expect.objectContaining({
           productId,
@@ -78,10 +78,10 @@ describe('Opening one key from the inventory', () => {
     });
 
     it("is a step of the key's history: revealed by the admin in the back office, the key masked", async () => {
-      const [shown] = await eventsOf(licenceKeysStream(productId), 'LicenceKeyRevealed');
+      const [shown] = await eventsOf(licenseKeysStream(productId), 'LicenceKeyRevealed');
       expect(
         await waitForProjections(store.database.pool, shown?.position ?? '', {
-          projectors: ['key-history', 'licence-keys'],
+          projectors: ['key-history', 'license-keys'],
           timeoutMs: 10_000,
         }),
       ).toBe(true);
@@ -120,14 +120,14 @@ describe('Opening one key from the inventory', () => {
 
   describe('refusals', () => {
     it('opens nothing for an auditor (403), a visitor (401), or a key that does not exist (404)', async () => {
-      const before = (await readEvents(store.eventStore, licenceKeysStream(productId))).length;
+      const before = (await readEvents(store.eventStore, licenseKeysStream(productId))).length;
       const refused = await reveal(stock.id, auditor);
       expect(refused.status).toBe(403);
       expect(await refused.text()).not.toContain(stock.key);
       expect((await call('POST', `/api/license-keys/${stock.id}/reveal`)).status).toBe(401);
       expect((await reveal(randomUUID(), admin)).status).toBe(404);
       expect((await reveal('not-a-key', admin)).status).toBe(404);
-      expect((await readEvents(store.eventStore, licenceKeysStream(productId))).length).toBe(before);
+      expect((await readEvents(store.eventStore, licenseKeysStream(productId))).length).toBe(before);
     });
   });
 

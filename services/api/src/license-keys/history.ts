@@ -17,11 +17,11 @@ export async function keyHistory(
   const history = db.withTables<KeyHistoryTables>();
   const [key, rows] = await Promise.all([
     db
-      .selectFrom('licence_keys')
-      .leftJoin('products', 'products.id', 'licence_keys.product_id')
-      .select(['licence_keys.product_id', 'products.name', 'licence_keys.key_sealed', 'licence_keys.status'])
-      .select('licence_keys.order_id')
-      .where('licence_keys.id', '=', keyId)
+      .selectFrom('license_keys')
+      .leftJoin('products', 'products.id', 'license_keys.product_id')
+      .select(['license_keys.product_id', 'products.name', 'license_keys.key_sealed', 'license_keys.status'])
+      .select('license_keys.order_id')
+      .where('license_keys.id', '=', keyId)
       .executeTakeFirst(),
     history.selectFrom('key_history').selectAll().where('key_id', '=', keyId).orderBy('position').execute(),
   ]);

@@ -2,37 +2,37 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'vitest';
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
 import { givenHistory } from '../testing/given.js';
-import type { LicenceKeyEvent } from './events.js';
+import type { LicenseKeyEvent } from './events.js';
 import { inventoryDecider } from './index.js';
-import { DuplicateLicenceKeyError, type LicenceKeyCommand, type NewLicenceKey } from './inventory.js';
+import { DuplicateLicenseKeyError, type LicenseKeyCommand, type NewLicenseKey } from './inventory.js';
 
 const productId = randomUUID();
 const now = '2026-01-05T10:00:00.000Z';
 const threshold = 2;
 const sealed = (n: number) => `v1.0badc0de.aXY${n}.Y3Q${n}.dGFn`;
-const newKey = (n: number): NewLicenceKey => ({
+const newKey = (n: number): NewLicenseKey => ({
   keyId: randomUUID(),
   key: sealed(n),
   fingerprint: n.toString(16).padStart(64, '0'),
 });
-const added = (key: NewLicenceKey): LicenceKeyEvent => ({
+const added = (key: NewLicenseKey): LicenseKeyEvent => ({
   type: 'LicenceKeyAdded',
   data: { productId, ...key, addedAt: now },
 });
-const requested = (orderId: string, lineId: string, quantity: number): LicenceKeyEvent => ({
+const requested = (orderId: string, lineId: string, quantity: number): LicenseKeyEvent => ({
   type: 'LicenceKeysRequested',
   data: { productId, orderId, lineId, quantity, requestedAt: now },
 });
-const assigned = (orderId: string, lineId: string, ...keys: NewLicenceKey[]): LicenceKeyEvent => ({
+const assigned = (orderId: string, lineId: string, ...keys: NewLicenseKey[]): LicenseKeyEvent => ({
   type: 'LicenceKeysAssigned',
   data: { productId, orderId, lineId, keys: keys.map(({ keyId, key }) => ({ keyId, key })), assignedAt: now },
 });
-const stockLow = (available: number): LicenceKeyEvent => ({
+const stockLow = (available: number): LicenseKeyEvent => ({
   type: 'LicenceKeyStockLow',
   data: { productId, available, threshold, detectedAt: now },
 });
-const request = (orderId: string, lineId: string, quantity: number): LicenceKeyCommand => ({
-  type: 'RequestLicenceKeys',
+const request = (orderId: string, lineId: string, quantity: number): LicenseKeyCommand => ({
+  type: 'RequestLicenseKeys',
   productId,
   orderId,
   lineId,
@@ -40,8 +40,8 @@ const request = (orderId: string, lineId: string, quantity: number): LicenceKeyC
   lowStockThreshold: threshold,
   now,
 });
-const add = (...keys: NewLicenceKey[]): LicenceKeyCommand => ({
-  type: 'AddLicenceKeys',
+const add = (...keys: NewLicenseKey[]): LicenseKeyCommand => ({
+  type: 'AddLicenseKeys',
   productId,
   keys,
   lowStockThreshold: threshold,
@@ -50,12 +50,12 @@ const add = (...keys: NewLicenceKey[]): LicenceKeyCommand => ({
 
 const given = givenHistory(inventoryDecider);
 
-describe('Licence-key inventory', () => {
+describe('License-key inventory', () => {
   const [k1, k2, k3, k4] = [newKey(1), newKey(2), newKey(3), newKey(4)] as [
-    NewLicenceKey,
-    NewLicenceKey,
-    NewLicenceKey,
-    NewLicenceKey,
+    NewLicenseKey,
+    NewLicenseKey,
+    NewLicenseKey,
+    NewLicenseKey,
   ];
   const order = randomUUID();
   const other = randomUUID();
@@ -154,10 +154,10 @@ describe('Licence-key inventory', () => {
     it('refuses a key already in the inventory, or twice in one batch', () => {
       given(added(k1))
         .when(add(k2, { ...k3, fingerprint: k1.fingerprint }))
-        .thenFails(DuplicateLicenceKeyError, 'already in the inventory');
+        .thenFails(DuplicateLicenseKeyError, 'already in the inventory');
       given()
         .when(add(k2, { ...k3, fingerprint: k2.fingerprint }))
-        .thenFails(DuplicateLicenceKeyError, 'already in the inventory');
+        .thenFails(DuplicateLicenseKeyError, 'already in the inventory');
     });
 
     it('accepts again a key that was removed', () => {
@@ -175,8 +175,8 @@ describe('Licence-key inventory', () => {
       keys: Array<{ keyId: string; leftStore: boolean }>,
       wanted: number,
       orderId = order,
-    ): LicenceKeyCommand => ({
-      type: 'ReleaseLicenceKeys',
+    ): LicenseKeyCommand => ({
+      type: 'ReleaseLicenseKeys',
       productId,
       orderId,
       lineId: 'L1',
@@ -185,15 +185,15 @@ describe('Licence-key inventory', () => {
       lowStockThreshold: 0,
       now,
     });
-    const revoked = (key: NewLicenceKey): LicenceKeyEvent => ({
+    const revoked = (key: NewLicenseKey): LicenseKeyEvent => ({
       type: 'LicenceKeyRevoked',
       data: { productId, keyId: key.keyId, orderId: order, lineId: 'L1', revokedAt: now },
     });
-    const returned = (key: NewLicenceKey): LicenceKeyEvent => ({
+    const returned = (key: NewLicenseKey): LicenseKeyEvent => ({
       type: 'LicenceKeyReturned',
       data: { productId, keyId: key.keyId, orderId: order, lineId: 'L1', returnedAt: now },
     });
-    const withdrawn = (orderId: string, quantity: number): LicenceKeyEvent => ({
+    const withdrawn = (orderId: string, quantity: number): LicenseKeyEvent => ({
       type: 'LicenceKeysRequestWithdrawn',
       data: { productId, orderId, lineId: 'L1', quantity, withdrawnAt: now },
     });
@@ -208,7 +208,7 @@ describe('Licence-key inventory', () => {
         .thenEmits(added(k3), assigned(other, 'L1', k3), stockLow(0));
       given(...sold, revoked(k1))
         .when(add({ ...k4, fingerprint: k1.fingerprint }))
-        .thenFails(DuplicateLicenceKeyError, 'already in the inventory');
+        .thenFails(DuplicateLicenseKeyError, 'already in the inventory');
     });
 
     it('returns to stock a key that never left, handed to the next waiting line', () => {
@@ -295,7 +295,7 @@ describe('Licence-key inventory', () => {
 
     it('keeps a revoked key on record', () => {
       given(...sold, revoked(k1))
-        .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
+        .when({ type: 'RemoveLicenseKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
         .thenFails(IllegalStateError, 'was revoked');
     });
   });
@@ -303,19 +303,19 @@ describe('Licence-key inventory', () => {
   describe('removing a key', () => {
     it('removes an available key', () => {
       given(added(k1), added(k2), added(k3))
-        .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: threshold, now })
+        .when({ type: 'RemoveLicenseKey', productId, keyId: k1.keyId, lowStockThreshold: threshold, now })
         .thenEmits({ type: 'LicenceKeyRemoved', data: { productId, keyId: k1.keyId, removedAt: now } });
     });
 
     it('refuses an assigned key, naming the order', () => {
       given(added(k1), requested(order, 'L1', 1), assigned(order, 'L1', k1))
-        .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
+        .when({ type: 'RemoveLicenseKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
         .thenFails(IllegalStateError, `assigned to order #${order.slice(0, 8).toUpperCase()}`);
     });
 
     it('does not know a key that is not there', () => {
       given()
-        .when({ type: 'RemoveLicenceKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
+        .when({ type: 'RemoveLicenseKey', productId, keyId: k1.keyId, lowStockThreshold: 0, now })
         .thenFails(NotFoundError, 'License key not found');
     });
   });

@@ -2,8 +2,8 @@ import type { StockMismatch, StockView } from '@licensestore/contract/license-ke
 import type { Database } from '@licensestore/shared/db';
 import { type Kysely, sql } from 'kysely';
 
-/** A key of the inventory as the `licence_keys` table holds it (sealed). */
-export interface StoredLicenceKey {
+/** A key of the inventory as the `license_keys` table holds it (sealed). */
+export interface StoredLicenseKey {
   id: string;
   productId: string;
   /** Null when the product has been deleted since. */
@@ -17,23 +17,23 @@ export interface StoredLicenceKey {
 /** The inventory's keys with their product's name (null once the product is deleted), as every list reads them. */
 export const keyRows = (db: Kysely<Database>) =>
   db
-    .selectFrom('licence_keys')
-    .leftJoin('products', 'products.id', 'licence_keys.product_id')
+    .selectFrom('license_keys')
+    .leftJoin('products', 'products.id', 'license_keys.product_id')
     .select([
-      'licence_keys.id',
-      'licence_keys.product_id',
+      'license_keys.id',
+      'license_keys.product_id',
       'products.name',
-      'licence_keys.key_sealed',
-      'licence_keys.status',
-      'licence_keys.order_id',
-      'licence_keys.added_at',
+      'license_keys.key_sealed',
+      'license_keys.status',
+      'license_keys.order_id',
+      'license_keys.added_at',
     ]);
 
 /** Every key, newest first. */
-export async function listLicenceKeys(db: Kysely<Database>): Promise<StoredLicenceKey[]> {
+export async function listLicenseKeys(db: Kysely<Database>): Promise<StoredLicenseKey[]> {
   const rows = await keyRows(db)
-    .orderBy('licence_keys.added_at', 'desc')
-    .orderBy('licence_keys.id', 'desc')
+    .orderBy('license_keys.added_at', 'desc')
+    .orderBy('license_keys.id', 'desc')
     .execute();
   return rows.map((row) => ({
     id: row.id,
@@ -47,9 +47,9 @@ export async function listLicenceKeys(db: Kysely<Database>): Promise<StoredLicen
 }
 
 /** The product a key belongs to; null when there is no such key. `id` must be a well-formed UUID. */
-export async function findLicenceKeyProduct(db: Kysely<Database>, id: string): Promise<string | null> {
+export async function findLicenseKeyProduct(db: Kysely<Database>, id: string): Promise<string | null> {
   const row = await db
-    .selectFrom('licence_keys')
+    .selectFrom('license_keys')
     .select('product_id')
     .where('id', '=', id)
     .executeTakeFirst();
@@ -66,7 +66,7 @@ export interface KeyToReveal {
 /** The key to open; null when there is no such key. `id` must be a well-formed UUID. */
 export async function findKeyToReveal(db: Kysely<Database>, id: string): Promise<KeyToReveal | null> {
   const row = await db
-    .selectFrom('licence_keys')
+    .selectFrom('license_keys')
     .select(['product_id', 'key_sealed', 'order_id'])
     .where('id', '=', id)
     .executeTakeFirst();
@@ -80,7 +80,7 @@ export async function storedFingerprints(
 ): Promise<Set<string>> {
   if (fingerprints.length === 0) return new Set();
   const rows = await db
-    .selectFrom('licence_keys')
+    .selectFrom('license_keys')
     .select('fingerprint')
     .where(sql<boolean>`fingerprint = ANY(${[...fingerprints]}::text[])`)
     .execute();
@@ -92,10 +92,10 @@ export async function storedFingerprints(
  * read whole, as its list is; each product's stock is one row found by its primary key.
  */
 export async function listStockMismatches(db: Kysely<Database>): Promise<StockMismatch[]> {
-  const available = sql<number>`coalesce(${sql.ref('licence_key_stock.available')}, 0)`;
+  const available = sql<number>`coalesce(${sql.ref('license_key_stock.available')}, 0)`;
   const rows = await db
     .selectFrom('products')
-    .leftJoin('licence_key_stock', 'licence_key_stock.product_id', 'products.id')
+    .leftJoin('license_key_stock', 'license_key_stock.product_id', 'products.id')
     .select(['products.id', 'products.name', 'products.in_stock', available.as('available')])
     .where((eb) =>
       eb.or([
@@ -118,13 +118,13 @@ export async function listStockMismatches(db: Kysely<Database>): Promise<StockMi
 export async function listStock(db: Kysely<Database>, lowStockThreshold: number): Promise<StockView[]> {
   const rows = await db
     .selectFrom('products')
-    .leftJoin('licence_key_stock', 'licence_key_stock.product_id', 'products.id')
+    .leftJoin('license_key_stock', 'license_key_stock.product_id', 'products.id')
     .select([
       'products.id',
       'products.name',
-      'licence_key_stock.available',
-      'licence_key_stock.assigned',
-      'licence_key_stock.waiting',
+      'license_key_stock.available',
+      'license_key_stock.assigned',
+      'license_key_stock.waiting',
     ])
     .orderBy('products.name')
     .orderBy('products.id')

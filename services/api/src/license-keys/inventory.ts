@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
   AppError,
-  DuplicateLicenceKeyError,
+  DuplicateLicenseKeyError,
   type InventoryState,
   inventoryDecider,
   keyFormatOf,
-  type LicenceKeyCommand,
-  licenceKeysStream,
-  type NewLicenceKey,
+  type LicenseKeyCommand,
+  licenseKeysStream,
+  type NewLicenseKey,
   NotFoundError,
   productDecider,
   productStream,
@@ -23,7 +23,7 @@ import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { storedFingerprints } from './queries.js';
 
-const READ_MODEL = 'licence-keys';
+const READ_MODEL = 'license-keys';
 
 export interface InventoryDeps {
   database: DatabaseHandle;
@@ -58,18 +58,18 @@ export interface ProductTakingKeys {
 
 const productNotFound = () => new NotFoundError('Product not found');
 
-/** The admin's commands on a product's key inventory, answered once the `licence-keys` read model has them. */
-export function licenceKeyInventory({
+/** The admin's commands on a product's key inventory, answered once the `license-keys` read model has them. */
+export function licenseKeyInventory({
   database,
   eventStore,
   logger,
   keyVault,
   lowStockThreshold,
 }: InventoryDeps) {
-  const run = (req: Request, command: LicenceKeyCommand) =>
+  const run = (req: Request, command: LicenseKeyCommand) =>
     handleCommand(
       eventStore,
-      licenceKeysStream(command.productId),
+      licenseKeysStream(command.productId),
       inventoryDecider,
       command,
       adminCommandMetadata(req),
@@ -92,7 +92,7 @@ export function licenceKeyInventory({
       if (state.status === 'active') {
         return { id, name: state.fields.name, keyFormat: keyFormatOf(state.fields) };
       }
-      const inventory = await loadStream(eventStore, licenceKeysStream(id), inventoryDecider);
+      const inventory = await loadStream(eventStore, licenseKeysStream(id), inventoryDecider);
       if (inventory.state.waiting.size === 0) {
         throw new AppError(422, 'This product has been deleted: license keys cannot be added to it');
       }
@@ -111,7 +111,7 @@ export function licenceKeyInventory({
       // A refunded unit names its key by the id's first 8 characters: time-ordered ids would share them.
       const keyIds = keys.map(() => randomUUID());
       const duplicates = new Set<number>();
-      const candidates: Array<NewLicenceKey & { index: number }> = [];
+      const candidates: Array<NewLicenseKey & { index: number }> = [];
       keys.forEach((key, index) => {
         if (stored.has(key.fingerprint)) duplicates.add(index);
         else
@@ -132,7 +132,7 @@ export function licenceKeyInventory({
         for (;;) {
           try {
             return await run(req, {
-              type: 'AddLicenceKeys',
+              type: 'AddLicenseKeys',
               productId,
               keys: chunk.map(({ index: _index, ...key }) => key),
               lowStockThreshold,
@@ -140,7 +140,7 @@ export function licenceKeyInventory({
             });
           } catch (error) {
             // Added since the read table was looked at: refuse those, keep the rest.
-            if (!(error instanceof DuplicateLicenceKeyError)) throw error;
+            if (!(error instanceof DuplicateLicenseKeyError)) throw error;
             const clashing = new Set(error.duplicates);
             const rest = chunk.filter((candidate) => !clashing.has(candidate.keyId));
             if (rest.length === chunk.length) throw error;
@@ -172,7 +172,7 @@ export function licenceKeyInventory({
 
     async remove(req: Request, productId: string, keyId: string): Promise<void> {
       const outcome = await run(req, {
-        type: 'RemoveLicenceKey',
+        type: 'RemoveLicenseKey',
         productId,
         keyId,
         lowStockThreshold,

@@ -2,17 +2,17 @@ import { z } from 'zod';
 import { parseEventData } from '../eventstore/event-data.js';
 
 /**
- * Events of a product's licence-key inventory (`licenceKeys-<productId>`), v1. Keys are stored sealed
+ * Events of a product's license-key inventory (`licenceKeys-<productId>`), v1. Keys are stored sealed
  * (AES-256-GCM, see key-vault) with an HMAC fingerprint for duplicate detection; they are never in clear in the log.
  */
 
 /** `v1.<kid>.<iv>.<ciphertext>.<tag>`, base64url parts (key-vault). */
 export const sealedKeySchema = z
   .string()
-  .regex(/^v1\.[0-9a-f]{8}\.[\w-]+\.[\w-]+\.[\w-]+$/, 'a sealed licence key');
+  .regex(/^v1\.[0-9a-f]{8}\.[\w-]+\.[\w-]+\.[\w-]+$/, 'a sealed license key');
 export const fingerprintSchema = z.string().regex(/^[0-9a-f]{64}$/, 'an HMAC-SHA256 fingerprint');
 
-/** Who saw a licence key in clear, and through which door (key custody). */
+/** Who saw a license key in clear, and through which door (key custody). */
 export const revealChannelSchema = z.enum(['confirmation-page', 'my-orders', 'email-link', 'admin-reveal']);
 export type RevealChannel = z.infer<typeof revealChannelSchema>;
 export const revealViewerSchema = z.object({
@@ -25,7 +25,7 @@ export const revealViewerSchema = z.object({
 export const assignedKeySchema = z.object({ keyId: z.uuid(), key: sealedKeySchema });
 export type AssignedKey = z.infer<typeof assignedKeySchema>;
 
-export const licenceKeyEventSchemas = {
+export const licenseKeyEventSchemas = {
   LicenceKeyAdded: z.object({
     productId: z.uuid(),
     keyId: z.uuid(),
@@ -108,16 +108,17 @@ export const licenceKeyEventSchemas = {
   }),
 };
 
-export type LicenceKeyEvent = {
-  [K in keyof typeof licenceKeyEventSchemas]: { type: K; data: z.infer<(typeof licenceKeyEventSchemas)[K]> };
-}[keyof typeof licenceKeyEventSchemas];
+export type LicenseKeyEvent = {
+  [K in keyof typeof licenseKeyEventSchemas]: { type: K; data: z.infer<(typeof licenseKeyEventSchemas)[K]> };
+}[keyof typeof licenseKeyEventSchemas];
 
-export const LICENCE_KEYS_CATEGORY = 'licenceKeys';
-export const licenceKeysStream = (productId: string) => `${LICENCE_KEYS_CATEGORY}-${productId}`;
+/** The category of stored streams, in the spelling they were first written with (as the event types keep theirs). */
+export const LICENSE_KEYS_CATEGORY = 'licenceKeys';
+export const licenseKeysStream = (productId: string) => `${LICENSE_KEYS_CATEGORY}-${productId}`;
 
 /** Validates a stored event's data at the adapter boundary; unknown types are not ours. */
-export function parseLicenceKeyEvent(type: string, data: unknown): LicenceKeyEvent | null {
-  if (!(type in licenceKeyEventSchemas)) return null;
-  const schema = licenceKeyEventSchemas[type as LicenceKeyEvent['type']];
-  return { type, data: parseEventData(schema, data) } as LicenceKeyEvent;
+export function parseLicenseKeyEvent(type: string, data: unknown): LicenseKeyEvent | null {
+  if (!(type in licenseKeyEventSchemas)) return null;
+  const schema = licenseKeyEventSchemas[type as LicenseKeyEvent['type']];
+  return { type, data: parseEventData(schema, data) } as LicenseKeyEvent;
 }

@@ -5,11 +5,11 @@ import {
   type InventoryState,
   inventoryDecider,
   keyReleases,
-  type LicenceKeyCommand,
-  type LicenceKeyEvent,
+  type LicenseKeyCommand,
+  type LicenseKeyEvent,
   type LineRelease,
-  licenceKeysStream,
-  type NewLicenceKey,
+  licenseKeysStream,
+  type NewLicenseKey,
   type OrderCommand,
   type OrderLine,
   orderDecider,
@@ -28,7 +28,7 @@ import { orderLine, type StoreAppend } from './orders.js';
 export const testVault = () => createKeyVault(randomBytes(32).toString('base64url'));
 
 /** A key as admins paste it: five groups of five. */
-const licenceKeyText = (char: () => string) =>
+const licenseKeyText = (char: () => string) =>
   Array.from({ length: 5 }, () => Array.from({ length: 5 }, char).join('')).join('-');
 
 const ALPHABET = 'BCDFGHJKMPQRTVWXY2346789';
@@ -38,35 +38,35 @@ export function newKeys(
   vault: KeyVault,
   count: number,
   rnd: ReturnType<typeof random> = random(randomBytes(4).readUInt32LE()),
-): Array<NewLicenceKey & { text: string }> {
+): Array<NewLicenseKey & { text: string }> {
   return Array.from({ length: count }, () => {
-    const text = licenceKeyText(() => rnd.pick([...ALPHABET]));
+    const text = licenseKeyText(() => rnd.pick([...ALPHABET]));
     return { keyId: rnd.uuid(), key: vault.seal(text), fingerprint: vault.fingerprint(text), text };
   });
 }
 
-export const newKey = (vault: KeyVault) => newKeys(vault, 1)[0] as NewLicenceKey & { text: string };
+export const newKey = (vault: KeyVault) => newKeys(vault, 1)[0] as NewLicenseKey & { text: string };
 
 const LOW_STOCK_THRESHOLD = 3;
 
 /** One product's key inventory, driven through its decider as the API and the workers do. */
 export function inventoryOf(store: EventStore, productId: string) {
-  const run = (command: LicenceKeyCommand) =>
-    handleCommand(store, licenceKeysStream(productId), inventoryDecider, command, metadata);
+  const run = (command: LicenseKeyCommand) =>
+    handleCommand(store, licenseKeysStream(productId), inventoryDecider, command, metadata);
   return {
-    add: (keys: NewLicenceKey[], now: string) =>
+    add: (keys: NewLicenseKey[], now: string) =>
       run({
-        type: 'AddLicenceKeys',
+        type: 'AddLicenseKeys',
         productId,
         keys: keys.map(({ keyId, key, fingerprint }) => ({ keyId, key, fingerprint })),
         lowStockThreshold: LOW_STOCK_THRESHOLD,
         now,
       }),
     remove: (keyId: string, now: string) =>
-      run({ type: 'RemoveLicenceKey', productId, keyId, lowStockThreshold: LOW_STOCK_THRESHOLD, now }),
+      run({ type: 'RemoveLicenseKey', productId, keyId, lowStockThreshold: LOW_STOCK_THRESHOLD, now }),
     request: (orderId: string, lineId: string, quantity: number, now: string) =>
       run({
-        type: 'RequestLicenceKeys',
+        type: 'RequestLicenseKeys',
         productId,
         orderId,
         lineId,
@@ -78,7 +78,7 @@ export function inventoryOf(store: EventStore, productId: string) {
 }
 
 /** The keys an inventory decision gave, per order line, as the reactor hands them on. */
-export const assignmentsIn = (events: readonly LicenceKeyEvent[]) =>
+export const assignmentsIn = (events: readonly LicenseKeyEvent[]) =>
   events.flatMap((event) => (event.type === 'LicenceKeysAssigned' ? [event.data] : []));
 
 const totalOf = (lines: OrderLine[]) =>
@@ -115,7 +115,7 @@ export function ordersIn(store: EventStore) {
     changeStatus: (orderId: string, to: 'pending' | 'completed' | 'cancelled', now: string) =>
       run(orderId, { type: 'ChangeOrderStatus', orderId, to, now }),
     recordKeys: (orderId: string, lineId: string, keys: AssignedKey[], now: string) =>
-      run(orderId, { type: 'RecordLicenceKeys', orderId, lineId, keys, now }),
+      run(orderId, { type: 'RecordLicenseKeys', orderId, lineId, keys, now }),
     recordEmailSent: (orderId: string, trigger: string, now: string) =>
       run(orderId, {
         type: 'RecordDeliveryEmailSent',
@@ -133,8 +133,8 @@ export const keyRequest = (
   orderId: string,
   line: Pick<OrderLine, 'lineId' | 'productId' | 'quantity'>,
   now: string,
-): LicenceKeyCommand => ({
-  type: 'RequestLicenceKeys',
+): LicenseKeyCommand => ({
+  type: 'RequestLicenseKeys',
   productId: line.productId,
   orderId,
   lineId: line.lineId,
@@ -144,8 +144,8 @@ export const keyRequest = (
 });
 
 /** The keys a cancelled or refunded order's line gives back to its product's inventory, as the workers send them. */
-export const keyRelease = (orderId: string, release: LineRelease, now: string): LicenceKeyCommand => ({
-  type: 'ReleaseLicenceKeys',
+export const keyRelease = (orderId: string, release: LineRelease, now: string): LicenseKeyCommand => ({
+  type: 'ReleaseLicenseKeys',
   productId: release.productId,
   orderId,
   lineId: release.lineId,
@@ -177,8 +177,8 @@ export function* deliveryHistory(options: {
   const orders: string[] = [];
   const owed: Array<{ orderId: string; lineId: string; keys: AssignedKey[] }> = [];
 
-  const inventory = function* (productId: string, command: LicenceKeyCommand) {
-    const { append, events } = streams.decide(licenceKeysStream(productId), inventoryDecider, command);
+  const inventory = function* (productId: string, command: LicenseKeyCommand) {
+    const { append, events } = streams.decide(licenseKeysStream(productId), inventoryDecider, command);
     owed.push(...assignmentsIn(events));
     if (events.length > 0) yield append;
   };
@@ -202,7 +202,7 @@ export function* deliveryHistory(options: {
     const [assignment] = owed.splice(index, 1);
     if (!assignment) return;
     const { orderId, lineId, keys } = assignment;
-    const recorded = yield* order(orderId, { type: 'RecordLicenceKeys', orderId, lineId, keys, now: now() });
+    const recorded = yield* order(orderId, { type: 'RecordLicenseKeys', orderId, lineId, keys, now: now() });
     // Keys that reached a cancelled or refunded order go back at once, as the workers give them back.
     yield* releaseKeys(orderId);
     if (recorded.events.some((event) => event.type === 'OrderFulfilled') && rnd.next() < 0.8) {
@@ -227,7 +227,7 @@ export function* deliveryHistory(options: {
         fingerprint,
       }));
       yield* inventory(productId, {
-        type: 'AddLicenceKeys',
+        type: 'AddLicenseKeys',
         productId,
         keys,
         lowStockThreshold: LOW_STOCK_THRESHOLD,
@@ -235,10 +235,10 @@ export function* deliveryHistory(options: {
       });
     } else if (roll < 0.25) {
       const productId = rnd.pick(products);
-      const state = streams.stateOf(licenceKeysStream(productId)) as InventoryState | undefined;
+      const state = streams.stateOf(licenseKeysStream(productId)) as InventoryState | undefined;
       if (!state || state.available.size === 0) continue;
       yield* inventory(productId, {
-        type: 'RemoveLicenceKey',
+        type: 'RemoveLicenseKey',
         productId,
         keyId: rnd.pick([...state.available.keys()]),
         lowStockThreshold: LOW_STOCK_THRESHOLD,

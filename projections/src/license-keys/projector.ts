@@ -1,10 +1,10 @@
-import { type LicenceKeyEvent, licenceKeysStream, orderStream } from '@licensestore/shared';
-import type { Database, LicenceKeysTable } from '@licensestore/shared/db';
+import { type LicenseKeyEvent, licenseKeysStream, orderStream } from '@licensestore/shared';
+import type { Database, LicenseKeysTable } from '@licensestore/shared/db';
 import {
   inventoryEventTime,
   keyIdsOf,
   keyStatusAfter,
-  parseLicenceKeyBatch,
+  parseLicenseKeyBatch,
   projectorDescriptors,
   storableText,
 } from '@licensestore/shared/readmodel';
@@ -12,10 +12,10 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector, RowSource } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';
 
-const NAME = projectorDescriptors.licenceKeys.name;
+const NAME = projectorDescriptors.licenseKeys.name;
 
-/** A `licence_keys` row as the projector writes it (timestamps as ISO text). */
-export type LicenceKeyRow = Omit<LicenceKeysTable, 'added_at' | 'assigned_at'> & {
+/** A `license_keys` row as the projector writes it (timestamps as ISO text). */
+export type LicenseKeyRow = Omit<LicenseKeysTable, 'added_at' | 'assigned_at'> & {
   added_at: string;
   assigned_at: string | null;
 };
@@ -36,12 +36,12 @@ export interface StockChange {
  * equal the counts over the keys. Waiting moves by the events: a request adds its quantity, an assignment takes
  * away the keys it gave (the inventory asks once per line and never gives a line more than it still waits for).
  */
-export function foldLicenceKeyEvents(
-  events: Iterable<LicenceKeyEvent>,
-  keys: Map<string, LicenceKeyRow>,
+export function foldLicenseKeyEvents(
+  events: Iterable<LicenseKeyEvent>,
+  keys: Map<string, LicenseKeyRow>,
 ): { touched: Set<string>; stock: Map<string, StockChange> } {
   const stock = new Map<string, StockChange>();
-  const counted = new Map<string, Pick<LicenceKeyRow, 'product_id' | 'status'> | undefined>();
+  const counted = new Map<string, Pick<LicenseKeyRow, 'product_id' | 'status'> | undefined>();
   const changeOf = (productId: string, at: string) => {
     const change = stock.get(productId);
     if (!change) {
@@ -117,21 +117,21 @@ export function foldLicenceKeyEvents(
 async function loadKeys(
   trx: Transaction<Database>,
   schema: string,
-  events: readonly LicenceKeyEvent[],
-): Promise<Map<string, LicenceKeyRow>> {
+  events: readonly LicenseKeyEvent[],
+): Promise<Map<string, LicenseKeyRow>> {
   const ids = [...new Set(events.flatMap(keyIdsOf))];
   if (ids.length === 0) return new Map();
-  const { rows } = await sql<LicenceKeyRow>`
+  const { rows } = await sql<LicenseKeyRow>`
     SELECT id, product_id, key_sealed, fingerprint, tail_hash, status, order_id, line_id,
            ${isoText('added_at')} AS added_at, ${isoText('assigned_at')} AS assigned_at, returned_from
-      FROM ${tableIn(schema, 'licence_keys')} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
+      FROM ${tableIn(schema, 'license_keys')} WHERE id = ANY(${ids}::uuid[])`.execute(trx);
   return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** The inventory events behind a key, and the order it went to; the product as the live row has it. */
 export async function keyStreams(db: Kysely<Database>, keyId: string): Promise<RowSource[]> {
   const row = await db
-    .selectFrom('licence_keys')
+    .selectFrom('license_keys')
     .select(['product_id', 'order_id'])
     .where('id', '=', keyId)
     .executeTakeFirst();
@@ -139,7 +139,7 @@ export async function keyStreams(db: Kysely<Database>, keyId: string): Promise<R
 }
 
 const keySources = (productId: string, keyId: string, orderId: unknown): RowSource[] => [
-  { stream: licenceKeysStream(productId), mentioning: keyId },
+  { stream: licenseKeysStream(productId), mentioning: keyId },
   ...(orderId ? [{ stream: orderStream(String(orderId)), mentioning: keyId }] : []),
 ];
 
@@ -154,7 +154,7 @@ async function moveStock(trx: Transaction<Database>, schema: string, stock: Map<
     waiting: change.waiting,
     updated_at: change.updatedAt,
   }));
-  const table = tableIn(schema, 'licence_key_stock');
+  const table = tableIn(schema, 'license_key_stock');
   await sql`
     INSERT INTO ${table} AS stock
     SELECT * FROM json_populate_recordset(NULL::${table}, ${JSON.stringify(rows)}::json)
@@ -167,23 +167,23 @@ async function moveStock(trx: Transaction<Database>, schema: string, stock: Map<
 }
 
 /**
- * The licence-key inventory from the products' key streams: one row per key in the inventory (sealed, with its
+ * The license-key inventory from the products' key streams: one row per key in the inventory (sealed, with its
  * fingerprint for duplicate checks, the order line it went to, revoked or the order it came back from), and per
  * product the keys available, assigned, revoked and the units paid orders still wait for, kept up to date event by event rather than counted.
  */
-export const licenceKeysProjector: Projector = {
-  ...projectorDescriptors.licenceKeys,
-  tables: ['licence_keys', 'licence_key_stock'],
+export const licenseKeysProjector: Projector = {
+  ...projectorDescriptors.licenseKeys,
+  tables: ['license_keys', 'license_key_stock'],
   sources: {
-    licence_keys: (row) => keySources(String(row.product_id), String(row.id), row.order_id),
-    licence_key_stock: (row) => [{ stream: licenceKeysStream(String(row.product_id)) }],
+    license_keys: (row) => keySources(String(row.product_id), String(row.id), row.order_id),
+    license_key_stock: (row) => [{ stream: licenseKeysStream(String(row.product_id)) }],
   },
 
   async createTables(db: Kysely<Database>, schema: string) {
     // The fingerprint is not UNIQUE: the inventory refuses duplicates per product stream only, and a read model
     // must take every recorded key (a constraint would stop the projector on one).
     await sql`
-      CREATE TABLE ${tableIn(schema, 'licence_keys')} (
+      CREATE TABLE ${tableIn(schema, 'license_keys')} (
         id          uuid PRIMARY KEY,
         product_id  uuid NOT NULL,
         key_sealed  text NOT NULL,
@@ -197,7 +197,7 @@ export const licenceKeysProjector: Projector = {
         tail_hash     text
       )`.execute(db);
     await sql`
-      CREATE TABLE ${tableIn(schema, 'licence_key_stock')} (
+      CREATE TABLE ${tableIn(schema, 'license_key_stock')} (
         product_id uuid PRIMARY KEY,
         available  integer NOT NULL,
         assigned   integer NOT NULL,
@@ -208,31 +208,31 @@ export const licenceKeysProjector: Projector = {
   },
 
   readerIndexes: (schema) => {
-    const keys = tableIn(schema, 'licence_keys');
+    const keys = tableIn(schema, 'license_keys');
     return [
-      sql`CREATE INDEX licence_keys_fingerprint_idx ON ${keys} (fingerprint)`,
+      sql`CREATE INDEX license_keys_fingerprint_idx ON ${keys} (fingerprint)`,
       // The back office's paged list, newest first: one index per filter combination, each ending in (added_at, id).
-      sql`CREATE INDEX licence_keys_added_idx ON ${keys} (added_at, id)`,
-      sql`CREATE INDEX licence_keys_product_added_idx ON ${keys} (product_id, added_at, id)`,
-      sql`CREATE INDEX licence_keys_status_added_idx ON ${keys} (status, added_at, id)`,
-      sql`CREATE INDEX licence_keys_product_status_added_idx ON ${keys} (product_id, status, added_at, id)`,
-      sql`CREATE INDEX licence_keys_tail_added_idx ON ${keys} (tail_hash, added_at, id)`,
+      sql`CREATE INDEX license_keys_added_idx ON ${keys} (added_at, id)`,
+      sql`CREATE INDEX license_keys_product_added_idx ON ${keys} (product_id, added_at, id)`,
+      sql`CREATE INDEX license_keys_status_added_idx ON ${keys} (status, added_at, id)`,
+      sql`CREATE INDEX license_keys_product_status_added_idx ON ${keys} (product_id, status, added_at, id)`,
+      sql`CREATE INDEX license_keys_tail_added_idx ON ${keys} (tail_hash, added_at, id)`,
     ];
   },
 
   async apply(trx, events, { schema, log }) {
-    const parsed = parseLicenceKeyBatch(events, log, NAME);
+    const parsed = parseLicenseKeyBatch(events, log, NAME);
     if (parsed.length === 0) return;
     const keys = await loadKeys(trx, schema, parsed);
-    const { touched, stock } = foldLicenceKeyEvents(parsed, keys);
+    const { touched, stock } = foldLicenseKeyEvents(parsed, keys);
     const gone = [...touched].filter((id) => !keys.has(id));
     if (gone.length > 0) {
-      await sql`DELETE FROM ${tableIn(schema, 'licence_keys')} WHERE id = ANY(${gone}::uuid[])`.execute(trx);
+      await sql`DELETE FROM ${tableIn(schema, 'license_keys')} WHERE id = ANY(${gone}::uuid[])`.execute(trx);
     }
     await upsertRows(
       trx,
       schema,
-      'licence_keys',
+      'license_keys',
       'id',
       [...touched].flatMap((id) => keys.get(id) ?? []),
     );

@@ -4,12 +4,12 @@ import {
   importSummary,
   KEY_NOT_PRINTABLE,
   KEY_TOO_LONG,
-  maskLicenceKey,
+  maskLicenseKey,
   parseKeyImport,
-  readLicenceKey,
+  readLicenseKey,
 } from './key-text.js';
 
-describe('Licence key text', () => {
+describe('License key text', () => {
   describe('importSummary', () => {
     it('says how many keys were added and how many were skipped, and why', () => {
       expect(importSummary({ added: 4, alreadyInStock: 6, repeated: 0 })).toBe(
@@ -24,32 +24,32 @@ describe('Licence key text', () => {
     });
   });
 
-  describe('readLicenceKey', () => {
+  describe('readLicenseKey', () => {
     it('trims the key and keeps inner spaces, punctuation and non-Latin letters', () => {
-      expect(readLicenceKey('  ABCDE-12345-FGHIJ  ')).toEqual({ key: 'ABCDE-12345-FGHIJ' });
-      expect(readLicenceKey('AB CD/éñ#1')).toEqual({ key: 'AB CD/éñ#1' });
+      expect(readLicenseKey('  ABCDE-12345-FGHIJ  ')).toEqual({ key: 'ABCDE-12345-FGHIJ' });
+      expect(readLicenseKey('AB CD/éñ#1')).toEqual({ key: 'AB CD/éñ#1' });
     });
 
     it('reads a blank key as no key', () => {
-      expect(readLicenceKey(' \t ')).toBeNull();
+      expect(readLicenseKey(' \t ')).toBeNull();
     });
 
     it('refuses a key longer than 200 characters, or one with tabs, line breaks or control characters', () => {
-      expect(readLicenceKey('x'.repeat(200))).toEqual({ key: 'x'.repeat(200) });
-      expect(readLicenceKey('x'.repeat(201))).toEqual({ reason: KEY_TOO_LONG });
+      expect(readLicenseKey('x'.repeat(200))).toEqual({ key: 'x'.repeat(200) });
+      expect(readLicenseKey('x'.repeat(201))).toEqual({ reason: KEY_TOO_LONG });
       for (const key of ['AB\tCD', 'AB\nCD', 'AB\u0000CD', 'AB\u200bCD'])
-        expect(readLicenceKey(key)).toEqual({ reason: KEY_NOT_PRINTABLE });
+        expect(readLicenseKey(key)).toEqual({ reason: KEY_NOT_PRINTABLE });
     });
   });
 
-  describe('maskLicenceKey', () => {
+  describe('maskLicenseKey', () => {
     it('shows only the last five characters, with at most twenty stars before them', () => {
-      expect(maskLicenceKey('ABCDE-12345')).toBe('******12345');
-      expect(maskLicenceKey(`${'x'.repeat(100)}LAST5`)).toBe(`${'*'.repeat(20)}LAST5`);
+      expect(maskLicenseKey('ABCDE-12345')).toBe('******12345');
+      expect(maskLicenseKey(`${'x'.repeat(100)}LAST5`)).toBe(`${'*'.repeat(20)}LAST5`);
     });
 
     it('hides a key of five characters or fewer entirely', () => {
-      expect(maskLicenceKey('ABC')).toBe('***');
+      expect(maskLicenseKey('ABC')).toBe('***');
     });
   });
 
