@@ -15,13 +15,14 @@ COPY . .
 RUN (npm ci --include=dev || npm install --include=dev --no-audit --no-fund) && npm run build
 
 # Production dependencies of the workspaces the roles are made of, and nothing else (no tsx, vite, React or test
-# tools). The workspace links npm makes here point at ../../shared etc., where the runtime stage puts the built
+# tools). The workspace links npm makes here point at ../../domain etc., where the runtime stage puts the built
 # packages.
 FROM node:22-bookworm-slim AS dependencies
 RUN npm install -g npm@11 && npm cache clean --force
 WORKDIR /src
 COPY package.json package-lock.json ./
-COPY shared/package.json shared/
+COPY domain/package.json domain/
+COPY platform/package.json platform/
 COPY contract/package.json contract/
 COPY services/api/package.json services/api/
 COPY services/paypal-sandbox/package.json services/paypal-sandbox/
@@ -29,7 +30,7 @@ COPY projections/package.json projections/
 COPY workers/package.json workers/
 COPY web/package.json web/
 RUN npm ci --omit=dev --no-audit --no-fund \
-    -w shared -w contract -w services/api -w services/paypal-sandbox -w projections -w workers \
+    -w domain -w platform -w contract -w services/api -w services/paypal-sandbox -w projections -w workers \
   && npm cache clean --force
 
 FROM node:22-bookworm-slim

@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['{shared,contract,services,projections,workers,scripts,test}/**/*.spec.ts'],
+          include: ['{domain,platform,contract,services,projections,workers,scripts,test}/**/*.spec.ts'],
           exclude: ['**/node_modules/**'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 30_000,

@@ -14,16 +14,12 @@ import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AuditEventsQuery } from '@licensestore/contract/audit';
-import { type Database, openDatabase } from '@licensestore/shared/db';
-import {
-  type EventStore,
-  openEventStore,
-  type RecordedEvent,
-  recordedOrThrow,
-} from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
-import { silentLogger } from '@licensestore/shared/logging';
-import { dashboardAsOf } from '@licensestore/shared/readmodel';
+import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/domain/events';
+import { type Database, openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { createKeyVault } from '@licensestore/platform/key-vault';
+import { silentLogger } from '@licensestore/platform/logging';
+import { dashboardAsOf } from '@licensestore/platform/readmodel';
 import { type Kysely, sql } from 'kysely';
 import { migrateReadModel } from '../projections/src/index.js';
 import { deliveryHistory } from '../projections/test/support/license-keys.js';

@@ -8,7 +8,7 @@
  * database on that server (dropped afterwards). Knobs: BENCH_EVENTS (1,000,000), BENCH_PRODUCTS (2,000).
  */
 import { cpus } from 'node:os';
-import { silentLogger } from '@licensestore/shared/logging';
+import { silentLogger } from '@licensestore/platform/logging';
 import { withBenchReadModel } from '../projections/bench/support/database.js';
 import { storeLog } from '../projections/bench/support/store-log.js';
 import { verifyReadModels } from '../projections/src/audit/verify.js';

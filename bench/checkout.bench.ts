@@ -14,8 +14,8 @@
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { clientAuthorization } from '@licensestore/paypal-sandbox';
-import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore } from '@licensestore/shared/eventstore';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
 import { cpuPerUnit, cpuSnapshot } from './support/cpu.js';
 import { format, percentile, runConcurrently } from './support/stats.js';
 import { buy, createCatalogue, startBenchStore } from './support/store.js';

@@ -12,8 +12,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { openDatabase } from '@licensestore/shared/db';
-import { type EventStore, type NewEventMetadata, openEventStore } from '@licensestore/shared/eventstore';
+import type { EventStore, NewEventMetadata } from '@licensestore/domain/events';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
 import type pg from 'pg';
 import { format, percentile, runConcurrently } from './support/stats.js';
 import { type BenchProduct, buy, createCatalogue, startBenchStore, stockKeys } from './support/store.js';

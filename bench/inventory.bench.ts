@@ -15,7 +15,7 @@ import {
   inventoryDecider,
   type LicenseKeyCommand,
   type LicenseKeyEvent,
-} from '@licensestore/shared';
+} from '@licensestore/domain';
 import { format } from './support/stats.js';
 
 const KEYS = Number(process.env.BENCH_KEYS ?? 100_000);

@@ -18,9 +18,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
-import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { createKeyVault } from '@licensestore/platform/key-vault';
 import type { RebuildResult } from '../projections/src/rebuild.js';
 import { appendInBulk } from '../projections/test/support/catalogue.js';
 import { measureReactorRecovery } from './reactor-recovery.bench.js';

@@ -13,9 +13,10 @@
 import { spawn } from 'node:child_process';
 import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore, type Position } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import type { EventStore, Position } from '@licensestore/domain/events';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import type pg from 'pg';
 import { withBenchDatabase } from '../projections/bench/support/database.js';
 import { storeLog } from '../projections/bench/support/store-log.js';

@@ -16,7 +16,8 @@ const DIST = join(ROOT, 'dist');
 
 /** The workspaces a role needs at run time, each with the folders of data its code reads beside itself. */
 const PACKAGES: Array<{ dir: string; assets: string[] }> = [
-  { dir: 'shared', assets: [] },
+  { dir: 'domain', assets: [] },
+  { dir: 'platform', assets: [] },
   { dir: 'contract', assets: [] },
   { dir: 'services/api', assets: ['public'] },
   { dir: 'services/paypal-sandbox', assets: ['sdk'] },

@@ -11,7 +11,7 @@
 // The same preparation, Ctrl-C and restart-on-crash as `npm start`; startCluster() is the same for tests.
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadConfig } from '@licensestore/shared/config';
+import { loadConfig } from '@licensestore/platform/config';
 import { runStoreCommand } from './lib/command.js';
 import { launchStore } from './lib/launch.js';
 import type { RoleName, RoleProcess } from './lib/roles.js';

@@ -3,7 +3,7 @@
 // deployments where each role runs on its own (docker compose's `migrate` service); `npm start` does the same
 // itself. Also keeps the generated SESSION_SECRET and LICENSE_KEY_SECRET in DATA_DIR when none is configured, for
 // roles that share that volume.
-import { ConfigError, loadConfig, requireUrl, simulatedPaymentsWarning } from '@licensestore/shared/config';
+import { ConfigError, loadConfig, requireUrl, simulatedPaymentsWarning } from '@licensestore/platform/config';
 import { prepareStore } from './lib/prepare.js';
 import { resolveLicenseKeySecret, resolveSessionSecret } from './lib/secrets.js';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createPool } from '@licensestore/shared/db';
-import { openBareEventStore } from '@licensestore/shared/eventstore';
+import { createPool } from '@licensestore/platform/db';
+import { openBareEventStore } from '@licensestore/platform/eventstore';
 import { type BackupSummary, takeBackup } from '../../scripts/backup/backup.js';
 
 /** A passphrase of this run only: its backups are read back by this run and removed. */

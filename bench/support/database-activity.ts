@@ -1,4 +1,4 @@
-import { openDatabase } from '@licensestore/shared/db';
+import { openDatabase } from '@licensestore/platform/db';
 
 /**
  * What a database's server has done so far, from its cumulative statistics: the WAL it wrote (and how many of its

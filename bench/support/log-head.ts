@@ -1,4 +1,5 @@
-import { encodePosition, type Position } from '@licensestore/shared/eventstore';
+import type { Position } from '@licensestore/domain/events';
+import { encodePosition } from '@licensestore/platform/eventstore';
 import type pg from 'pg';
 
 /**

@@ -15,9 +15,9 @@ import {
   type PlacedOrder,
   type ProductEvent,
   toCents,
-} from '@licensestore/shared';
-import { timeOrderedId } from '@licensestore/shared/ids';
-import type { KeyVault } from '@licensestore/shared/key-vault';
+} from '@licensestore/domain';
+import { timeOrderedId } from '@licensestore/platform/ids';
+import type { KeyVault } from '@licensestore/platform/key-vault';
 import { checkoutOf } from '../../projections/bench/support/store-log.js';
 import { type BulkAppend, catalogueHistory, random } from '../../projections/test/support/catalogue.js';
 import { decidedStreams } from '../../projections/test/support/decided-streams.js';

@@ -1,10 +1,10 @@
 // The year of business the scale benchmarks (and the recovery drill) build: a generated history appended in bulk,
 // then projected, each phase timed with its CPU.
 import { cpus } from 'node:os';
-import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
-import { silentLogger } from '@licensestore/shared/logging';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { createKeyVault } from '@licensestore/platform/key-vault';
+import { silentLogger } from '@licensestore/platform/logging';
 import type pg from 'pg';
 import { allProjectors } from '../../projections/src/projectors.js';
 import { rebuildProjectors } from '../../projections/src/rebuild.js';

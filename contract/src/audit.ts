@@ -1,5 +1,5 @@
 // The audit screens' queries, and their answers that are not the audit log's own views.
-import { storableText } from '@licensestore/shared/text';
+import { storableText } from '@licensestore/domain/text';
 import { z } from 'zod';
 
 const moment = z.iso.datetime({

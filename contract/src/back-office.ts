@@ -1,6 +1,6 @@
 // Signing in to the back office, and its team.
-import { BACK_OFFICE_ROLES, type BackOfficeRole } from '@licensestore/shared/back-office';
-import { storableText } from '@licensestore/shared/text';
+import { BACK_OFFICE_ROLES, type BackOfficeRole } from '@licensestore/domain/back-office';
+import { storableText } from '@licensestore/domain/text';
 import { z } from 'zod';
 
 /**

@@ -1,6 +1,6 @@
 // The checkout: what the browser sends PayPal's order and its capture with, and what it is answered.
-import { customerEmailSchema, customerNameSchema, decimalAmount } from '@licensestore/shared';
-import { storableText } from '@licensestore/shared/text';
+import { customerEmailSchema, customerNameSchema, decimalAmount } from '@licensestore/domain';
+import { storableText } from '@licensestore/domain/text';
 import { z } from 'zod';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -1,5 +1,5 @@
 // The customer's sign-in by e-mailed link, and who is signed in.
-import { storableText } from '@licensestore/shared/text';
+import { storableText } from '@licensestore/domain/text';
 import { z } from 'zod';
 
 /** POST /api/login: the address to e-mail a one-time sign-in link to. */

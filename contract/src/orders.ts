@@ -6,8 +6,8 @@ import {
   type OrderKeyStatus,
   type OrderView,
   orderStatusSchema,
-} from '@licensestore/shared';
-import { storableText } from '@licensestore/shared/text';
+} from '@licensestore/domain';
+import { storableText } from '@licensestore/domain/text';
 import { z } from 'zod';
 import { orderRefundViewSchema } from './refunds.js';
 import { searchTermSchema } from './search.js';

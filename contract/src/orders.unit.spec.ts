@@ -1,4 +1,4 @@
-import type { OrderView } from '@licensestore/shared';
+import type { OrderView } from '@licensestore/domain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orderItemViewSchema, orderViewSchema } from './orders.js';

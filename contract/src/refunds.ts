@@ -4,8 +4,8 @@ import {
   type OrderRefundView,
   orderUnitSchema,
   type RefundableUnitView,
-} from '@licensestore/shared';
-import { storableText } from '@licensestore/shared/text';
+} from '@licensestore/domain';
+import { storableText } from '@licensestore/domain/text';
 import { z } from 'zod';
 import type { ViewShape } from './view-shape.js';
 

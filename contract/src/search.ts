@@ -1,4 +1,4 @@
-import { storableText } from '@licensestore/shared/text';
+import { storableText } from '@licensestore/domain/text';
 
 /** Trigram indexes answer a search only from three characters on; shorter terms would read the whole table. */
 const MIN_SEARCH_LENGTH = 3;

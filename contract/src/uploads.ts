@@ -1,5 +1,5 @@
 // Product images uploaded by the back office.
-import { storableText } from '@licensestore/shared/text';
+import { storableText } from '@licensestore/domain/text';
 import { z } from 'zod';
 
 /** POST /api/objects/upload (empty body): a signed, short-lived URL to PUT one file to. */

@@ -8,8 +8,8 @@
  * BENCH_BATCH (comma-separated rebuild batch sizes, 5000).
  */
 import { cpus } from 'node:os';
-import { type Position, type RecordedEvent, recordedOrThrow } from '@licensestore/shared/eventstore';
-import { silentLogger } from '@licensestore/shared/logging';
+import { type Position, type RecordedEvent, recordedOrThrow } from '@licensestore/domain/events';
+import { silentLogger } from '@licensestore/platform/logging';
 import type pg from 'pg';
 import { type ProductRow, productsProjector } from '../src/products/projector.js';
 import { rebuildProjector } from '../src/rebuild.js';

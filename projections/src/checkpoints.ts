@@ -1,6 +1,9 @@
-import type { Database } from '@licensestore/shared/db';
-import type { Position } from '@licensestore/shared/eventstore';
-import { formatCheckpointNotification, PROJECTION_CHECKPOINT_CHANNEL } from '@licensestore/shared/readmodel';
+import type { Position } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import {
+  formatCheckpointNotification,
+  PROJECTION_CHECKPOINT_CHANNEL,
+} from '@licensestore/platform/readmodel';
 import { type Kysely, sql } from 'kysely';
 
 export interface Checkpoint {

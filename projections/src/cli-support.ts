@@ -1,5 +1,6 @@
-import { type Config, ConfigError, databaseUrlForTool } from '@licensestore/shared/config';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { EventStore } from '@licensestore/domain/events';
+import { type Config, ConfigError, databaseUrlForTool } from '@licensestore/platform/config';
+import { openEventStore } from '@licensestore/platform/eventstore';
 
 /** Bad arguments or configuration: the command did not run, so it exits 2 (1 is a failed run or a failed check). */
 export class UsageError extends Error {}

@@ -1,6 +1,6 @@
-import { loadConfig } from '@licensestore/shared/config';
-import { openDatabase } from '@licensestore/shared/db';
-import { jsonLogger } from '@licensestore/shared/logging';
+import { loadConfig } from '@licensestore/platform/config';
+import { openDatabase } from '@licensestore/platform/db';
+import { jsonLogger } from '@licensestore/platform/logging';
 import { abortedOnSignal, openConfiguredEventStore, runCli } from './cli-support.js';
 import { migrateReadModel } from './migrations/index.js';
 import { projectorsNamed } from './projectors.js';

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { type CopyRow, copyData, copyInto } from '@licensestore/shared/copy-rows';
-import type { Database } from '@licensestore/shared/db';
+import { type CopyRow, copyData, copyInto } from '@licensestore/platform/copy-rows';
+import type { Database } from '@licensestore/platform/db';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import type pg from 'pg';
 

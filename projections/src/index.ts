@@ -1,4 +1,4 @@
-export { jsonLogger, type Logger, silentLogger } from '@licensestore/shared/logging';
+export { jsonLogger, type Logger, silentLogger } from '@licensestore/platform/logging';
 export { auditLogProjector } from './audit-log/projector.js';
 export { type CustomerRow, customersProjector, foldCustomerEvents } from './customers/projector.js';
 export { dashboardProjector } from './dashboard/projector.js';

@@ -1,10 +1,11 @@
 import { pathToFileURL } from 'node:url';
-import { backoffDelay } from '@licensestore/shared/backoff';
-import { ConfigError, loadConfig, requireUrl, simulatedPaymentsWarning } from '@licensestore/shared/config';
-import { openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
-import { takeLeaderLock } from '@licensestore/shared/leader-lock';
-import { jsonLogger, type Logger } from '@licensestore/shared/logging';
+import { backoffDelay } from '@licensestore/domain/backoff';
+import type { EventStore } from '@licensestore/domain/events';
+import { ConfigError, loadConfig, requireUrl, simulatedPaymentsWarning } from '@licensestore/platform/config';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { takeLeaderLock } from '@licensestore/platform/leader-lock';
+import { jsonLogger, type Logger } from '@licensestore/platform/logging';
 import pg from 'pg';
 import { consumeVerifications, type VerifyQueue } from './audit/verify-job.js';
 import { abortableDelay } from './delay.js';

@@ -1,6 +1,6 @@
-import type { Database } from '@licensestore/shared/db';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
+import type { RecordedEvent } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
 import { type Kysely, type RawBuilder, sql, type Transaction } from 'kysely';
 import type { CopyRows } from './copy-rows.js';
 

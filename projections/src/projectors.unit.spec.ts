@@ -1,4 +1,4 @@
-import { allProjectorDescriptors } from '@licensestore/shared/readmodel';
+import { allProjectorDescriptors } from '@licensestore/platform/readmodel';
 import { describe, expect, it } from 'vitest';
 import { allProjectors } from './projectors.js';
 

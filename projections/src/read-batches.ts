@@ -1,4 +1,4 @@
-import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
+import type { EventStore, LogEntry, Position } from '@licensestore/domain/events';
 
 /**
  * The log after `after`, in batches of up to `batchSize`, until the end as it is when the loop gets there.

@@ -1,8 +1,8 @@
-import type { Database } from '@licensestore/shared/db';
-import { type EventStore, isUnreadable, type LogEntry, type Position } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
-import { forgiveParkedEvents } from '@licensestore/shared/parked-events';
-import { readableEvents } from '@licensestore/shared/readmodel';
+import { type EventStore, isUnreadable, type LogEntry, type Position } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
+import { forgiveParkedEvents } from '@licensestore/platform/parked-events';
+import { readableEvents } from '@licensestore/platform/readmodel';
 import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import { ensureCheckpoint, notifyCheckpoint, readCheckpoint } from './checkpoints.js';

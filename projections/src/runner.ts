@@ -1,7 +1,7 @@
-import { backoffDelay } from '@licensestore/shared/backoff';
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore, LogEntry, Position } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
+import { backoffDelay } from '@licensestore/domain/backoff';
+import type { EventStore, LogEntry, Position } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import { ensureCheckpoint, moveCheckpoint, moveCheckpoints } from './checkpoints.js';

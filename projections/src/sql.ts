@@ -1,4 +1,4 @@
-import type { Database } from '@licensestore/shared/db';
+import type { Database } from '@licensestore/platform/db';
 import { type RawBuilder, sql, type Transaction } from 'kysely';
 import type { ApplyContext } from './projector.js';
 

@@ -1,8 +1,8 @@
-import type { Database } from '@licensestore/shared/db';
-import { isUnreadable, type LogEntry, type RecordedEvent } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
-import { logParked, parkStatement } from '@licensestore/shared/parked-events';
-import { readableEvents } from '@licensestore/shared/readmodel';
+import { isUnreadable, type LogEntry, type RecordedEvent } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
+import { logParked, parkStatement } from '@licensestore/platform/parked-events';
+import { readableEvents } from '@licensestore/platform/readmodel';
 import { CompiledQuery, type Transaction } from 'kysely';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { licenseKeysStream, orderStream } from '@licensestore/shared';
-import { WITHHELD_KEY } from '@licensestore/shared/audit';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { licenseKeysStream, orderStream } from '@licensestore/domain';
+import { WITHHELD_KEY } from '@licensestore/domain/audit';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditLogProjector } from '../src/audit-log/projector.js';

@@ -1,5 +1,5 @@
-import type { OrderEvent } from '@licensestore/shared';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import type { OrderEvent } from '@licensestore/domain';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { useRunningReadModel } from './support/harness.js';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { DashboardAsOfView } from '@licensestore/shared/audit';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
-import { dashboardAsOf, waitForProjections } from '@licensestore/shared/readmodel';
+import type { DashboardAsOfView } from '@licensestore/domain/audit';
+import type { RecordedEvent } from '@licensestore/domain/events';
+import { createKeyVault } from '@licensestore/platform/key-vault';
+import { dashboardAsOf, waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestReadModel, readAllEvents, recordingLogger, startRunner } from './support/harness.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { OrderLine } from '@licensestore/shared';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import type { OrderLine } from '@licensestore/domain';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestReadModel, recordingLogger, startRunner } from './support/harness.js';
 import { assignmentsIn, inventoryOf, newKeys, ordersIn, testVault } from './support/license-keys.js';

@@ -1,4 +1,4 @@
-import type { ProductEvent } from '@licensestore/shared';
+import type { ProductEvent } from '@licensestore/domain';
 import { describe, expect, it } from 'vitest';
 import { foldProductEvents } from '../src/products/projector.js';
 import { productCreated, productFields } from './support/orders.js';

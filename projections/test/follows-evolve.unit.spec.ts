@@ -11,14 +11,14 @@ import {
   orderEventSchemas,
   orderStatusSchema,
   type PlacedOrder,
-} from '@licensestore/shared';
+} from '@licensestore/domain';
 import {
   type KeyStatus,
   keyStatusAfter,
   type LaterOrderEvent,
   paymentAfter,
   statusAfter,
-} from '@licensestore/shared/readmodel';
+} from '@licensestore/platform/readmodel';
 import { describe, expect, it } from 'vitest';
 import { newKey, testVault } from './support/license-keys.js';
 import { orderCaptured, orderLine } from './support/orders.js';

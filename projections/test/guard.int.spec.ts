@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { productStream } from '@licensestore/shared';
-import { openEventStore } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { productStream } from '@licensestore/domain';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { describe, expect, it } from 'vitest';
 import { productsProjector } from '../src/products/projector.js';
 import { applyBatch } from '../src/runner.js';

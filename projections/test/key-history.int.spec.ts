@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { orderCustodyStream, orderStream, parseOrderEvent } from '@licensestore/shared';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import { silentLogger } from '@licensestore/shared/logging';
+import { orderCustodyStream, orderStream, parseOrderEvent } from '@licensestore/domain';
+import type { RecordedEvent } from '@licensestore/domain/events';
+import { silentLogger } from '@licensestore/platform/logging';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyHistoryProjector } from '../src/key-history/projector.js';

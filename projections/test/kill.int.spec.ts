@@ -1,9 +1,9 @@
-import { silentLogger } from '@licensestore/shared/logging';
+import { silentLogger } from '@licensestore/platform/logging';
 import {
   PROJECTION_CHECKPOINT_CHANNEL,
   parseCheckpointNotification,
   waitForProjections,
-} from '@licensestore/shared/readmodel';
+} from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { licenseKeysStream } from '@licensestore/shared';
-import { silentLogger } from '@licensestore/shared/logging';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { licenseKeysStream } from '@licensestore/domain';
+import { silentLogger } from '@licensestore/platform/logging';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { licenseKeysProjector } from '../src/license-keys/projector.js';

@@ -1,6 +1,6 @@
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import type { EventStore } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { allProjectors } from '../src/projectors.js';

@@ -15,10 +15,10 @@ import {
   parseLicenseKeyEvent,
   parseOrderEvent,
   soldTo,
-} from '@licensestore/shared';
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import { silentLogger } from '@licensestore/shared/logging';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain';
+import { type RecordedEvent, streamCategory } from '@licensestore/domain/events';
+import { silentLogger } from '@licensestore/platform/logging';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { customersProjector } from '../src/customers/projector.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type OrderEvent, orderStream } from '@licensestore/shared';
-import { eventVersions, type RecordedEvent } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { type OrderEvent, orderStream } from '@licensestore/domain';
+import { eventVersions, type RecordedEvent } from '@licensestore/domain/events';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { customersProjector } from '../src/customers/projector.js';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { orderStream, productStream } from '@licensestore/shared';
-import { appendWith, type NewEvent, notifyAppended } from '@licensestore/shared/eventstore';
-import { listParkedEvents } from '@licensestore/shared/parked-events';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { orderStream, productStream } from '@licensestore/domain';
+import type { NewEvent } from '@licensestore/domain/events';
+import { appendWith, notifyAppended } from '@licensestore/platform/eventstore';
+import { listParkedEvents } from '@licensestore/platform/parked-events';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { describe, expect, it } from 'vitest';
 import { productsProjector } from '../src/products/projector.js';
 import { allProjectors } from '../src/projectors.js';

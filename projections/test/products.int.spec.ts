@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { productStream } from '@licensestore/shared';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { productStream } from '@licensestore/domain';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { describe, expect, it } from 'vitest';
 import { appendInBulk, catalogueHistory, metadata } from './support/catalogue.js';
 import {

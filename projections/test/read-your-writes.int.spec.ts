@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { encodePosition } from '@licensestore/shared/eventstore';
+import { encodePosition } from '@licensestore/platform/eventstore';
 import {
   formatCheckpointNotification,
   PROJECTION_CHECKPOINT_CHANNEL,
   waitForProjections,
-} from '@licensestore/shared/readmodel';
+} from '@licensestore/platform/readmodel';
 import { describe, expect, it } from 'vitest';
 import { useTestReadModel } from './support/harness.js';
 

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { auditLogProjector } from '../src/audit-log/projector.js';

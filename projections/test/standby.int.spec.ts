@@ -1,4 +1,4 @@
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startProjections } from '../src/main.js';
 import { appendInBulk, catalogueHistory, takeEvents } from './support/catalogue.js';

@@ -1,4 +1,4 @@
-import { openDatabase } from '@licensestore/shared/db';
+import { openDatabase } from '@licensestore/platform/db';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../test/support/database.js';

@@ -1,13 +1,8 @@
-import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/shared';
-import { handleCommand, loadStream } from '@licensestore/shared/commands';
-import {
-  appendWith,
-  eventVersions,
-  FutureEventVersionError,
-  type NewEvent,
-  notifyAppended,
-} from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/domain';
+import { handleCommand, loadStream } from '@licensestore/domain/commands';
+import { eventVersions, FutureEventVersionError, type NewEvent } from '@licensestore/domain/events';
+import { appendWith, notifyAppended } from '@licensestore/platform/eventstore';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allProjectors } from '../src/projectors.js';

@@ -2,8 +2,8 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { HashChain } from '@licensestore/shared/audit-export';
-import { type EventStore, type Position, recordedOrThrow } from '@licensestore/shared/eventstore';
+import { type EventStore, type Position, recordedOrThrow } from '@licensestore/domain/events';
+import { HashChain } from '@licensestore/platform/audit-export';
 import type pg from 'pg';
 import {
   BACKUP_FORMAT,

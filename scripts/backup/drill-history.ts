@@ -1,5 +1,6 @@
-import { openDatabase } from '@licensestore/shared/db';
-import { encodePosition, type Position } from '@licensestore/shared/eventstore';
+import type { Position } from '@licensestore/domain/events';
+import { openDatabase } from '@licensestore/platform/db';
+import { encodePosition } from '@licensestore/platform/eventstore';
 import { logHead } from '../../bench/support/log-head.js';
 import { buildStore, FULL_ORDERS, scaledOrders } from '../../bench/support/scale-store.js';
 import { recordProgress } from '../../workers/src/jobs/intents.js';

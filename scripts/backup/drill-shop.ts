@@ -4,8 +4,8 @@ import {
   type NewEventMetadata,
   type Position,
   recordedOrThrow,
-} from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain/events';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import type pg from 'pg';
 import { type BenchProduct, type BenchStore, buy, type Purchase } from '../../bench/support/store.js';
 import { allProjectors } from '../../projections/src/projectors.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { HashChain } from '@licensestore/shared/audit-export';
-import { type EventStore, type Position, recordedOrThrow } from '@licensestore/shared/eventstore';
+import { type EventStore, type Position, recordedOrThrow } from '@licensestore/domain/events';
+import { HashChain } from '@licensestore/platform/audit-export';
 import type pg from 'pg';
 import { allProjectors } from '../../projections/src/projectors.js';
 import { findReceipt } from '../../services/api/src/receipts/receipt.js';

@@ -21,10 +21,11 @@ import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openBareEventStore, openEventStore } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
-import { silentLogger } from '@licensestore/shared/logging';
+import type { EventStore } from '@licensestore/domain/events';
+import { type DatabaseHandle, openDatabase } from '@licensestore/platform/db';
+import { openBareEventStore, openEventStore } from '@licensestore/platform/eventstore';
+import { createKeyVault } from '@licensestore/platform/key-vault';
+import { silentLogger } from '@licensestore/platform/logging';
 import {
   type BenchProduct,
   type BenchStore,

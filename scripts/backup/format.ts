@@ -3,8 +3,8 @@ import { createReadStream } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { canonicalJson, sha256Hex } from '@licensestore/shared/audit-export';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
+import type { RecordedEvent } from '@licensestore/domain/events';
+import { canonicalJson, sha256Hex } from '@licensestore/platform/audit-export';
 import { z } from 'zod';
 
 /** The backup format this code writes and reads; a backup of another version is refused, not guessed at. */

@@ -1,20 +1,19 @@
 import { existsSync } from 'node:fs';
 import { chmod, copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, normalize, sep } from 'node:path';
-import { HashChain } from '@licensestore/shared/audit-export';
-import { openDatabase } from '@licensestore/shared/db';
+import { eventVersions, versionedEventStore } from '@licensestore/domain/events';
+import { HashChain } from '@licensestore/platform/audit-export';
+import { openDatabase } from '@licensestore/platform/db';
 import {
   decodePosition,
   encodePosition,
-  eventVersions,
   isEmptyPostgresLog,
   openBareEventStore,
   type RestoredEvent,
   RowDigest,
-  versionedEventStore,
   writeRestoredEvents,
-} from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
+} from '@licensestore/platform/eventstore';
+import type { Logger } from '@licensestore/platform/logging';
 import type pg from 'pg';
 import { allProjectors } from '../../projections/src/projectors.js';
 import { type RebuildResult, rebuildProjectors } from '../../projections/src/rebuild.js';

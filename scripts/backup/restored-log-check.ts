@@ -1,16 +1,18 @@
-import { canonicalJson } from '@licensestore/shared/audit-export';
 import {
-  decodePosition,
   type EventStore,
   isUnreadable,
   type LogEntry,
-  openBareEventStore,
   type Position,
   type RecordedEvent,
-  RowDigest,
   recordedOrThrow,
+} from '@licensestore/domain/events';
+import { canonicalJson } from '@licensestore/platform/audit-export';
+import {
+  decodePosition,
+  openBareEventStore,
+  RowDigest,
   rowReadBack,
-} from '@licensestore/shared/eventstore';
+} from '@licensestore/platform/eventstore';
 import { type BackupLine, backupLines, backupRecord } from './format.js';
 
 const READ_BATCH = 2000;

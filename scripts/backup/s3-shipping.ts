@@ -4,7 +4,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { type Config, ConfigError } from '@licensestore/shared/config';
+import { type Config, ConfigError } from '@licensestore/platform/config';
 import { z } from 'zod';
 import { PART_NAME, wholePartNames } from './follow.js';
 import { BackupRefusedError, MANIFEST_FILE } from './format.js';

@@ -12,7 +12,7 @@ import {
   scrypt,
 } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { type Config, ConfigError } from '@licensestore/shared/config';
+import { type Config, ConfigError } from '@licensestore/platform/config';
 import { z } from 'zod';
 import { BackupRefusedError, SECRETS_FILE } from './format.js';
 

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import { type Config, ConfigError, loadConfig } from '@licensestore/shared/config';
+import { type Config, ConfigError, loadConfig } from '@licensestore/platform/config';
 import { RedisNotInstalledError } from '../stack/redis-server.js';
 import { consoleOutput } from './console-output.js';
 import { launchStore, type Topology } from './launch.js';

@@ -5,9 +5,9 @@
 //          on PORT in front of them: docs/decisions/017-scale-out.md, 042-haproxy-in-front-of-the-api.md
 import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Config, STACK_ENV_FILE } from '@licensestore/shared/config';
-import { openDatabase } from '@licensestore/shared/db';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { type Config, STACK_ENV_FILE } from '@licensestore/platform/config';
+import { openDatabase } from '@licensestore/platform/db';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { freePort } from '../stack/free-port.js';
 import { STORE_DATABASE } from '../stack/store-database.js';
 import { type Balancer, HaproxyNotInstalledError, haproxyInstalled, startBalancer } from './haproxy.js';

@@ -1,6 +1,7 @@
-import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore, type Position } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
+import type { Position } from '@licensestore/domain/events';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { createKeyVault } from '@licensestore/platform/key-vault';
 import { migrateReadModel } from '../../projections/src/migrations/index.js';
 import { migrateApi } from '../../services/api/src/migrations/index.js';
 import { seedDemoStore } from '../../services/api/src/seed/index.js';

@@ -1,7 +1,7 @@
 // The supervisor's bookkeeping, shared by `npm start` and `npm run start:cluster`: every process it started, the
 // restart of a role that crashed, and the orderly stop.
 
-import { backoffDelay } from '@licensestore/shared/backoff';
+import { backoffDelay } from '@licensestore/domain/backoff';
 import { type RoleName, type RoleProcess, spawnRole } from './roles.js';
 import type { LocalServices } from './services.js';
 

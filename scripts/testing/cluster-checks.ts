@@ -1,10 +1,10 @@
 // What a running store must look like after a stream of purchases, faults or not: read from the log (the truth),
 // the read models and the mail the store's SMTP server received.
 import { setTimeout as delay } from 'node:timers/promises';
-import type { VerifyReport } from '@licensestore/shared/audit-verify';
-import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore } from '@licensestore/shared/eventstore';
-import { silentLogger } from '@licensestore/shared/logging';
+import type { VerifyReport } from '@licensestore/domain/audit-verify';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { silentLogger } from '@licensestore/platform/logging';
 import { verifyReadModels } from '../../projections/src/audit/verify.js';
 import { deliveriesByMessageId, type TestSmtpServer } from '../../test/support/smtp-server.js';
 import { checkStoreInvariants, type StoreInvariants } from '../../test/support/store-invariants.js';

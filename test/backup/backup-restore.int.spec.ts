@@ -5,9 +5,10 @@ import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createPool } from '@licensestore/shared/db';
-import { decodePosition, type EventStore, openBareEventStore } from '@licensestore/shared/eventstore';
-import { silentLogger } from '@licensestore/shared/logging';
+import type { EventStore } from '@licensestore/domain/events';
+import { createPool } from '@licensestore/platform/db';
+import { decodePosition, openBareEventStore } from '@licensestore/platform/eventstore';
+import { silentLogger } from '@licensestore/platform/logging';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { takeBackup } from '../../scripts/backup/backup.js';
 import {

@@ -1,7 +1,7 @@
 // What the backup tests share: the log as a restore must give it back, and the options of `npm run backup` opened on
 // a test store's database.
-import { createPool } from '@licensestore/shared/db';
-import { openBareEventStore } from '@licensestore/shared/eventstore';
+import { createPool } from '@licensestore/platform/db';
+import { openBareEventStore } from '@licensestore/platform/eventstore';
 import type { BackupOptions } from '../../scripts/backup/backup.js';
 
 /**

@@ -11,10 +11,10 @@ const cases: Array<[tree: string, files: Record<string, string>, reported: strin
   [
     'two modules importing values from each other',
     {
-      'shared/src/a.ts': "import { b } from './b.js';\n\nexport const a = () => b();\n",
-      'shared/src/b.ts': "import { a } from './a.js';\n\nexport const b = () => a;\n",
+      'domain/src/a.ts': "import { b } from './b.js';\n\nexport const a = () => b();\n",
+      'domain/src/b.ts': "import { a } from './a.js';\n\nexport const b = () => a;\n",
     },
-    ['shared/src/a.ts', 'shared/src/b.ts'],
+    ['domain/src/a.ts', 'domain/src/b.ts'],
   ],
   [
     'a cycle through three modules',
@@ -28,11 +28,12 @@ const cases: Array<[tree: string, files: Record<string, string>, reported: strin
   [
     'a type imported back by a barrel that re-exports its importer',
     {
-      'shared/src/config/index.ts': "export * from './store.js';\n\nexport type Config = { port: number };\n",
-      'shared/src/config/store.ts':
+      'platform/src/config/index.ts':
+        "export * from './store.js';\n\nexport type Config = { port: number };\n",
+      'platform/src/config/store.ts':
         "import type { Config } from './index.js';\n\nexport const port = (config: Config) => config.port;\n",
     },
-    ['shared/src/config/index.ts', 'shared/src/config/store.ts'],
+    ['platform/src/config/index.ts', 'platform/src/config/store.ts'],
   ],
   [
     'a test and the support file it imports',

@@ -1,7 +1,8 @@
 // Faults of the store's outside world under a stream of purchases: PayPal answering too late, the mail server down
 // or refusing. After each, the store must have lost and doubled nothing.
+
+import { silentLogger } from '@licensestore/platform/logging';
 import { verifyReadModels } from '@licensestore/projections/audit/verify';
-import { silentLogger } from '@licensestore/shared/logging';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { browserPost } from '../../services/api/test/support/purchase.js';
 import { type InProcessStore, startInProcessStore } from '../support/in-process-store.js';

@@ -1,6 +1,6 @@
 // Refunds end to end: the admin's request, PayPal's answer or webhook, the order, the keys and the read models.
 import { randomUUID } from 'node:crypto';
-import type { BackOfficeOrderView, OrderItemView } from '@licensestore/shared';
+import type { BackOfficeOrderView, OrderItemView } from '@licensestore/domain';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readEvents } from '../../services/api/test/support/checkout.js';
 import { browserPost } from '../../services/api/test/support/purchase.js';

@@ -5,9 +5,9 @@ import {
   orderCustodyStream,
   orderDecider,
   orderStream,
-} from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
-import type { KeyHistoryView } from '@licensestore/shared/key-history';
+} from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import type { KeyHistoryView } from '@licensestore/domain/key-history';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CUSTODY_WINDOW_MS } from '../../services/api/src/orders/custody.js';

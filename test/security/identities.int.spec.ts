@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { checkoutStream, orderStream } from '@licensestore/shared';
-import { openDatabase } from '@licensestore/shared/db';
+import { checkoutStream, orderStream } from '@licensestore/domain';
+import { openDatabase } from '@licensestore/platform/db';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiMigrator, migrateApi } from '../../services/api/src/migrations/index.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
-import type { OrderItemView } from '@licensestore/shared';
-import { maskedKey } from '@licensestore/shared/audit';
+import type { OrderItemView } from '@licensestore/domain';
+import { maskedKey } from '@licensestore/domain/audit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callApi, startTestApi, type TestApi } from '../../services/api/test/support/api.js';
 import { type ObservedStore, startObservedStore } from '../../services/api/test/support/observed-store.js';

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { orderStream } from '@licensestore/domain';
 import { createPaypalSandbox, DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET } from '@licensestore/paypal-sandbox';
-import { orderStream } from '@licensestore/shared';
-import { loadConfig } from '@licensestore/shared/config';
-import { silentLogger } from '@licensestore/shared/logging';
+import { loadConfig } from '@licensestore/platform/config';
+import { silentLogger } from '@licensestore/platform/logging';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../services/api/src/app.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { startPaypalSandbox } from '@licensestore/paypal-sandbox';
-import { silentLogger } from '@licensestore/shared/logging';
+import { silentLogger } from '@licensestore/platform/logging';
 import { startApiWithReadModel } from '../../services/api/test/support/api-with-read-model.js';
 import { startWorkers } from '../../workers/src/main.js';
 import { testSideEffects } from '../../workers/src/testing/fixtures.js';

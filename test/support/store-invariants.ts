@@ -1,4 +1,4 @@
-import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/shared/eventstore';
+import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/domain/events';
 
 /** What a store that has lost or doubled nothing looks like after a fault, or the ways it differs. */
 export interface StoreInvariants {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { OrderView } from '@licensestore/shared';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { OrderView } from '@licensestore/domain';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mailFiles } from '../../test/support/mail.js';

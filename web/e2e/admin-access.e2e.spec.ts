@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';

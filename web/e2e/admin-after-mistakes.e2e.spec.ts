@@ -1,8 +1,8 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Product } from '@licensestore/shared';
-import { checkExport } from '@licensestore/shared/audit-export';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { Product } from '@licensestore/domain';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
+import { checkExport } from '@licensestore/platform/audit-export';
 import { strFromU8, unzipSync } from 'fflate';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';

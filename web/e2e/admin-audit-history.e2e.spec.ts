@@ -1,4 +1,4 @@
-import { maskedKey } from '@licensestore/shared/audit';
+import { maskedKey } from '@licensestore/domain/audit';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';

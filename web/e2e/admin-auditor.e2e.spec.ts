@@ -1,5 +1,5 @@
-import type { Product } from '@licensestore/shared';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { Product } from '@licensestore/domain';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage, signInToBackOffice } from './support/admin.js';

@@ -1,6 +1,6 @@
-import type { Product } from '@licensestore/shared';
-import { maskedKey } from '@licensestore/shared/audit';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { Product } from '@licensestore/domain';
+import { maskedKey } from '@licensestore/domain/audit';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenseKey } from '../../test/support/license-keys.js';

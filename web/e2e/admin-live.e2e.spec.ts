@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { ADMIN_USERNAME, openAdminPage } from './support/admin.js';

@@ -1,5 +1,5 @@
-import { maskedKey } from '@licensestore/shared/audit';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { maskedKey } from '@licensestore/domain/audit';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage, openStaleAndOtherAdminPages } from './support/admin.js';

@@ -1,4 +1,4 @@
-import type { RefundableUnitView } from '@licensestore/shared';
+import type { RefundableUnitView } from '@licensestore/domain';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { freshLicenseKey } from '../../test/support/license-keys.js';

@@ -1,5 +1,5 @@
 import type { TestimonialView } from '@licensestore/contract/testimonials';
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openPage, PHONE, seriousA11yViolations } from './support/browser.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Product } from '@licensestore/domain';
 import { NO_CARDS_CLIENT_ID } from '@licensestore/paypal-sandbox';
-import type { Product } from '@licensestore/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { orderLinkIn } from '../../test/support/mail.js';

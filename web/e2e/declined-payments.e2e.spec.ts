@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { DashboardView } from '@licensestore/domain';
 import { clientAuthorization } from '@licensestore/paypal-sandbox/credentials';
-import type { DashboardView } from '@licensestore/shared';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { openAdminPage } from './support/admin.js';

@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenseKey } from '../../test/support/license-keys.js';

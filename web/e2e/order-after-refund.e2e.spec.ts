@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Product, RefundableUnitView } from '@licensestore/shared';
+import type { Product, RefundableUnitView } from '@licensestore/domain';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailFiles, type ReadMail } from '../../test/support/mail.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { Product } from '@licensestore/domain';
 import { clientAuthorization } from '@licensestore/paypal-sandbox/credentials';
-import type { Product } from '@licensestore/shared';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mailFiles } from '../../test/support/mail.js';

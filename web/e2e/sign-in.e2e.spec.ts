@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ReadMail, readMail, signInLinkIn } from '../../test/support/mail.js';

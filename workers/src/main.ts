@@ -5,12 +5,12 @@ import {
   requireLicenseKeySecret,
   requireUrl,
   simulatedPaymentsWarning,
-} from '@licensestore/shared/config';
-import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
-import { jsonLogger, type Logger } from '@licensestore/shared/logging';
-import { createOrderAccess } from '@licensestore/shared/order-access';
+} from '@licensestore/platform/config';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { createKeyVault } from '@licensestore/platform/key-vault';
+import { jsonLogger, type Logger } from '@licensestore/platform/logging';
+import { createOrderAccess } from '@licensestore/platform/order-access';
 import { startWorkerHost } from './jobs/host.js';
 import { FinishedJobs } from './jobs/intents.js';
 import type { JobProcessor } from './jobs/processor.js';

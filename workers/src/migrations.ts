@@ -1,5 +1,5 @@
-import { migrateToLatest, migratorFor } from '@licensestore/shared/db';
-import { migrateParkedEvents } from '@licensestore/shared/parked-events';
+import { migrateToLatest, migratorFor } from '@licensestore/platform/db';
+import { migrateParkedEvents } from '@licensestore/platform/parked-events';
 import { type Kysely, type Migration, sql } from 'kysely';
 
 /** Frozen: never edit a migration that has run; add a new one. Names sort in the order they apply. */

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
-import { type Logger, silentLogger } from '@licensestore/shared/logging';
+import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import { type Logger, silentLogger } from '@licensestore/platform/logging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningRedis, startRedisServer } from '../../scripts/stack/redis-server.js';
 import {

@@ -1,5 +1,5 @@
-import { checkoutStream, type OrderEvent } from '@licensestore/shared';
-import type { KeyVault } from '@licensestore/shared/key-vault';
+import { checkoutStream, type OrderEvent } from '@licensestore/domain';
+import type { KeyVault } from '@licensestore/platform/key-vault';
 import { type BulkAppend, catalogueHistory } from '../../test/support/catalogue.js';
 import { deliveryHistory } from '../../test/support/license-keys.js';
 

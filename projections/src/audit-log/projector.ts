@@ -1,6 +1,5 @@
-import type { AuditTables } from '@licensestore/shared/audit';
-import type { Database } from '@licensestore/shared/db';
-import { projectorDescriptors } from '@licensestore/shared/readmodel';
+import type { AuditTables, Database } from '@licensestore/platform/db';
+import { projectorDescriptors } from '@licensestore/platform/readmodel';
 import { type Kysely, sql } from 'kysely';
 import type { Projector } from '../projector.js';
 import { tableIn, writeFacts } from '../sql.js';

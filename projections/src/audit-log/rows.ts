@@ -1,7 +1,7 @@
-import { LICENSE_KEYS_CATEGORY, sealedKeySchema } from '@licensestore/shared';
-import { WITHHELD_KEY } from '@licensestore/shared/audit';
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import { storableText } from '@licensestore/shared/readmodel';
+import { LICENSE_KEYS_CATEGORY, sealedKeySchema } from '@licensestore/domain';
+import { WITHHELD_KEY } from '@licensestore/domain/audit';
+import { type RecordedEvent, streamCategory } from '@licensestore/domain/events';
+import { storableText } from '@licensestore/platform/readmodel';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const uuidOr = (value: unknown) =>

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { maskKeys, WITHHELD_KEY } from '@licensestore/shared/audit';
-import { createKeyVault } from '@licensestore/shared/key-vault';
+import { maskKeys, WITHHELD_KEY } from '@licensestore/domain/audit';
+import { createKeyVault } from '@licensestore/platform/key-vault';
 import { describe, expect, it } from 'vitest';
 import { withheldDataJson } from './rows.js';
 

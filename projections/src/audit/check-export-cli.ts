@@ -3,8 +3,12 @@ import { createReadStream, existsSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { parseArgs } from 'node:util';
-import { checkExport, EVIDENCE_EVENTS_FILE, EVIDENCE_MANIFEST_FILE } from '@licensestore/shared/audit-export';
-import { loadConfig, parseEd25519Key } from '@licensestore/shared/config';
+import {
+  checkExport,
+  EVIDENCE_EVENTS_FILE,
+  EVIDENCE_MANIFEST_FILE,
+} from '@licensestore/platform/audit-export';
+import { loadConfig, parseEd25519Key } from '@licensestore/platform/config';
 import { strFromU8, unzipSync } from 'fflate';
 import { runCli, UsageError } from '../cli-support.js';
 

@@ -1,5 +1,5 @@
-import type { Row, RowDifference, TableComparison } from '@licensestore/shared/audit-verify';
-import type { Database } from '@licensestore/shared/db';
+import type { Row, RowDifference, TableComparison } from '@licensestore/domain/audit-verify';
+import type { Database } from '@licensestore/platform/db';
 import { type RawBuilder, sql, type Transaction } from 'kysely';
 import { tableIn } from '../sql.js';
 

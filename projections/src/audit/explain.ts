@@ -1,6 +1,6 @@
-import type { EventBehind, Mismatch, RowDifference } from '@licensestore/shared/audit-verify';
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore, Position, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { EventBehind, Mismatch, RowDifference } from '@licensestore/domain/audit-verify';
+import type { EventStore, Position, RecordedEvent } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
 import type { Kysely } from 'kysely';
 import type { Projector, RowSource } from '../projector.js';
 

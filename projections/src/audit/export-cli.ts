@@ -1,8 +1,8 @@
 import { createWriteStream, existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { type ExportRange, writeExport } from '@licensestore/shared/audit-period-export';
-import { loadConfig } from '@licensestore/shared/config';
+import { type ExportRange, writeExport } from '@licensestore/platform/audit-period-export';
+import { loadConfig } from '@licensestore/platform/config';
 import { z } from 'zod';
 import { openConfiguredEventStore, runCli, UsageError } from '../cli-support.js';
 import { eventsRecordedIn } from './export.js';

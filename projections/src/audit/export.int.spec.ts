@@ -5,21 +5,17 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/domain/events';
 import {
   checkExport,
   keyIdOf,
   lineHash,
   type Manifest,
   signManifest,
-} from '@licensestore/shared/audit-export';
-import { writeExport } from '@licensestore/shared/audit-period-export';
-import {
-  type EventStore,
-  openEventStore,
-  type RecordedEvent,
-  recordedOrThrow,
-} from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
+} from '@licensestore/platform/audit-export';
+import { writeExport } from '@licensestore/platform/audit-period-export';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { createKeyVault } from '@licensestore/platform/key-vault';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';

@@ -1,5 +1,5 @@
-import type { ExportRange } from '@licensestore/shared/audit-period-export';
-import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/shared/eventstore';
+import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/domain/events';
+import type { ExportRange } from '@licensestore/platform/audit-period-export';
 import { readBatches } from '../read-batches.js';
 
 /**

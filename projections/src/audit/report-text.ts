@@ -1,4 +1,4 @@
-import type { Mismatch, Row, TableComparison, VerifyReport } from '@licensestore/shared/audit-verify';
+import type { Mismatch, Row, TableComparison, VerifyReport } from '@licensestore/domain/audit-verify';
 
 const number = (n: number) => n.toLocaleString('en-US');
 

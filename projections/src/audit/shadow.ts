@@ -1,13 +1,13 @@
-import type { Database } from '@licensestore/shared/db';
 import {
   type EventStore,
   isUnreadable,
   type LogEntry,
   type Position,
   type UnreadableEvent,
-} from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
-import { readableEvents } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
+import { readableEvents } from '@licensestore/platform/readmodel';
 import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import { transactionWithCopy } from '../copy-rows.js';

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import type { VerifyProgress } from '@licensestore/shared/audit-verify';
-import { loadConfig } from '@licensestore/shared/config';
-import { openDatabase } from '@licensestore/shared/db';
-import { jsonLogger } from '@licensestore/shared/logging';
+import type { VerifyProgress } from '@licensestore/domain/audit-verify';
+import { loadConfig } from '@licensestore/platform/config';
+import { openDatabase } from '@licensestore/platform/db';
+import { jsonLogger } from '@licensestore/platform/logging';
 import { abortedOnSignal, openConfiguredEventStore, runCli, UsageError } from '../cli-support.js';
 import { migrateReadModel } from '../migrations/index.js';
 import { projectorsNamed } from '../projectors.js';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { AUDIT_VERIFY_JOB, AUDIT_VERIFY_QUEUE } from '@licensestore/shared/audit-verify';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
-import { silentLogger } from '@licensestore/shared/logging';
+import { AUDIT_VERIFY_JOB, AUDIT_VERIFY_QUEUE } from '@licensestore/domain/audit-verify';
+import type { EventStore } from '@licensestore/domain/events';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { silentLogger } from '@licensestore/platform/logging';
 import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testRedisUrl } from '../../../test/support/database.js';

@@ -1,7 +1,7 @@
-import { AUDIT_VERIFY_QUEUE, verifyJobSchema } from '@licensestore/shared/audit-verify';
-import { openDatabase } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
+import { AUDIT_VERIFY_QUEUE, verifyJobSchema } from '@licensestore/domain/audit-verify';
+import type { EventStore } from '@licensestore/domain/events';
+import { openDatabase } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
 import { UnrecoverableError, Worker } from 'bullmq';
 import { z } from 'zod';
 import { allProjectors } from '../projectors.js';

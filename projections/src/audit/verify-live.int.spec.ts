@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { orderStream } from '@licensestore/shared';
-import { silentLogger } from '@licensestore/shared/logging';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { orderStream } from '@licensestore/domain';
+import { silentLogger } from '@licensestore/platform/logging';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../test/support/catalogue.js';
 import { headPosition, openTestReadModel, startRunner } from '../../test/support/harness.js';

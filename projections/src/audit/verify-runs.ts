@@ -1,5 +1,5 @@
-import type { AuditVerifyTables, VerifyProgress, VerifyReport } from '@licensestore/shared/audit-verify';
-import type { Database } from '@licensestore/shared/db';
+import type { VerifyProgress, VerifyReport } from '@licensestore/domain/audit-verify';
+import type { AuditVerifyTables, Database } from '@licensestore/platform/db';
 import { type Kysely, sql } from 'kysely';
 
 /** Progress is written at most this often (and at each change of phase or projector). */

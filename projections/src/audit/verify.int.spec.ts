@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { licenseKeysStream, orderStream, productStream } from '@licensestore/shared';
-import type { Mismatch } from '@licensestore/shared/audit-verify';
-import { silentLogger } from '@licensestore/shared/logging';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { licenseKeysStream, orderStream, productStream } from '@licensestore/domain';
+import type { Mismatch } from '@licensestore/domain/audit-verify';
+import { silentLogger } from '@licensestore/platform/logging';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { metadata } from '../../test/support/catalogue.js';

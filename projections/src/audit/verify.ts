@@ -5,11 +5,11 @@ import type {
   TableComparison,
   VerifyProgress,
   VerifyReport,
-} from '@licensestore/shared/audit-verify';
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore, Position } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain/audit-verify';
+import type { EventStore, Position } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import type { Projector } from '../projector.js';

@@ -1,5 +1,5 @@
-import { formatCents, type OrderEvent, type OrderStatus, orderStream, toCents } from '@licensestore/shared';
-import type { CustomerOrdersTable, CustomersTable, Database } from '@licensestore/shared/db';
+import { formatCents, type OrderEvent, type OrderStatus, orderStream, toCents } from '@licensestore/domain';
+import type { CustomerOrdersTable, CustomersTable, Database } from '@licensestore/platform/db';
 import {
   emailKey,
   keepsMoney,
@@ -7,7 +7,7 @@ import {
   projectorDescriptors,
   statusAfter,
   storableText,
-} from '@licensestore/shared/readmodel';
+} from '@licensestore/platform/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector, RowSource } from '../projector.js';
 import { isoText, tableIn, trigramIndex, upsertRows } from '../sql.js';

@@ -7,14 +7,14 @@ import {
   type ProductEvent,
   productStream,
   toCents,
-} from '@licensestore/shared';
+} from '@licensestore/domain';
 import type {
   DashboardCustomersTable,
   DashboardLicenseKeysTable,
   DashboardOrdersTable,
   DashboardProductsTable,
   Database,
-} from '@licensestore/shared/db';
+} from '@licensestore/platform/db';
 import {
   type DashboardOrder,
   type DashboardProduct,
@@ -31,7 +31,7 @@ import {
   parseOrderBatch,
   parseProductBatch,
   projectorDescriptors,
-} from '@licensestore/shared/readmodel';
+} from '@licensestore/platform/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { customerOrderStreams } from '../customers/projector.js';
 import { keyStreams } from '../license-keys/projector.js';

@@ -3,12 +3,11 @@ import {
   ORDER_EVENT_CATEGORIES,
   parseLicenseKeyEvent,
   parseOrderEvent,
-} from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import type { KeyHistoryTable } from '@licensestore/shared/key-history';
-import type { Logger } from '@licensestore/shared/logging';
-import { projectorDescriptors } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain';
+import { type RecordedEvent, streamCategory } from '@licensestore/domain/events';
+import type { Database, KeyHistoryTable } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
+import { projectorDescriptors } from '@licensestore/platform/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 import { tableIn, writeFacts } from '../sql.js';

@@ -1,5 +1,5 @@
-import { type LicenseKeyEvent, licenseKeysStream, orderStream } from '@licensestore/shared';
-import type { Database, LicenseKeysTable } from '@licensestore/shared/db';
+import { type LicenseKeyEvent, licenseKeysStream, orderStream } from '@licensestore/domain';
+import type { Database, LicenseKeysTable } from '@licensestore/platform/db';
 import {
   inventoryEventTime,
   keyIdsOf,
@@ -7,7 +7,7 @@ import {
   parseLicenseKeyBatch,
   projectorDescriptors,
   storableText,
-} from '@licensestore/shared/readmodel';
+} from '@licensestore/platform/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector, RowSource } from '../projector.js';
 import { isoText, tableIn, upsertRows } from '../sql.js';

@@ -1,5 +1,5 @@
-import { type Database, migrateToLatest, migratorFor } from '@licensestore/shared/db';
-import { migrateParkedEvents } from '@licensestore/shared/parked-events';
+import { type Database, migrateToLatest, migratorFor } from '@licensestore/platform/db';
+import { migrateParkedEvents } from '@licensestore/platform/parked-events';
 import type { Kysely, Migration } from 'kysely';
 import { createMissingTables } from '../projector.js';
 import { allProjectors } from '../projectors.js';

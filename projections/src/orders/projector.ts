@@ -5,9 +5,9 @@ import {
   orderStream,
   type PaymentState,
   toCents,
-} from '@licensestore/shared';
-import type { Database, OrderItemsTable, OrdersTable } from '@licensestore/shared/db';
-import type { Logger } from '@licensestore/shared/logging';
+} from '@licensestore/domain';
+import type { Database, OrderItemsTable, OrdersTable } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
 import {
   emailKey,
   orderEventTime,
@@ -16,7 +16,7 @@ import {
   projectorDescriptors,
   statusAfter,
   storableText,
-} from '@licensestore/shared/readmodel';
+} from '@licensestore/platform/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 import { isoText, tableIn, trigramIndex, upsertRows } from '../sql.js';

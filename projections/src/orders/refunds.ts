@@ -1,7 +1,7 @@
-import { type OrderEvent, orderEventSchemas } from '@licensestore/shared';
-import type { Database, OrderRefundsTable } from '@licensestore/shared/db';
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
-import { storableText } from '@licensestore/shared/readmodel';
+import { type OrderEvent, orderEventSchemas } from '@licensestore/domain';
+import { type RecordedEvent, streamCategory } from '@licensestore/domain/events';
+import type { Database, OrderRefundsTable } from '@licensestore/platform/db';
+import { storableText } from '@licensestore/platform/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { isoText, tableIn, upsertRows } from '../sql.js';
 

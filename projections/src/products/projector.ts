@@ -3,9 +3,9 @@ import {
   type ProductEvent,
   type ProductFields,
   productStream,
-} from '@licensestore/shared';
-import type { Database, ProductsTable } from '@licensestore/shared/db';
-import { parseProductBatch, projectorDescriptors } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain';
+import type { Database, ProductsTable } from '@licensestore/platform/db';
+import { parseProductBatch, projectorDescriptors } from '@licensestore/platform/readmodel';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Projector } from '../projector.js';
 

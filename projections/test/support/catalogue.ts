@@ -7,16 +7,15 @@ import {
   type ProductState,
   parseProductEvent,
   productStream,
-} from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+} from '@licensestore/domain';
 import {
-  appendManyWith,
   type ExpectedRevision,
   eventVersions,
   type NewEventMetadata,
-  notifyAppended,
   type RecordedEvent,
-} from '@licensestore/shared/eventstore';
+} from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import { appendManyWith, notifyAppended } from '@licensestore/platform/eventstore';
 import { type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import type { ProductRow } from '../../src/products/projector.js';

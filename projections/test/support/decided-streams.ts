@@ -1,5 +1,5 @@
-import type { Decider, DomainEvent } from '@licensestore/shared/commands';
-import type { ExpectedRevision } from '@licensestore/shared/eventstore';
+import type { Decider, DomainEvent } from '@licensestore/domain/commands';
+import type { ExpectedRevision } from '@licensestore/domain/events';
 
 /**
  * Streams decided in memory by the real deciders, as a generated history is: each stream's state and revision, and

@@ -1,13 +1,8 @@
-import { openDatabase } from '@licensestore/shared/db';
-import {
-  type EventStore,
-  encodePosition,
-  openEventStore,
-  type Position,
-  type RecordedEvent,
-} from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
-import { readableEvents } from '@licensestore/shared/readmodel';
+import type { EventStore, Position, RecordedEvent } from '@licensestore/domain/events';
+import { openDatabase } from '@licensestore/platform/db';
+import { encodePosition, openEventStore } from '@licensestore/platform/eventstore';
+import type { Logger } from '@licensestore/platform/logging';
+import { readableEvents } from '@licensestore/platform/readmodel';
 import type pg from 'pg';
 import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';

@@ -16,10 +16,10 @@ import {
   orderStream,
   type PlacedOrder,
   toCents,
-} from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { createKeyVault, type KeyVault } from '@licensestore/shared/key-vault';
+} from '@licensestore/domain';
+import { handleCommand } from '@licensestore/domain/commands';
+import type { EventStore } from '@licensestore/domain/events';
+import { createKeyVault, type KeyVault } from '@licensestore/platform/key-vault';
 import { metadata, random, seededClock } from './catalogue.js';
 import { decidedStreams } from './decided-streams.js';
 import { orderLine, type StoreAppend } from './orders.js';

@@ -12,9 +12,9 @@ import {
   productEventSchemas,
   productStream,
   toCents,
-} from '@licensestore/shared';
-import type { DashboardStatsTable, Database } from '@licensestore/shared/db';
-import type { AppendResult, EventStore, ExpectedRevision } from '@licensestore/shared/eventstore';
+} from '@licensestore/domain';
+import type { AppendResult, EventStore, ExpectedRevision } from '@licensestore/domain/events';
+import type { DashboardStatsTable, Database } from '@licensestore/platform/db';
 import { type Kysely, sql } from 'kysely';
 import { metadata, random, seededClock } from './catalogue.js';
 

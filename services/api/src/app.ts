@@ -1,18 +1,23 @@
 import { fileURLToPath } from 'node:url';
+import type { EventStore } from '@licensestore/domain/events';
 import type { PaypalSandbox } from '@licensestore/paypal-sandbox';
 import {
   DEFAULT_CLIENT_ID,
   DEFAULT_CLIENT_SECRET,
   DEFAULT_WEBHOOK_ID,
 } from '@licensestore/paypal-sandbox/credentials';
-import type { Config } from '@licensestore/shared/config';
-import { ConfigError, publicUrl, requireLicenseKeySecret, sellerDetails } from '@licensestore/shared/config';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
-import { createMailer, type Mailer } from '@licensestore/shared/mail';
-import { createOrderAccess } from '@licensestore/shared/order-access';
+import type { Config } from '@licensestore/platform/config';
+import {
+  ConfigError,
+  publicUrl,
+  requireLicenseKeySecret,
+  sellerDetails,
+} from '@licensestore/platform/config';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { createKeyVault } from '@licensestore/platform/key-vault';
+import type { Logger } from '@licensestore/platform/logging';
+import { createMailer, type Mailer } from '@licensestore/platform/mail';
+import { createOrderAccess } from '@licensestore/platform/order-access';
 import express, { type Express, Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { ResendLimit } from './account/resend-throttle.js';

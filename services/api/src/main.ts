@@ -9,11 +9,11 @@ import {
   loadConfig,
   requireUrl,
   simulatedPaymentsWarning,
-} from '@licensestore/shared/config';
-import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore } from '@licensestore/shared/eventstore';
-import { jsonLogger, type Logger } from '@licensestore/shared/logging';
-import { createMailer } from '@licensestore/shared/mail';
+} from '@licensestore/platform/config';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { jsonLogger, type Logger } from '@licensestore/platform/logging';
+import { createMailer } from '@licensestore/platform/mail';
 import { Redis } from 'ioredis';
 import { type AppDeps, createApp, type PaymentsDeps } from './app.js';
 import { ensureFirstAdmin } from './auth/admins.js';

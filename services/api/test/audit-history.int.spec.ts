@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AuditEventsQuery } from '@licensestore/contract/audit';
-import { inventoryDecider, licenseKeysStream, orderDecider, orderStream } from '@licensestore/shared';
+import { inventoryDecider, licenseKeysStream, orderDecider, orderStream } from '@licensestore/domain';
 import {
   type AuditEventPage,
   type AuditEventView,
@@ -8,11 +8,11 @@ import {
   maskedKey,
   type OrderAsOfView,
   type OrderHistoryEntry,
-} from '@licensestore/shared/audit';
-import { handleCommand } from '@licensestore/shared/commands';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain/audit';
+import { handleCommand } from '@licensestore/domain/commands';
+import type { EventStore, RecordedEvent } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLogProjector, createProjectorTables } from '../../../projections/src/index.js';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { openDatabase } from '@licensestore/shared/db';
+import { openDatabase } from '@licensestore/platform/db';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testRedisUrl } from '../../../test/support/database.js';

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appendOrder, orderCaptured, orderLine } from '../../../projections/test/support/orders.js';

@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { maskedKey } from '@licensestore/shared/audit';
-import { loadConfig } from '@licensestore/shared/config';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
+import { maskedKey } from '@licensestore/domain/audit';
+import type { EventStore } from '@licensestore/domain/events';
+import { loadConfig } from '@licensestore/platform/config';
+import type { DatabaseHandle } from '@licensestore/platform/db';
 import type { Express } from 'express';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

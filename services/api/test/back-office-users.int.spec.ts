@@ -1,5 +1,5 @@
 import type { BackOfficeUserView } from '@licensestore/contract/back-office';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
+import { type DatabaseHandle, openDatabase } from '@licensestore/platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, signIn, startTestApi, type TestApi } from './support/api.js';
 

@@ -1,6 +1,9 @@
 import { rm } from 'node:fs/promises';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import { formatCheckpointNotification, PROJECTION_CHECKPOINT_CHANNEL } from '@licensestore/shared/readmodel';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import {
+  formatCheckpointNotification,
+  PROJECTION_CHECKPOINT_CHANNEL,
+} from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callApi, signIn, startTestApi, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import {
-  clientAuthorization,
-  type RunningPaypalSandbox,
-  startPaypalSandbox,
-} from '@licensestore/paypal-sandbox';
-import {
   checkoutStream,
   type OrderView,
   orderStream,
   productDecider,
   productStream,
-} from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain';
+import { handleCommand } from '@licensestore/domain/commands';
+import type { EventStore } from '@licensestore/domain/events';
+import {
+  clientAuthorization,
+  type RunningPaypalSandbox,
+  startPaypalSandbox,
+} from '@licensestore/paypal-sandbox';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createPaypalClient, type PaypalClient } from '../src/payments/index.js';
 import type { TestApi } from './support/api.js';

@@ -2,16 +2,16 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createPaypalSandbox } from '@licensestore/paypal-sandbox';
 import {
   parseCheckoutEvent,
   parseLicenseKeyEvent,
   parseOrderEvent,
   parseProductEvent,
-} from '@licensestore/shared';
-import { loadConfig } from '@licensestore/shared/config';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import { type EventStore, isUnreadable, type RecordedEvent } from '@licensestore/shared/eventstore';
+} from '@licensestore/domain';
+import { type EventStore, isUnreadable, type RecordedEvent } from '@licensestore/domain/events';
+import { createPaypalSandbox } from '@licensestore/paypal-sandbox';
+import { loadConfig } from '@licensestore/platform/config';
+import type { DatabaseHandle } from '@licensestore/platform/db';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

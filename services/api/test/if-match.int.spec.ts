@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appendOrder,

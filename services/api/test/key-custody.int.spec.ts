@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { type OrderItemView, orderCustodyStream, orderStream } from '@licensestore/shared';
-import { maskedKey } from '@licensestore/shared/audit';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import type { KeyHistoryView } from '@licensestore/shared/key-history';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { type OrderItemView, orderCustodyStream, orderStream } from '@licensestore/domain';
+import { maskedKey } from '@licensestore/domain/audit';
+import type { RecordedEvent } from '@licensestore/domain/events';
+import type { KeyHistoryView } from '@licensestore/domain/key-history';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys, readEvents, recordDeliveryEmailSent } from './support/checkout.js';

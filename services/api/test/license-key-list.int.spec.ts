@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { KeyListItem } from '@licensestore/contract/license-keys';
 import type { Page } from '@licensestore/contract/paging';
-import { maskedKey } from '@licensestore/shared/audit';
+import { maskedKey } from '@licensestore/domain/audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenseKey } from '../../../test/support/license-keys.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';

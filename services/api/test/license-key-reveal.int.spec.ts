@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { licenseKeysStream, orderCustodyStream, orderStream } from '@licensestore/shared';
-import { maskedKey } from '@licensestore/shared/audit';
-import type { KeyHistoryView } from '@licensestore/shared/key-history';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { licenseKeysStream, orderCustodyStream, orderStream } from '@licensestore/domain';
+import { maskedKey } from '@licensestore/domain/audit';
+import type { KeyHistoryView } from '@licensestore/domain/key-history';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenseKey } from '../../../test/support/license-keys.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';

@@ -9,13 +9,13 @@ import {
   orderStream,
   productDecider,
   productStream,
-} from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore, NewEventMetadata, Position } from '@licensestore/shared/eventstore';
-import { MAX_APPEND_BYTES } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain';
+import { handleCommand } from '@licensestore/domain/commands';
+import type { EventStore, NewEventMetadata, Position } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { MAX_APPEND_BYTES } from '@licensestore/platform/eventstore';
+import { createKeyVault } from '@licensestore/platform/key-vault';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenseKey } from '../../../test/support/license-keys.js';
 import { KEY_NOT_PRINTABLE, KEY_TOO_LONG } from '../src/license-keys/key-text.js';

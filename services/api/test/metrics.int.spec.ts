@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { inventoryDecider, licenseKeysStream, productStream } from '@licensestore/shared';
-import { AUDIT_VERIFY_QUEUE } from '@licensestore/shared/audit-verify';
-import { loadStream } from '@licensestore/shared/commands';
-import { recordingLogger } from '@licensestore/shared/logging';
-import { JOB_QUEUES } from '@licensestore/shared/metrics';
-import { allProjectorDescriptors } from '@licensestore/shared/readmodel';
+import { inventoryDecider, licenseKeysStream, productStream } from '@licensestore/domain';
+import { AUDIT_VERIFY_QUEUE } from '@licensestore/domain/audit-verify';
+import { loadStream } from '@licensestore/domain/commands';
+import { recordingLogger } from '@licensestore/platform/logging';
+import { JOB_QUEUES } from '@licensestore/platform/metrics';
+import { allProjectorDescriptors } from '@licensestore/platform/readmodel';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { registerStoreGauges } from '../src/metrics/store-gauges.js';

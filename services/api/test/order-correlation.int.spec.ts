@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { checkoutStream, licenseKeysStream, orderStream } from '@licensestore/shared';
-import type { LogEntry } from '@licensestore/shared/logging';
+import { checkoutStream, licenseKeysStream, orderStream } from '@licensestore/domain';
+import type { LogEntry } from '@licensestore/platform/logging';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readEvents } from './support/checkout.js';
 import { type ObservedStore, startObservedStore } from './support/observed-store.js';

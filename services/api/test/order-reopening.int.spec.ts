@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type OrderItemView, orderStream } from '@licensestore/shared';
+import { type OrderItemView, orderStream } from '@licensestore/domain';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mailFiles } from '../../../test/support/mail.js';
 import { addKeys } from '../../../workers/src/testing/store.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { checkoutStream, orderStream } from '@licensestore/shared';
-import { maskedKey } from '@licensestore/shared/audit';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
+import { checkoutStream, orderStream } from '@licensestore/domain';
+import { maskedKey } from '@licensestore/domain/audit';
+import type { EventStore } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshLicenseKey } from '../../../test/support/license-keys.js';
 import type { TimelineEntry } from '../src/orders/timeline.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { productStream } from '@licensestore/shared';
-import type { ParkedEventsView } from '@licensestore/shared/audit';
+import { productStream } from '@licensestore/domain';
+import type { ParkedEventsView } from '@licensestore/domain/audit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { EventStore } from '@licensestore/domain/events';
+import { type DatabaseHandle, openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startProjections } from '../../../projections/src/index.js';

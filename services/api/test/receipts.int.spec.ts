@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { orderStream } from '@licensestore/shared';
+import { orderStream } from '@licensestore/domain';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mailFiles } from '../../../test/support/mail.js';

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openDatabase } from '@licensestore/shared/db';
+import { openDatabase } from '@licensestore/platform/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../../../test/support/database.js';
 import { signIn, startTestApi, type TestApi } from './support/api.js';

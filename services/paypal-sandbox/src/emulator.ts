@@ -1,4 +1,4 @@
-import type { Logger } from '@licensestore/shared/logging';
+import type { Logger } from '@licensestore/platform/logging';
 import type { CaptureRef, RefundRef, SandboxState } from './orders.js';
 import type { WebhookDelivery, WebhookEvent, WebhookEventType } from './webhooks.js';
 

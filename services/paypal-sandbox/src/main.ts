@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { jsonLogger } from '@licensestore/shared/logging';
+import { jsonLogger } from '@licensestore/platform/logging';
 import express from 'express';
 import { z } from 'zod';
 import { createPaypalSandbox, type PaypalSandbox, type PaypalSandboxOptions } from './sandbox.js';

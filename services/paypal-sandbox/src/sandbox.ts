@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Logger, silentLogger } from '@licensestore/shared/logging';
+import { type Logger, silentLogger } from '@licensestore/platform/logging';
 import type { Router } from 'express';
 import { DEFAULT_CLIENT_ID, DEFAULT_CLIENT_SECRET, DEFAULT_WEBHOOK_ID } from './credentials.js';
 import type { Emulator } from './emulator.js';

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import type { Logger } from '@licensestore/shared/logging';
+import type { Logger } from '@licensestore/platform/logging';
 import { transmissionId as newTransmissionId, timestamp, webhookEventId } from './ids.js';
 import type { Money } from './money.js';
 

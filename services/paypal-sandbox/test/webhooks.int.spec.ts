@@ -1,4 +1,4 @@
-import type { Logger } from '@licensestore/shared/logging';
+import type { Logger } from '@licensestore/platform/logging';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ofType, type ReceivedWebhook, startSandbox, startWebhookReceiver } from './support/sandbox.js';
 

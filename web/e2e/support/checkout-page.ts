@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import type { Page } from 'playwright-core';
 
 /** What the cart charges for a product: the sale price when there is one. */

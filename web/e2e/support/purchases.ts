@@ -4,7 +4,7 @@ import {
   type OrderView,
   type Product,
   unitPriceCents,
-} from '@licensestore/shared';
+} from '@licensestore/domain';
 import type { Page } from 'playwright-core';
 import { vi } from 'vitest';
 import { mailFiles, type ReadMail } from '../../../test/support/mail.js';

@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import type { Page } from 'playwright-core';
 import { signInToBackOffice } from './admin.js';
 import { fillCustomer, paypalButton, withCart } from './checkout-page.js';

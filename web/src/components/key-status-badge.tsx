@@ -1,4 +1,4 @@
-import type { OrderKeyStatus } from '@licensestore/shared';
+import type { OrderKeyStatus } from '@licensestore/domain';
 import { Badge } from '@/components/ui/badge';
 
 /** What a key no longer valid is called: to the customer a key on its way back is simply refunded. */

@@ -1,4 +1,4 @@
-import type { OrderView } from '@licensestore/shared';
+import type { OrderView } from '@licensestore/domain';
 import { FileDown, LockKeyhole } from 'lucide-react';
 import { buttonClasses } from '@/components/ui/button';
 import { SIGN_IN_URL } from '@/config/sign-in';

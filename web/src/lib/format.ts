@@ -1,4 +1,4 @@
-import { displayCents } from '@licensestore/shared/money/display';
+import { displayCents } from '@licensestore/domain/money/display';
 
 /**
  * Integer cents of a decimal amount string ("19.99" → 1999). The same rule as toCents in @licensestore/shared,

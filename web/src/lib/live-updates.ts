@@ -1,14 +1,14 @@
+import { type Backoff, backoffDelay } from '@licensestore/domain/backoff';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { invalidateEveryReadModel, invalidateMoved } from './live-queries';
 
 const LIVE_URL = '/api/admin/live';
-/** Reconnecting after a refusal (a restart, a proxy, too many tabs): 1 s, doubling up to 30 s, with jitter. */
-const FIRST_RETRY_MS = 1000;
-const LAST_RETRY_MS = 30_000;
-
-const retryDelay = (failures: number) =>
-  Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** failures) * (0.75 + Math.random() * 0.5);
+/**
+ * Reconnecting after a refusal (a restart, a proxy, too many tabs): 1 s, doubling up to 30 s, with jitter so that
+ * the tabs a restart cut off together do not all come back at once.
+ */
+const RETRY: Backoff = { firstMs: 1000, maxMs: 30_000, jitter: 'half' };
 
 /**
  * Keeps the back office's screens current: one stream (GET /api/admin/live) for the whole tab, whose `moved`
@@ -44,7 +44,7 @@ export function useLiveUpdates({ onSignedOut }: { onSignedOut: () => void }): vo
       current.addEventListener('error', () => {
         // An ended stream is reconnected by the browser itself; a refused one (not 200) is closed for good.
         if (current.readyState !== EventSource.CLOSED) return;
-        retry = setTimeout(connect, retryDelay(failures++));
+        retry = setTimeout(connect, backoffDelay(++failures, RETRY));
       });
     };
     connect();

@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { toCents } from '@/lib/format';
 
 export interface Sale {

@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { SITE_NAME, SUPPORT_EMAIL } from '@/config/site';
 import { priceToPay } from './pricing';
 

@@ -1,4 +1,4 @@
-import type { NewEventMetadata, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { NewEventMetadata, RecordedEvent } from '@licensestore/domain/events';
 import { z } from 'zod';
 
 /** The event a job comes from: what the events the job appends name as their cause and correlation. */

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { IllegalStateError } from '@licensestore/shared';
-import type { Decider } from '@licensestore/shared/commands';
+import { IllegalStateError } from '@licensestore/domain';
+import type { Decider } from '@licensestore/domain/commands';
 import {
-  decodePosition,
   type EventStore,
   type NewEventMetadata,
   type RecordedEvent,
   WrongExpectedRevisionError,
-} from '@licensestore/shared/eventstore';
+} from '@licensestore/domain/events';
+import { decodePosition } from '@licensestore/platform/eventstore';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { workersTestEnvironment } from '../testing/fixtures.js';
 import { latch } from '../testing/latch.js';

@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Backoff, backoffDelay } from '@licensestore/shared/backoff';
+import { type Backoff, backoffDelay } from '@licensestore/domain/backoff';
 import {
   catchUpStream,
   type Decider,
@@ -7,13 +7,13 @@ import {
   handleCommand,
   type LoadedStream,
   unloadedStream,
-} from '@licensestore/shared/commands';
+} from '@licensestore/domain/commands';
 import {
   type EventStore,
   type NewEventMetadata,
   WrongExpectedRevisionError,
-} from '@licensestore/shared/eventstore';
-import { timeOrderedId } from '@licensestore/shared/ids';
+} from '@licensestore/domain/events';
+import { timeOrderedId } from '@licensestore/platform/ids';
 
 /**
  * Hot streams whose folded state a process keeps; the least recently decided is forgotten first. Bounded by count

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { silentLogger } from '@licensestore/shared/logging';
+import { silentLogger } from '@licensestore/platform/logging';
 import { type Job, QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';

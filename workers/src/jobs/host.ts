@@ -1,4 +1,4 @@
-import type { Logger } from '@licensestore/shared/logging';
+import type { Logger } from '@licensestore/platform/logging';
 import { Worker } from 'bullmq';
 import type { FinishedJobs } from './intents.js';
 import { jobLogFields } from './job-log.js';

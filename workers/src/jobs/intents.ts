@@ -1,5 +1,5 @@
-import type { Position } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
+import type { Position } from '@licensestore/domain/events';
+import type { Logger } from '@licensestore/platform/logging';
 import type pg from 'pg';
 import type { JobRequest } from './queues.js';
 

@@ -1,4 +1,4 @@
-import { AppError } from '@licensestore/shared';
+import { AppError } from '@licensestore/domain';
 import { type Job, UnrecoverableError } from 'bullmq';
 import { z } from 'zod';
 

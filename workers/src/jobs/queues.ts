@@ -1,4 +1,4 @@
-import type { Position } from '@licensestore/shared/eventstore';
+import type { Position } from '@licensestore/domain/events';
 import { type DefaultJobOptions, Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 

@@ -1,4 +1,4 @@
-import { downloadUrlProblem } from '@licensestore/shared';
+import { downloadUrlProblem } from '@licensestore/domain';
 
 export interface Download {
   url: string;

@@ -1,5 +1,5 @@
-import { orderNumber, toCents } from '@licensestore/shared';
-import { displayCents } from '@licensestore/shared/money/display';
+import { orderNumber, toCents } from '@licensestore/domain';
+import { displayCents } from '@licensestore/domain/money/display';
 import type { RenderedEmail } from './delivery-email.js';
 import { escapeHtml } from './html.js';
 import { type OrderLinks, orderPageLink, receiptLink } from './links.js';

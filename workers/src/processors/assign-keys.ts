@@ -1,5 +1,5 @@
-import { inventoryDecider, orderDecider, orderStream } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
+import { inventoryDecider, orderDecider, orderStream } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
 import { z } from 'zod';
 import { type Cause, causeSchema } from '../jobs/causation.js';
 import { groupedDecisions } from '../jobs/conflicts.js';

@@ -1,9 +1,9 @@
-import { loadConfig } from '@licensestore/shared/config';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import type { KeyVault } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
-import { createMailer, type Mailer, type MailSettings } from '@licensestore/shared/mail';
-import type { OrderAccess } from '@licensestore/shared/order-access';
+import type { EventStore } from '@licensestore/domain/events';
+import { loadConfig } from '@licensestore/platform/config';
+import type { KeyVault } from '@licensestore/platform/key-vault';
+import type { Logger } from '@licensestore/platform/logging';
+import { createMailer, type Mailer, type MailSettings } from '@licensestore/platform/mail';
+import type { OrderAccess } from '@licensestore/platform/order-access';
 import { type StoreIdentity, storeNameFrom } from '../mail/store-identity.js';
 
 /** What the side effects need from the deployment (configuration, secrets); tests pass their own. */

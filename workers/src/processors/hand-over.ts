@@ -1,5 +1,5 @@
-import type { Logger } from '@licensestore/shared/logging';
-import type { Mailer } from '@licensestore/shared/mail';
+import type { Logger } from '@licensestore/platform/logging';
+import type { Mailer } from '@licensestore/platform/mail';
 import type { Job } from 'bullmq';
 import type { Cause } from '../jobs/causation.js';
 import { STALLED_JOBS } from '../jobs/host.js';

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
-import { createOrderAccess } from '@licensestore/shared/order-access';
-import { parseReceiptEvent, receiptsStream } from '@licensestore/shared/receipts';
+import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import type { RecordedEvent } from '@licensestore/domain/events';
+import { parseReceiptEvent, receiptsStream } from '@licensestore/domain/receipts';
+import { createKeyVault } from '@licensestore/platform/key-vault';
+import { createOrderAccess } from '@licensestore/platform/order-access';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
   type KillableWorkers,

@@ -1,6 +1,6 @@
-import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
-import { receiptsStream, receiptYear, takeReceiptNumber } from '@licensestore/shared/receipts';
+import { orderDecider, orderStream, type PlacedOrder } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import { receiptsStream, receiptYear, takeReceiptNumber } from '@licensestore/domain/receipts';
 import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream, retryOnConflict } from '../jobs/conflicts.js';

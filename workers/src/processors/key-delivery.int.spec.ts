@@ -7,9 +7,9 @@ import {
   orderStream,
   type PlacedOrder,
   soldTo,
-} from '@licensestore/shared';
-import { handleCommand, loadStream } from '@licensestore/shared/commands';
-import { createKeyVault } from '@licensestore/shared/key-vault';
+} from '@licensestore/domain';
+import { handleCommand, loadStream } from '@licensestore/domain/commands';
+import { createKeyVault } from '@licensestore/platform/key-vault';
 import { QueueEvents } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readMail } from '../../../test/support/mail.js';

@@ -8,9 +8,9 @@ import {
   orderStream,
   type PlacedOrder,
   withKeysShownInCustody,
-} from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
-import type { NewEventMetadata } from '@licensestore/shared/eventstore';
+} from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import type { NewEventMetadata } from '@licensestore/domain/events';
 import { type Cause, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';
 import type { ProcessorContext } from './context.js';

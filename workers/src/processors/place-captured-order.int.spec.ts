@@ -8,10 +8,10 @@ import {
   orderDecider,
   orderStream,
   type PlacedOrder,
-} from '@licensestore/shared';
-import { placeCheckoutOrder } from '@licensestore/shared/checkout-orders';
-import { loadStream } from '@licensestore/shared/commands';
-import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+} from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import type { EventStore, RecordedEvent } from '@licensestore/domain/events';
+import { placeCheckoutOrder } from '@licensestore/platform/checkout-orders';
 import type { Job } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readMail } from '../../../test/support/mail.js';

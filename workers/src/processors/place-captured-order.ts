@@ -1,6 +1,6 @@
-import { checkoutDecider, checkoutStream } from '@licensestore/shared';
-import { placeCheckoutOrder } from '@licensestore/shared/checkout-orders';
-import { loadStream } from '@licensestore/shared/commands';
+import { checkoutDecider, checkoutStream } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import { placeCheckoutOrder } from '@licensestore/platform/checkout-orders';
 import { z } from 'zod';
 import { type Cause, causeSchema } from '../jobs/causation.js';
 import { defineProcessor } from '../jobs/processor.js';

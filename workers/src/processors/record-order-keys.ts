@@ -1,4 +1,4 @@
-import { assignedKeySchema, orderDecider, orderStream } from '@licensestore/shared';
+import { assignedKeySchema, orderDecider, orderStream } from '@licensestore/domain';
 import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';

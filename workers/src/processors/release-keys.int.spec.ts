@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { inventoryDecider, licenseKeysStream, soldTo } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { silentLogger } from '@licensestore/shared/logging';
+import { inventoryDecider, licenseKeysStream, soldTo } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import type { EventStore } from '@licensestore/domain/events';
+import { silentLogger } from '@licensestore/platform/logging';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runJob, testSideEffects, workersTestEnvironment } from '../testing/fixtures.js';
 import { latch } from '../testing/latch.js';

@@ -1,5 +1,5 @@
-import { orderDecider, orderStream } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
+import { orderDecider, orderStream } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
 import { z } from 'zod';
 import { type Cause, causeSchema } from '../jobs/causation.js';
 import { defineProcessor } from '../jobs/processor.js';

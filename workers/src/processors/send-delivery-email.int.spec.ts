@@ -1,8 +1,8 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { orderDecider, orderStream } from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
-import { recordingLogger, silentLogger } from '@licensestore/shared/logging';
+import { orderDecider, orderStream } from '@licensestore/domain';
+import { handleCommand } from '@licensestore/domain/commands';
+import { recordingLogger, silentLogger } from '@licensestore/platform/logging';
 import { type Job, QueueEvents, Worker } from 'bullmq';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { readMail } from '../../../test/support/mail.js';

@@ -1,6 +1,6 @@
-import { liveUnits, orderDecider, orderStream, productDecider, productStream } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
-import type { EventStore } from '@licensestore/shared/eventstore';
+import { liveUnits, orderDecider, orderStream, productDecider, productStream } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import type { EventStore } from '@licensestore/domain/events';
 import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';

@@ -1,6 +1,6 @@
-import { inventoryDecider, licenseKeysStream } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
-import { silentLogger } from '@licensestore/shared/logging';
+import { inventoryDecider, licenseKeysStream } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
+import { silentLogger } from '@licensestore/platform/logging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openWorkersFixture, runJob, testSideEffects, type WorkersFixture } from '../testing/fixtures.js';
 import { addKeys, createProduct, placeOrder } from '../testing/store.js';

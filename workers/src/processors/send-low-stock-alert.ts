@@ -1,5 +1,5 @@
-import { inventoryDecider, licenseKeysStream, productDecider, productStream } from '@licensestore/shared';
-import { loadStream } from '@licensestore/shared/commands';
+import { inventoryDecider, licenseKeysStream, productDecider, productStream } from '@licensestore/domain';
+import { loadStream } from '@licensestore/domain/commands';
 import { z } from 'zod';
 import { type Cause, causeSchema } from '../jobs/causation.js';
 import { defineProcessor } from '../jobs/processor.js';

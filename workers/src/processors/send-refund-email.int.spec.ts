@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { orderDecider, orderStream } from '@licensestore/shared';
-import { handleCommand, loadStream } from '@licensestore/shared/commands';
-import { silentLogger } from '@licensestore/shared/logging';
+import { orderDecider, orderStream } from '@licensestore/domain';
+import { handleCommand, loadStream } from '@licensestore/domain/commands';
+import { silentLogger } from '@licensestore/platform/logging';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readMail } from '../../../test/support/mail.js';
 import { deliveriesByMessageId } from '../../../test/support/smtp-server.js';

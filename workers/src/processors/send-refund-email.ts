@@ -1,7 +1,7 @@
-import { formatCents, orderDecider, orderStream, orderUnitSchema, toCents } from '@licensestore/shared';
-import { maskedKey } from '@licensestore/shared/audit';
-import { loadStream } from '@licensestore/shared/commands';
-import { refundEmailDecider, refundEmailStream } from '@licensestore/shared/refund-emails';
+import { formatCents, orderDecider, orderStream, orderUnitSchema, toCents } from '@licensestore/domain';
+import { maskedKey } from '@licensestore/domain/audit';
+import { loadStream } from '@licensestore/domain/commands';
+import { refundEmailDecider, refundEmailStream } from '@licensestore/domain/refund-emails';
 import { z } from 'zod';
 import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';

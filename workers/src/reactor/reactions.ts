@@ -5,8 +5,8 @@ import {
   parseCheckoutEvent,
   parseLicenseKeyEvent,
   parseOrderEvent,
-} from '@licensestore/shared';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
+} from '@licensestore/domain';
+import type { RecordedEvent } from '@licensestore/domain/events';
 import { causeOf } from '../jobs/causation.js';
 import { assignKeysJob } from '../processors/assign-keys.js';
 import type { SideEffectSettings } from '../processors/context.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { RecordedEvent } from '@licensestore/shared/eventstore';
-import { silentLogger } from '@licensestore/shared/logging';
-import { listParkedEvents } from '@licensestore/shared/parked-events';
+import type { RecordedEvent } from '@licensestore/domain/events';
+import { silentLogger } from '@licensestore/platform/logging';
+import { listParkedEvents } from '@licensestore/platform/parked-events';
 import { UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Kysely, PostgresDialect } from 'kysely';

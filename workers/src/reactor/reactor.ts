@@ -1,15 +1,15 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { type Backoff, backoffDelay } from '@licensestore/shared/backoff';
+import { type Backoff, backoffDelay } from '@licensestore/domain/backoff';
 import {
   type EventStore,
   isUnreadable,
   type Position,
   type RecordedEvent,
   type UnreadableEvent,
-} from '@licensestore/shared/eventstore';
-import { takeLeaderLock } from '@licensestore/shared/leader-lock';
-import { type Logger, silentLogger } from '@licensestore/shared/logging';
-import { logParked, parkStatement } from '@licensestore/shared/parked-events';
+} from '@licensestore/domain/events';
+import { takeLeaderLock } from '@licensestore/platform/leader-lock';
+import { type Logger, silentLogger } from '@licensestore/platform/logging';
+import { logParked, parkStatement } from '@licensestore/platform/parked-events';
 import pg from 'pg';
 import { type IntendedJob, readCheckpoint, recordProgress, unfinishedJobs } from '../jobs/intents.js';
 import type { AddedJob, JobRequest } from '../jobs/queues.js';

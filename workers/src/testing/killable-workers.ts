@@ -4,11 +4,11 @@
  * settings as JSON from KILLABLE_WORKERS (see KillableWorkersSettings) and prints 'ready' once it runs.
  */
 
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
-import { silentLogger } from '@licensestore/shared/logging';
-import type { MailSettings } from '@licensestore/shared/mail';
-import { createOrderAccess } from '@licensestore/shared/order-access';
+import type { EventStore } from '@licensestore/domain/events';
+import { createKeyVault } from '@licensestore/platform/key-vault';
+import { silentLogger } from '@licensestore/platform/logging';
+import type { MailSettings } from '@licensestore/platform/mail';
+import { createOrderAccess } from '@licensestore/platform/order-access';
 import type { JobProcessor } from '../jobs/processor.js';
 import { registeredProcessors } from '../jobs/registry.js';
 import { startWorkers } from '../main.js';

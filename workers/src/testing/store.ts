@@ -6,15 +6,15 @@ import {
   orderStream,
   productDecider,
   productStream,
-} from '@licensestore/shared';
-import { handleCommand, loadStream } from '@licensestore/shared/commands';
+} from '@licensestore/domain';
+import { handleCommand, loadStream } from '@licensestore/domain/commands';
 import {
   type EventStore,
   type NewEventMetadata,
   type RecordedEvent,
   recordedOrThrow,
-} from '@licensestore/shared/eventstore';
-import type { KeyVault } from '@licensestore/shared/key-vault';
+} from '@licensestore/domain/events';
+import type { KeyVault } from '@licensestore/platform/key-vault';
 import { conditionWaits } from '../../../test/support/condition-waits.js';
 
 const metadata = (actor: 'customer' | 'admin'): NewEventMetadata => ({

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { type OrderEvent, orderEventSchemas, orderStream } from '@licensestore/shared';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { type OrderEvent, orderEventSchemas, orderStream } from '@licensestore/domain';
+import type { EventStore } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appendOrder,

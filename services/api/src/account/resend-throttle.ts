@@ -1,4 +1,4 @@
-import { TooManyRequestsError } from '@licensestore/shared';
+import { TooManyRequestsError } from '@licensestore/domain';
 import type { Redis } from 'ioredis';
 import { countHits } from '../http/fixed-windows.js';
 

@@ -6,12 +6,12 @@ import {
   orderDecider,
   orderStream,
   UnauthenticatedError,
-} from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import type { KeyVault } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
+} from '@licensestore/domain';
+import { handleCommand } from '@licensestore/domain/commands';
+import type { EventStore } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import type { KeyVault } from '@licensestore/platform/key-vault';
+import type { Logger } from '@licensestore/platform/logging';
 import { type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, NotFoundError } from '@licensestore/shared';
-import { AUDIT_VERIFY_JOB, AUDIT_VERIFY_QUEUE, type VerifyJob } from '@licensestore/shared/audit-verify';
-import type { Database } from '@licensestore/shared/db';
-import type { Logger } from '@licensestore/shared/logging';
+import { AppError, NotFoundError } from '@licensestore/domain';
+import { AUDIT_VERIFY_JOB, AUDIT_VERIFY_QUEUE, type VerifyJob } from '@licensestore/domain/audit-verify';
+import type { Database } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
 import { Queue } from 'bullmq';
 import { Router } from 'express';
 import type { Redis } from 'ioredis';

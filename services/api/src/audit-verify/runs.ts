@@ -1,5 +1,5 @@
-import type { AuditVerifyTables, VerificationView } from '@licensestore/shared/audit-verify';
-import type { Database } from '@licensestore/shared/db';
+import type { VerificationView } from '@licensestore/domain/audit-verify';
+import type { AuditVerifyTables, Database } from '@licensestore/platform/db';
 import { type Kysely, type Selectable, sql } from 'kysely';
 
 /** A run whose progress has not moved for this long died with its worker; a new one may start. */

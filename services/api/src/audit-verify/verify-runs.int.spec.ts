@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { VerificationView } from '@licensestore/domain/audit-verify';
+import { openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { silentLogger } from '@licensestore/platform/logging';
 import { startProjections } from '@licensestore/projections';
-import type { VerificationView } from '@licensestore/shared/audit-verify';
-import { openDatabase } from '@licensestore/shared/db';
-import { openEventStore } from '@licensestore/shared/eventstore';
-import { silentLogger } from '@licensestore/shared/logging';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appendProduct, productCreated, productFields } from '../../../../projections/test/support/orders.js';

@@ -1,6 +1,6 @@
 import type { AuditEventsQuery } from '@licensestore/contract/audit';
-import type { AuditEventPage, AuditTables } from '@licensestore/shared/audit';
-import type { Database } from '@licensestore/shared/db';
+import type { AuditEventPage } from '@licensestore/domain/audit';
+import type { AuditTables, Database } from '@licensestore/platform/db';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import { type AuditLogRow, auditEventOf, withAdminNames } from './events.js';
 

@@ -1,6 +1,6 @@
-import type { AuditEventView } from '@licensestore/shared/audit';
-import type { Database } from '@licensestore/shared/db';
-import type { Actor } from '@licensestore/shared/eventstore';
+import type { AuditEventView } from '@licensestore/domain/audit';
+import type { Actor } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
 import type { Kysely } from 'kysely';
 import { isUuid } from '../http/ids.js';
 

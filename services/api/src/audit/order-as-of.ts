@@ -1,6 +1,6 @@
-import { orderStream } from '@licensestore/shared';
-import { maskOpened, type OrderAsOfView, orderAsOf, recordedBy } from '@licensestore/shared/audit';
-import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+import { orderStream } from '@licensestore/domain';
+import { maskOpened, type OrderAsOfView, orderAsOf, recordedBy } from '@licensestore/domain/audit';
+import type { EventStore, RecordedEvent } from '@licensestore/domain/events';
 import type { RevealKey } from '../license-keys/reveal.js';
 
 /**

@@ -1,14 +1,14 @@
 // The dashboard's own folds, so the figures of the past cannot drift from the live ones (ADR 015).
 import type { KeyObject } from 'node:crypto';
 import { asOfQuerySchema, auditEventsQuerySchema } from '@licensestore/contract/audit';
-import { NotFoundError } from '@licensestore/shared';
-import type { ParkedEventsView } from '@licensestore/shared/audit';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import type { KeyVault } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
-import { countParkedEvents, listParkedEvents } from '@licensestore/shared/parked-events';
-import { dashboardAsOf } from '@licensestore/shared/readmodel';
+import { NotFoundError } from '@licensestore/domain';
+import type { ParkedEventsView } from '@licensestore/domain/audit';
+import type { EventStore } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import type { KeyVault } from '@licensestore/platform/key-vault';
+import type { Logger } from '@licensestore/platform/logging';
+import { countParkedEvents, listParkedEvents } from '@licensestore/platform/parked-events';
+import { dashboardAsOf } from '@licensestore/platform/readmodel';
 import { type Response, Router } from 'express';
 import { requireBackOffice } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';

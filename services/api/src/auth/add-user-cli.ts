@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { ValidationError } from '@licensestore/shared';
-import { BACK_OFFICE_ROLES } from '@licensestore/shared/back-office';
-import { ConfigError, databaseUrlForTool, loadConfig } from '@licensestore/shared/config';
-import { openDatabase } from '@licensestore/shared/db';
+import { ValidationError } from '@licensestore/domain';
+import { BACK_OFFICE_ROLES } from '@licensestore/domain/back-office';
+import { ConfigError, databaseUrlForTool, loadConfig } from '@licensestore/platform/config';
+import { openDatabase } from '@licensestore/platform/db';
 import { parseRequest } from '../http/validation.js';
 import { migrateApi } from '../migrations/index.js';
 import { createBackOfficeUser, type NewUser, newUserSchema } from './back-office-users.js';

@@ -1,8 +1,8 @@
-import { type BackOfficeRole, usernameKey } from '@licensestore/shared/back-office';
-import { ConfigError } from '@licensestore/shared/config';
-import type { Database } from '@licensestore/shared/db';
-import { timeOrderedId } from '@licensestore/shared/ids';
-import type { Logger } from '@licensestore/shared/logging';
+import { type BackOfficeRole, usernameKey } from '@licensestore/domain/back-office';
+import { ConfigError } from '@licensestore/platform/config';
+import type { Database } from '@licensestore/platform/db';
+import { timeOrderedId } from '@licensestore/platform/ids';
+import type { Logger } from '@licensestore/platform/logging';
 import { type Kysely, sql } from 'kysely';
 import { passwordWeakness } from './password-strength.js';
 import { generatePassword, hashPassword } from './passwords.js';

@@ -4,10 +4,10 @@ import {
   type TeamFilters,
 } from '@licensestore/contract/back-office';
 import type { Page } from '@licensestore/contract/paging';
-import { AppError, ForbiddenError, NotFoundError } from '@licensestore/shared';
-import { usernameKey } from '@licensestore/shared/back-office';
-import type { Database } from '@licensestore/shared/db';
-import { timeOrderedId } from '@licensestore/shared/ids';
+import { AppError, ForbiddenError, NotFoundError } from '@licensestore/domain';
+import { usernameKey } from '@licensestore/domain/back-office';
+import type { Database } from '@licensestore/platform/db';
+import { timeOrderedId } from '@licensestore/platform/ids';
 import { type Kysely, sql } from 'kysely';
 import { z } from 'zod';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';

@@ -1,5 +1,5 @@
-import { ForbiddenError, UnauthenticatedError } from '@licensestore/shared';
-import type { NewEventMetadata } from '@licensestore/shared/eventstore';
+import { ForbiddenError, UnauthenticatedError } from '@licensestore/domain';
+import type { NewEventMetadata } from '@licensestore/domain/events';
 import type { Request, RequestHandler } from 'express';
 import { cookieValues } from '../http/cookies.js';
 import { SESSION_COOKIE, type SessionStore } from './sessions.js';

@@ -1,5 +1,5 @@
-import { TooManyRequestsError } from '@licensestore/shared';
-import { usernameKey } from '@licensestore/shared/back-office';
+import { TooManyRequestsError } from '@licensestore/domain';
+import { usernameKey } from '@licensestore/domain/back-office';
 import type { Redis } from 'ioredis';
 import { seconds } from '../http/client-throttle.js';
 import { countHits } from '../http/fixed-windows.js';

@@ -1,4 +1,4 @@
-import { usernameKey } from '@licensestore/shared/back-office';
+import { usernameKey } from '@licensestore/domain/back-office';
 import unhomoglyph from 'unhomoglyph';
 
 /**

@@ -1,7 +1,7 @@
 import { type AdminStatusView, adminLoginRequestSchema } from '@licensestore/contract/back-office';
 import type { CurrentUserView } from '@licensestore/contract/customer-auth';
-import { UnauthenticatedError } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import { UnauthenticatedError } from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
 import { type CookieOptions, Router } from 'express';
 import type { Kysely } from 'kysely';
 import { parseRequest } from '../http/validation.js';

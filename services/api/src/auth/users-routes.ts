@@ -1,6 +1,6 @@
 import { teamFiltersSchema } from '@licensestore/contract/back-office';
-import { NotFoundError } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import { NotFoundError } from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
 import { Router } from 'express';
 import type { Kysely } from 'kysely';
 import { isUuid } from '../http/ids.js';

@@ -1,5 +1,5 @@
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { Logger } from '@licensestore/shared/logging';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
 import { type CachedAnswer, cachedJson } from '../http/cached-answer.js';
 import { ProjectionAdvances } from '../http/projection-advances.js';
 

@@ -1,4 +1,4 @@
-import { ValidationError } from '@licensestore/shared';
+import { ValidationError } from '@licensestore/domain';
 
 const REFUSED =
   'imageUrl: must be an image on this site, a path such as /objects/uploads/… (upload the image to get one)';

@@ -1,5 +1,5 @@
-import type { Product } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import type { Product } from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
 import type { Kysely, Selectable } from 'kysely';
 
 type ProductRow = Pick<

@@ -7,13 +7,13 @@ import {
   productDecider,
   productFieldsSchema,
   productStream,
-} from '@licensestore/shared';
-import { handleCommand, loadStream } from '@licensestore/shared/commands';
-import { type Config, publicUrl } from '@licensestore/shared/config';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { timeOrderedId } from '@licensestore/shared/ids';
-import type { Logger } from '@licensestore/shared/logging';
+} from '@licensestore/domain';
+import { handleCommand, loadStream } from '@licensestore/domain/commands';
+import type { EventStore } from '@licensestore/domain/events';
+import { type Config, publicUrl } from '@licensestore/platform/config';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { timeOrderedId } from '@licensestore/platform/ids';
+import type { Logger } from '@licensestore/platform/logging';
 import { type Request, type RequestHandler, Router } from 'express';
 import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { sendCached } from '../http/cached-answer.js';

@@ -1,6 +1,6 @@
-import { type CatalogueEntry, parseProductEvent, productStream } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
+import { type CatalogueEntry, parseProductEvent, productStream } from '@licensestore/domain';
+import type { EventStore } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
 import type { Kysely } from 'kysely';
 
 /**

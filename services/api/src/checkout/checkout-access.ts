@@ -1,4 +1,4 @@
-import type { OrderAccess } from '@licensestore/shared/order-access';
+import type { OrderAccess } from '@licensestore/platform/order-access';
 import type { Request, Response } from 'express';
 import { cookieValues, setCapabilityCookie } from '../http/cookies.js';
 

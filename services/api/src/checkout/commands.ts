@@ -19,20 +19,20 @@ import {
   priceCart,
   toCents,
   ValidationError,
-} from '@licensestore/shared';
-import { placeCheckoutOrder } from '@licensestore/shared/checkout-orders';
-import { handleCommand, type LoadedStream, loadStream } from '@licensestore/shared/commands';
-import type { DatabaseHandle } from '@licensestore/shared/db';
+} from '@licensestore/domain';
+import { handleCommand, type LoadedStream, loadStream } from '@licensestore/domain/commands';
 import {
   type Actor,
   type EventStore,
   type NewEventMetadata,
   type Position,
   WrongExpectedRevisionError,
-} from '@licensestore/shared/eventstore';
-import { timeOrderedId } from '@licensestore/shared/ids';
-import type { Logger } from '@licensestore/shared/logging';
-import { makeStorable } from '@licensestore/shared/text';
+} from '@licensestore/domain/events';
+import { makeStorable } from '@licensestore/domain/text';
+import { placeCheckoutOrder } from '@licensestore/platform/checkout-orders';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { timeOrderedId } from '@licensestore/platform/ids';
+import type { Logger } from '@licensestore/platform/logging';
 import type pg from 'pg';
 import { firstCapture, PayPalError, type PaypalClient, type PaypalOrder } from '../payments/index.js';
 import { acquireCaptureLock } from './capture-lock.js';

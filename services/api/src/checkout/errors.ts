@@ -1,4 +1,4 @@
-import { AppError } from '@licensestore/shared';
+import { AppError } from '@licensestore/domain';
 
 /**
  * A payment PayPal refused or the store could not take, with PayPal's issue code when there is one

@@ -10,9 +10,9 @@ import {
   type OrderView,
   type PlacedOrder,
   ValidationError,
-} from '@licensestore/shared';
-import type { Actor } from '@licensestore/shared/eventstore';
-import type { OrderAccess } from '@licensestore/shared/order-access';
+} from '@licensestore/domain';
+import type { Actor } from '@licensestore/domain/events';
+import type { OrderAccess } from '@licensestore/platform/order-access';
 import express, { type ErrorRequestHandler, type Request, Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';

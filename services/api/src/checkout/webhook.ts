@@ -1,4 +1,4 @@
-import { AppError, decimalAmount, IllegalStateError, ValidationError } from '@licensestore/shared';
+import { AppError, decimalAmount, IllegalStateError, ValidationError } from '@licensestore/domain';
 import type { Request, Response } from 'express';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';

@@ -4,9 +4,9 @@ import {
   signInLinkRequestSchema,
   signInTokenRequestSchema,
 } from '@licensestore/contract/customer-auth';
-import { customerEmailKey, ValidationError } from '@licensestore/shared';
-import type { Logger } from '@licensestore/shared/logging';
-import type { Mailer } from '@licensestore/shared/mail';
+import { customerEmailKey, ValidationError } from '@licensestore/domain';
+import type { Logger } from '@licensestore/platform/logging';
+import type { Mailer } from '@licensestore/platform/mail';
 import { type CookieOptions, type Request, type Response, Router } from 'express';
 import type { Redis } from 'ioredis';
 import { sessionToken } from '../auth/guards.js';

@@ -1,6 +1,6 @@
 import type { CustomerListFilters, CustomerView } from '@licensestore/contract/customers';
-import { customerEmailKey } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import { customerEmailKey } from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
 import type { Kysely, Selectable } from 'kysely';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
 import { containing, isWholeEmailAddress } from '../http/search.js';

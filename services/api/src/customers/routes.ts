@@ -1,6 +1,6 @@
 import { customerListFiltersSchema } from '@licensestore/contract/customers';
-import { NotFoundError } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import { NotFoundError } from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
 import { type Response, Router } from 'express';
 import type { Kysely } from 'kysely';
 import { requireBackOffice } from '../auth/guards.js';

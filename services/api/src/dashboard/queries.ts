@@ -1,5 +1,5 @@
-import type { DashboardView } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import type { DashboardView } from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
 import type { Kysely } from 'kysely';
 import { listStock } from '../license-keys/queries.js';
 import { listOrders } from '../orders/queries.js';

@@ -1,4 +1,4 @@
-import type { Database } from '@licensestore/shared/db';
+import type { Database } from '@licensestore/platform/db';
 import { Router } from 'express';
 import type { Kysely } from 'kysely';
 import { requireBackOffice } from '../auth/guards.js';

@@ -1,6 +1,6 @@
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore, Position } from '@licensestore/shared/eventstore';
-import { allProjectorDescriptors } from '@licensestore/shared/readmodel';
+import type { EventStore, Position } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import { allProjectorDescriptors } from '@licensestore/platform/readmodel';
 import type { Kysely } from 'kysely';
 
 export interface ProjectorLag {

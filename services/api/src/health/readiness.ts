@@ -1,6 +1,6 @@
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { allProjectorDescriptors } from '@licensestore/shared/readmodel';
+import type { EventStore } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import { allProjectorDescriptors } from '@licensestore/platform/readmodel';
 import type { Redis } from 'ioredis';
 import { type Kysely, sql } from 'kysely';
 import { projectionLag } from './projection-lag.js';

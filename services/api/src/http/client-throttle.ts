@@ -1,4 +1,4 @@
-import { TooManyRequestsError } from '@licensestore/shared';
+import { TooManyRequestsError } from '@licensestore/domain';
 import type { Router } from 'express';
 import type { Redis } from 'ioredis';
 import { countHits } from './fixed-windows.js';

@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
-import { AppError, NotFoundError, TooManyRequestsError } from '@licensestore/shared';
-import type { Logger } from '@licensestore/shared/logging';
+import { AppError, NotFoundError, TooManyRequestsError } from '@licensestore/domain';
+import type { Logger } from '@licensestore/platform/logging';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 
 /** Errors from express's own middleware (body-parser, serve-static) carry an HTTP status and sometimes a `type`. */

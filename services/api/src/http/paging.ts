@@ -5,8 +5,8 @@ import {
   SORT_DIRECTIONS,
   type SortDirection,
 } from '@licensestore/contract/paging';
-import { ValidationError } from '@licensestore/shared';
-import { unstorableCharacter } from '@licensestore/shared/text';
+import { ValidationError } from '@licensestore/domain';
+import { unstorableCharacter } from '@licensestore/domain/text';
 import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { z } from 'zod';
 import { isUuid } from './ids.js';

@@ -1,5 +1,5 @@
-import { ValidationError } from '@licensestore/shared';
-import { unstorableCharacter } from '@licensestore/shared/text';
+import { ValidationError } from '@licensestore/domain';
+import { unstorableCharacter } from '@licensestore/domain/text';
 import type { RequestHandler } from 'express';
 
 /** The segment decoded as a route's parameter is; null when it is not valid percent-encoded UTF-8. */

@@ -3,9 +3,9 @@ import {
   type ChannelMember,
   channelListener,
   Sequence,
-} from '@licensestore/shared/listen';
-import type { Logger } from '@licensestore/shared/logging';
-import { PROJECTION_CHECKPOINT_CHANNEL, parseCheckpointNotification } from '@licensestore/shared/readmodel';
+} from '@licensestore/platform/listen';
+import type { Logger } from '@licensestore/platform/logging';
+import { PROJECTION_CHECKPOINT_CHANNEL, parseCheckpointNotification } from '@licensestore/platform/readmodel';
 import type pg from 'pg';
 
 export interface ProjectionAdvancesHandlers {

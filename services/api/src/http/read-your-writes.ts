@@ -1,6 +1,6 @@
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { Logger } from '@licensestore/shared/logging';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 
 const WAIT_MS = 3000;
 

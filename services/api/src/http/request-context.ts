@@ -1,4 +1,4 @@
-import { timeOrderedId } from '@licensestore/shared/ids';
+import { timeOrderedId } from '@licensestore/platform/ids';
 import type { Express as App, Request } from 'express';
 import type { Session } from '../auth/sessions.js';
 import { atEveryRequestStart } from './request-start.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '@licensestore/shared/logging';
+import type { Logger } from '@licensestore/platform/logging';
 import type { Express, Response } from 'express';
 import { atEveryRequestStart } from './request-start.js';
 

@@ -1,4 +1,4 @@
-import { ValidationError } from '@licensestore/shared';
+import { ValidationError } from '@licensestore/domain';
 import type { Request, Response } from 'express';
 
 /**

@@ -1,4 +1,4 @@
-import { ForbiddenError } from '@licensestore/shared';
+import { ForbiddenError } from '@licensestore/domain';
 import type { Request, RequestHandler } from 'express';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

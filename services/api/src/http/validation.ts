@@ -1,4 +1,4 @@
-import { ValidationError } from '@licensestore/shared';
+import { ValidationError } from '@licensestore/domain';
 import type { ZodError, ZodType, z } from 'zod';
 
 const article = (type: string | undefined) => (type && /^[aeiou]/.test(type) ? 'an' : 'a');

@@ -1,4 +1,4 @@
-import { productChangesSchema, productFieldsSchema, ValidationError } from '@licensestore/shared';
+import { productChangesSchema, productFieldsSchema, ValidationError } from '@licensestore/domain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { parseRequest } from './validation.js';

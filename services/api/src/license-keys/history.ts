@@ -1,5 +1,5 @@
-import type { Database } from '@licensestore/shared/db';
-import type { KeyHistoryEntry, KeyHistoryTables, KeyHistoryView } from '@licensestore/shared/key-history';
+import type { KeyHistoryEntry, KeyHistoryView } from '@licensestore/domain/key-history';
+import type { Database, KeyHistoryTables } from '@licensestore/platform/db';
 import type { Kysely } from 'kysely';
 import { withAdminNames } from '../audit/events.js';
 import { masked, type RevealKey } from './reveal.js';

@@ -11,12 +11,13 @@ import {
   NotFoundError,
   productDecider,
   productStream,
-} from '@licensestore/shared';
-import { handleCommand, loadStream } from '@licensestore/shared/commands';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import { AppendTooLargeError, type EventStore, type Position } from '@licensestore/shared/eventstore';
-import type { KeyVault } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
+} from '@licensestore/domain';
+import { handleCommand, loadStream } from '@licensestore/domain/commands';
+import type { EventStore, Position } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { AppendTooLargeError } from '@licensestore/platform/eventstore';
+import type { KeyVault } from '@licensestore/platform/key-vault';
+import type { Logger } from '@licensestore/platform/logging';
 import type { Request } from 'express';
 import { adminCommandMetadata } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';

@@ -1,8 +1,8 @@
 import type { KeyListFilters, KeyListItem } from '@licensestore/contract/license-keys';
 import type { Page } from '@licensestore/contract/paging';
-import { ValidationError } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
-import { canonicalLicenseKey, KEY_TAIL_LENGTH, type KeyVault } from '@licensestore/shared/key-vault';
+import { ValidationError } from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
+import { canonicalLicenseKey, KEY_TAIL_LENGTH, type KeyVault } from '@licensestore/platform/key-vault';
 import type { Kysely } from 'kysely';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';
 import { keyRows } from './queries.js';

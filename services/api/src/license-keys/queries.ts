@@ -1,5 +1,5 @@
 import type { StockMismatch, StockView } from '@licensestore/contract/license-keys';
-import type { Database } from '@licensestore/shared/db';
+import type { Database } from '@licensestore/platform/db';
 import { type Kysely, sql } from 'kysely';
 
 /** A key of the inventory as the `license_keys` table holds it (sealed). */

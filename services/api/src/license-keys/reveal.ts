@@ -1,6 +1,6 @@
-import { maskedKey } from '@licensestore/shared/audit';
-import type { KeyVault } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
+import { maskedKey } from '@licensestore/domain/audit';
+import type { KeyVault } from '@licensestore/platform/key-vault';
+import type { Logger } from '@licensestore/platform/logging';
 import type { Request } from 'express';
 
 /** Opens a sealed key for an answer; null for none. */

@@ -15,7 +15,7 @@ import {
   matchesKeyFormat,
   NotFoundError,
   ValidationError,
-} from '@licensestore/shared';
+} from '@licensestore/domain';
 import express, { type Request, type Response, Router } from 'express';
 import { requireAdmin, requireBackOffice, signedInAdmin } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';

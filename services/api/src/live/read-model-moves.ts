@@ -1,5 +1,5 @@
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { Logger } from '@licensestore/shared/logging';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
 import { ProjectionAdvances } from '../http/projection-advances.js';
 
 /** Where one back-office page hears of the read model's moves. */

@@ -1,5 +1,5 @@
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { Logger } from '@licensestore/shared/logging';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
 import { Router } from 'express';
 import { requireBackOffice, sessionToken } from '../auth/guards.js';
 import type { SessionStore } from '../auth/sessions.js';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import { NotFoundError, UnauthenticatedError } from '@licensestore/shared';
+import { NotFoundError, UnauthenticatedError } from '@licensestore/domain';
 import type { RequestHandler } from 'express';
 
 const MAPPED_V4 = '::ffff:';

@@ -1,8 +1,8 @@
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import type { Logger } from '@licensestore/shared/logging';
-import { JOB_QUEUES } from '@licensestore/shared/metrics';
-import { countParkedEvents } from '@licensestore/shared/parked-events';
+import type { EventStore } from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
+import { JOB_QUEUES } from '@licensestore/platform/metrics';
+import { countParkedEvents } from '@licensestore/platform/parked-events';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';

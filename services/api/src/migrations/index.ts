@@ -1,4 +1,4 @@
-import { type Database, migrateToLatest, migratorFor } from '@licensestore/shared/db';
+import { type Database, migrateToLatest, migratorFor } from '@licensestore/platform/db';
 import type { Kysely, Migration } from 'kysely';
 import * as adminUsers from './2026-11-22-admin-users.js';
 import * as adminUserRoles from './2026-11-24-admin-user-roles.js';

@@ -1,4 +1,4 @@
-import { AppError } from '@licensestore/shared';
+import { AppError } from '@licensestore/domain';
 
 export class PayloadTooLargeError extends AppError {
   constructor(message: string) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { link, mkdir, open, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { IllegalStateError, ValidationError } from '@licensestore/shared';
+import { IllegalStateError, ValidationError } from '@licensestore/domain';
 import { isUuid } from '../http/ids.js';
 import { notAnImage, tooLarge } from './errors.js';
 import { MAX_IMAGE_BYTES, SNIFF_BYTES, sniffImageType } from './image-types.js';

@@ -5,8 +5,8 @@ import {
   normalizeUploadRequestSchema,
   type UploadUrlView,
 } from '@licensestore/contract/uploads';
-import { NotFoundError, ValidationError } from '@licensestore/shared';
-import type { Config } from '@licensestore/shared/config';
+import { NotFoundError, ValidationError } from '@licensestore/domain';
+import type { Config } from '@licensestore/platform/config';
 import express, { type Request, Router } from 'express';
 import { requireAdmin } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';

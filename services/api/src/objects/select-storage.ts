@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type Config, ConfigError, publicUrl } from '@licensestore/shared/config';
+import { type Config, ConfigError, publicUrl } from '@licensestore/platform/config';
 import { isSiteOrigin } from '../http/same-origin.js';
 import { LocalObjectStorage } from './local-storage.js';
 import { S3ObjectStorage } from './s3-storage.js';

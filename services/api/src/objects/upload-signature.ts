@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ForbiddenError } from '@licensestore/shared';
+import { ForbiddenError } from '@licensestore/domain';
 
 /**
  * Signs local upload URLs (`?expires=…&signature=…`) so that only an admin's POST /api/objects/upload can

@@ -3,8 +3,8 @@ import {
   type OrderView,
   type RevealChannel,
   type revealViewerSchema,
-} from '@licensestore/shared';
-import type { AccessPurpose, OrderAccess } from '@licensestore/shared/order-access';
+} from '@licensestore/domain';
+import type { AccessPurpose, OrderAccess } from '@licensestore/platform/order-access';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import { cookieValues, setCapabilityCookie } from '../http/cookies.js';

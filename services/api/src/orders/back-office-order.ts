@@ -1,7 +1,7 @@
-import { orderStream } from '@licensestore/shared';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import { orderStream } from '@licensestore/domain';
+import type { EventStore } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { isUuid } from '../http/ids.js';
 import { findBackOfficeOrder } from './queries.js';
 

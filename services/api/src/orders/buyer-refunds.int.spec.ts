@@ -1,7 +1,8 @@
 import { buyerOrderMoneySchema } from '@licensestore/contract/orders';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+import type { EventStore } from '@licensestore/domain/events';
+import { type DatabaseHandle, openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { silentLogger, startProjections } from '../../../../projections/src/index.js';
 import { appendOrder, orderCaptured, orderLine } from '../../../../projections/test/support/orders.js';

@@ -6,16 +6,16 @@ import {
   type OrderEvent,
   orderCustodyStream,
   type RevealChannel,
-} from '@licensestore/shared';
+} from '@licensestore/domain';
 import {
   type EventStore,
   type NewEvent,
   type NewEventMetadata,
   WrongExpectedRevisionError,
-} from '@licensestore/shared/eventstore';
-import { uuidText } from '@licensestore/shared/ids';
-import { deriveKey } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
+} from '@licensestore/domain/events';
+import { uuidText } from '@licensestore/platform/ids';
+import { deriveKey } from '@licensestore/platform/key-vault';
+import type { Logger } from '@licensestore/platform/logging';
 import type { Request } from 'express';
 import type { Redis } from 'ioredis';
 import type { RevealViewer } from './access.js';

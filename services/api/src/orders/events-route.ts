@@ -1,5 +1,5 @@
-import { AppError, NotFoundError, type OrderWithItemsView } from '@licensestore/shared';
-import type { Logger } from '@licensestore/shared/logging';
+import { AppError, NotFoundError, type OrderWithItemsView } from '@licensestore/domain';
+import type { Logger } from '@licensestore/platform/logging';
 import type { Request, RequestHandler, Response } from 'express';
 import { cookieValues } from '../http/cookies.js';
 import { eventStreamWriter } from '../http/event-stream.js';

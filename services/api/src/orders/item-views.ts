@@ -1,4 +1,4 @@
-import type { OrderItemView } from '@licensestore/shared';
+import type { OrderItemView } from '@licensestore/domain';
 import type { Request } from 'express';
 import { masked, type RevealKey } from '../license-keys/reveal.js';
 import type { KeyAccess } from './access.js';

@@ -1,7 +1,7 @@
 import type { OrderListFilters } from '@licensestore/contract/orders';
 import type { Page } from '@licensestore/contract/paging';
-import type { OrderView } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import type { OrderView } from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { PageParams } from '../http/paging.js';
 import { ORDER_KEYSET, type OrderSort, orderListQuery, pageOrders } from './queries.js';

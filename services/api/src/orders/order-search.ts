@@ -1,5 +1,5 @@
-import { customerEmailKey } from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+import { customerEmailKey } from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
 import type { ExpressionBuilder } from 'kysely';
 import { isUuid } from '../http/ids.js';
 import { containing, isWholeEmailAddress } from '../http/search.js';

@@ -1,4 +1,4 @@
-import type { Database } from '@licensestore/shared/db';
+import type { Database } from '@licensestore/platform/db';
 import { type Kysely, sql } from 'kysely';
 
 /**

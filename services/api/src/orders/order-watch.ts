@@ -1,6 +1,6 @@
-import type { OrderView } from '@licensestore/shared';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { Logger } from '@licensestore/shared/logging';
+import type { OrderView } from '@licensestore/domain';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import type { Logger } from '@licensestore/platform/logging';
 import { ProjectionAdvances } from '../http/projection-advances.js';
 import { orderVersions } from './order-versions.js';
 import type { StoredOrderItem } from './queries.js';

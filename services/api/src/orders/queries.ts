@@ -7,8 +7,8 @@ import {
   type OrderRefundView,
   type OrderView,
   toCents,
-} from '@licensestore/shared';
-import type { Database } from '@licensestore/shared/db';
+} from '@licensestore/domain';
+import type { Database } from '@licensestore/platform/db';
 import type { Kysely, Selectable } from 'kysely';
 import { isUuid } from '../http/ids.js';
 import { type Keyset, keysetPage, mapPage, type PageParams } from '../http/paging.js';

@@ -7,12 +7,12 @@ import {
   type OrderUnit,
   orderDecider,
   orderStream,
-} from '@licensestore/shared';
-import { type CommandOptions, handleCommand, loadStream } from '@licensestore/shared/commands';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore, NewEventMetadata, Position } from '@licensestore/shared/eventstore';
-import { timeOrderedId } from '@licensestore/shared/ids';
-import type { Logger } from '@licensestore/shared/logging';
+} from '@licensestore/domain';
+import { type CommandOptions, handleCommand, loadStream } from '@licensestore/domain/commands';
+import type { EventStore, NewEventMetadata, Position } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { timeOrderedId } from '@licensestore/platform/ids';
+import type { Logger } from '@licensestore/platform/logging';
 import { PayPalError, type PaypalClient, type PaypalRefund } from '../payments/index.js';
 
 export interface RefundDeps {

@@ -16,13 +16,13 @@ import {
   type RefundableUnitView,
   takeUnits,
   withKeysShownInCustody,
-} from '@licensestore/shared';
-import { handleCommand, loadStream } from '@licensestore/shared/commands';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import type { KeyVault } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
-import type { OrderAccess } from '@licensestore/shared/order-access';
+} from '@licensestore/domain';
+import { handleCommand, loadStream } from '@licensestore/domain/commands';
+import type { EventStore } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import type { KeyVault } from '@licensestore/platform/key-vault';
+import type { Logger } from '@licensestore/platform/logging';
+import type { OrderAccess } from '@licensestore/platform/order-access';
 import { type Request, type Response, Router } from 'express';
 import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
 import { setCapabilityCookie } from '../http/cookies.js';

@@ -1,4 +1,4 @@
-import { AppError, TooManyRequestsError } from '@licensestore/shared';
+import { AppError, TooManyRequestsError } from '@licensestore/domain';
 
 /** Bounds on the order event streams one api instance keeps open. */
 export interface OrderStreamLimits {

@@ -4,16 +4,15 @@ import {
   orderCustodyStream,
   orderStream,
   parseOrderEvent,
-} from '@licensestore/shared';
+} from '@licensestore/domain';
 import {
   type AuditEventView,
-  type AuditTables,
   maskKeys,
   maskOpened,
   type OrderHistoryEntry,
-} from '@licensestore/shared/audit';
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore, RecordedEvent } from '@licensestore/shared/eventstore';
+} from '@licensestore/domain/audit';
+import type { EventStore, RecordedEvent } from '@licensestore/domain/events';
+import type { AuditTables, Database } from '@licensestore/platform/db';
 import type { Kysely } from 'kysely';
 import { auditEventOf, withAdminNames } from '../audit/events.js';
 import type { RevealKey } from '../license-keys/reveal.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { backoffDelay } from '@licensestore/shared/backoff';
-import type { Logger } from '@licensestore/shared/logging';
+import { backoffDelay } from '@licensestore/domain/backoff';
+import type { Logger } from '@licensestore/platform/logging';
 import type { z } from 'zod';
 import {
   type CreateOrderRequest,

@@ -1,5 +1,5 @@
-import type { Config } from '@licensestore/shared/config';
-import { ConfigError } from '@licensestore/shared/config';
+import type { Config } from '@licensestore/platform/config';
+import { ConfigError } from '@licensestore/platform/config';
 import { PAYPAL_HOSTS } from './client.js';
 
 /** Where the in-process PayPal emulator is mounted on the app's own origin. */

@@ -1,6 +1,6 @@
-import { toCents } from '@licensestore/shared';
-import type { SellerDetails } from '@licensestore/shared/config';
-import { displayCents } from '@licensestore/shared/money/display';
+import { toCents } from '@licensestore/domain';
+import { displayCents } from '@licensestore/domain/money/display';
+import type { SellerDetails } from '@licensestore/platform/config';
 import PDFDocument from 'pdfkit';
 import type { Receipt } from './receipt.js';
 

@@ -6,8 +6,8 @@ import {
   orderStream,
   parseOrderEvent,
   toCents,
-} from '@licensestore/shared';
-import type { EventStore } from '@licensestore/shared/eventstore';
+} from '@licensestore/domain';
+import type { EventStore } from '@licensestore/domain/events';
 
 /** A refund on the receipt: money PayPal gave back, and when. */
 export interface ReceiptRefund {

@@ -1,7 +1,7 @@
-import { ForbiddenError, NotFoundError, orderNumber } from '@licensestore/shared';
-import type { SellerDetails } from '@licensestore/shared/config';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import type { OrderAccess } from '@licensestore/shared/order-access';
+import { ForbiddenError, NotFoundError, orderNumber } from '@licensestore/domain';
+import type { EventStore } from '@licensestore/domain/events';
+import type { SellerDetails } from '@licensestore/platform/config';
+import type { OrderAccess } from '@licensestore/platform/order-access';
 import { type Request, Router } from 'express';
 import { isUuid } from '../http/ids.js';
 import { keyAccess } from '../orders/access.js';

@@ -1,4 +1,4 @@
-import type { ProductFields } from '@licensestore/shared';
+import type { ProductFields } from '@licensestore/domain';
 
 /**
  * Colours and glyph of a product's box art (scripts/generate-product-images.ts): a family shares its glyph, and each

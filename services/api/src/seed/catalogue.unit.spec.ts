@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { downloadUrlProblem, productFieldsSchema, toCents } from '@licensestore/shared';
+import { downloadUrlProblem, productFieldsSchema, toCents } from '@licensestore/domain';
 import { describe, expect, it } from 'vitest';
 import { renderBoxArt } from './box-art.js';
 import { demoProducts, productImageUrl } from './catalogue.js';

@@ -5,18 +5,18 @@ import {
   licenseKeysStream,
   productDecider,
   productStream,
-} from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
-import type { Database } from '@licensestore/shared/db';
+} from '@licensestore/domain';
+import { handleCommand } from '@licensestore/domain/commands';
 import {
   type EventStore,
   type NewEventMetadata,
   type Position,
   streamCategory,
   WrongExpectedRevisionError,
-} from '@licensestore/shared/eventstore';
-import { timeOrderedId, uuidText } from '@licensestore/shared/ids';
-import type { KeyVault } from '@licensestore/shared/key-vault';
+} from '@licensestore/domain/events';
+import type { Database } from '@licensestore/platform/db';
+import { timeOrderedId, uuidText } from '@licensestore/platform/ids';
+import type { KeyVault } from '@licensestore/platform/key-vault';
 import { type Kysely, sql } from 'kysely';
 import { type DemoProduct, demoProducts, productImageUrl } from './catalogue.js';
 import { testimonialsAsOf } from './testimonials.js';

@@ -1,15 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { licenseKeysStream, productStream } from '@licensestore/shared';
-import { productDecider } from '@licensestore/shared/catalogue';
-import { handleCommand } from '@licensestore/shared/commands';
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import {
-  type EventStore,
-  openEventStore,
-  type RecordedEvent,
-  recordedOrThrow,
-} from '@licensestore/shared/eventstore';
-import { createKeyVault } from '@licensestore/shared/key-vault';
+import { licenseKeysStream, productStream } from '@licensestore/domain';
+import { productDecider } from '@licensestore/domain/catalogue';
+import { handleCommand } from '@licensestore/domain/commands';
+import { type EventStore, type RecordedEvent, recordedOrThrow } from '@licensestore/domain/events';
+import { type DatabaseHandle, openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
+import { createKeyVault } from '@licensestore/platform/key-vault';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { migrateReadModel } from '../../../../projections/src/migrations/index.js';
 import { createTestDatabase } from '../../../../test/support/database.js';

@@ -1,5 +1,5 @@
 import type { TestimonialView } from '@licensestore/contract/testimonials';
-import type { Database } from '@licensestore/shared/db';
+import type { Database } from '@licensestore/platform/db';
 import { Router } from 'express';
 import type { Kysely } from 'kysely';
 

@@ -1,5 +1,6 @@
-import { type DatabaseHandle, openDatabase } from '@licensestore/shared/db';
-import { type EventStore, openEventStore } from '@licensestore/shared/eventstore';
+import type { EventStore } from '@licensestore/domain/events';
+import { type DatabaseHandle, openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
 import { silentLogger, startProjections } from '../../../../projections/src/index.js';
 import { createTestDatabase } from '../../../../test/support/database.js';
 import { addKeys } from '../../../../workers/src/testing/store.js';

@@ -1,14 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { loadConfig, requireLicenseKeySecret } from '@licensestore/shared/config';
-import { createKeyVault, type KeyVault } from '@licensestore/shared/key-vault';
-import { recordingLogger } from '@licensestore/shared/logging';
-import { createOrderAccess, type OrderAccess } from '@licensestore/shared/order-access';
+import { loadConfig, requireLicenseKeySecret } from '@licensestore/platform/config';
+import { createKeyVault, type KeyVault } from '@licensestore/platform/key-vault';
+import { recordingLogger } from '@licensestore/platform/logging';
+import { createOrderAccess, type OrderAccess } from '@licensestore/platform/order-access';
 import { Redis } from 'ioredis';
 import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
 import { type Session, SessionStore } from '../../src/auth/sessions.js';
 import { type RunningApi, type StartApiOptions, startApi } from '../../src/main.js';
 
-export { type LogEntry, recordingLogger } from '@licensestore/shared/logging';
+export { type LogEntry, recordingLogger } from '@licensestore/platform/logging';
 
 export interface TestApi extends RunningApi {
   databaseUrl: string;

@@ -7,11 +7,11 @@ import {
   orderStream,
   productDecider,
   productStream,
-} from '@licensestore/shared';
-import { handleCommand } from '@licensestore/shared/commands';
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import type { EventStore, NewEventMetadata, RecordedEvent } from '@licensestore/shared/eventstore';
-import { waitForProjections } from '@licensestore/shared/readmodel';
+} from '@licensestore/domain';
+import { handleCommand } from '@licensestore/domain/commands';
+import type { EventStore, NewEventMetadata, RecordedEvent } from '@licensestore/domain/events';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { waitForProjections } from '@licensestore/platform/readmodel';
 
 export interface SeedProduct {
   name?: string;

@@ -1,6 +1,6 @@
-import type { DatabaseHandle } from '@licensestore/shared/db';
-import { listeningApplicationName } from '@licensestore/shared/listen';
-import { PROJECTION_CHECKPOINT_CHANNEL } from '@licensestore/shared/readmodel';
+import type { DatabaseHandle } from '@licensestore/platform/db';
+import { listeningApplicationName } from '@licensestore/platform/listen';
+import { PROJECTION_CHECKPOINT_CHANNEL } from '@licensestore/platform/readmodel';
 
 /** Connections of this database listening on the checkpoint channel now (they carry its name while they do). */
 export async function listeningConnections(database: DatabaseHandle): Promise<number> {

@@ -1,4 +1,4 @@
-import { recordingLogger } from '@licensestore/shared/logging';
+import { recordingLogger } from '@licensestore/platform/logging';
 import { testRedisUrl } from '../../../../test/support/database.js';
 import { startWorkers } from '../../../../workers/src/main.js';
 import { testSideEffects } from '../../../../workers/src/testing/fixtures.js';

@@ -1,4 +1,4 @@
-import type { OrderItemView, OrderView } from '@licensestore/shared';
+import type { OrderItemView, OrderView } from '@licensestore/domain';
 import { type EventStream, openEventStream } from './event-stream.js';
 
 export interface Snapshot {

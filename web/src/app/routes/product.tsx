@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { useParams } from 'wouter';
 import { Seo } from '@/components/seo/seo';
 import { Breadcrumb } from '@/components/ui/breadcrumb';

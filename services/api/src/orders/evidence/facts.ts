@@ -4,9 +4,9 @@ import {
   parseCheckoutEvent,
   parseOrderEvent,
   type RevealChannel,
-} from '@licensestore/shared';
-import { maskOpened } from '@licensestore/shared/audit';
-import { type RecordedEvent, streamCategory } from '@licensestore/shared/eventstore';
+} from '@licensestore/domain';
+import { maskOpened } from '@licensestore/domain/audit';
+import { type RecordedEvent, streamCategory } from '@licensestore/domain/events';
 import type { RevealKey } from '../../license-keys/reveal.js';
 import type { RevealViewer } from '../access.js';
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Actor, RecordedEvent } from '@licensestore/shared/eventstore';
+import type { Actor, RecordedEvent } from '@licensestore/domain/events';
 import { describe, expect, it } from 'vitest';
 import { orderCaptured, orderLine, statusChanged } from '../../../../../projections/test/support/orders.js';
 import { adminIdsOf, evidenceFacts, withAdminNames } from './facts.js';

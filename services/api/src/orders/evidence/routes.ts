@@ -1,14 +1,14 @@
 import type { KeyObject } from 'node:crypto';
-import { AppError, NotFoundError } from '@licensestore/shared';
+import { AppError, NotFoundError } from '@licensestore/domain';
+import type { EventStore } from '@licensestore/domain/events';
 import {
   EVIDENCE_EVENTS_FILE,
   EVIDENCE_MANIFEST_FILE,
   evidenceEvents,
-} from '@licensestore/shared/audit-export';
-import type { Database } from '@licensestore/shared/db';
-import type { EventStore } from '@licensestore/shared/eventstore';
-import type { KeyVault } from '@licensestore/shared/key-vault';
-import type { Logger } from '@licensestore/shared/logging';
+} from '@licensestore/platform/audit-export';
+import type { Database } from '@licensestore/platform/db';
+import type { KeyVault } from '@licensestore/platform/key-vault';
+import type { Logger } from '@licensestore/platform/logging';
 import { Router } from 'express';
 import { strToU8, zipSync } from 'fflate';
 import type { Kysely } from 'kysely';

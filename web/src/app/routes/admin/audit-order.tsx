@@ -1,4 +1,4 @@
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import { useParams } from 'wouter';
 import { Seo } from '@/components/seo/seo';
 import { OrderHistoryScreen } from '@/features/admin/audit/components/order-history-screen';

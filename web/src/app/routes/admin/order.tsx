@@ -1,4 +1,4 @@
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import { useParams } from 'wouter';
 import { Seo } from '@/components/seo/seo';
 import { OrderDetail } from '@/features/admin/orders/components/order-detail';

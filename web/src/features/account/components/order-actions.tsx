@@ -1,4 +1,4 @@
-import type { OrderWithItemsView } from '@licensestore/shared';
+import type { OrderWithItemsView } from '@licensestore/domain';
 import { ExternalLink, Mail } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button, buttonClasses } from '@/components/ui/button';

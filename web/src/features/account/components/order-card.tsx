@@ -1,6 +1,6 @@
 import type { MyOrderView } from '@licensestore/contract/orders';
-import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { OrderItemView, OrderKeyStatus } from '@licensestore/domain';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import { KeyStatusBadge } from '@/components/key-status-badge';
 import { LicenseKeyText } from '@/components/license-key-text';
 import { OrderStatusBadge } from '@/components/order-status-badge';

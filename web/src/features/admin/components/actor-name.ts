@@ -1,4 +1,4 @@
-import type { AuditEventView } from '@licensestore/shared/audit';
+import type { AuditEventView } from '@licensestore/domain/audit';
 /** Who recorded an event, as the server answers it: an admin's username comes as `name` while the admin exists. */
 export type EventActor = AuditEventView['actor'];
 

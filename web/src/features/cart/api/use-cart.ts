@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { createRef } from 'react';
 import { createStore } from '@/lib/store';
 import {

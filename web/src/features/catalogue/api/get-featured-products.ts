@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 import { productsQueryKey } from './get-products';

@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { Badge } from '@/components/ui/badge';
 import { formatPrice } from '@/lib/format';
 import { saleOf } from '@/lib/pricing';

@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { PackageSearch } from 'lucide-react';
 import { inCategory } from '../utils/categories';
 import { ProductGrid } from './product-grid';

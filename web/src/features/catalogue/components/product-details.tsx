@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import type { FaqEntry } from '@/lib/structured-data';
 import { WhatYouReceive, WhyBuyHere } from './product-extras';
 import { ProductFaq } from './product-faq';

@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { Check, Monitor, ShoppingCart } from 'lucide-react';
 import { PaymentIcons } from '@/components/payment-icons';
 import { Badge } from '@/components/ui/badge';

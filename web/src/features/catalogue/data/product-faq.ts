@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import type { FaqEntry } from '@/lib/structured-data';
 
 /** The six questions on every product page, shown as an accordion and emitted as FAQPage data. */

@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 
 /** The filter value that shows every product. */
 export const ALL_CATEGORIES = 'All';

@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { describe, expect, it } from 'vitest';
 import { ALL_CATEGORIES, categoriesOf, inCategory } from './categories';
 

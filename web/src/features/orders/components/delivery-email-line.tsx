@@ -1,4 +1,4 @@
-import type { OrderView } from '@licensestore/shared';
+import type { OrderView } from '@licensestore/domain';
 import { Mail } from 'lucide-react';
 import { keysTakenBack, type OrderStage } from '../utils/order-stage';
 

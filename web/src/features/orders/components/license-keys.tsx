@@ -1,4 +1,4 @@
-import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
+import type { OrderItemView, OrderKeyStatus } from '@licensestore/domain';
 import { Copy, KeyRound, LockKeyhole } from 'lucide-react';
 import { KeyStatusBadge } from '@/components/key-status-badge';
 import { LicenseKeyText } from '@/components/license-key-text';

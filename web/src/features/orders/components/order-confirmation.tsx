@@ -1,4 +1,4 @@
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import { Link } from 'wouter';
 import { OrderStatusBadge } from '@/components/order-status-badge';
 import { buttonClasses } from '@/components/ui/button';

@@ -1,5 +1,5 @@
 import type { BuyerOrderView } from '@licensestore/contract/orders';
-import type { OrderItemView } from '@licensestore/shared';
+import type { OrderItemView } from '@licensestore/domain';
 import { ReceiptLink } from '@/components/receipt-link';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { formatCents, formatPrice, toCents } from '@/lib/format';

@@ -1,4 +1,4 @@
-import type { OrderItemView } from '@licensestore/shared';
+import type { OrderItemView } from '@licensestore/domain';
 import { Download, ExternalLink } from 'lucide-react';
 
 /**

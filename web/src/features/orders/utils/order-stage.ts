@@ -1,5 +1,5 @@
 import type { BuyerOrderMoney } from '@licensestore/contract/orders';
-import type { OrderView } from '@licensestore/shared';
+import type { OrderView } from '@licensestore/domain';
 import { toCents } from '@/lib/format';
 
 /**

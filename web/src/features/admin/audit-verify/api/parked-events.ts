@@ -1,4 +1,4 @@
-import type { ParkedEventsView } from '@licensestore/shared/audit';
+import type { ParkedEventsView } from '@licensestore/domain/audit';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 

@@ -1,4 +1,4 @@
-import type { VerificationView } from '@licensestore/shared/audit-verify';
+import type { VerificationView } from '@licensestore/domain/audit-verify';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { answerOf, apiRequest, getJson } from '@/lib/api';
 import { toast } from '@/lib/toast';

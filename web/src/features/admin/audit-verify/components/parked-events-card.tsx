@@ -1,4 +1,4 @@
-import type { ParkedEventView } from '@licensestore/shared/audit';
+import type { ParkedEventView } from '@licensestore/domain/audit';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { type Columns, DataTable } from '@/components/ui/data-table';
 import { LoadError } from '@/components/ui/load-error';

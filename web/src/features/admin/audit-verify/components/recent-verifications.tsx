@@ -1,4 +1,4 @@
-import type { VerificationView } from '@licensestore/shared/audit-verify';
+import type { VerificationView } from '@licensestore/domain/audit-verify';
 import { Button } from '@/components/ui/button';
 import type { Columns } from '@/components/ui/data-table';
 import { QueryTable } from '@/components/ui/query-table';

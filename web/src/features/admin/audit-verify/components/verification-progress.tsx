@@ -1,4 +1,4 @@
-import type { VerificationView } from '@licensestore/shared/audit-verify';
+import type { VerificationView } from '@licensestore/domain/audit-verify';
 
 const number = (n: number) => n.toLocaleString('en-US');
 

@@ -1,4 +1,4 @@
-import type { Mismatch, VerifyReport } from '@licensestore/shared/audit-verify';
+import type { Mismatch, VerifyReport } from '@licensestore/domain/audit-verify';
 import { type Columns, DataTable } from '@/components/ui/data-table';
 import { formatDateTime } from '@/lib/date-time';
 

@@ -1,4 +1,4 @@
-import type { VerificationStatus } from '@licensestore/shared/audit-verify';
+import type { VerificationStatus } from '@licensestore/domain/audit-verify';
 import { cn } from '@/lib/cn';
 
 const LABELS: Record<VerificationStatus, string> = {

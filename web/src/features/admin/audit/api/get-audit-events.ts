@@ -1,4 +1,4 @@
-import type { AuditEventPage } from '@licensestore/shared/audit';
+import type { AuditEventPage } from '@licensestore/domain/audit';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 

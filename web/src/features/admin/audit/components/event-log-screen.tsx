@@ -1,4 +1,4 @@
-import type { AuditEventView } from '@licensestore/shared/audit';
+import type { AuditEventView } from '@licensestore/domain/audit';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button';

@@ -1,4 +1,4 @@
-import type { OrderAsOfView } from '@licensestore/shared/audit';
+import type { OrderAsOfView } from '@licensestore/domain/audit';
 import { useId, useState } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';

@@ -1,5 +1,5 @@
 import type { AdminStatusView } from '@licensestore/contract/back-office';
-import type { BackOfficeRole } from '@licensestore/shared/back-office';
+import type { BackOfficeRole } from '@licensestore/domain/back-office';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useLocation } from 'wouter';

@@ -1,4 +1,4 @@
-import type { DashboardView } from '@licensestore/shared';
+import type { DashboardView } from '@licensestore/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 

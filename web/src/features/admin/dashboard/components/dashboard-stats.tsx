@@ -1,4 +1,4 @@
-import type { DashboardView } from '@licensestore/shared';
+import type { DashboardView } from '@licensestore/domain';
 import { DollarSign, Package, ShoppingCart, Users } from 'lucide-react';
 import { formatPrice } from '@/lib/format';
 import { StatCard, StatCardSkeleton } from './stat-card';

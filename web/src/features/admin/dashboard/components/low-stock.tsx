@@ -1,4 +1,4 @@
-import type { DashboardView } from '@licensestore/shared';
+import type { DashboardView } from '@licensestore/domain';
 import { ArrowRight, TriangleAlert } from 'lucide-react';
 import { useId } from 'react';
 import { Link } from 'wouter';

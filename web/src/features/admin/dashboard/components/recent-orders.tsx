@@ -1,4 +1,4 @@
-import type { DashboardRecentOrderView } from '@licensestore/shared';
+import type { DashboardRecentOrderView } from '@licensestore/domain';
 import { useId } from 'react';
 import { Link } from 'wouter';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';

@@ -1,9 +1,9 @@
-import type { KeyHistoryView } from '@licensestore/shared/key-history';
+import type { KeyHistoryView } from '@licensestore/domain/key-history';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 import { keyHistoryKey } from '@/lib/reveal-license-key';
 
-export type { KeyHistoryEntry, KeyHistoryView } from '@licensestore/shared/key-history';
+export type { KeyHistoryEntry, KeyHistoryView } from '@licensestore/domain/key-history';
 
 export const keyHistoryQueryOptions = (keyId: string) =>
   queryOptions({

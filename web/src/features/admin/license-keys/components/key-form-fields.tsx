@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { Label } from '@/components/ui/label';
 import { Select } from '@/components/ui/select';
 import { productOptions } from './product-options';

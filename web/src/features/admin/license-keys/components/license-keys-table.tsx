@@ -1,5 +1,5 @@
 import type { KeyListItem } from '@licensestore/contract/license-keys';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import { Lock } from 'lucide-react';
 import { KeyHistoryLink } from '@/components/key-history-link';
 import { RevealableLicenseKey } from '@/components/revealable-license-key';

@@ -1,5 +1,5 @@
-import type { Product } from '@licensestore/shared';
-import { DEFAULT_KEY_FORMAT, keyFormatOf } from '@licensestore/shared/catalogue/key-format';
+import type { Product } from '@licensestore/domain';
+import { DEFAULT_KEY_FORMAT, keyFormatOf } from '@licensestore/domain/catalogue/key-format';
 import type { SelectOption } from '@/components/ui/select';
 
 /** The catalogue as select options, by name (names repeat rarely; the id keeps them apart). */

@@ -1,4 +1,4 @@
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import { eventTypeLabel } from '@/features/admin/audit/utils/event-types';
 import { actorName } from '@/features/admin/components/actor-name';
 import type { AuditDetail } from '@/features/admin/components/audit-details';

@@ -1,4 +1,4 @@
-import type { OrderHistoryEntry } from '@licensestore/shared/audit';
+import type { OrderHistoryEntry } from '@licensestore/domain/audit';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson } from '@/lib/api';
 import { ORDERS_KEY } from './get-orders';

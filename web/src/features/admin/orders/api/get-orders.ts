@@ -1,5 +1,5 @@
 import { backOfficeOrderSchema, orderItemsSchema } from '@licensestore/contract/orders';
-import type { OrderView } from '@licensestore/shared';
+import type { OrderView } from '@licensestore/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { getJson, getTaggedJson } from '@/lib/api';
 import { usePagedQuery } from '@/lib/paged-query';

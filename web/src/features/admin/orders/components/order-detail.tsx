@@ -1,4 +1,4 @@
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import { ArrowLeft, History } from 'lucide-react';
 import { Link } from 'wouter';
 import { buttonClasses } from '@/components/ui/button';

@@ -1,4 +1,4 @@
-import type { OrderItemView, OrderKeyStatus } from '@licensestore/shared';
+import type { OrderItemView, OrderKeyStatus } from '@licensestore/domain';
 import { KeyHistoryLink } from '@/components/key-history-link';
 import { KeyStatusBadge } from '@/components/key-status-badge';
 import { RevealableLicenseKey } from '@/components/revealable-license-key';

@@ -1,4 +1,4 @@
-import type { BackOfficeOrderView, OrderRefundView } from '@licensestore/shared';
+import type { BackOfficeOrderView, OrderRefundView } from '@licensestore/domain';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { actorName } from '@/features/admin/components/actor-name';

@@ -1,6 +1,6 @@
 import { ADMIN_STATUSES, type AdminStatus } from '@licensestore/contract/orders';
-import type { OrderView } from '@licensestore/shared';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { OrderView } from '@licensestore/domain';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import { useState } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Select } from '@/components/ui/select';

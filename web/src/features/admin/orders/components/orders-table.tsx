@@ -1,6 +1,6 @@
 import type { Page } from '@licensestore/contract/paging';
-import type { OrderView } from '@licensestore/shared';
-import { orderNumber } from '@licensestore/shared/orders/order-number';
+import type { OrderView } from '@licensestore/domain';
+import { orderNumber } from '@licensestore/domain/orders/order-number';
 import { Link } from 'wouter';
 import type { Columns } from '@/components/ui/data-table';
 import { PagedTable } from '@/components/ui/paged-table';

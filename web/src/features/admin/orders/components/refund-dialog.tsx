@@ -1,5 +1,5 @@
-import type { RefundableUnitView } from '@licensestore/shared';
-import { formatCents, toCents } from '@licensestore/shared/money';
+import type { RefundableUnitView } from '@licensestore/domain';
+import { formatCents, toCents } from '@licensestore/domain/money';
 import { Undo2 } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Button } from '@/components/ui/button';

@@ -1,4 +1,4 @@
-import type { OrderView } from '@licensestore/shared';
+import type { OrderView } from '@licensestore/domain';
 
 /**
  * Why the delivery email cannot be sent again, or null when it can: a refunded or cancelled order's license keys

@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { productsQueryKey } from '@/features/catalogue/api/get-products';
 import { answerOf, apiRequest } from '@/lib/api';

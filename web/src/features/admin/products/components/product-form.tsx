@@ -1,9 +1,9 @@
-import { INSTALLATION_NOTES_MAX_LENGTH } from '@licensestore/shared/catalogue/download-url';
+import { INSTALLATION_NOTES_MAX_LENGTH } from '@licensestore/domain/catalogue/download-url';
 import {
   DEFAULT_KEY_FORMAT,
   KEY_FORMAT_HELP,
   KEY_FORMAT_MAX_LENGTH,
-} from '@licensestore/shared/catalogue/key-format';
+} from '@licensestore/domain/catalogue/key-format';
 import { type FormEvent, useState } from 'react';
 import { FormActions } from '@/components/ui/form-actions';
 import { FormAlert } from '@/components/ui/form-alert';

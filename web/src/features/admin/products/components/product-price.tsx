@@ -1,4 +1,4 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { formatPrice } from '@/lib/format';
 
 /** The sale price with the regular one struck through when a sale price exists, else the regular price. */

@@ -1,5 +1,5 @@
 import type { StockMismatch } from '@licensestore/contract/license-keys';
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import { Pencil, Trash2 } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import type { Columns } from '@/components/ui/data-table';

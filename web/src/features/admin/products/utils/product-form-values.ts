@@ -1,9 +1,9 @@
-import type { Product } from '@licensestore/shared';
+import type { Product } from '@licensestore/domain';
 import {
   downloadUrlProblem,
   INSTALLATION_NOTES_MAX_LENGTH,
-} from '@licensestore/shared/catalogue/download-url';
-import { keyFormatProblem } from '@licensestore/shared/catalogue/key-format';
+} from '@licensestore/domain/catalogue/download-url';
+import { keyFormatProblem } from '@licensestore/domain/catalogue/key-format';
 
 /** What the form's inputs hold: text as typed, prices included (number inputs report strings). */
 export interface ProductFormValues {

@@ -1,5 +1,5 @@
 import { MIN_PASSWORD_LENGTH } from '@licensestore/contract/back-office';
-import { BACK_OFFICE_ROLES, type BackOfficeRole } from '@licensestore/shared/back-office';
+import { BACK_OFFICE_ROLES, type BackOfficeRole } from '@licensestore/domain/back-office';
 import { type FormEvent, useState } from 'react';
 import { Dialog } from '@/components/ui/dialog';
 import { FormActions } from '@/components/ui/form-actions';

@@ -1,0 +1,3 @@
+export * from './mask.js';
+export * from './order-as-of.js';
+export type * from './views.js';

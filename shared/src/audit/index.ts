@@ -1,4 +1,0 @@
-export * from './mask.js';
-export * from './order-as-of.js';
-export type * from './tables.js';
-export type * from './views.js';
