@@ -1,9 +1,9 @@
 // A paid PayPal order whose api failed between recording the capture and placing the order, with no retry from the
 // shopper and no webhook from PayPal: the workers place it, and it is delivered like any other.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { browserPost } from '../../services/api/test/support/purchase.js';
-import { type InProcessStore, startInProcessStore } from '../support/in-process-store.js';
-import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
+import { startStoreWithMailServer } from '../support/in-process-store.js';
+import { deliveriesByMessageId } from '../support/smtp-server.js';
 import { checkStoreInvariants } from '../support/store-invariants.js';
 
 /** Refuses every order append at the database, as an api that ends right after the checkout's append never makes it. */
@@ -19,21 +19,10 @@ DROP FUNCTION refuse_orders();
 `;
 
 describe('A capture recorded without its order', () => {
-  let store: InProcessStore | undefined;
-  let smtp: TestSmtpServer | undefined;
-
-  afterEach(async () => {
-    await store?.stop();
-    await smtp?.close();
-    store = undefined;
-  });
-
   it('becomes an order placed by the workers, with its keys and exactly one delivery e-mail', {
     timeout: 60_000,
   }, async () => {
-    smtp = await startTestSmtpServer();
-    await smtp.open();
-    store = await startInProcessStore({ smtpUrl: smtp.url, webhooks: false });
+    const { store, smtp } = await startStoreWithMailServer({ webhooks: false });
     const productId = await store.productWithKeys(1, { regularPrice: '20.00' });
     const post = browserPost(store.api.url);
     const created = await post('/paypal/order', {
@@ -65,14 +54,12 @@ describe('A capture recorded without its order', () => {
     expect(events.filter((event) => event.type === 'CheckoutCaptured')).toHaveLength(1);
     expect(events.filter((event) => event.type === 'OrderCaptured')).toHaveLength(0);
 
-    const current = store;
-    const server = smtp;
     await vi.waitFor(
       async () => {
         const state = await checkStoreInvariants(
-          current.eventStore,
-          deliveriesByMessageId(server.received),
-          current.capturedAtPaypal(),
+          store.eventStore,
+          deliveriesByMessageId(smtp.received),
+          store.capturedAtPaypal(),
         );
         expect(state.problems).toEqual([]);
         expect(state.paidOrders).toBe(1);
@@ -80,7 +67,7 @@ describe('A capture recorded without its order', () => {
       },
       { timeout: 30_000, interval: 250 },
     );
-    expect(server.received).toHaveLength(1);
-    expect(server.received[0]?.recipients).toEqual(['ada@example.com']);
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]?.recipients).toEqual(['ada@example.com']);
   });
 });

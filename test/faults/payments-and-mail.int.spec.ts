@@ -3,10 +3,10 @@
 
 import { silentLogger } from '@licensestore/platform/logging';
 import { verifyReadModels } from '@licensestore/projections/audit/verify';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { browserPost } from '../../services/api/test/support/purchase.js';
-import { type InProcessStore, startInProcessStore } from '../support/in-process-store.js';
-import { deliveriesByMessageId, startTestSmtpServer, type TestSmtpServer } from '../support/smtp-server.js';
+import { type InProcessStore, startStoreWithMailServer } from '../support/in-process-store.js';
+import { deliveriesByMessageId, type TestSmtpServer } from '../support/smtp-server.js';
 import { checkStoreInvariants } from '../support/store-invariants.js';
 
 const SHOPPERS = 3;
@@ -58,15 +58,6 @@ async function shop(store: InProcessStore, productId: string, shopper: number) {
 }
 
 describe('Faults outside the store, under a stream of purchases', () => {
-  let store: InProcessStore | undefined;
-  let smtp: TestSmtpServer | undefined;
-
-  afterEach(async () => {
-    await store?.stop();
-    await smtp?.close();
-    store = undefined;
-  });
-
   /** Waits until every paid order is delivered, then checks the log, the mail received and the read models. */
   async function expectNothingLostOrDoubled(current: InProcessStore, server: TestSmtpServer) {
     const captured = current.capturedAtPaypal();
@@ -97,50 +88,44 @@ describe('Faults outside the store, under a stream of purchases', () => {
   it('takes each payment once when PayPal answers too late: the retried capture or the webhook places the order', {
     timeout: 180_000,
   }, async () => {
-    smtp = await startTestSmtpServer();
-    await smtp.open();
-    store = await startInProcessStore({ smtpUrl: smtp.url, paypalTimeoutMs: 300, paypalRetries: 1 });
+    const { store, smtp } = await startStoreWithMailServer({ paypalTimeoutMs: 300, paypalRetries: 1 });
     const productId = await store.productWithKeys(SHOPPERS * ORDERS_EACH, { regularPrice: '20.00' });
-    const current = store;
-    const shoppers = Promise.all(Array.from({ length: SHOPPERS }, (_, n) => shop(current, productId, n)));
+    const shoppers = Promise.all(Array.from({ length: SHOPPERS }, (_, n) => shop(store, productId, n)));
 
     // PayPal does what it is asked but its answers are lost, until the answers to a few captures were.
-    current.paypal.setMode({ kind: 'lose answers', to: /^POST \S+\/capture$/ });
-    await vi.waitFor(() => expect(current.paypal.lostAnswers().length).toBeGreaterThanOrEqual(3), {
+    store.paypal.setMode({ kind: 'lose answers', to: /^POST \S+\/capture$/ });
+    await vi.waitFor(() => expect(store.paypal.lostAnswers().length).toBeGreaterThanOrEqual(3), {
       timeout: 30_000,
       interval: 50,
     });
-    current.paypal.setMode({ kind: 'pass' });
+    store.paypal.setMode({ kind: 'pass' });
     await shoppers;
 
-    await expectNothingLostOrDoubled(current, smtp);
+    await expectNothingLostOrDoubled(store, smtp);
   });
 
   it('delivers each e-mail exactly once when the mail server is down, then refuses, then is back', {
     timeout: 180_000,
   }, async () => {
-    smtp = await startTestSmtpServer();
-    store = await startInProcessStore({ smtpUrl: smtp.url });
+    const { store, smtp } = await startStoreWithMailServer({}, { mailServerOpen: false });
     const productId = await store.productWithKeys(SHOPPERS * ORDERS_EACH, { regularPrice: '20.00' });
-    const current = store;
-    const server = smtp;
-    const shoppers = Promise.all(Array.from({ length: SHOPPERS }, (_, n) => shop(current, productId, n)));
+    const shoppers = Promise.all(Array.from({ length: SHOPPERS }, (_, n) => shop(store, productId, n)));
 
     // Closed (connection refused) while the first orders are delivered, then refusing messages (451) for a while.
     const deliveryAttempts = () =>
-      current.eventStore
+      store.eventStore
         .readAll(null, 10_000)
         .then((events) => events.filter((e) => e.type === 'OrderFulfilled'));
     await vi.waitFor(async () => expect((await deliveryAttempts()).length).toBeGreaterThanOrEqual(3), {
       timeout: 30_000,
       interval: 100,
     });
-    server.refuse();
-    await server.open();
-    await server.until('a few messages refused', () => server.attempts() >= 3, 60_000);
-    server.accept();
+    smtp.refuse();
+    await smtp.open();
+    await smtp.until('a few messages refused', () => smtp.attempts() >= 3, 60_000);
+    smtp.accept();
     await shoppers;
 
-    await expectNothingLostOrDoubled(current, server);
+    await expectNothingLostOrDoubled(store, smtp);
   });
 });

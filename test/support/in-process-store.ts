@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { startPaypalSandbox } from '@licensestore/paypal-sandbox';
 import { silentLogger } from '@licensestore/platform/logging';
+import { onTestFinished } from 'vitest';
 import { startApiWithReadModel } from '../../services/api/test/support/api-with-read-model.js';
 import { startWorkers } from '../../workers/src/main.js';
 import { testSideEffects } from '../../workers/src/testing/fixtures.js';
 import { testRedisUrl } from './database.js';
 import { startFlakyHttpProxy } from './flaky-http-proxy.js';
+import { startTestSmtpServer } from './smtp-server.js';
 
 export interface InProcessStoreOptions {
   /** Where the workers send mail; unset: .eml files in a fresh directory. */
@@ -73,3 +75,19 @@ export async function startInProcessStore(options: InProcessStoreOptions = {}) {
 }
 
 export type InProcessStore = Awaited<ReturnType<typeof startInProcessStore>>;
+
+/**
+ * An in-process store whose mail goes to an SMTP server of its own, taking mail from the start unless
+ * `mailServerOpen` is false; both are stopped when the test finishes.
+ */
+export async function startStoreWithMailServer(
+  options: Omit<InProcessStoreOptions, 'smtpUrl'> = {},
+  { mailServerOpen = true } = {},
+) {
+  const smtp = await startTestSmtpServer();
+  onTestFinished(() => smtp.close());
+  if (mailServerOpen) await smtp.open();
+  const store = await startInProcessStore({ ...options, smtpUrl: smtp.url });
+  onTestFinished(() => store.stop());
+  return { store, smtp };
+}
