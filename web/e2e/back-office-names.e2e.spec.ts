@@ -91,7 +91,7 @@ describe('the back office names people and events in plain words', () => {
 
     const timeline = await refundedOrderTimeline(page);
     const timelineText = await timeline.innerText();
-    expect(timelineText).not.toMatch(/By Admin|License|LicenseKey|OrderCaptured/);
+    expect(timelineText).not.toMatch(/By Admin|Licence|LicenceKey|OrderCaptured/);
     expect(timelineText).toContain(`By ${ADMIN_USERNAME}`);
 
     const steps = await firstKeyHistory(page);
@@ -100,7 +100,7 @@ describe('the back office names people and events in plain words', () => {
     expect(stepsText).toContain('Added to stock by the demo data');
     expect(stepsText).toContain('Shown on the order confirmation page to the browser that paid');
     expect(stepsText).not.toMatch(UUID);
-    expect(stepsText).not.toMatch(/By Admin|address hash|License/);
+    expect(stepsText).not.toMatch(/By Admin|address hash|Licence/);
     const status = page.locator('dt', { hasText: 'Status' }).locator('xpath=following-sibling::dd[1]');
     expect(await status.innerText()).toMatch(/^[A-Z]/);
 
