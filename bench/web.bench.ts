@@ -21,6 +21,7 @@ import { freePort } from '../scripts/stack/free-port.js';
 import { ctrlC, freshEnv, killStore, spawnStore, waitForUrl } from '../scripts/testing/store-process.js';
 import { launchBrowser } from '../web/e2e/support/chromium.js';
 import { format, percentile, printTable } from './support/stats.js';
+import { buildWebClient } from './support/web-dist.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 500);
@@ -69,12 +70,7 @@ async function loadAndSettle(page: Page, url: string): Promise<void> {
 
 /** The storefront as production ships it, built into a scratch directory the store then serves (WEB_DIST). */
 async function buildStorefront(outDir: string): Promise<void> {
-  await build({
-    root: WEB,
-    configFile: join(WEB, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-  });
+  await buildWebClient(outDir);
   await writeFile(
     join(outDir, BASELINE_PAGE),
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Baseline</title>
