@@ -1,6 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './build/precompress';
 
 const API = 'http://localhost:5000';
 
@@ -32,7 +33,7 @@ function inlineScriptHashes(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), inlineScriptHashes()],
+  plugins: [react(), tailwindcss(), inlineScriptHashes(), precompress()],
   resolve: { tsconfigPaths: true },
   server: {
     proxy: {

@@ -36,6 +36,7 @@ import { customerAuthRoutes } from './customer-auth/routes.js';
 import { customerRoutes } from './customers/routes.js';
 import { dashboardRoutes } from './dashboard/routes.js';
 import { readiness } from './health/readiness.js';
+import { compressAnswers } from './http/compression.js';
 import { closeConnectionsWhenDraining } from './http/draining.js';
 import { errorHandler, notFound } from './http/errors.js';
 import { refuseUnstorablePaths } from './http/path-text.js';
@@ -254,6 +255,8 @@ export function createApp(deps: AppDeps): Express {
   // checkout routes, static file lookups): under load these answer from memory.
   app.use('/api', catalogue.reads);
   if (web) app.use(web.home);
+  // Everything after this is compressed on the fly; what is above sends bytes it keeps compressed.
+  app.use(compressAnswers());
   if (payments.embeddedSandbox && deps.payments?.sandbox)
     app.use(SANDBOX_MOUNT, deps.payments.sandbox.router);
   app.use(throttleCheckout(redis, deps.checkoutLimits));

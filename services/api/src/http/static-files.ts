@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler, Router } from 'express';
 import { cachedAnswer, sendCached } from './cached-answer.js';
+import { precompressedFiles } from './precompressed-files.js';
 
 const DAY = 24 * 60 * 60;
 
@@ -56,14 +57,18 @@ export function webClient(dist: string): WebClient | null {
   const shell = cachedAnswer(readFileSync(index), 'text/html; charset=utf-8');
   const scriptHashes = readScriptHashes(dist);
   const router = Router();
+  // Hashed names: a file's content never changes under its name, so browsers keep it for good.
+  const forGood = `public, max-age=${365 * DAY}, immutable`;
+  router.use('/assets', precompressedFiles(join(dist, 'assets'), forGood));
   router.use(
     '/assets',
     express.static(join(dist, 'assets'), {
       index: false,
       fallthrough: false,
-      setHeaders: (res) => res.setHeader('Cache-Control', `public, max-age=${365 * DAY}, immutable`),
+      setHeaders: (res) => res.setHeader('Cache-Control', forGood),
     }),
   );
+  router.use(precompressedFiles(dist, 'public, max-age=0'));
   router.use(express.static(dist, { index: false }));
   const page: RequestHandler = (req, res, next) => {
     const isPageLoad =
