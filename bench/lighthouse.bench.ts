@@ -21,8 +21,8 @@ import lighthouse, { type Config, type Result } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
 import { freePort } from '../scripts/stack/free-port.js';
 import { ctrlC, freshEnv, killStore, spawnStore, waitForUrl } from '../scripts/testing/store-process.js';
+import { buildWebClient } from '../web/build/build-web-client.js';
 import { format, printTable } from './support/stats.js';
-import { buildWebClient } from './support/web-dist.js';
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const;
 type Category = (typeof CATEGORIES)[number];

@@ -19,9 +19,9 @@ import type { Browser, Page, Request } from 'playwright-core';
 import { build, type Plugin } from 'vite';
 import { freePort } from '../scripts/stack/free-port.js';
 import { ctrlC, freshEnv, killStore, spawnStore, waitForUrl } from '../scripts/testing/store-process.js';
+import { buildWebClient } from '../web/build/build-web-client.js';
 import { launchBrowser } from '../web/e2e/support/chromium.js';
 import { format, percentile, printTable } from './support/stats.js';
-import { buildWebClient } from './support/web-dist.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 500);

@@ -1,7 +1,7 @@
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
-import { precompress } from './build/precompress';
+import { precompress } from './build/precompress.js';
 
 const API = 'http://localhost:5000';
 
@@ -12,7 +12,7 @@ const API = 'http://localhost:5000';
 function inlineScriptHashes(): Plugin {
   return {
     name: 'licensestore:inline-script-hashes',
-    apply: 'build',
+    apply: (_config, { command, isSsrBuild }) => command === 'build' && !isSsrBuild,
     enforce: 'post',
     async generateBundle(_options, bundle) {
       const html = bundle['index.html'];
@@ -43,4 +43,7 @@ export default defineConfig({
     },
   },
   build: { outDir: 'dist', emptyOutDir: true },
+  // The server entry carries its dependencies: the api loads it from wherever the build was put (WEB_DIST), with no
+  // node_modules beside it.
+  ssr: { noExternal: true },
 });

@@ -2,20 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'vite';
+import { buildWebClient } from '../../web/build/build-web-client.js';
 import { ROOT } from './store.js';
 
 const WEB = join(ROOT, 'web');
-
-/** The web client as production ships it (vite's production build), into `outDir`. */
-export async function buildWebClient(outDir: string): Promise<void> {
-  await build({
-    root: WEB,
-    configFile: join(WEB, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-  });
-}
 
 /**
  * A built web client for the store to serve: this checkout's web/dist when it has been built, otherwise a

@@ -58,7 +58,8 @@ import type { OrderStreamLimits } from './orders/stream-slots.js';
 import { createPaypalClient } from './payments/client.js';
 import { paymentsSetup, SANDBOX_MOUNT, type SandboxCredentials } from './payments/setup.js';
 import { receiptRoutes } from './receipts/routes.js';
-import { testimonialRoutes } from './testimonials/routes.js';
+import { serverRenderedPages } from './storefront/server-rendered-pages.js';
+import { listTestimonials, testimonialRoutes } from './testimonials/routes.js';
 
 export interface AppDeps {
   database: DatabaseHandle;
@@ -239,7 +240,22 @@ export function createApp(deps: AppDeps): Express {
   });
   deps.closing?.addEventListener('abort', () => void metrics.close(), { once: true });
 
-  const web = webClient(deps.webDist ?? WEB_DIST);
+  const webDist = deps.webDist ?? WEB_DIST;
+  const web = webClient(webDist, (shell) =>
+    serverRenderedPages({
+      dist: webDist,
+      shell,
+      site: {
+        origin: new URL(publicUrl(config)).origin,
+        read: (path) =>
+          path === '/api/testimonials'
+            ? listTestimonials(database.db)
+            : catalogue.read(path.replace(/^\/api/, '')),
+      },
+      keep: catalogue.keep,
+      logger,
+    }),
+  );
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);

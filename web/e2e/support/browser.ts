@@ -31,6 +31,21 @@ export async function openPage(
   return { page, errors, close: () => context.close() };
 }
 
+/**
+ * Opens `path` as a move within the running app, not a page load: the public pages arrive drawn by the server with
+ * their data, so what the browser shows while it asks the store itself (placeholders, a failed answer) is seen only
+ * when it comes from another page. The app starts on a page it alone draws (an unknown path), then moves as a link
+ * would, through the history API its router follows.
+ */
+export async function arriveInBrowser(page: Page, path: string): Promise<void> {
+  await page.goto('/no-such-page');
+  await page.getByRole('heading', { level: 1 }).waitFor();
+  await page.evaluate((to) => {
+    history.pushState(null, '', to);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+}
+
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export interface A11yViolation {

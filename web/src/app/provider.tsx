@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { ThemeProvider } from '@/components/theme/theme-provider';
 import { Toaster } from '@/components/ui/toaster';
@@ -37,10 +37,17 @@ class AppErrorBoundary extends Component<{ children: ReactNode }, { error: Error
   }
 }
 
-export function AppProvider({ children }: { children: ReactNode }) {
+/** `client`: the page's own on the server, which renders each request apart; the browser's one otherwise. */
+export function AppProvider({
+  children,
+  client = queryClient,
+}: {
+  children: ReactNode;
+  client?: QueryClient;
+}) {
   return (
     <AppErrorBoundary>
-      <QueryClientProvider client={queryClient}>
+      <QueryClientProvider client={client}>
         <ThemeProvider>
           {children}
           <Toaster />

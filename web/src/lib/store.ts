@@ -8,8 +8,12 @@ export interface Store<T> {
   use: () => T;
 }
 
-/** A value shared by components outside React's tree (the cart, toasts, the cart panel), read with useSyncExternalStore. */
-export function createStore<T>(initial: T): Store<T> {
+/**
+ * A value shared by components outside React's tree (the cart, toasts, the cart panel), read with useSyncExternalStore.
+ * `onServer` is what a page rendered on the server shows, and so what the browser's first render (the hydration)
+ * must show too; the browser's own value follows right after. Default: the initial value.
+ */
+export function createStore<T>(initial: T, onServer: T = initial): Store<T> {
   let value = initial;
   const listeners = new Set<() => void>();
   const get = () => value;
@@ -26,6 +30,6 @@ export function createStore<T>(initial: T): Store<T> {
       for (const listener of listeners) listener();
     },
     subscribe,
-    use: () => useSyncExternalStore(subscribe, get),
+    use: () => useSyncExternalStore(subscribe, get, () => onServer),
   };
 }

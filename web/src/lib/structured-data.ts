@@ -1,9 +1,10 @@
 import type { Product } from '@licensestore/domain';
 import { SITE_NAME, SUPPORT_EMAIL } from '@/config/site';
 import { priceToPay } from './pricing';
+import { siteOrigin } from './site-origin';
 
 /** Absolute URLs: structured data is read away from the page. */
-const absolute = (path: string) => new URL(path, window.location.origin).href;
+const absolute = (path: string) => new URL(path, siteOrigin()).href;
 
 export function organization() {
   return {

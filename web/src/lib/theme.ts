@@ -3,18 +3,9 @@ export type Theme = 'light' | 'dark';
 /** The same key and rule as the pre-paint script in index.html. */
 export const THEME_STORAGE_KEY = 'theme';
 
-export function storedTheme(): Theme | null {
-  try {
-    const value = localStorage.getItem(THEME_STORAGE_KEY);
-    return value === 'light' || value === 'dark' ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-/** No stored choice follows the system setting. */
-export const initialTheme = (): Theme =>
-  storedTheme() ?? (window.matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light');
+/** The theme on the page now: index.html's pre-paint script chose it (the stored choice, else the system's). */
+export const appliedTheme = (): Theme =>
+  document.documentElement.classList.contains('dark') ? 'dark' : 'light';
 
 export function applyTheme(theme: Theme): void {
   const root = document.documentElement;

@@ -1,6 +1,6 @@
 import type { DatabaseHandle } from '@licensestore/platform/db';
 import type { Logger } from '@licensestore/platform/logging';
-import { type CachedAnswer, cachedJson } from '../http/cached-answer.js';
+import type { CachedAnswer } from '../http/cached-answer.js';
 import { ProjectionAdvances } from '../http/projection-advances.js';
 
 const PRODUCTS_PROJECTOR = 'products';
@@ -18,13 +18,14 @@ interface Kept {
 }
 
 /**
- * The catalogue's answers (JSON bytes and strong ETag) kept in memory, so a browsing storefront costs no query.
+ * The catalogue's answers (JSON bytes and strong ETag, and the storefront's pages drawn from them) kept in memory, so
+ * a browsing storefront costs no query.
  * Only the products projector writes what they are made of, and each of its commits NOTIFYs its checkpoint: on that
  * notification (LISTEN on one pooled connection) every answer is dropped, so every instance sees a change as soon
  * as Postgres announces it. The instance that made the change drops them itself too, before it answers the write
  * (`invalidate`), so its caller reads it at once. Nothing is served from memory without a working LISTEN: before it
  * is up, or once its connection broke (notifications may have been missed), answers come from the database.
- * Only found products are kept: keys are bounded by the catalogue, not by what callers ask for.
+ * Only what was found is kept (null is not): keys are bounded by the catalogue, not by what callers ask for.
  */
 export class CatalogueCache {
   /** Only while listening: dropped whenever a change is announced or could have gone unheard. */
@@ -62,13 +63,13 @@ export class CatalogueCache {
   }
 
   /** The answer under `key`, from memory or from `load` (null: nothing to answer, not kept). */
-  async get(key: string, load: () => Promise<object | null>): Promise<CachedAnswer | null> {
+  async get(key: string, load: () => Promise<CachedAnswer | null>): Promise<CachedAnswer | null> {
     const listener = await this.listening();
     // The connection may have broken while this caller waited: then nothing may be kept.
-    if (!listener || this.listener !== listener) return toAnswer(await load());
+    if (!listener || this.listener !== listener) return load();
     const found = this.answers.get(key);
     if (found) return found.loading;
-    const kept: Kept = { loading: load().then(toAnswer) };
+    const kept: Kept = { loading: load() };
     this.answers.set(key, kept);
     const forget = () => {
       if (this.answers.get(key) === kept) this.answers.delete(key);
@@ -112,5 +113,3 @@ export class CatalogueCache {
     }
   }
 }
-
-const toAnswer = (value: object | null): CachedAnswer | null => (value === null ? null : cachedJson(value));

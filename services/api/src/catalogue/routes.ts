@@ -14,9 +14,9 @@ import { type Config, publicUrl } from '@licensestore/platform/config';
 import type { DatabaseHandle } from '@licensestore/platform/db';
 import { timeOrderedId } from '@licensestore/platform/ids';
 import type { Logger } from '@licensestore/platform/logging';
-import { type Request, type RequestHandler, Router } from 'express';
+import { type Request, Router } from 'express';
 import { adminCommandMetadata, requireAdmin, requireBackOffice } from '../auth/guards.js';
-import { sendCached } from '../http/cached-answer.js';
+import { type CachedAnswer, cachedJson, sendCached } from '../http/cached-answer.js';
 import { isUuid } from '../http/ids.js';
 import { awaitReadModel } from '../http/read-your-writes.js';
 import { ifMatchRevision, setRevisionTag } from '../http/revision-tags.js';
@@ -26,6 +26,8 @@ import { siteImagePath } from './image-url.js';
 import { findProduct, listFeaturedProducts, listProducts } from './queries.js';
 
 const productNotFound = () => new NotFoundError('Product not found');
+
+const PRODUCT_PATH = /^\/products\/([^/]+)$/;
 
 /** A product as the API answers it, from the fields its stream holds. */
 const productView = (id: string, fields: ProductFields): Product => ({
@@ -65,6 +67,16 @@ const CATALOGUE_CACHE_CONTROL = 'no-cache';
 export function catalogueRoutes({ config, database, eventStore, logger, closing }: CatalogueRoutesDeps): {
   reads: Router;
   writes: Router;
+  /** The body a public read at `path` (under /api) answers, parsed, or null when it answers 404. */
+  read: (path: string) => Promise<unknown>;
+  /**
+   * What `load` makes (a page drawn from the catalogue), kept under `key` until the catalogue next changes; null is
+   * not kept.
+   */
+  keep: (
+    key: string,
+    load: () => Promise<CachedAnswer | null>,
+  ) => Promise<CachedAnswer | null> | CachedAnswer;
 } {
   const reads = Router();
   const writes = Router();
@@ -93,36 +105,35 @@ export function catalogueRoutes({ config, database, eventStore, logger, closing 
     return outcome.state.status === 'active' ? productView(command.productId, outcome.state.fields) : null;
   };
 
-  /**
-   * Answers from memory without waiting when it is there (nearly always), else once loaded; nothing to answer (an
-   * unknown product) is 404.
-   */
-  const serve =
-    (
-      answerFor: (req: Request) => [key: string, load: () => Promise<Product | Product[] | null>],
-    ): RequestHandler =>
-    async (req, res) => {
-      const [key, load] = answerFor(req);
-      const answer = cache.kept(key) ?? (await cache.get(key, load));
-      if (!answer) throw productNotFound();
-      sendCached(req, res, answer, CATALOGUE_CACHE_CONTROL);
-    };
+  /** The answer of a public read by its path under /api (as it is kept: JSON), or null for nothing to answer. */
+  const answerAt = (path: string): Promise<CachedAnswer | null> | CachedAnswer | null => {
+    const found = publicRead(path);
+    if (!found) return null;
+    const [key, load] = found;
+    // From memory without waiting when it is there (nearly always), else once loaded.
+    return (
+      cache.kept(key) ??
+      cache.get(key, async () => {
+        const value = await load();
+        return value === null ? null : cachedJson(value);
+      })
+    );
+  };
 
-  reads.get(
-    '/products',
-    serve(() => ['products', () => listProducts(db)]),
-  );
-  reads.get(
-    '/products/featured',
-    serve(() => ['featured', () => listFeaturedProducts(db)]),
-  );
-  reads.get(
-    '/products/:id',
-    serve((req) => {
-      const id = productId(req);
-      return [`product:${id}`, () => findProduct(db, id)];
-    }),
-  );
+  /** The public reads by path: the list, the featured list, one product by id (an unknown one is not kept). */
+  const publicRead = (path: string): [key: string, load: () => Promise<object | null>] | null => {
+    if (path === '/products') return ['products', () => listProducts(db)];
+    if (path === '/products/featured') return ['featured', () => listFeaturedProducts(db)];
+    const id = PRODUCT_PATH.exec(path)?.[1];
+    if (id === undefined || !isUuid(id)) return null;
+    return [`product:${id.toLowerCase()}`, () => findProduct(db, id.toLowerCase())];
+  };
+
+  reads.get(['/products', '/products/featured', '/products/:id'], async (req, res) => {
+    const answer = await answerAt(req.path);
+    if (!answer) throw productNotFound();
+    sendCached(req, res, answer, CATALOGUE_CACHE_CONTROL);
+  });
 
   // What the edit form starts from: the product as its stream holds it and the revision that is (the ETag its save
   // sends back as If-Match). From the stream, not the read model, which may not have caught up: a tag newer than
@@ -167,5 +178,13 @@ export function catalogueRoutes({ config, database, eventStore, logger, closing 
     res.status(204).end();
   });
 
-  return { reads, writes };
+  return {
+    reads,
+    writes,
+    read: async (path) => {
+      const answer = await answerAt(path);
+      return answer === null ? null : JSON.parse(answer.body.toString('utf8'));
+    },
+    keep: (key, load) => cache.kept(key) ?? cache.get(key, load),
+  };
 }

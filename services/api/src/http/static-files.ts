@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type RequestHandler, Router } from 'express';
-import { cachedAnswer, sendCached } from './cached-answer.js';
+import { type CachedAnswer, cachedAnswer, sendCached } from './cached-answer.js';
 import { precompressedFiles } from './precompressed-files.js';
 
 const DAY = 24 * 60 * 60;
@@ -47,14 +47,23 @@ function readScriptHashes(dist: string): string[] {
 }
 
 /**
- * The built web client (web/dist) when it exists: hashed assets cached for good, index.html revalidated on every
- * use (it names the current assets), and index.html for any other page a browser asks for, so client-side routes
- * survive a reload. index.html is read once, like the script hashes its CSP allows: a new build needs a restart.
+ * A page drawn on the server for a URL (a public storefront page), or null when the browser draws it: given the
+ * built index.html, which every page is drawn into.
  */
-export function webClient(dist: string): WebClient | null {
+export type PageSource = (shell: Buffer) => (url: string) => Promise<CachedAnswer | null>;
+
+/**
+ * The built web client (web/dist) when it exists: hashed assets cached for good, a page revalidated on every use
+ * (it names the current assets), drawn on the server when `pages` draws it, else index.html for the browser to draw,
+ * so client-side routes survive a reload. index.html is read once, like the script hashes its CSP allows: a new build
+ * needs a restart.
+ */
+export function webClient(dist: string, pages?: PageSource): WebClient | null {
   const index = join(dist, 'index.html');
   if (!existsSync(index)) return null;
-  const shell = cachedAnswer(readFileSync(index), 'text/html; charset=utf-8');
+  const html = readFileSync(index);
+  const shell = cachedAnswer(html, 'text/html; charset=utf-8');
+  const drawn = pages?.(html);
   const scriptHashes = readScriptHashes(dist);
   const router = Router();
   // Hashed names: a file's content never changes under its name, so browsers keep it for good.
@@ -70,11 +79,11 @@ export function webClient(dist: string): WebClient | null {
   );
   router.use(precompressedFiles(dist, 'public, max-age=0'));
   router.use(express.static(dist, { index: false }));
-  const page: RequestHandler = (req, res, next) => {
+  const page: RequestHandler = async (req, res, next) => {
     const isPageLoad =
       (req.method === 'GET' || req.method === 'HEAD') && req.get('accept')?.includes('text/html');
     if (!isPageLoad) return next();
-    sendCached(req, res, shell, 'no-cache');
+    sendCached(req, res, (await drawn?.(req.originalUrl)) ?? shell, 'no-cache');
   };
   router.use(page);
   const home: RequestHandler = (req, res, next) => (req.path === '/' ? page(req, res, next) : next());

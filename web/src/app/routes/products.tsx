@@ -1,5 +1,4 @@
-import { useState } from 'react';
-import { Link, useSearch } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import { Seo } from '@/components/seo/seo';
 import { Breadcrumb } from '@/components/ui/breadcrumb';
 import { LoadError } from '@/components/ui/load-error';
@@ -8,7 +7,13 @@ import { useProducts } from '@/features/catalogue/api/get-products';
 import { CategoryFilter } from '@/features/catalogue/components/category-filter';
 import { ProductCatalog } from '@/features/catalogue/components/product-catalog';
 import { ProductGridSkeleton } from '@/features/catalogue/components/product-grid';
-import { ALL_CATEGORIES, categoriesOf } from '@/features/catalogue/utils/categories';
+import {
+  ALL_CATEGORIES,
+  CATEGORY_PARAM,
+  categoriesOf,
+  productsUrl,
+  SALE_PARAM,
+} from '@/features/catalogue/utils/categories';
 import { saleOf } from '@/lib/pricing';
 import { breadcrumbList } from '@/lib/structured-data';
 
@@ -21,9 +26,6 @@ const CRUMBS = [
   { name: 'Home', path: '/' },
   { name: 'Products', path: '/products' },
 ];
-
-/** `/products?sale` (the promo banner's "Shop the sale") lists only the products on sale. */
-const SALE_PARAM = 'sale';
 
 const SALE_SEO = {
   title: 'Products on Sale',
@@ -45,8 +47,10 @@ const seoFor = (category: string) =>
 
 export default function ProductsRoute() {
   const { data: products, isPending, isError, error, refetch, isFetching } = useProducts();
-  const [category, setCategory] = useState(ALL_CATEGORIES);
-  const saleOnly = new URLSearchParams(useSearch()).has(SALE_PARAM);
+  const search = new URLSearchParams(useSearch());
+  const [, navigate] = useLocation();
+  const saleOnly = search.has(SALE_PARAM);
+  const category = search.get(CATEGORY_PARAM) || ALL_CATEGORIES;
   const listed = saleOnly ? products?.filter((product) => saleOf(product)) : products;
 
   return (
@@ -96,7 +100,8 @@ export default function ProductsRoute() {
           <CategoryFilter
             categories={categoriesOf(listed ?? [])}
             selected={category}
-            onSelect={setCategory}
+            saleOnly={saleOnly}
+            onSelect={(chosen) => navigate(productsUrl(chosen, saleOnly), { replace: true })}
           />
           <ProductCatalog products={listed ?? []} category={category} />
         </>

@@ -1,5 +1,6 @@
-import { useEffect } from 'react';
+import { useContext, useEffect } from 'react';
 import { pageTitle } from '@/config/site';
+import { PageHeadContext } from './page-head';
 
 export interface SeoProps {
   /** The page's own title; the site name is appended. */
@@ -30,10 +31,12 @@ function setMeta(attribute: 'name' | 'property', key: string, content: string | 
 const jsonLd = (data: object) => JSON.stringify(data).replace(/</g, '\\u003c');
 
 /**
- * The page's title, meta description and robots rule, updated in place (index.html carries the defaults a crawler
- * without JavaScript sees), and its structured data. JSON-LD is data, not script, so the CSP does not block it.
+ * The page's title, meta description and robots rule, written into the head by the server for a page it renders and
+ * updated in place as the browser moves between pages (index.html carries the defaults of the others), and its
+ * structured data. JSON-LD is data, not script, so the CSP does not block it.
  */
 export function Seo({ title, description, noindex = false, structuredData = [] }: SeoProps) {
+  useContext(PageHeadContext)?.({ title: pageTitle(title), description, noindex });
   useEffect(() => {
     document.title = pageTitle(title);
     setMeta('name', 'description', description);

@@ -1,5 +1,5 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import { applyTheme, initialTheme, storeTheme, THEME_STORAGE_KEY, type Theme } from '@/lib/theme';
+import { createContext, type ReactNode, useCallback, useContext, useMemo, useSyncExternalStore } from 'react';
+import { appliedTheme, applyTheme, storeTheme, THEME_STORAGE_KEY, type Theme } from '@/lib/theme';
 
 interface ThemeContextValue {
   theme: Theme;
@@ -9,26 +9,40 @@ interface ThemeContextValue {
 
 const ThemeContext = createContext<ThemeContextValue | null>(null);
 
-export function ThemeProvider({ children }: { children: ReactNode }) {
-  // index.html has applied this theme before the first paint; state only mirrors it.
-  const [theme, setThemeState] = useState<Theme>(initialTheme);
+const listeners = new Set<() => void>();
+const changed = () => {
+  for (const listener of listeners) listener();
+};
 
-  useEffect(() => applyTheme(theme), [theme]);
-
+function subscribe(listener: () => void) {
+  listeners.add(listener);
   // A choice made in another tab follows here.
-  useEffect(() => {
-    const onStorage = (event: StorageEvent) => {
-      if (event.key === THEME_STORAGE_KEY && (event.newValue === 'light' || event.newValue === 'dark')) {
-        setThemeState(event.newValue);
-      }
-    };
-    window.addEventListener('storage', onStorage);
-    return () => window.removeEventListener('storage', onStorage);
-  }, []);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === THEME_STORAGE_KEY && (event.newValue === 'light' || event.newValue === 'dark')) {
+      applyTheme(event.newValue);
+      changed();
+    }
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+/**
+ * The theme is the one on the page's root element, which index.html's pre-paint script sets before anything is
+ * drawn: the page never shows another. A page rendered on the server cannot know it, so the server and the browser's
+ * hydration draw the light theme's toggle, and the browser then re-renders with the applied one; the page's colours
+ * come from the root element's class all along, so only the toggle's icon changes.
+ */
+export function ThemeProvider({ children }: { children: ReactNode }) {
+  const theme = useSyncExternalStore(subscribe, appliedTheme, () => 'light' as const);
 
   const setTheme = useCallback((next: Theme) => {
     storeTheme(next);
-    setThemeState(next);
+    applyTheme(next);
+    changed();
   }, []);
   const toggleTheme = useCallback(() => setTheme(theme === 'dark' ? 'light' : 'dark'), [theme, setTheme]);
 

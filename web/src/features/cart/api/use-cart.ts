@@ -18,7 +18,10 @@ function readStorage(): string | null {
   }
 }
 
-const lines = createStore<CartLine[]>(parseCart(readStorage()));
+const inBrowser = typeof window !== 'undefined';
+
+// A page rendered on the server knows no cart: it shows an empty one, which the browser's fills after hydration.
+const lines = createStore<CartLine[]>(inBrowser ? parseCart(readStorage()) : [], []);
 
 function save(next: CartLine[]) {
   try {
@@ -30,9 +33,11 @@ function save(next: CartLine[]) {
 }
 
 // The same cart in another tab follows here.
-window.addEventListener('storage', (event) => {
-  if (event.key === CART_STORAGE_KEY || event.key === null) lines.set(parseCart(readStorage()));
-});
+if (inBrowser) {
+  window.addEventListener('storage', (event) => {
+    if (event.key === CART_STORAGE_KEY || event.key === null) lines.set(parseCart(readStorage()));
+  });
+}
 
 export const cart = {
   add: (product: Product) => save(addLine(lines.get(), product)),
