@@ -12,8 +12,10 @@
  * performance ≥ 90 on /checkout, and accessibility, best practices and SEO at 100 on every page (the checkout keeps its
  * noindex, so its SEO score is not a target). Desktop figures are printed for comparison, not judged.
  * Each page is audited once after one discarded load that warms the server (first queries, JIT).
+ * BENCH_LIGHTHOUSE_REPORTS=<dir> also writes each full report there (`mobile-products.json`…), for the audits'
+ * details: what blocked rendering, which scripts ran longest, what was never used.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launch } from 'chrome-launcher';
@@ -79,6 +81,8 @@ function targetsOf(audit: Audit): Target[] {
 }
 
 const seconds = (ms: number) => `${format(ms / 1000, 1)} s`;
+const REPORTS = process.env.BENCH_LIGHTHOUSE_REPORTS;
+const ATTEMPTS = 3;
 
 async function audit(
   port: number,
@@ -87,15 +91,12 @@ async function audit(
   path: string,
   formFactor: Audit['formFactor'],
 ): Promise<Audit> {
-  const config: Config | undefined = formFactor === 'desktop' ? desktopConfig : undefined;
-  const result = await lighthouse(
-    `${origin}${path}`,
-    { port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES] },
-    config,
-  );
-  if (!result) throw new Error(`${path}: Lighthouse returned no result`);
-  const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`${path}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const lhr = await lighthouseReport(port, `${origin}${path}`, formFactor);
+  if (REPORTS) {
+    await mkdir(REPORTS, { recursive: true });
+    const name = page.replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '') || 'home';
+    await writeFile(join(REPORTS, `${formFactor}-${name}.json`), JSON.stringify(lhr, null, 1));
+  }
   return {
     page,
     formFactor,
@@ -106,6 +107,26 @@ async function audit(
       Object.entries(METRICS).map(([metric, id]) => [metric, numericValue(lhr, id)]),
     ) as Audit['metrics'],
   };
+}
+
+/**
+ * Lighthouse's report of one load; a run whose trace recording failed (NO_NAVSTART and the like, which Lighthouse
+ * itself says to run again) is run again, up to ATTEMPTS in all.
+ */
+async function lighthouseReport(port: number, url: string, formFactor: Audit['formFactor']): Promise<Result> {
+  const config: Config | undefined = formFactor === 'desktop' ? desktopConfig : undefined;
+  for (let attempt = 1; ; attempt++) {
+    const result = await lighthouse(
+      url,
+      { port, logLevel: 'error', output: 'json', onlyCategories: [...CATEGORIES] },
+      config,
+    );
+    if (!result) throw new Error(`${url}: Lighthouse returned no result`);
+    const { runtimeError } = result.lhr;
+    if (!runtimeError) return result.lhr;
+    if (attempt === ATTEMPTS) throw new Error(`${url}: ${runtimeError.code} ${runtimeError.message}`);
+    console.error(`${url} (${formFactor}): ${runtimeError.code}, running it again`);
+  }
 }
 
 function numericValue(lhr: Result, id: string): number {

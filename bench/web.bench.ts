@@ -6,9 +6,9 @@
  *   npm run bench:web
  *
  * The web client is built with vite into a scratch directory and served by the store started as `npm start` starts
- * it (its own Postgres, Redis and demo catalogue). The store sends assets uncompressed (a CDN or proxy compresses in
- * production), so sizes are each response body gzipped here with node:zlib at level 9. Every load uses a fresh
- * browser context: an empty cache, as on a first visit. Knobs: BENCH_RUNS (7), BENCH_SETTLE_MS (500).
+ * it (its own Postgres, Redis and demo catalogue). Sizes are each response body as the page reads it (decoded),
+ * gzipped here with node:zlib at level 9, so they compare with earlier runs whatever the store sends. Every load
+ * uses a fresh browser context: an empty cache, as on a first visit. Knobs: BENCH_RUNS (7), BENCH_SETTLE_MS (500).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';

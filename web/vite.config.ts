@@ -1,6 +1,8 @@
+import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { inlineStylesheet } from './build/inline-stylesheet.js';
 import { precompress } from './build/precompress.js';
 
 const API = 'http://localhost:5000';
@@ -33,8 +35,16 @@ function inlineScriptHashes(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), inlineScriptHashes(), precompress()],
-  resolve: { tsconfigPaths: true },
+  plugins: [react(), tailwindcss(), inlineStylesheet(), inlineScriptHashes(), precompress()],
+  resolve: {
+    tsconfigPaths: true,
+    alias: [
+      {
+        find: /^zod$/,
+        replacement: fileURLToPath(new URL('./src/lib/zod-without-eval.ts', import.meta.url)),
+      },
+    ],
+  },
   server: {
     proxy: {
       '/api': API,

@@ -1,4 +1,3 @@
-import './lib/zod-without-eval';
 import type { RenderedPage, RenderSite, StorefrontRenderer } from '@licensestore/contract/server-rendering';
 import { dehydrate } from '@tanstack/react-query';
 import { prerenderToNodeStream } from 'react-dom/static';

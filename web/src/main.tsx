@@ -1,4 +1,3 @@
-import './lib/zod-without-eval';
 import { hydrate } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';

@@ -1,6 +1,5 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { ThemeProvider } from '@/components/theme/theme-provider';
 import { Toaster } from '@/components/ui/toaster';
 import { queryClient } from '@/lib/api';
 
@@ -48,10 +47,8 @@ export function AppProvider({
   return (
     <AppErrorBoundary>
       <QueryClientProvider client={client}>
-        <ThemeProvider>
-          {children}
-          <Toaster />
-        </ThemeProvider>
+        {children}
+        <Toaster />
       </QueryClientProvider>
     </AppErrorBoundary>
   );

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { CartSheet } from '@/features/cart/components/cart-sheet';
+import { CartPanel } from '@/features/cart/components/cart-panel';
 import { Footer } from './footer';
 import { Header } from './header';
 
@@ -17,7 +17,7 @@ export function StorefrontLayout({ children }: { children: ReactNode }) {
         {children}
       </main>
       <Footer />
-      <CartSheet />
+      <CartPanel />
     </div>
   );
 }

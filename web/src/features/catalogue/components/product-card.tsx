@@ -10,7 +10,8 @@ import { StockStatus } from './stock-status';
 /** The box art is square (600 × 600); the size attributes reserve its box before it loads. */
 const IMAGE_SIZE = 600;
 
-export function ProductCard({ product }: { product: Product }) {
+/** `onScreen`: likely visible when the page opens, so its picture is fetched at once and ahead of the rest. */
+export function ProductCard({ product, onScreen = false }: { product: Product; onScreen?: boolean }) {
   const sale = saleOf(product);
   return (
     <Link
@@ -24,7 +25,8 @@ export function ProductCard({ product }: { product: Product }) {
           alt=""
           width={IMAGE_SIZE}
           height={IMAGE_SIZE}
-          loading="lazy"
+          loading={onScreen ? 'eager' : 'lazy'}
+          fetchPriority={onScreen ? 'high' : 'auto'}
           decoding="async"
           className="size-full object-cover transition-transform duration-300 group-hover:scale-105"
         />

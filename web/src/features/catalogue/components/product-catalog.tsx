@@ -17,7 +17,7 @@ export function ProductCatalog({ products, category }: { products: Product[]; ca
           <p className="text-lg font-medium">No products found in this category</p>
         </div>
       ) : (
-        <ProductGrid products={shown} />
+        <ProductGrid products={shown} prominent />
       )}
     </section>
   );

@@ -4,7 +4,7 @@ import type {
   PayPalNamespace,
 } from '@paypal/paypal-js';
 import { useEffect, useRef, useState } from 'react';
-import { useTheme } from '@/components/theme/theme-provider';
+import { useTheme } from '@/components/theme/use-theme';
 import { Button } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 import type { PaymentHandlers } from '../hooks/use-payment-flow';

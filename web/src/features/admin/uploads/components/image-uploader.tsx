@@ -4,7 +4,7 @@ import '@uppy/dashboard/css/style.min.css';
 import Dashboard from '@uppy/react/dashboard';
 import { Upload } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useTheme } from '@/components/theme/theme-provider';
+import { useTheme } from '@/components/theme/use-theme';
 import { Button } from '@/components/ui/button';
 import { errorSentence } from '@/lib/api';
 import { toast } from '@/lib/toast';
