@@ -1,11 +1,13 @@
 import { lazy, Suspense } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { StorefrontLayout } from '@/components/layouts/storefront-layout';
+import HomeRoute from './routes/home';
+import ProductRoute from './routes/product';
+import ProductsRoute from './routes/products';
 
-// Each screen is its own chunk: a first visit downloads only the page it lands on.
-const HomeRoute = lazy(() => import('./routes/home'));
-const ProductsRoute = lazy(() => import('./routes/products'));
-const ProductRoute = lazy(() => import('./routes/product'));
+// The public pages arrive drawn by the server and are in the first download, so the browser takes them over as soon
+// as its script runs: as chunks of their own, a drawn page would drop clicks until its chunk had arrived too.
+// Every other screen is its own chunk: a first visit downloads only the page it lands on.
 const CheckoutRoute = lazy(() => import('./routes/checkout'));
 const OrderConfirmationRoute = lazy(() => import('./routes/order-confirmation'));
 const AccountRoute = lazy(() => import('./routes/account'));

@@ -24,7 +24,7 @@ export interface ServerRenderedPagesDeps {
 
 /**
  * The storefront's public pages as HTML with their content, drawn on request by the web client's server entry and
- * kept until the catalogue changes (ADR 043): by URL, or null for a page the browser alone draws (the caller sends
+ * kept until the catalogue changes (ADR 044): by URL, or null for a page the browser alone draws (the caller sends
  * the shell). A URL with a query (a category chosen without JavaScript) is drawn every time and not kept, so what is
  * kept stays bounded by the catalogue whatever URLs are asked for. A page that fails to draw is logged and left to
  * the browser.
