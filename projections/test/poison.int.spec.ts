@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { orderStream, productStream } from '@licensestore/domain';
 import type { NewEvent } from '@licensestore/domain/events';
 import { appendWith, notifyAppended } from '@licensestore/platform/eventstore';
-import { listParkedEvents } from '@licensestore/platform/parked-events';
+import { parkedEventsPage } from '@licensestore/platform/parked-events';
 import { waitForProjections } from '@licensestore/platform/readmodel';
 import { describe, expect, it } from 'vitest';
 import { productsProjector } from '../src/products/projector.js';
@@ -71,7 +71,7 @@ describe('projection runner', () => {
       );
 
       expect(await waitForProjections(env.pool, good.position, { projectors, timeoutMs: 15_000 })).toBe(true);
-      const parked = await listParkedEvents(env.db);
+      const parked = (await parkedEventsPage(env.db)).events;
       expect(
         parked.map(({ position, type, consumers }) => ({ position, type, consumers: consumers.sort() })),
       ).toEqual([
@@ -97,11 +97,11 @@ describe('projection runner', () => {
       const { env, log } = running;
       const parkings = () =>
         log.lines.filter((line) => line.msg === PARKED && line.fields.projector === 'products').length;
-      const before = await listParkedEvents(env.db);
+      const before = (await parkedEventsPage(env.db)).events;
       const parkedBefore = parkings();
       await rebuildProducts();
       expect(parkings()).toBe(parkedBefore + before.length);
-      expect(await listParkedEvents(env.db)).toEqual(before);
+      expect((await parkedEventsPage(env.db)).events).toEqual(before);
     });
 
     it('takes a projector off an event once its rebuild reads it, and the row goes with the last one', async () => {
@@ -116,11 +116,11 @@ describe('projection runner', () => {
         true,
       );
       const parkedFor = async () =>
-        (await listParkedEvents(env.db))
+        (await parkedEventsPage(env.db)).events
           .find((event) => event.position === broken.position)
           ?.consumers.sort();
       expect(await parkedFor()).toEqual([...projectors].sort());
-      const stillBroken = (await listParkedEvents(env.db)).filter(
+      const stillBroken = (await parkedEventsPage(env.db)).events.filter(
         (event) => event.position !== broken.position,
       );
 
@@ -142,7 +142,7 @@ describe('projection runner', () => {
       });
       expect(await parkedFor()).toBeUndefined();
       // Events that still do not read stay parked for everyone who passed them.
-      expect(await listParkedEvents(env.db)).toEqual(stillBroken);
+      expect((await parkedEventsPage(env.db)).events).toEqual(stillBroken);
     });
   });
 });

@@ -89,26 +89,33 @@ interface ParkedEventRow {
   reason: string;
   consumers: string[];
   first_seen_at: Date;
+  total: string;
 }
 
-/** The first `limit` parked events in log order (there are few: each is a defect to look at). */
-export async function listParkedEvents(
+/**
+ * The first `limit` parked events in log order (there are few: each is a defect to look at) and how many there are in
+ * all, counted by the same statement so that the two agree while events are being parked.
+ */
+export async function parkedEventsPage(
   // biome-ignore lint/suspicious/noExplicitAny: reads one table of its own, whatever the caller's Database type
   db: Kysely<any>,
   limit = 1000,
-): Promise<ParkedEventView[]> {
+): Promise<{ total: number; events: ParkedEventView[] }> {
   const { rows } = await sql<ParkedEventRow>`
-    SELECT event_id, position, stream_id, event_type, reason, consumers, first_seen_at
+    SELECT event_id, position, stream_id, event_type, reason, consumers, first_seen_at, count(*) OVER () AS total
       FROM parked_events ORDER BY position COLLATE "C" LIMIT ${limit}`.execute(db);
-  return rows.map((row) => ({
-    eventId: row.event_id,
-    position: row.position,
-    streamId: row.stream_id,
-    type: row.event_type,
-    reason: row.reason,
-    consumers: row.consumers,
-    firstSeenAt: row.first_seen_at.toISOString(),
-  }));
+  return {
+    total: Number(rows[0]?.total ?? 0),
+    events: rows.map((row) => ({
+      eventId: row.event_id,
+      position: row.position,
+      streamId: row.stream_id,
+      type: row.event_type,
+      reason: row.reason,
+      consumers: row.consumers,
+      firstSeenAt: row.first_seen_at.toISOString(),
+    })),
+  };
 }
 
 /** How many events are parked. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RecordedEvent } from '@licensestore/domain/events';
 import { silentLogger } from '@licensestore/platform/logging';
-import { listParkedEvents } from '@licensestore/platform/parked-events';
+import { parkedEventsPage } from '@licensestore/platform/parked-events';
 import { UnrecoverableError } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -172,7 +172,9 @@ describe('Reactor', () => {
       await reactor.waitForPosition(after.position);
 
       expect(await jobIds()).toEqual(expectedIds(after));
-      const parked = await listParkedEvents(new Kysely({ dialect: new PostgresDialect({ pool: env.pool }) }));
+      const { events: parked } = await parkedEventsPage(
+        new Kysely({ dialect: new PostgresDialect({ pool: env.pool }) }),
+      );
       expect(parked).toEqual([
         expect.objectContaining({
           position: unreadable.position,

@@ -7,7 +7,7 @@ import type { EventStore } from '@licensestore/domain/events';
 import type { DatabaseHandle } from '@licensestore/platform/db';
 import type { KeyVault } from '@licensestore/platform/key-vault';
 import type { Logger } from '@licensestore/platform/logging';
-import { countParkedEvents, listParkedEvents } from '@licensestore/platform/parked-events';
+import { parkedEventsPage } from '@licensestore/platform/parked-events';
 import { dashboardAsOf } from '@licensestore/platform/readmodel';
 import { type Response, Router } from 'express';
 import { requireBackOffice } from '../auth/guards.js';
@@ -73,11 +73,7 @@ export function auditRoutes({
 
   // Each is a defect to look at, so there are few; the first page says how many there are in all.
   router.get('/audit/parked-events', async (_req, res) => {
-    const [total, events] = await Promise.all([
-      countParkedEvents(database.db),
-      listParkedEvents(database.db, PARKED_EVENTS_SHOWN),
-    ]);
-    privateJson(res, { total, events } satisfies ParkedEventsView);
+    privateJson(res, (await parkedEventsPage(database.db, PARKED_EVENTS_SHOWN)) satisfies ParkedEventsView);
   });
 
   router.get('/audit/dashboard/as-of', async (req, res) => {
