@@ -6,3 +6,4 @@ export * from './errors/index.js';
 export * from './license-keys/index.js';
 export * from './money/index.js';
 export * from './orders/index.js';
+export * from './risk/index.js';

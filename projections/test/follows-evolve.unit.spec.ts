@@ -105,6 +105,9 @@ function placedAndLater() {
       data: { orderId, year: 2026, receiptsAfterRevision: null, requestedAt: at },
     },
     { type: 'OrderReceiptIssued', data: { orderId, receiptNumber: '2026-000001', issuedAt: at } },
+    { type: 'OrderHeldForReview', data: { orderId, rules: ['order-total'], heldAt: at } },
+    { type: 'OrderApproved', data: { orderId, automatic: false, approvedAt: at } },
+    { type: 'OrderRejected', data: { orderId, reason: 'Stolen card', rejectedAt: at } },
   ];
   return { placed, later };
 }

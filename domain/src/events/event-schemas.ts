@@ -4,6 +4,7 @@ import { LICENSE_KEYS_CATEGORY, licenseKeyEventSchemas } from '../license-keys/e
 import { checkoutEventSchemas, orderEventSchemas } from '../orders/events.js';
 import { receiptEventSchemas } from '../receipts/numbering.js';
 import { REFUND_EMAILS_CATEGORY, refundEmailEventSchemas } from '../refund-emails/index.js';
+import { RISK_CATEGORY, riskEventSchemas } from '../risk/events.js';
 import { parseEventData } from './event-data.js';
 import { streamCategory } from './port.js';
 
@@ -18,6 +19,7 @@ const schemasByCategory: ReadonlyMap<string, Readonly<Record<string, z.ZodType>>
   [LICENSE_KEYS_CATEGORY, licenseKeyEventSchemas],
   ['receipts', receiptEventSchemas],
   [REFUND_EMAILS_CATEGORY, refundEmailEventSchemas],
+  [RISK_CATEGORY, riskEventSchemas],
 ]);
 
 /**

@@ -12,27 +12,32 @@ import {
 } from './order.js';
 import { orderNumber } from './order-number.js';
 import { completeOrderRefund, failOrderRefund, refundOrderUnits } from './refunds.js';
+import { approveOrder, rejectOrder } from './review.js';
 import { unitsAwaitingKeys } from './units.js';
 
 function placeCapturedOrder(cmd: OrderCommandOf<'PlaceCapturedOrder'>, state: OrderState): OrderEvent[] {
   // The checkout stream decided which order this capture is; placing it again (a repair retry) adds nothing.
   if (state.status !== 'absent') return [];
-  return [
-    {
-      type: 'OrderCaptured',
-      data: {
-        orderId: cmd.orderId,
-        paypalOrderId: cmd.paypalOrderId,
-        captureId: cmd.captureId,
-        captureStatus: cmd.captureStatus,
-        customer: cmd.customer,
-        lines: cmd.lines,
-        total: cmd.total,
-        currency: cmd.currency,
-        status: cmd.captureStatus === 'COMPLETED' ? 'processing' : 'pending',
-        capturedAt: cmd.now,
-      },
+  const captured: OrderEvent = {
+    type: 'OrderCaptured',
+    data: {
+      orderId: cmd.orderId,
+      paypalOrderId: cmd.paypalOrderId,
+      captureId: cmd.captureId,
+      captureStatus: cmd.captureStatus,
+      customer: cmd.customer,
+      lines: cmd.lines,
+      total: cmd.total,
+      currency: cmd.currency,
+      status: cmd.captureStatus === 'COMPLETED' ? 'processing' : 'pending',
+      ...(cmd.clientHash ? { clientHash: cmd.clientHash } : {}),
+      capturedAt: cmd.now,
     },
+  };
+  if (!cmd.heldFor?.length) return [captured];
+  return [
+    captured,
+    { type: 'OrderHeldForReview', data: { orderId: cmd.orderId, rules: cmd.heldFor, heldAt: cmd.now } },
   ];
 }
 
@@ -118,6 +123,11 @@ function requestDeliveryEmailResend(
       `Order ${orderNumber(order.orderId)} is ${order.status}: its license keys are not sent again.`,
     );
   }
+  if (order.review === 'held') {
+    throw new IllegalStateError(
+      `Order ${orderNumber(order.orderId)} is being checked: its license keys are sent once it is approved.`,
+    );
+  }
   if (!order.fulfilled) {
     throw new IllegalStateError(
       `Order ${orderNumber(order.orderId)} is still waiting for license keys; ` +
@@ -197,6 +207,10 @@ export function decideOrder(cmd: OrderCommand, state: OrderState): OrderEvent[] 
     case 'CompleteOrderPayment':
     case 'DenyOrderPayment':
       return settlePendingPayment(cmd, order);
+    case 'ApproveOrder':
+      return approveOrder(cmd, order);
+    case 'RejectOrder':
+      return rejectOrder(cmd, order);
     case 'RefundOrderUnits':
       return refundOrderUnits(cmd, order);
     case 'CompleteOrderRefund':

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseEventData } from '../events/event-data.js';
 import { assignedKeySchema, revealChannelSchema, revealViewerSchema } from '../license-keys/events.js';
 import { decimalAmount } from '../money/index.js';
+import { riskRuleNameSchema } from '../risk/rules.js';
 
 /**
  * Events of the checkout (`checkout-<paypalOrderId>`) and order (`order-<uuid>`) streams, each in its current
@@ -29,6 +30,13 @@ export const captureStatusSchema = z.enum(['COMPLETED', 'PENDING']);
 export const orderUnitSchema = z.object({ lineId: z.string().min(1), keyId: z.uuid().nullable() });
 export type OrderUnit = z.infer<typeof orderUnitSchema>;
 
+/** A salted hash (HMAC-SHA256) of a client's address: its activity can be compared, the address not read back. */
+export const clientHashSchema = z.string().regex(/^[0-9a-f]{64}$/, 'an HMAC-SHA256 of the client address');
+
+/** Where an order held by the risk rules stands: null for an order never held. */
+export const reviewStatusSchema = z.enum(['held', 'approved', 'rejected']);
+export type ReviewStatus = z.infer<typeof reviewStatusSchema>;
+
 export const orderStatusSchema = z.enum(['pending', 'processing', 'completed', 'cancelled', 'refunded']);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
@@ -41,6 +49,8 @@ export const checkoutEventSchemas = {
     currency: z.literal('USD'),
     /** The buyer the starting browser named; a webhook that completes the payment without it records them. */
     customer: customerSchema.optional(),
+    /** The starting browser's address, hashed: what the velocity rules count orders of (absent before they did). */
+    clientHash: clientHashSchema.optional(),
     startedAt: z.iso.datetime(),
   }),
   /** PayPal captured the payment and the store took it as order `orderId` (written before the order stream). */
@@ -68,7 +78,26 @@ export const orderEventSchemas = {
     currency: z.literal('USD'),
     /** The status the order opened with: 'pending' while PayPal holds the capture, else 'processing'. */
     status: orderStatusSchema,
+    /** The hashed address of the browser that started the checkout; absent when unknown. */
+    clientHash: clientHashSchema.optional(),
     capturedAt: z.iso.datetime(),
+  }),
+  /**
+   * The risk rules matched the order as it was placed (recorded with its OrderCaptured): its keys are set aside as
+   * usual but neither shown nor e-mailed until it is approved.
+   */
+  OrderHeldForReview: z.object({
+    orderId: z.uuid(),
+    rules: z.array(riskRuleNameSchema).min(1),
+    heldAt: z.iso.datetime(),
+  }),
+  /** A held order was let through (by an admin, or by the system after the set wait): its keys are delivered. */
+  OrderApproved: z.object({ orderId: z.uuid(), automatic: z.boolean(), approvedAt: z.iso.datetime() }),
+  /** An admin rejected a held order; its full refund follows as OrderRefundRequested. */
+  OrderRejected: z.object({
+    orderId: z.uuid(),
+    reason: z.string().min(1).max(500),
+    rejectedAt: z.iso.datetime(),
   }),
   /** A PENDING capture completed (webhook PAYMENT.CAPTURE.COMPLETED). */
   OrderPaymentCompleted: z.object({
@@ -123,7 +152,7 @@ export const orderEventSchemas = {
     keyIds: z.array(z.uuid()).min(1),
     channel: revealChannelSchema,
     viewer: revealViewerSchema,
-    clientHash: z.string().regex(/^[0-9a-f]{64}$/, 'an HMAC-SHA256 of the client address'),
+    clientHash: clientHashSchema,
     revealedAt: z.iso.datetime(),
   }),
   /** The inventory gave a line these keys (sealed); a line may get its keys over several events. */

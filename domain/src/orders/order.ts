@@ -1,7 +1,8 @@
 import { IllegalStateError, NotFoundError } from '../errors/index.js';
 import type { AssignedKey } from '../license-keys/events.js';
 import { toCents } from '../money/index.js';
-import type { Customer, OrderEvent, OrderLine, OrderStatus, OrderUnit } from './events.js';
+import type { RiskRuleName } from '../risk/rules.js';
+import type { Customer, OrderEvent, OrderLine, OrderStatus, OrderUnit, ReviewStatus } from './events.js';
 
 export type OrderCommand =
   | {
@@ -14,6 +15,18 @@ export type OrderCommand =
       lines: OrderLine[];
       total: string;
       currency: 'USD';
+      clientHash?: string;
+      /** The risk rules the order matched: it is held for review unless none did (or none are named). */
+      heldFor?: RiskRuleName[];
+      now: string;
+    }
+  | { type: 'ApproveOrder'; orderId: string; automatic: boolean; now: string }
+  | {
+      type: 'RejectOrder';
+      orderId: string;
+      /** The id of the full refund the rejection requests (also its PayPal-Request-Id). */
+      refundId: string;
+      reason: string;
       now: string;
     }
   | { type: 'CompleteOrderPayment'; orderId: string; captureId: string; now: string }
@@ -86,6 +99,8 @@ export interface PlacedOrder {
   keysGivenUp: Readonly<Record<string, readonly string[]>>;
   /** Every unit has its key. */
   fulfilled: boolean;
+  /** Where a review by the risk rules stands; null for an order they never held. */
+  review: ReviewStatus | null;
   /** Ids of the events whose delivery email has been sent (OrderFulfilled, resend requests). */
   emailsSent: readonly string[];
   /**
@@ -142,6 +157,7 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       keys: {},
       keysGivenUp: {},
       fulfilled: false,
+      review: null,
       emailsSent: [],
       keysOutOfStore: [],
       paidAt: data.captureStatus === 'COMPLETED' ? data.capturedAt : null,
@@ -167,6 +183,12 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       return { ...state, payment: 'refunded', status: 'refunded' };
     case 'OrderStatusChanged':
       return { ...state, status: event.data.to };
+    case 'OrderHeldForReview':
+      return { ...state, review: 'held' };
+    case 'OrderApproved':
+      return { ...state, review: 'approved' };
+    case 'OrderRejected':
+      return { ...state, review: 'rejected' };
     case 'OrderReopened':
       return { ...state, ...withKeysGivenUp(state, event.data.keysGivenUp), fulfilled: false };
     case 'OrderLicenceKeysAssigned': {

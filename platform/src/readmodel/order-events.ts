@@ -68,6 +68,12 @@ export function orderEventTime(event: OrderEvent): string {
       return event.data.requestedAt;
     case 'OrderReceiptIssued':
       return event.data.issuedAt;
+    case 'OrderHeldForReview':
+      return event.data.heldAt;
+    case 'OrderApproved':
+      return event.data.approvedAt;
+    case 'OrderRejected':
+      return event.data.rejectedAt;
   }
 }
 
@@ -101,6 +107,10 @@ export function statusAfter(status: OrderStatus, event: LaterOrderEvent): OrderS
     case 'LicenceKeysRevealed':
     case 'OrderReceiptRequested':
     case 'OrderReceiptIssued':
+    // A review decides whether keys are delivered; the money and the status move by the refund a rejection asks.
+    case 'OrderHeldForReview':
+    case 'OrderApproved':
+    case 'OrderRejected':
       return status;
   }
 }

@@ -107,6 +107,16 @@ export function describeEvent(entry: TimelineEntry, lines: Map<string, string>):
       return `Receipt number ${text(data.receiptNumber)} taken from the year's receipts`;
     case 'OrderReceiptIssued':
       return `Receipt ${text(data.receiptNumber)} issued`;
+    case 'OrderHeldForReview': {
+      const rules = Array.isArray(data.rules) ? data.rules.map(text).join(', ') : '';
+      return `Held for review by the risk rules (${rules}): keys set aside, not delivered`;
+    }
+    case 'OrderApproved':
+      return data.automatic === true
+        ? 'Approved automatically after the set wait: keys are delivered'
+        : 'Approved after review: keys are delivered';
+    case 'OrderRejected':
+      return `Rejected after review: ${text(data.reason)}`;
     default:
       return null;
   }
