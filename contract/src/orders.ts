@@ -6,6 +6,7 @@ import {
   type OrderKeyStatus,
   type OrderView,
   orderStatusSchema,
+  reviewStatusSchema,
 } from '@licensestore/domain';
 import { storableText } from '@licensestore/domain/text';
 import { z } from 'zod';
@@ -73,6 +74,7 @@ const orderViewShape = {
   paymentStatus: z.string(),
   deliveryEmailSentAt: z.string().nullable(),
   receiptNumber: z.string().nullable(),
+  reviewStatus: reviewStatusSchema.nullable(),
 } satisfies ViewShape<OrderView>;
 
 /** An order as the order routes and the capture answer it. */

@@ -108,6 +108,10 @@ function placedAndLater() {
     { type: 'OrderHeldForReview', data: { orderId, rules: ['order-total'], heldAt: at } },
     { type: 'OrderApproved', data: { orderId, automatic: false, approvedAt: at } },
     { type: 'OrderRejected', data: { orderId, reason: 'Stolen card', rejectedAt: at } },
+    {
+      type: 'OrderReviewEmailSent',
+      data: { orderId, trigger: randomUUID(), recipient: 'a@b.c', messageId: '<m@x>', sentAt: at },
+    },
   ];
   return { placed, later };
 }

@@ -84,6 +84,10 @@ describe('orders projector', () => {
         delivery_email_sent_at: null,
         refunded_total: '0.00',
         receipt_number: null,
+        client_hash: null,
+        review_status: null,
+        review_rules: [],
+        held_at: null,
       });
       expect(await items(id)).toEqual([
         {
@@ -163,6 +167,31 @@ describe('orders projector', () => {
         receipt_number: '2026-000042',
         status: 'processing',
         updated_at: new Date('2026-03-02T10:00:02.000Z'),
+      });
+    });
+  });
+
+  describe('when the risk rules hold an order', () => {
+    it('shows it held with the rules that matched, then the decision', async () => {
+      const orderId = await captured('processing');
+      await projected(orderId, {
+        type: 'OrderHeldForReview',
+        data: { orderId, rules: ['order-total', 'velocity-orders'], heldAt: '2026-03-02T10:00:01.000Z' },
+      });
+      expect(await order(orderId)).toMatchObject({
+        review_status: 'held',
+        review_rules: ['order-total', 'velocity-orders'],
+        held_at: new Date('2026-03-02T10:00:01.000Z'),
+        status: 'processing',
+      });
+      await projected(orderId, {
+        type: 'OrderApproved',
+        data: { orderId, automatic: false, approvedAt: '2026-03-02T10:30:00.000Z' },
+      });
+      expect(await order(orderId)).toMatchObject({
+        review_status: 'approved',
+        review_rules: ['order-total', 'velocity-orders'],
+        updated_at: new Date('2026-03-02T10:30:00.000Z'),
       });
     });
   });

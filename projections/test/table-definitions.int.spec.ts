@@ -232,7 +232,12 @@ describe("the projectors' tables", () => {
         license_keys: ['license_keys_pkey'],
         order_items: ['order_items_order_id_idx', 'order_items_pkey'],
         order_refunds: ['order_refunds_pkey'],
-        orders: ['orders_paypal_order_id_key', 'orders_pkey', 'orders_receipt_number_key'],
+        orders: [
+          'orders_client_hash_idx',
+          'orders_paypal_order_id_key',
+          'orders_pkey',
+          'orders_receipt_number_key',
+        ],
         products: ['products_pkey'],
       });
     } finally {

@@ -21,6 +21,8 @@ export type CheckoutCommand =
       currency: 'USD';
       /** The buyer as the starting browser named them, when it did. */
       customer?: Customer;
+      /** The starting browser's hashed address. */
+      clientHash?: string;
       now: string;
     }
   | {
@@ -41,6 +43,8 @@ export interface StartedCheckout {
   currency: 'USD';
   /** The buyer the starting browser named, if it did: who a capture the browser never finished is for. */
   customer?: Customer;
+  /** The starting browser's hashed address, when recorded: what velocity rules count its orders by. */
+  clientHash?: string;
   startedAt: string;
 }
 
@@ -84,6 +88,7 @@ export function evolveCheckout(state: CheckoutState, event: CheckoutEvent): Chec
         total: event.data.total,
         currency: event.data.currency,
         ...(event.data.customer ? { customer: event.data.customer } : {}),
+        ...(event.data.clientHash ? { clientHash: event.data.clientHash } : {}),
         startedAt: event.data.startedAt,
       };
     case 'CheckoutCaptured':
@@ -120,6 +125,7 @@ const startCheckout = (
         total: cmd.total,
         currency: cmd.currency,
         ...(cmd.customer ? { customer: cmd.customer } : {}),
+        ...(cmd.clientHash ? { clientHash: cmd.clientHash } : {}),
         startedAt: cmd.now,
       },
     },

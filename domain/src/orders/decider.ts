@@ -12,7 +12,7 @@ import {
 } from './order.js';
 import { orderNumber } from './order-number.js';
 import { completeOrderRefund, failOrderRefund, refundOrderUnits } from './refunds.js';
-import { approveOrder, rejectOrder } from './review.js';
+import { approveOrder, recordReviewEmailSent, rejectOrder } from './review.js';
 import { unitsAwaitingKeys } from './units.js';
 
 function placeCapturedOrder(cmd: OrderCommandOf<'PlaceCapturedOrder'>, state: OrderState): OrderEvent[] {
@@ -211,6 +211,8 @@ export function decideOrder(cmd: OrderCommand, state: OrderState): OrderEvent[] 
       return approveOrder(cmd, order);
     case 'RejectOrder':
       return rejectOrder(cmd, order);
+    case 'RecordReviewEmailSent':
+      return recordReviewEmailSent(cmd, order);
     case 'RefundOrderUnits':
       return refundOrderUnits(cmd, order);
     case 'CompleteOrderRefund':

@@ -93,6 +93,17 @@ export const orderEventSchemas = {
   }),
   /** A held order was let through (by an admin, or by the system after the set wait): its keys are delivered. */
   OrderApproved: z.object({ orderId: z.uuid(), automatic: z.boolean(), approvedAt: z.iso.datetime() }),
+  /**
+   * The e-mail telling the buyer of a review caused by event `trigger` (OrderHeldForReview: the order is being
+   * checked; OrderRejected: it was not approved) was handed to the mailer.
+   */
+  OrderReviewEmailSent: z.object({
+    orderId: z.uuid(),
+    trigger: z.uuid(),
+    recipient: z.string().min(3),
+    messageId: z.string().min(1),
+    sentAt: z.iso.datetime(),
+  }),
   /** An admin rejected a held order; its full refund follows as OrderRefundRequested. */
   OrderRejected: z.object({
     orderId: z.uuid(),

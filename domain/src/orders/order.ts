@@ -20,6 +20,14 @@ export type OrderCommand =
       heldFor?: RiskRuleName[];
       now: string;
     }
+  | {
+      type: 'RecordReviewEmailSent';
+      orderId: string;
+      trigger: string;
+      recipient: string;
+      messageId: string;
+      now: string;
+    }
   | { type: 'ApproveOrder'; orderId: string; automatic: boolean; now: string }
   | {
       type: 'RejectOrder';
@@ -101,6 +109,8 @@ export interface PlacedOrder {
   fulfilled: boolean;
   /** Where a review by the risk rules stands; null for an order they never held. */
   review: ReviewStatus | null;
+  /** Ids of the events (a hold, a rejection) whose e-mail to the buyer has been sent. */
+  reviewEmailsSent: readonly string[];
   /** Ids of the events whose delivery email has been sent (OrderFulfilled, resend requests). */
   emailsSent: readonly string[];
   /**
@@ -158,6 +168,7 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       keysGivenUp: {},
       fulfilled: false,
       review: null,
+      reviewEmailsSent: [],
       emailsSent: [],
       keysOutOfStore: [],
       paidAt: data.captureStatus === 'COMPLETED' ? data.capturedAt : null,
@@ -189,6 +200,8 @@ export function evolveOrder(state: OrderState, event: OrderEvent): OrderState {
       return { ...state, review: 'approved' };
     case 'OrderRejected':
       return { ...state, review: 'rejected' };
+    case 'OrderReviewEmailSent':
+      return { ...state, reviewEmailsSent: [...state.reviewEmailsSent, event.data.trigger] };
     case 'OrderReopened':
       return { ...state, ...withKeysGivenUp(state, event.data.keysGivenUp), fulfilled: false };
     case 'OrderLicenceKeysAssigned': {

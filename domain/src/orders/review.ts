@@ -59,3 +59,18 @@ export function rejectOrder(cmd: OrderCommandOf<'RejectOrder'>, order: PlacedOrd
   );
   return [rejected, ...refund];
 }
+
+/** Once per trigger: a retried job's second record adds nothing. */
+export function recordReviewEmailSent(
+  cmd: OrderCommandOf<'RecordReviewEmailSent'>,
+  order: PlacedOrder,
+): OrderEvent[] {
+  if (order.reviewEmailsSent.includes(cmd.trigger)) return [];
+  const { trigger, recipient, messageId, now } = cmd;
+  return [
+    {
+      type: 'OrderReviewEmailSent',
+      data: { orderId: order.orderId, trigger, recipient, messageId, sentAt: now },
+    },
+  ];
+}

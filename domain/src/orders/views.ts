@@ -22,6 +22,11 @@ export interface OrderView extends OrderSummaryView {
   deliveryEmailSentAt: string | null;
   /** The receipt's number (`2026-000001`): null until the order is paid and numbered. */
   receiptNumber: string | null;
+  /**
+   * Where a hold by the risk rules stands: `held` (its keys are set aside, neither shown nor e-mailed), then
+   * `approved` or `rejected`; null for an order never held.
+   */
+  reviewStatus: 'held' | 'approved' | 'rejected' | null;
 }
 
 /**

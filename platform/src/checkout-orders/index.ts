@@ -9,6 +9,9 @@ import {
 import type { CheckoutState, OrderCommand, PlacedOrder } from '@licensestore/domain/orders';
 import { orderDecider, orderStream } from '@licensestore/domain/orders';
 import { timeOrderedId } from '../ids/index.js';
+import { type ReadScreeningHistory, screenCheckout, UNKNOWN_HISTORY } from './screening.js';
+
+export * from './screening.js';
 
 export interface CheckoutOrder {
   order: PlacedOrder;
@@ -24,11 +27,13 @@ export interface CheckoutOrder {
  * Whoever appends it, the order is the customer's act, caused by the CheckoutCaptured event and carrying on its
  * correlation id, so one id follows a purchase from its capture request whichever path placed the order. `fresh`:
  * the caller has just recorded the capture, so the order stream cannot exist yet and is not read first.
+ * `history`: what the risk rules read of the buyer's and the client address's earlier orders; the order is held
+ * for review when they match it (only on the append that places it: an order placed already keeps its own fate).
  */
 export async function placeCheckoutOrder(
   eventStore: EventStore,
   checkout: LoadedStream<CheckoutState>,
-  options: { fresh?: boolean } = {},
+  options: { fresh?: boolean; history?: ReadScreeningHistory } = {},
 ): Promise<CheckoutOrder> {
   const captured = checkout.state;
   const cause = checkout.causes.get('CheckoutCaptured');
@@ -45,6 +50,8 @@ export async function placeCheckoutOrder(
     lines: captured.lines.map((line) => ({ lineId: timeOrderedId(), ...line })),
     total: captured.total,
     currency: captured.currency,
+    ...(captured.clientHash ? { clientHash: captured.clientHash } : {}),
+    heldFor: await screenCheckout(eventStore, options.history ?? UNKNOWN_HISTORY, captured),
     now: captured.capturedAt,
   };
   const metadata: NewEventMetadata = {

@@ -59,6 +59,14 @@ export interface OrdersTable {
   receipt_number: string | null;
   /** Money PayPal refunded on the order's capture (completed refunds, the store's and PayPal dashboard ones). */
   refunded_total: string;
+  /** The starting browser's hashed address (what velocity rules count by); null when unknown. */
+  client_hash: string | null;
+  /** held, approved or rejected; null for an order the risk rules never held. */
+  review_status: string | null;
+  /** The risk rules that held it (empty when never held). */
+  review_rules: string[];
+  /** When it was held; null when never held. */
+  held_at: Date | null;
 }
 
 /** One row per order line (`orders` projector); `id` is `<orderId>:<lineId>`. */

@@ -74,6 +74,8 @@ export function orderEventTime(event: OrderEvent): string {
       return event.data.approvedAt;
     case 'OrderRejected':
       return event.data.rejectedAt;
+    case 'OrderReviewEmailSent':
+      return event.data.sentAt;
   }
 }
 
@@ -111,6 +113,7 @@ export function statusAfter(status: OrderStatus, event: LaterOrderEvent): OrderS
     case 'OrderHeldForReview':
     case 'OrderApproved':
     case 'OrderRejected':
+    case 'OrderReviewEmailSent':
       return status;
   }
 }

@@ -20,7 +20,8 @@ export const projectorDescriptors = {
   // 3: orders carry their payment status (pending review, completed, denied, refunded).
   // 4: refunds (their own rows, the refunded total, refunded units and key ids per line).
   // 5: orders carry their receipt number.
-  orders: { name: 'orders', version: 5 },
+  // 6: orders carry their client address hash and their review by the risk rules (status, rules, when held).
+  orders: { name: 'orders', version: 6 },
   // 3: money spent net of refunds (each order's refunded money kept beside its total).
   // 4: orders PayPal declined count for nothing (a buyer with only such orders is no customer).
   customers: { name: 'customers', version: 4 },

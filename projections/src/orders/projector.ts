@@ -24,7 +24,7 @@ import { applyRefunds, createRefundsTable, refundsReaderIndexes } from './refund
 
 const NAME = projectorDescriptors.orders.name;
 
-type Timestamps = 'created_at' | 'updated_at' | 'fulfilled_at' | 'delivery_email_sent_at';
+type Timestamps = 'created_at' | 'updated_at' | 'fulfilled_at' | 'delivery_email_sent_at' | 'held_at';
 
 /** An `orders` row as the projector writes it (money as decimal strings, timestamps as ISO text). */
 export type OrderRow = Omit<OrdersTable, Timestamps> & {
@@ -32,6 +32,7 @@ export type OrderRow = Omit<OrdersTable, Timestamps> & {
   updated_at: string;
   fulfilled_at: string | null;
   delivery_email_sent_at: string | null;
+  held_at: string | null;
 };
 export type OrderItemRow = OrderItemsTable;
 
@@ -53,6 +54,10 @@ const capturedRow = (order: OrderCaptured): OrderRow => ({
   delivery_email_sent_at: null,
   refunded_total: '0.00',
   receipt_number: null,
+  client_hash: order.clientHash ?? null,
+  review_status: null,
+  review_rules: [],
+  held_at: null,
 });
 
 const itemId = (orderId: string, lineId: string) => `${orderId}:${storableText(lineId)}`;
@@ -126,7 +131,8 @@ export function foldOrderEvents(
     if (
       event.type === 'DeliveryEmailResendRequested' ||
       event.type === 'OrderReceiptRequested' ||
-      event.type === 'LicenceKeysRevealed'
+      event.type === 'LicenceKeysRevealed' ||
+      event.type === 'OrderReviewEmailSent'
     )
       continue;
     let order = folded.get(orderId);
@@ -146,6 +152,12 @@ export function foldOrderEvents(
     if (event.type === 'OrderFulfilled') row.fulfilled_at = event.data.fulfilledAt;
     else if (event.type === 'DeliveryEmailSent') row.delivery_email_sent_at = event.data.sentAt;
     else if (event.type === 'OrderReceiptIssued') row.receipt_number = storableText(event.data.receiptNumber);
+    else if (event.type === 'OrderHeldForReview') {
+      row.review_status = 'held';
+      row.review_rules = event.data.rules;
+      row.held_at = event.data.heldAt;
+    } else if (event.type === 'OrderApproved') row.review_status = 'approved';
+    else if (event.type === 'OrderRejected') row.review_status = 'rejected';
     else if (event.type === 'OrderLicenceKeysAssigned') {
       // A line the order does not have: evolveOrder files the keys under it, but there is no item to show.
       const item = itemOf(order, storedItems, event.data.lineId);
@@ -213,7 +225,8 @@ async function loadRows(
     SELECT id, paypal_order_id, customer_name, customer_email, customer_email_key, total::text AS total,
            currency, status, payment_status, ${isoText('created_at')} AS created_at, ${isoText('updated_at')} AS updated_at,
            ${isoText('fulfilled_at')} AS fulfilled_at, ${isoText('delivery_email_sent_at')} AS delivery_email_sent_at,
-           refunded_total::text AS refunded_total, receipt_number
+           refunded_total::text AS refunded_total, receipt_number, client_hash, review_status, review_rules,
+           ${isoText('held_at')} AS held_at
       FROM ${tableIn(schema, 'orders')}
      WHERE id = ANY(${[...ids]}::uuid[]) OR paypal_order_id = ANY(${[...paypalIds]}::text[])`.execute(trx);
   return new Map(rows.map((row) => [row.id, row]));
@@ -273,8 +286,15 @@ export const ordersProjector: Projector = {
         delivery_email_sent_at timestamptz,
         payment_status         text NOT NULL,
         refunded_total         numeric(12, 2) NOT NULL,
-        receipt_number         text UNIQUE
+        receipt_number         text UNIQUE,
+        client_hash            text,
+        review_status          text,
+        review_rules           text[] NOT NULL,
+        held_at                timestamptz
       )`.execute(db);
+    // The velocity rules read a client address's latest orders at every checkout.
+    await sql`CREATE INDEX orders_client_hash_idx ON ${tableIn(schema, 'orders')} (client_hash, created_at)
+                WHERE client_hash IS NOT NULL`.execute(db);
     await sql`
       CREATE TABLE ${tableIn(schema, 'order_items')} (
         id           text PRIMARY KEY,
@@ -307,6 +327,8 @@ export const ordersProjector: Projector = {
       sql`CREATE INDEX orders_status_created_at_idx ON ${orders} (status, created_at, id)`,
       sql`CREATE INDEX orders_status_total_idx ON ${orders} (status, total, id)`,
       sql`CREATE INDEX orders_customer_created_at_idx ON ${orders} (customer_email_key, created_at, id)`,
+      // The review queue: held orders, longest waiting first.
+      sql`CREATE INDEX orders_review_idx ON ${orders} (review_status, held_at, id) WHERE review_status IS NOT NULL`,
       trigramIndex('orders_customer_name_trgm_idx', orders, 'customer_name'),
       trigramIndex('orders_customer_email_trgm_idx', orders, 'customer_email'),
       ...refundsReaderIndexes(schema),

@@ -59,6 +59,7 @@ import { createPaypalClient } from './payments/client.js';
 import { paymentsSetup, SANDBOX_MOUNT, type SandboxCredentials } from './payments/setup.js';
 import { receiptRoutes } from './receipts/routes.js';
 import { serverRenderedPages } from './storefront/server-rendered-pages.js';
+import { riskRoutes } from './risk/routes.js';
 import { listTestimonials, testimonialRoutes } from './testimonials/routes.js';
 
 export interface AppDeps {
@@ -210,6 +211,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   api.use(licenseKeyRoutes({ ...inventory, custody }));
+  api.use(riskRoutes({ database, eventStore, paypal, logger }));
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));
   api.use(liveRoutes({ database, sessions, logger, limits: deps.liveStreams, closing: deps.closing }));
@@ -288,6 +290,7 @@ export function createApp(deps: AppDeps): Express {
       secureCookies: https,
       readModels: deps.payments?.readModels,
       captureLocks: deps.payments?.captureLocks,
+      clientHash: custody.clientHash,
     }),
   );
   app.use('/api', api);

@@ -285,6 +285,7 @@ describe('Checkout', () => {
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
         receiptNumber: null,
+        reviewStatus: null,
       });
       // The answer is the stored order: the next read, with the access the answer gave, shows it as it is (and the
       // money that went back since, none yet).

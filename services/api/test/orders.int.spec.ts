@@ -117,6 +117,7 @@ describe('Orders, customers and dashboard API', () => {
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
         receiptNumber: null,
+        reviewStatus: null,
         refunds: [],
         refundedTotal: '0.00',
         netTotal: '318.99',
@@ -222,6 +223,7 @@ describe('Orders, customers and dashboard API', () => {
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
         receiptNumber: null,
+        reviewStatus: null,
       });
       expect(await listOrderItems(database.db, order.orderId)).toStrictEqual([
         {
@@ -334,6 +336,7 @@ describe('Orders, customers and dashboard API', () => {
           paymentStatus: 'completed',
           deliveryEmailSentAt: null,
           receiptNumber: null,
+          reviewStatus: null,
         });
         expect(orders[1]).toMatchObject({ id: ids.refundedLater, status: 'refunded' });
       });

@@ -7,6 +7,7 @@ import { releaseKeys } from '../processors/release-keys.js';
 import { sendDeliveryEmail } from '../processors/send-delivery-email.js';
 import { sendLowStockAlert } from '../processors/send-low-stock-alert.js';
 import { sendRefundEmail } from '../processors/send-refund-email.js';
+import { sendReviewEmail } from '../processors/send-review-email.js';
 import type { JobProcessor } from './processor.js';
 
 /** Every queue this role consumes. */
@@ -18,5 +19,6 @@ export const registeredProcessors = (context: ProcessorContext): readonly JobPro
   sendDeliveryEmail(context),
   sendLowStockAlert(context),
   sendRefundEmail(context),
+  sendReviewEmail(context),
   issueReceipt(context),
 ];

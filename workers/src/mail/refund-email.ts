@@ -3,7 +3,8 @@ import { displayCents } from '@licensestore/domain/money/display';
 import type { RenderedEmail } from './delivery-email.js';
 import { escapeHtml } from './html.js';
 import { type OrderLinks, orderPageLink, receiptLink } from './links.js';
-import { type StoreIdentity, signOffText, storeHeaderHtml, supportHtml } from './store-identity.js';
+import { orderEmailHtml } from './order-email-html.js';
+import { type StoreIdentity, signOffText } from './store-identity.js';
 
 /** A refunded unit: its product, and its key masked (null: the unit had no key yet). */
 export interface RefundedUnit {
@@ -76,13 +77,9 @@ function renderHtml(input: RefundEmailInput, number: string, amount: string): st
         }</li>`,
     )
     .join('');
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Refund for order ${escapeHtml(number)}</title></head>
-<body style="margin:0;padding:24px;font-family:Arial,Helvetica,sans-serif;color:#111827">
-  <table role="presentation" style="max-width:600px;margin:0 auto;width:100%">${storeHeaderHtml(input.store)}
-    <tr><td>
-      <h1 style="font-size:22px">Refund of ${escapeHtml(amount)}</h1>
+  return orderEmailHtml(
+    { title: `Refund for order ${number}`, store: input.store, number, links: input },
+    `<h1 style="font-size:22px">Refund of ${escapeHtml(amount)}</h1>
       <p>Hello ${escapeHtml(input.customerName)},</p>
       <p>We refunded <strong>${escapeHtml(amount)}</strong> of order <strong>${escapeHtml(number)}</strong> to the account you paid with. Your bank or PayPal may take a few days to show it.</p>
       <p>${escapeHtml(keysSentence(input.units))}</p>${units ? `\n      <ul>${units}</ul>` : ''}
@@ -90,12 +87,6 @@ function renderHtml(input: RefundEmailInput, number: string, amount: string): st
         <tr><td>Order total</td><td style="text-align:right">${escapeHtml(money(input.total))}</td></tr>
         <tr><td style="font-weight:bold">Net paid after refunds</td><td style="text-align:right;font-weight:bold">${escapeHtml(money(input.netPaid))}</td></tr>
       </table>
-      <p><a href="${escapeHtml(receiptLink(input))}">Download your updated receipt (PDF)</a></p>
-      <p><a href="${escapeHtml(orderPageLink(input))}">View your order ${escapeHtml(number)}</a></p>
-      ${supportHtml(input.store, number)}
-    </td></tr>
-  </table>
-</body>
-</html>
-`;
+      <p><a href="${escapeHtml(receiptLink(input))}">Download your updated receipt (PDF)</a></p>`,
+  );
 }

@@ -1,7 +1,11 @@
+import { orderDecider, orderStream } from '@licensestore/domain';
+import type { EventStore } from '@licensestore/domain/events';
 import type { Logger } from '@licensestore/platform/logging';
 import type { Mailer } from '@licensestore/platform/mail';
 import type { Job } from 'bullmq';
-import type { Cause } from '../jobs/causation.js';
+import { z } from 'zod';
+import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
+import { decideOnStream } from '../jobs/conflicts.js';
 import { STALLED_JOBS } from '../jobs/host.js';
 import { stillOurs } from '../jobs/processor.js';
 import type { RenderedEmail } from '../mail/delivery-email.js';
@@ -60,4 +64,39 @@ export async function sendAndRecord<Data extends { orderId: string; handedOver?:
   await noteHandedOver(job, data, messageId, logger);
   await record();
   return 'sent';
+}
+
+/** The fields of every customer e-mail job about one order. */
+export const orderEmailJobFields = {
+  orderId: z.uuid(),
+  cause: causeSchema,
+  /** Set by the attempt that handed the message to the mail server, so that a retry only records it. */
+  handedOver: z.string().optional(),
+};
+
+/**
+ * An e-mail the order records itself (a delivery or a review e-mail): its Message-ID, derived from its trigger, and
+ * its record (idempotent: the command records a trigger once). `recorded`: an earlier attempt handed it over, and
+ * this one only had to record it.
+ */
+export async function orderEmailOf(
+  { eventStore, mailer }: { eventStore: EventStore; mailer: Mailer },
+  { orderId, cause, handedOver }: { orderId: string; cause: Cause; handedOver?: string | undefined },
+  recipient: string,
+  { kind, type }: { kind: string; type: 'RecordDeliveryEmailSent' | 'RecordReviewEmailSent' },
+) {
+  const messageId = mailer.messageIdFor(kind, cause.eventId);
+  const record = () =>
+    decideOnStream(
+      eventStore,
+      orderStream(orderId),
+      orderDecider,
+      { type, orderId, trigger: cause.eventId, recipient, messageId, now: new Date().toISOString() },
+      workersMetadata(cause),
+    );
+  if (handedOver === messageId) {
+    await record();
+    return { messageId, record, recorded: true };
+  }
+  return { messageId, record, recorded: false };
 }

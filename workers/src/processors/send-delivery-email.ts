@@ -1,24 +1,25 @@
-import { liveUnits, orderDecider, orderStream, productDecider, productStream } from '@licensestore/domain';
+import {
+  liveUnits,
+  type OrderState,
+  orderDecider,
+  orderStream,
+  productDecider,
+  productStream,
+} from '@licensestore/domain';
 import { loadStream } from '@licensestore/domain/commands';
 import type { EventStore } from '@licensestore/domain/events';
 import { z } from 'zod';
-import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
-import { decideOnStream } from '../jobs/conflicts.js';
+import type { Cause } from '../jobs/causation.js';
 import { defineProcessor } from '../jobs/processor.js';
 import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderDeliveryEmail } from '../mail/delivery-email.js';
 import { downloadFor, type ProductDownload } from '../mail/downloads.js';
 import type { ProcessorContext } from './context.js';
-import { sendAndRecord } from './hand-over.js';
+import { orderEmailJobFields, orderEmailOf, sendAndRecord } from './hand-over.js';
 
 const QUEUE = 'send-delivery-email';
 const MESSAGE_KIND = 'delivery';
-const schema = z.object({
-  orderId: z.uuid(),
-  cause: causeSchema,
-  /** Set by the attempt that handed the message to the mail server, so that a retry only records it. */
-  handedOver: z.string().optional(),
-});
+const schema = z.object(orderEmailJobFields);
 type DeliveryEmailJob = z.infer<typeof schema>;
 
 /** The delivery email caused by `cause` (an OrderFulfilled or a DeliveryEmailResendRequested): its trigger. */
@@ -35,6 +36,36 @@ async function productDownloadOf(eventStore: EventStore, productId: string): Pro
   };
 }
 
+/** The order as it stood right after its event that triggers an e-mail, and that event's type. */
+interface TriggerPoint {
+  type: string;
+  order: OrderState;
+}
+
+/** The order now, and as it stood at the event `trigger` (null when its stream has no such event). */
+async function orderNowAndAt(eventStore: EventStore, orderId: string, trigger: string) {
+  let order: OrderState = orderDecider.initialState;
+  let atTrigger: TriggerPoint | null = null;
+  for await (const recorded of eventStore.readStream(orderStream(orderId))) {
+    const event = orderDecider.parse(recorded.type, recorded.data);
+    if (event) order = orderDecider.evolve(order, event);
+    if (recorded.id === trigger) atTrigger = { type: recorded.type, order };
+  }
+  return { order, atTrigger };
+}
+
+/**
+ * Of a held order's fulfilment and its approval, the later one delivers: its keys are e-mailed once, by whichever
+ * event found the other already recorded (the order stream orders them, whatever order their jobs run in).
+ */
+function otherTriggerDelivers(atTrigger: TriggerPoint | null): string | null {
+  if (atTrigger === null || atTrigger.order.status === 'absent') return null;
+  const { type, order } = atTrigger;
+  if (type === 'OrderFulfilled' && order.review === 'held') return 'its approval sends it';
+  if (type === 'OrderApproved' && !order.fulfilled) return 'its last key sends it';
+  return null;
+}
+
 /**
  * Sends the order's keys once per trigger (never for a cancelled or refunded order): a trigger the order already
  * records as sent sends nothing, nor does a retry of an attempt that handed the message over. Only a crash between
@@ -48,36 +79,25 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
     schema,
     concurrency: 4,
     async process(data, job, token) {
-      const { eventStore, keyVault, orderAccess, mailer, publicUrl, store } = context;
+      const { eventStore, keyVault, orderAccess, publicUrl, store } = context;
       const { orderId, cause } = data;
       const trigger = cause.eventId;
-      const { state: order } = await loadStream(eventStore, orderStream(orderId), orderDecider);
+      const { order, atTrigger } = await orderNowAndAt(eventStore, orderId, trigger);
       if (order.status === 'absent') return 'no such order';
       if (order.emailsSent.includes(trigger)) return 'already sent';
-      const messageId = mailer.messageIdFor(MESSAGE_KIND, trigger);
-      const recipient = order.customer.email;
-      const record = () =>
-        decideOnStream(
-          eventStore,
-          orderStream(orderId),
-          orderDecider,
-          {
-            type: 'RecordDeliveryEmailSent',
-            orderId,
-            trigger,
-            recipient,
-            messageId,
-            now: new Date().toISOString(),
-          },
-          workersMetadata(cause),
-        );
-      if (data.handedOver === messageId) {
-        await record();
-        return 'recorded';
-      }
+      const { messageId, record, recorded } = await orderEmailOf(context, data, order.customer.email, {
+        kind: MESSAGE_KIND,
+        type: 'RecordDeliveryEmailSent',
+      });
+      if (recorded) return 'recorded';
       // Keys that reached an order after it was cancelled or refunded are not the customer's to use.
       if (order.status === 'cancelled' || order.status === 'refunded')
         return `not sending: order ${order.status}`;
+      // A held order's keys are set aside, not the buyer's until approved; a rejected one's never are.
+      if (order.review === 'held' || order.review === 'rejected')
+        return `not sending: review ${order.review}`;
+      const deliveredByOther = otherTriggerDelivers(atTrigger);
+      if (deliveredByOther) return `not sending: ${deliveredByOther}`;
 
       // Only the units still the customer's: a refunded unit's key is not theirs to use.
       const live = liveUnits(order);

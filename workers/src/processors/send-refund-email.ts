@@ -3,24 +3,21 @@ import { maskedKey } from '@licensestore/domain/audit';
 import { loadStream } from '@licensestore/domain/commands';
 import { refundEmailDecider, refundEmailStream } from '@licensestore/domain/refund-emails';
 import { z } from 'zod';
-import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
+import { type Cause, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';
 import { defineProcessor } from '../jobs/processor.js';
 import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderRefundEmail } from '../mail/refund-email.js';
 import type { ProcessorContext } from './context.js';
-import { sendAndRecord } from './hand-over.js';
+import { orderEmailJobFields, sendAndRecord } from './hand-over.js';
 
 const QUEUE = 'send-refund-email';
 const MESSAGE_KIND = 'refund';
 const schema = z.object({
-  orderId: z.uuid(),
+  ...orderEmailJobFields,
   /** The refund as its OrderRefundCompleted recorded it: the money and the units it took back. */
   amount: z.string().min(1),
   units: z.array(orderUnitSchema),
-  cause: causeSchema,
-  /** Set by the attempt that handed the message to the mail server, so that a retry only records it. */
-  handedOver: z.string().optional(),
 });
 type RefundEmailJob = z.infer<typeof schema>;
 

@@ -17,6 +17,7 @@ import { releaseKeysJob } from '../processors/release-keys.js';
 import { sendDeliveryEmailJob } from '../processors/send-delivery-email.js';
 import { sendLowStockAlertJob } from '../processors/send-low-stock-alert.js';
 import { sendRefundEmailJob } from '../processors/send-refund-email.js';
+import { sendReviewEmailJob } from '../processors/send-review-email.js';
 import type { Reactions } from './reactor.js';
 
 /** The event's data, validated by its stream's parser as its type says (a reaction only sees its own type). */
@@ -82,7 +83,19 @@ export const workerReactions = ({
   // (they come from stock, or it waits in line), and their OrderFulfilled sends a new delivery e-mail. The job first
   // gives back the keys it gave up, in case the cancel's release-keys job has not run yet.
   OrderReopened: (event) => assignKeysJob(orderData(event, 'OrderReopened').orderId, causeOf(event)),
+  // A held order's keys are set aside as any order's are; its delivery e-mail waits for the approval, which sends it
+  // (or, when keys are still owed then, the OrderFulfilled that follows does).
   OrderFulfilled: (event) => sendDeliveryEmailJob(orderData(event, 'OrderFulfilled').orderId, causeOf(event)),
+  OrderApproved: (event) => sendDeliveryEmailJob(orderData(event, 'OrderApproved').orderId, causeOf(event)),
+  OrderHeldForReview: (event) => {
+    const { orderId } = orderData(event, 'OrderHeldForReview');
+    return sendReviewEmailJob({ orderId, kind: 'held', reason: null }, causeOf(event));
+  },
+  // The rejection's refund gives the money and the keys back as every refund does; this tells the buyer why.
+  OrderRejected: (event) => {
+    const { orderId, reason } = orderData(event, 'OrderRejected');
+    return sendReviewEmailJob({ orderId, kind: 'rejected', reason }, causeOf(event));
+  },
   DeliveryEmailResendRequested: (event) =>
     sendDeliveryEmailJob(orderData(event, 'DeliveryEmailResendRequested').orderId, causeOf(event)),
   LicenceKeyStockLow: (event) => {

@@ -6,6 +6,7 @@ import {
   orderStream,
   productDecider,
   productStream,
+  type RiskRuleName,
 } from '@licensestore/domain';
 import { handleCommand, loadStream } from '@licensestore/domain/commands';
 import {
@@ -61,6 +62,8 @@ export async function placeOrder(
     customer?: { name: string; email: string };
     /** When the capture happened; now by default. */
     capturedAt?: string;
+    /** The risk rules that hold it for review; none by default. */
+    heldFor?: RiskRuleName[];
   } = {},
 ): Promise<string> {
   const orderId = randomUUID();
@@ -86,6 +89,7 @@ export async function placeOrder(
       lines,
       total: `${lines.reduce((sum, line) => sum + 10 * line.quantity, 0)}.00`,
       currency: 'USD',
+      heldFor: options.heldFor ?? [],
       now: options.capturedAt ?? new Date().toISOString(),
     },
     metadata('customer'),

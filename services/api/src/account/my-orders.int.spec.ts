@@ -101,6 +101,7 @@ describe('GET /api/my-orders', () => {
         paymentStatus: 'completed',
         deliveryEmailSentAt: null,
         receiptNumber: null,
+        reviewStatus: null,
         refunds: [],
         refundedTotal: '0.00',
         netTotal: '318.99',

@@ -71,7 +71,7 @@ export function accountRoutes({
         ...order,
         ...buyerRefundsOf(refunds, order),
         hasAccess: true,
-        items: (await showOrderItems(showing, req, order.id, items, access)).items,
+        items: (await showOrderItems(showing, req, order, items, access)).items,
       })),
     );
     // Names, addresses and license keys: no cache anywhere keeps them.

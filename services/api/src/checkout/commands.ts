@@ -29,7 +29,7 @@ import {
   WrongExpectedRevisionError,
 } from '@licensestore/domain/events';
 import { makeStorable } from '@licensestore/domain/text';
-import { placeCheckoutOrder } from '@licensestore/platform/checkout-orders';
+import { placeCheckoutOrder, readModelHistory } from '@licensestore/platform/checkout-orders';
 import type { DatabaseHandle } from '@licensestore/platform/db';
 import { timeOrderedId } from '@licensestore/platform/ids';
 import type { Logger } from '@licensestore/platform/logging';
@@ -83,6 +83,8 @@ export interface StartCheckoutInput {
   customId: string;
   /** The buyer the browser names before paying, already checked: who the order is for if the browser goes away. */
   customer?: Customer;
+  /** The starting browser's hashed address, which the velocity rules count orders by. */
+  clientHash: string;
 }
 
 export async function startCheckout(
@@ -130,6 +132,7 @@ export async function startCheckout(
       total: cart.total,
       currency: cart.currency,
       customer: input.customer,
+      clientHash: input.clientHash,
       now: nowIso(deps),
     },
     checkoutDecider.initialState,
@@ -160,6 +163,10 @@ export interface CaptureResult {
   recorded: boolean;
 }
 
+/** The order a captured checkout becomes, screened by the risk rules against the orders read model. */
+const placeOrder = (deps: CheckoutDeps, checkout: LoadedStream<CheckoutState>, fresh = false) =>
+  placeCheckoutOrder(deps.eventStore, checkout, { fresh, history: readModelHistory(deps.database.db) });
+
 /**
  * Everything a capture stores is storable before PayPal is asked to move money: the browser's buyer is checked here
  * (a 400, the PayPal order still capturable), and what PayPal's answer adds (the payer, the capture id) is made
@@ -177,7 +184,7 @@ export async function captureCheckout(
   let checkout = await loadStream(deps.eventStore, stream, checkoutDecider);
   if (checkout.state.status === 'absent') throw new NotFoundError('Unknown PayPal order');
   if (checkout.state.status === 'captured') {
-    return { ...(await placeCheckoutOrder(deps.eventStore, checkout)), recorded: false };
+    return { ...(await placeOrder(deps, checkout)), recorded: false };
   }
 
   const lock = await acquireCaptureLock(deps.captureLocks ?? deps.database.pool, paypalOrderId, {
@@ -197,7 +204,7 @@ export async function captureCheckout(
     await lock.release();
   }
   // The order the capture became, appended if missing; `fresh`: this very call recorded the capture.
-  return { ...(await placeCheckoutOrder(deps.eventStore, checkout, { fresh: recorded })), recorded };
+  return { ...(await placeOrder(deps, checkout, recorded)), recorded };
 }
 
 /** The browser's buyer as the order will store it (NFC, trimmed), or a 400 saying what cannot be stored. */
@@ -385,7 +392,7 @@ export async function applyPaymentNews(
   } catch (error) {
     // The order stream is missing after a crash between the checkout and order appends: repair, then apply.
     if (!(error instanceof NotFoundError)) throw error;
-    await placeCheckoutOrder(deps.eventStore, checkout);
+    await placeOrder(deps, checkout);
     result = await run();
   }
   return { outcome: result.events.length > 0 ? 'applied' : 'unchanged', orderId, position: result.position };

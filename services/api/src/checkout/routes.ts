@@ -36,6 +36,8 @@ export interface CheckoutRoutesDeps extends CheckoutDeps {
   secureCookies: boolean;
   /** Projectors a capture's answer waits for (read-your-writes). */
   readModels?: string[];
+  /** The caller's address hashed as key custody hashes it: what velocity risk rules count orders by. */
+  clientHash(req: Request): string;
 }
 
 /** PayPal order ids are upper-case letters and digits; anything else was never created by us. */
@@ -83,6 +85,7 @@ const fromDecider = (order: PlacedOrder): OrderView => ({
   // The stream keeps no send time; the read model has it once it has caught up.
   deliveryEmailSentAt: null,
   receiptNumber: order.receipt?.number ?? null,
+  reviewStatus: order.review,
 });
 
 const context = (req: Request, actor: Actor): CommandContext => ({
@@ -126,7 +129,13 @@ export function checkoutRoutes(deps: CheckoutRoutesDeps): Router {
     const customer = startingBuyer(body);
     const { paypalOrderId } = await startCheckout(
       deps,
-      { items: body.items, amount: body.amount, customId: req.correlationId, customer },
+      {
+        items: body.items,
+        amount: body.amount,
+        customId: req.correlationId,
+        customer,
+        clientHash: deps.clientHash(req),
+      },
       context(req, { type: 'customer', id: customer?.email ?? 'guest' }),
     );
     grantCheckoutAccess(res, paypalOrderId, cookies);

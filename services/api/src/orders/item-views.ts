@@ -1,4 +1,4 @@
-import type { OrderItemView } from '@licensestore/domain';
+import type { OrderItemView, OrderView } from '@licensestore/domain';
 import type { Request } from 'express';
 import { masked, type RevealKey } from '../license-keys/reveal.js';
 import type { KeyAccess } from './access.js';
@@ -50,6 +50,13 @@ export interface ItemShowingDeps {
 }
 
 /**
+ * The keys of an order held by the risk rules (or rejected by its review) are set aside, not the buyer's yet: outside
+ * the back office its lines show as having none, so no door shows them in clear nor hints that they exist.
+ */
+const setAsideForReview = (order: Pick<OrderView, 'reviewStatus'>, access: KeyAccess) =>
+  access.keys !== 'masked' && (order.reviewStatus === 'held' || order.reviewStatus === 'rejected');
+
+/**
  * An order's lines for this caller, and for keys in clear the showing, recorded before the answer leaves: no key
  * goes out in clear without its custody record (`CustodyNotRecordedError`, 503, when it cannot be written). A page
  * view that already recorded exactly this showing (`pageView`, a token from `KeyCustody.pageViewToken`) is not
@@ -58,12 +65,16 @@ export interface ItemShowingDeps {
 export async function showOrderItems(
   { custody, reveal }: ItemShowingDeps,
   req: Request,
-  orderId: string,
+  order: Pick<OrderView, 'id' | 'reviewStatus'>,
   stored: StoredOrderItem[],
   access: KeyAccess,
   pageView?: string,
 ): Promise<{ items: OrderItemView[]; showing: Showing | null }> {
-  const { items, opened } = orderItemViews(orderId, stored, access.keys, reveal);
+  const orderId = order.id;
+  const lines = setAsideForReview(order, access)
+    ? stored.map((line) => ({ ...line, sealedKeys: [], keyIds: [], keyStatuses: [] }))
+    : stored;
+  const { items, opened } = orderItemViews(orderId, lines, access.keys, reveal);
   if (access.keys !== 'clear' || opened.length === 0) return { items, showing: null };
   // The row holds each key beside its id, both from the event that assigned it; a key without one cannot be recorded.
   if (opened.some((id) => id === undefined)) throw new CustodyNotRecordedError();

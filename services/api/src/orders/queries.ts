@@ -6,6 +6,7 @@ import {
   type OrderKeyStatus,
   type OrderRefundView,
   type OrderView,
+  reviewStatusSchema,
   toCents,
 } from '@licensestore/domain';
 import type { Database } from '@licensestore/platform/db';
@@ -41,6 +42,7 @@ const ORDER_COLUMNS = [
   'payment_status',
   'delivery_email_sent_at',
   'receipt_number',
+  'review_status',
 ] as const;
 
 type OrderRow = Pick<Selectable<Database['orders']>, (typeof ORDER_COLUMNS)[number]>;
@@ -55,6 +57,7 @@ const toOrder = (row: OrderRow): OrderView => ({
   paymentStatus: row.payment_status,
   deliveryEmailSentAt: row.delivery_email_sent_at?.toISOString() ?? null,
   receiptNumber: row.receipt_number,
+  reviewStatus: reviewStatusSchema.nullable().parse(row.review_status),
 });
 
 /** The order, or null when there is none (a malformed id included). */

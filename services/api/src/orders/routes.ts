@@ -120,7 +120,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
   const showing = { custody, reveal };
   const snapshotView: SnapshotView = async (req, { order, items }, pageView) => {
     const access = accessTo(req, order);
-    const shown = await showOrderItems(showing, req, order.id, items, access, pageView);
+    const shown = await showOrderItems(showing, req, order, items, access, pageView);
     return {
       view: { ...(await buyerView(order, access)), items: shown.items },
       pageView: shown.showing ? custody.pageViewToken(req, shown.showing) : undefined,
@@ -172,7 +172,7 @@ export function orderRoutes(deps: OrderRoutesDeps): Router {
     const order = await findOrder(db, req.params.orderId);
     if (!order) throw orderNotFound();
     const stored = await listOrderItems(db, order.id);
-    const shown = await showOrderItems(showing, req, order.id, stored, accessTo(req, order));
+    const shown = await showOrderItems(showing, req, order, stored, accessTo(req, order));
     // The page's event stream, opened next, shows the same keys: this page view's showing is recorded already.
     if (shown.showing) {
       setCapabilityCookie(

@@ -34,6 +34,20 @@ const VERDICTS = {
     title: 'Payment under review',
     line: (name: string) => `Thank you, ${name}. PayPal is reviewing your payment.`,
   },
+  'being-checked': {
+    Icon: Clock,
+    tone: 'text-warning',
+    title: 'Your order is being checked',
+    line: (name: string) =>
+      `Thank you, ${name}. Your payment was received; we check some orders before sending their license keys.`,
+  },
+  'not-approved': {
+    Icon: XCircle,
+    tone: 'text-destructive',
+    title: 'Order not approved',
+    line: (name: string) =>
+      `Sorry, ${name}. This order was not approved: your payment is refunded in full and no license key is sent.`,
+  },
   declined: {
     Icon: XCircle,
     tone: 'text-destructive',

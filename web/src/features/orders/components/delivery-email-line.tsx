@@ -22,6 +22,8 @@ export function DeliveryEmailLine({
   if (order.deliveryEmailSentAt) line = <>A confirmation email has been sent to {address}</>;
   else if (stage === 'under-review')
     line = <>Your license keys will be sent to {address} once PayPal completes the payment.</>;
+  else if (stage === 'being-checked')
+    line = <>Your license keys will be sent to {address} once the order has been checked.</>;
   else line = <>A confirmation email will be sent to {address} as soon as your license keys are ready.</>;
   return (
     <p

@@ -73,17 +73,25 @@ function WithheldKeysNotice({ customerEmail, linkRefused }: { customerEmail: str
   );
 }
 
+/** What a paid order's keys may still wait for before they are sent. */
+export type KeysWaitFor = 'payment' | 'check';
+
+const KEYS_WAIT_FOR: Record<KeysWaitFor, string> = {
+  payment: 'License key will be emailed once PayPal completes the payment.',
+  check: 'License key will be emailed once the order has been checked.',
+};
+
 /**
  * One line's keys: in clear, withheld (sent by email), or still to come (once paid, or after PayPal's review); none
  * come any more to an order cancelled or refunded.
  */
 function LineKeys({
   item,
-  awaitingPayment,
+  waitingFor,
   noMoreKeys,
 }: {
   item: OrderItemView;
-  awaitingPayment: boolean;
+  waitingFor: KeysWaitFor | undefined;
   noMoreKeys: boolean;
 }) {
   if (item.keysWithheld) {
@@ -106,9 +114,7 @@ function LineKeys({
       )}
       {!noMoreKeys && keys.length < item.quantity - (item.refundedUnits ?? 0) && (
         <p className="text-sm text-muted-foreground italic">
-          {awaitingPayment
-            ? 'License key will be emailed once PayPal completes the payment.'
-            : 'License key will be emailed shortly...'}
+          {waitingFor ? KEYS_WAIT_FOR[waitingFor] : 'License key will be emailed shortly...'}
         </p>
       )}
     </>
@@ -120,15 +126,15 @@ export function LicenseKeys({
   items,
   customerEmail,
   linkRefused = false,
-  awaitingPayment = false,
+  waitingFor,
   noMoreKeys = false,
 }: {
   items: OrderItemView[];
   customerEmail: string;
   /** The page was opened with an email link that the server refused. */
   linkRefused?: boolean;
-  /** PayPal is still reviewing the payment: keys come after it completes. */
-  awaitingPayment?: boolean;
+  /** What the keys still wait for: PayPal completing the payment, or the store's check of the order. */
+  waitingFor?: KeysWaitFor;
   /** The order was cancelled or refunded: the keys it had were taken back and no more come. */
   noMoreKeys?: boolean;
 }) {
@@ -157,7 +163,7 @@ export function LicenseKeys({
               </div>
               {/* Announced when keys arrive by themselves. */}
               <div aria-live="polite">
-                <LineKeys item={item} awaitingPayment={awaitingPayment} noMoreKeys={noMoreKeys} />
+                <LineKeys item={item} waitingFor={waitingFor} noMoreKeys={noMoreKeys} />
               </div>
               <ProductDownload item={item} />
             </li>

@@ -88,7 +88,7 @@ export function OrderConfirmation({ orderId }: { orderId: string }) {
           items={items.data}
           customerEmail={customerEmail}
           linkRefused={link === 'refused'}
-          awaitingPayment={stage === 'under-review'}
+          waitingFor={stage === 'under-review' ? 'payment' : stage === 'being-checked' ? 'check' : undefined}
           noMoreKeys={keysTakenBack(stage)}
         />
       )}

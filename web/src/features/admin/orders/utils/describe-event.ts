@@ -117,6 +117,8 @@ export function describeEvent(entry: TimelineEntry, lines: Map<string, string>):
         : 'Approved after review: keys are delivered';
     case 'OrderRejected':
       return `Rejected after review: ${text(data.reason)}`;
+    case 'OrderReviewEmailSent':
+      return `Review email sent to ${text(data.recipient)}`;
     default:
       return null;
   }
