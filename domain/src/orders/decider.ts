@@ -37,7 +37,15 @@ function placeCapturedOrder(cmd: OrderCommandOf<'PlaceCapturedOrder'>, state: Or
   if (!cmd.heldFor?.length) return [captured];
   return [
     captured,
-    { type: 'OrderHeldForReview', data: { orderId: cmd.orderId, rules: cmd.heldFor, heldAt: cmd.now } },
+    {
+      type: 'OrderHeldForReview',
+      data: {
+        orderId: cmd.orderId,
+        rules: cmd.heldFor,
+        ...(cmd.autoApproveAt ? { autoApproveAt: cmd.autoApproveAt } : {}),
+        heldAt: cmd.now,
+      },
+    },
   ];
 }
 

@@ -89,6 +89,8 @@ export const orderEventSchemas = {
   OrderHeldForReview: z.object({
     orderId: z.uuid(),
     rules: z.array(riskRuleNameSchema).min(1),
+    /** When the system approves it if nobody decided by then, as the rules said when it was held; null: never. */
+    autoApproveAt: z.iso.datetime().nullable().optional(),
     heldAt: z.iso.datetime(),
   }),
   /** A held order was let through (by an admin, or by the system after the set wait): its keys are delivered. */

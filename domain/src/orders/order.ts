@@ -18,6 +18,8 @@ export type OrderCommand =
       clientHash?: string;
       /** The risk rules the order matched: it is held for review unless none did (or none are named). */
       heldFor?: RiskRuleName[];
+      /** When a held order is approved by the system if nobody decides before; null or absent: never. */
+      autoApproveAt?: string | null;
       now: string;
     }
   | {

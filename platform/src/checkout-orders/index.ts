@@ -51,7 +51,7 @@ export async function placeCheckoutOrder(
     total: captured.total,
     currency: captured.currency,
     ...(captured.clientHash ? { clientHash: captured.clientHash } : {}),
-    heldFor: await screenCheckout(eventStore, options.history ?? UNKNOWN_HISTORY, captured),
+    ...(await screenCheckout(eventStore, options.history ?? UNKNOWN_HISTORY, captured)),
     now: captured.capturedAt,
   };
   const metadata: NewEventMetadata = {

@@ -61,19 +61,29 @@ const anyRuleOn = (rules: RiskRules) =>
   rules.blockedEmailDomains.length > 0 ||
   rules.productQuantityAtOrAbove !== null;
 
+/** What the rules decided for an order: the rules it matched (none: not held), and when it is approved unless decided. */
+export interface Screening {
+  heldFor: RiskRuleName[];
+  autoApproveAt: string | null;
+}
+
 /** The rules a captured checkout's order matches under the store's current rules; none read when none are on. */
 export async function screenCheckout(
   eventStore: EventStore,
   readHistory: ReadScreeningHistory,
   checkout: CapturedCheckout,
-): Promise<RiskRuleName[]> {
+): Promise<Screening> {
   const { state } = await loadStream(eventStore, RISK_RULES_STREAM, riskDecider);
   const { rules } = state;
-  if (!anyRuleOn(rules)) return [];
+  if (!anyRuleOn(rules)) return { heldFor: [], autoApproveAt: null };
   const history = await readHistory(checkout, rules.velocity?.windowMinutes ?? null);
-  return matchRiskRules(
+  const heldFor = matchRiskRules(
     rules,
     { total: checkout.total, email: checkout.customer.email, lines: checkout.lines },
     history,
   );
+  const after = rules.autoApproveAfterMinutes;
+  const autoApproveAt =
+    after === null ? null : new Date(Date.parse(checkout.capturedAt) + after * 60_000).toISOString();
+  return { heldFor, autoApproveAt };
 }

@@ -5,6 +5,8 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
  * list, one of its rows and that row's parts share the path's prefix ('/api/orders', '/api/orders/<id>/items').
  */
 const ORDERS = ['/api/orders', '/api/admin/orders'];
+/** The review queue: held orders are rows of the orders read model. */
+const REVIEWS = '/api/admin/reviews';
 const CUSTOMERS = ['/api/customers', '/api/admin/customers'];
 const LICENSE_KEYS = ['/api/license-keys', '/api/admin/license-keys'];
 const DASHBOARD = '/api/admin/dashboard';
@@ -15,6 +17,7 @@ const STOCK_MISMATCHES = '/api/admin/stock-mismatches';
 /** Every prefix above: these answers go stale in time, besides being refreshed when their read model moves. */
 export const BACK_OFFICE_READ_MODELS = [
   ...ORDERS,
+  REVIEWS,
   ...CUSTOMERS,
   ...LICENSE_KEYS,
   DASHBOARD,
@@ -43,7 +46,7 @@ const partOf =
  * stock shown wrongly; the audit log each order's timeline and the event log.
  */
 const FED_BY: Record<string, KeyMatch[]> = {
-  orders: [...ORDERS, ...CUSTOMERS, DASHBOARD].map(under),
+  orders: [...ORDERS, REVIEWS, ...CUSTOMERS, DASHBOARD].map(under),
   customers: CUSTOMERS.map(under),
   dashboard: [under(DASHBOARD)],
   'license-keys': [...LICENSE_KEYS, DASHBOARD, STOCK_MISMATCHES].map(under),

@@ -1,3 +1,4 @@
+import { approveHeldOrder } from '../processors/approve-held-order.js';
 import { assignKeys } from '../processors/assign-keys.js';
 import type { ProcessorContext } from '../processors/context.js';
 import { issueReceipt } from '../processors/issue-receipt.js';
@@ -20,5 +21,6 @@ export const registeredProcessors = (context: ProcessorContext): readonly JobPro
   sendLowStockAlert(context),
   sendRefundEmail(context),
   sendReviewEmail(context),
+  approveHeldOrder(context),
   issueReceipt(context),
 ];

@@ -94,6 +94,20 @@ describe('A held order', () => {
     expect(ofOrder('DeliveryEmailSent', orderId)).toEqual([]);
   });
 
+  it('nobody decided on by its auto-approval time is approved by the system and delivered', async () => {
+    const { keyVault } = await startWorkers();
+    const productId = await createProduct(fixture.env.eventStore, 'Backup Tool', 'Utilities');
+    await addKeys(fixture.env.eventStore, keyVault, productId, 1);
+    const orderId = await placeOrder(fixture.env.eventStore, [{ productId }], {
+      heldFor: ['order-total'],
+      autoApproveAt: new Date().toISOString(),
+    });
+    await fixture.log.until('the delivery e-mail', () => ofOrder('DeliveryEmailSent', orderId).length === 1);
+    const [approved] = ofOrder('OrderApproved', orderId);
+    expect(approved?.data).toMatchObject({ automatic: true });
+    expect(approved?.metadata.actor).toEqual({ type: 'system', id: 'workers' });
+  });
+
   it('whose keys ran out meanwhile gets them e-mailed when stock comes, after its approval', async () => {
     const sideEffects = await startWorkers();
     const productId = await createProduct(fixture.env.eventStore, 'Photo Editor', 'Graphics');

@@ -8,6 +8,7 @@ import {
 } from '@licensestore/domain';
 import type { RecordedEvent } from '@licensestore/domain/events';
 import { causeOf } from '../jobs/causation.js';
+import { approveHeldOrderJob } from '../processors/approve-held-order.js';
 import { assignKeysJob } from '../processors/assign-keys.js';
 import type { SideEffectSettings } from '../processors/context.js';
 import { issueReceiptJob } from '../processors/issue-receipt.js';
@@ -87,9 +88,11 @@ export const workerReactions = ({
   // (or, when keys are still owed then, the OrderFulfilled that follows does).
   OrderFulfilled: (event) => sendDeliveryEmailJob(orderData(event, 'OrderFulfilled').orderId, causeOf(event)),
   OrderApproved: (event) => sendDeliveryEmailJob(orderData(event, 'OrderApproved').orderId, causeOf(event)),
+  // The buyer is told the order is being checked; when the rules approve after a wait, that approval is due then.
   OrderHeldForReview: (event) => {
-    const { orderId } = orderData(event, 'OrderHeldForReview');
-    return sendReviewEmailJob({ orderId, kind: 'held', reason: null }, causeOf(event));
+    const { orderId, autoApproveAt } = orderData(event, 'OrderHeldForReview');
+    const told = sendReviewEmailJob({ orderId, kind: 'held', reason: null }, causeOf(event));
+    return autoApproveAt ? [told, approveHeldOrderJob(orderId, autoApproveAt, causeOf(event))] : told;
   },
   // The rejection's refund gives the money and the keys back as every refund does; this tells the buyer why.
   OrderRejected: (event) => {

@@ -64,6 +64,8 @@ export async function placeOrder(
     capturedAt?: string;
     /** The risk rules that hold it for review; none by default. */
     heldFor?: RiskRuleName[];
+    /** When a held order is approved unless decided before; never by default. */
+    autoApproveAt?: string;
   } = {},
 ): Promise<string> {
   const orderId = randomUUID();
@@ -90,6 +92,7 @@ export async function placeOrder(
       total: `${lines.reduce((sum, line) => sum + 10 * line.quantity, 0)}.00`,
       currency: 'USD',
       heldFor: options.heldFor ?? [],
+      autoApproveAt: options.autoApproveAt ?? null,
       now: options.capturedAt ?? new Date().toISOString(),
     },
     metadata('customer'),

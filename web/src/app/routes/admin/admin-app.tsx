@@ -16,6 +16,8 @@ const CustomerRoute = lazy(() => import('./customer'));
 const LicenseKeysRoute = lazy(() => import('./license-keys'));
 const LicenseKeyRoute = lazy(() => import('./license-key'));
 const TeamRoute = lazy(() => import('./team'));
+const ReviewsRoute = lazy(() => import('./reviews'));
+const RiskRoute = lazy(() => import('./risk'));
 const AuditEventsRoute = lazy(() => import('./audit-events'));
 const AuditOrderRoute = lazy(() => import('./audit-order'));
 const AuditDashboardRoute = lazy(() => import('./audit-dashboard'));
@@ -23,7 +25,7 @@ const AuditVerifyRoute = lazy(() => import('./audit-verify'));
 
 /** The paths of the back office's screens; any other path under /admin is its 404 page. */
 const ADMIN_SCREENS =
-  /^\/admin(?:\/(?:login|products|orders(?:\/[^/]+)?|customers(?:\/[^/]+)?|license-keys(?:\/[^/]+)?|team|audit\/(?:events|dashboard|verify|orders\/[^/]+)))?\/?$/;
+  /^\/admin(?:\/(?:login|products|orders(?:\/[^/]+)?|customers(?:\/[^/]+)?|license-keys(?:\/[^/]+)?|team|reviews|risk|audit\/(?:events|dashboard|verify|orders\/[^/]+)))?\/?$/;
 
 const TO_DASHBOARD: WayBack = { href: '/admin', label: 'Back to Dashboard' };
 const TO_LOGIN: WayBack = { href: '/admin', label: 'Go to Admin Login' };
@@ -63,6 +65,8 @@ export default function AdminApp() {
             <Route path="/admin/license-keys" component={LicenseKeysRoute} />
             <Route path="/admin/license-keys/:keyId" component={LicenseKeyRoute} />
             <Route path="/admin/team" component={TeamRoute} />
+            <Route path="/admin/reviews" component={ReviewsRoute} />
+            <Route path="/admin/risk" component={RiskRoute} />
             <Route path="/admin/audit/events" component={AuditEventsRoute} />
             <Route path="/admin/audit/orders/:orderId" component={AuditOrderRoute} />
             <Route path="/admin/audit/dashboard" component={AuditDashboardRoute} />

@@ -6,6 +6,8 @@ import {
   type LucideIcon,
   Package,
   ScrollText,
+  ShieldAlert,
+  ShieldCheck,
   ShoppingCart,
   UserCog,
   Users,
@@ -17,13 +19,18 @@ export interface AdminNavItem {
   icon: LucideIcon;
 }
 
-/** The sidebar's Management group: Dashboard, Products, Orders, Customers, License Keys, in that order. */
+/**
+ * The sidebar's Management group: Dashboard, Products, Orders, Customers, License Keys, in that order, then the
+ * review queue and the risk rules that fill it.
+ */
 export const ADMIN_NAV_ITEMS: readonly AdminNavItem[] = [
   { label: 'Dashboard', href: '/admin', icon: LayoutDashboard },
   { label: 'Products', href: '/admin/products', icon: Package },
   { label: 'Orders', href: '/admin/orders', icon: ShoppingCart },
   { label: 'Customers', href: '/admin/customers', icon: Users },
   { label: 'License Keys', href: '/admin/license-keys', icon: KeyRound },
+  { label: 'Reviews', href: '/admin/reviews', icon: ShieldCheck },
+  { label: 'Risk Rules', href: '/admin/risk', icon: ShieldAlert },
 ];
 
 /** The Audit group, for admins and auditors: the event log (an order's history opens from it), the dashboard as of a
