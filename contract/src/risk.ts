@@ -61,3 +61,20 @@ export const reviewDecisionViewSchema = z.object({
   refund: z.object({ refundId: z.string(), status: z.enum(['requested', 'completed', 'failed']) }).optional(),
 });
 export type ReviewDecisionView = z.infer<typeof reviewDecisionViewSchema>;
+
+/**
+ * POST /api/admin/risk-rules/what-if: a draft (fields left out take the current rules' values) and a period, by
+ * default the twelve months up to now.
+ */
+export const whatIfRequestSchema = z
+  .object({
+    draft: riskRulesRequestSchema,
+    from: z.iso.datetime().optional(),
+    to: z.iso.datetime().optional(),
+  })
+  .strict()
+  .refine((request) => !request.from || !request.to || request.from < request.to, {
+    error: 'must be after from',
+    path: ['to'],
+  });
+export type WhatIfRequest = z.input<typeof whatIfRequestSchema>;

@@ -11,10 +11,13 @@ export interface RiskState {
 
 export const initialRiskState: RiskState = { rules: NO_RISK_RULES, changedAt: null };
 
-export function evolveRisk(_state: RiskState, event: RiskEvent): RiskState {
+export function evolveRisk(state: RiskState, event: RiskEvent): RiskState {
   switch (event.type) {
     case 'RiskRulesChanged':
       return { rules: event.data.rules, changedAt: event.data.changedAt };
+    // A what-if changes no rule.
+    case 'RiskWhatIfRun':
+      return state;
   }
 }
 

@@ -122,6 +122,7 @@ describe('Hostile input to every write route, every path parameter and every pag
     'POST /api/orders/:id/refunds/:refundId/retry': { as: ['admin', 'auditor'], ids: orderIds },
     'POST /api/my-orders/:orderId/delivery-email': { as: ['customer', 'visitor'], ids: orderIds },
     'PUT /api/admin/risk-rules': { as: ['admin', 'auditor'] },
+    'POST /api/admin/risk-rules/what-if': { as: ['admin', 'auditor'] },
     'POST /api/admin/reviews/:orderId/approve': { as: ['admin', 'auditor'], ids: orderIds },
     'POST /api/admin/reviews/:orderId/reject': { as: ['admin', 'auditor'], ids: orderIds },
     'POST /api/license-keys': { as: ['admin', 'auditor'] },

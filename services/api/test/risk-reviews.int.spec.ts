@@ -1,8 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { reviewDecisionViewSchema, reviewViewSchema, riskRulesViewSchema } from '@licensestore/contract/risk';
-import { orderStream, RISK_RULES_STREAM } from '@licensestore/domain';
+import {
+  orderStream,
+  RISK_RULES_STREAM,
+  RISK_WHAT_IF_STREAM,
+  whatIfResultSchema,
+} from '@licensestore/domain';
 import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { appendOrder, orderCaptured, orderLine } from '../../../projections/test/support/orders.js';
 import { callApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { deliverKeys, readEvents } from './support/checkout.js';
@@ -146,6 +152,74 @@ describe('Risk rules and the review queue', () => {
         held.push((await orderView(bought.orderId)).reviewStatus);
       }
       expect(held).toEqual([null, null, null, null, 'held']);
+    });
+  });
+
+  describe('POST /api/admin/risk-rules/what-if', () => {
+    it('answers what a draft would have held in a past period, and records the run for auditors', async () => {
+      const at = (day: number) => new Date(Date.UTC(2025, 2, day, 12)).toISOString();
+      const orders = [
+        orderCaptured({
+          name: 'Ann',
+          email: 'ann-what-if@example.com',
+          lines: [orderLine('Suite', 1, '600.00')],
+          capturedAt: at(1),
+        }),
+        orderCaptured({
+          name: 'Ben',
+          email: 'ben-what-if@example.com',
+          lines: [orderLine('Suite', 1, '50.00')],
+          capturedAt: at(2),
+        }),
+        orderCaptured({
+          name: 'Cat',
+          email: 'cat-what-if@example.com',
+          lines: [orderLine('Suite', 1, '700.00')],
+          capturedAt: at(3),
+        }),
+      ];
+      for (const order of orders) await appendOrder(store.eventStore, order.data.orderId, order);
+      const period = { from: '2025-01-01T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z' };
+      const response = await callApi(url, 'POST', '/api/admin/risk-rules/what-if', {
+        cookie: admin,
+        body: { draft: { holdAtOrAbove: '500.00' }, ...period },
+      });
+      expect(response.status).toBe(200);
+      expect(whatIfResultSchema.parse(await response.json())).toEqual({
+        ...period,
+        orders: 3,
+        held: 2,
+        heldValue: '1300.00',
+        heldLaterRefundedOrDenied: 0,
+        currentRulesHeld: 0,
+        perRule: [{ rule: 'order-total', held: 2, heldValue: '1300.00' }],
+        perMonth: [
+          {
+            month: '2025-03',
+            orders: 3,
+            held: 2,
+            heldValue: '1300.00',
+            heldLaterRefundedOrDenied: 0,
+            currentRulesHeld: 0,
+          },
+        ],
+      });
+      const [run] = (await readEvents(store.eventStore, RISK_WHAT_IF_STREAM)).slice(-1);
+      expect(run).toMatchObject({
+        type: 'RiskWhatIfRun',
+        data: { draft: { holdAtOrAbove: '500.00' }, result: { held: 2 } },
+        metadata: { actor: { type: 'admin', id: adminId } },
+      });
+      const byAuditor = await callApi(url, 'POST', '/api/admin/risk-rules/what-if', {
+        cookie: auditor,
+        body: { draft: {} },
+      });
+      expect(byAuditor.status).toBe(403);
+      const backwards = await callApi(url, 'POST', '/api/admin/risk-rules/what-if', {
+        cookie: admin,
+        body: { draft: {}, from: period.to, to: period.from },
+      });
+      expect(backwards.status).toBe(400);
     });
   });
 

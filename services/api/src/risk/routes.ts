@@ -3,6 +3,7 @@ import {
   rejectReviewRequestSchema,
   reviewListQuerySchema,
   riskRulesRequestSchema,
+  whatIfRequestSchema,
 } from '@licensestore/contract/risk';
 import {
   NotFoundError,
@@ -11,6 +12,7 @@ import {
   orderStream,
   RISK_RULES_STREAM,
   riskDecider,
+  ValidationError,
 } from '@licensestore/domain';
 import { handleCommand } from '@licensestore/domain/commands';
 import { timeOrderedId } from '@licensestore/platform/ids';
@@ -22,6 +24,7 @@ import { parseRequest } from '../http/validation.js';
 import { type RefundDeps, settleRefund } from '../orders/refunds.js';
 import { listReviews } from './reviews.js';
 import { loadRiskRules } from './rules.js';
+import { lastTwelveMonths, runWhatIf } from './what-if.js';
 
 const privateJson = (res: Response, body: unknown) => {
   res.set('Cache-Control', 'no-store').json(body);
@@ -64,6 +67,21 @@ export function riskRoutes(deps: RefundDeps): Router {
       { expectedRevision: ifMatchRevision(req) },
     );
     await answerRules(res);
+  });
+
+  // A draft against the history, before it is switched on; admins run it (each run is recorded), auditors read the
+  // runs in the event log.
+  router.post('/admin/risk-rules/what-if', requireAdmin, async (req, res) => {
+    const request = parseRequest(whatIfRequestSchema, req.body);
+    const { view } = await loadRiskRules(eventStore, db);
+    const defaults = lastTwelveMonths(new Date());
+    const period = { from: request.from ?? defaults.from, to: request.to ?? defaults.to };
+    if (Date.parse(period.from) >= Date.parse(period.to)) throw new ValidationError('to: must be after from');
+    const draft = { ...view.rules, ...request.draft };
+    privateJson(
+      res,
+      await runWhatIf(eventStore, { draft, current: view.rules, period }, adminCommandMetadata(req)),
+    );
   });
 
   router.get('/admin/reviews', requireBackOffice, async (req, res) => {

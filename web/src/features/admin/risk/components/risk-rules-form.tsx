@@ -6,7 +6,9 @@ import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { errorSentence } from '@/lib/api';
 import { useSaveRiskRules } from '../api/risk-rules';
+import { useWhatIf } from '../api/what-if';
 import { fieldsOf, type RuleFields, rulesOf } from '../utils/rule-fields';
+import { WhatIfResultView } from './what-if-result';
 
 const FIELDS: ReadonlyArray<{
   name: keyof RuleFields;
@@ -68,6 +70,7 @@ const FIELDS: ReadonlyArray<{
 export function RiskRulesForm({ rules, readOnly }: { rules: RiskRulesView['rules']; readOnly: boolean }) {
   const [fields, setFields] = useState(() => fieldsOf(rules));
   const save = useSaveRiskRules();
+  const whatIf = useWhatIf();
   const set = (name: keyof RuleFields) => (value: string) =>
     setFields((current) => ({ ...current, [name]: value }));
   const submit = (event: FormEvent) => {
@@ -107,13 +110,24 @@ export function RiskRulesForm({ rules, readOnly }: { rules: RiskRulesView['rules
         </FormField>
       </fieldset>
       {save.error && <FormAlert>{errorSentence(save.error)}</FormAlert>}
+      {whatIf.error && <FormAlert>{errorSentence(whatIf.error)}</FormAlert>}
       {!readOnly && (
-        <div className="flex justify-end">
+        <div className="flex flex-wrap justify-end gap-2">
+          <BusyButton
+            type="button"
+            variant="outline"
+            busy={whatIf.isPending}
+            busyLabel="Replaying the last 12 months..."
+            onClick={() => whatIf.mutate({ draft: rulesOf(fields) })}
+          >
+            Try on the last 12 months
+          </BusyButton>
           <BusyButton type="submit" busy={save.isPending} busyLabel="Saving...">
             Save rules
           </BusyButton>
         </div>
       )}
+      {whatIf.data && <WhatIfResultView result={whatIf.data} />}
     </form>
   );
 }
