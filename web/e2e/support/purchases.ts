@@ -37,12 +37,14 @@ async function answer(
   storeUrl: string,
   method: 'GET' | 'POST',
   path: string,
-  { body, cookie }: { body?: unknown; cookie?: string } = {},
+  { body, cookie, from }: { body?: unknown; cookie?: string; from?: string } = {},
 ): Promise<{ response: Response; text: string }> {
   const response = await fetch(new URL(path, storeUrl), {
     method,
     headers: {
       ...(cookie ? { cookie } : {}),
+      // A client address of its own, for a store that trusts the proxy header (TRUST_PROXY).
+      ...(from ? { 'x-forwarded-for': from } : {}),
       // The store refuses mutations whose Origin is not its own (cross-site protection): say we are the storefront.
       ...(body === undefined ? {} : { 'content-type': 'application/json', origin: new URL(storeUrl).origin }),
     },
@@ -77,17 +79,19 @@ export async function purchasableProducts(storeUrl: string): Promise<Product[]> 
 /**
  * Buys the lines as the checkout does: create the PayPal order for the cart's total, have the emulated buyer approve
  * it, capture it with the customer's name and e-mail, cookies kept as a browser keeps them. Resolves with the placed
- * order and the cookie that opens its keys.
+ * order and the cookie that opens its keys. `from`: the client address the store is told the buyer has.
  */
 export async function purchase(
   storeUrl: string,
   customer: Customer,
   lines: PurchaseLine[],
+  { from }: { from?: string } = {},
 ): Promise<PlacedOrder> {
   const amount = formatCents(
     lines.reduce((sum, line) => sum + unitPriceCents(line.product) * line.quantity, 0),
   );
   const started = await answer(storeUrl, 'POST', '/paypal/order', {
+    from,
     body: {
       amount,
       currency: 'USD',

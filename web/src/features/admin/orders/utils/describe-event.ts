@@ -119,6 +119,14 @@ export function describeEvent(entry: TimelineEntry, lines: Map<string, string>):
       return `Rejected after review: ${text(data.reason)}`;
     case 'OrderReviewEmailSent':
       return `Review email sent to ${text(data.recipient)}`;
+    case 'RiskRulesChanged': {
+      const fields = Array.isArray(data.changedFields) ? data.changedFields.map(text).join(', ') : '';
+      return `Risk rules changed: ${fields}`;
+    }
+    case 'RiskWhatIfRun': {
+      const result = (data.result ?? {}) as { held?: unknown; orders?: unknown };
+      return `What-if run: the draft would have held ${Number(result.held)} of ${Number(result.orders)} orders`;
+    }
     default:
       return null;
   }

@@ -10,6 +10,7 @@ import {
   Table,
   TableBody,
   TableCell,
+  TableHeader,
   TableHeaderRow,
   TableMessageRow,
   TableRow,
@@ -79,13 +80,16 @@ function RejectDialog({ review, onClose }: { review: ReviewView | null; onClose:
 export function ReviewsTable({ reviews, readOnly }: { reviews: ReviewView[]; readOnly: boolean }) {
   const approve = useReviewDecision();
   const [rejecting, setRejecting] = useState<ReviewView | null>(null);
+  const columns = readOnly ? COLUMNS.slice(0, -1) : COLUMNS;
   return (
     <>
       <Table aria-label="Orders held for review">
-        <TableHeaderRow columns={readOnly ? COLUMNS.slice(0, -1) : COLUMNS} />
+        <TableHeader>
+          <TableHeaderRow columns={columns} />
+        </TableHeader>
         <TableBody>
           {reviews.length === 0 && (
-            <TableMessageRow colSpan={COLUMNS.length}>No orders are waiting for review.</TableMessageRow>
+            <TableMessageRow colSpan={columns.length}>No orders are waiting for review.</TableMessageRow>
           )}
           {reviews.map((review) => (
             <TableRow key={review.orderId}>

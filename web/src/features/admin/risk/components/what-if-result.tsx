@@ -1,5 +1,5 @@
 import type { WhatIfResult } from '@licensestore/domain';
-import { Table, TableBody, TableCell, TableHeaderRow, TableRow } from '@/components/ui/table';
+import { Table, TableBody, TableCell, TableHeader, TableHeaderRow, TableRow } from '@/components/ui/table';
 import { formatPrice } from '@/lib/format';
 import { RULE_LABELS } from './reviews-table';
 import { WhatIfChart } from './what-if-chart';
@@ -28,7 +28,9 @@ export function WhatIfResultView({ result }: { result: WhatIfResult }) {
         ))}
       </dl>
       <Table aria-label="Held per rule">
-        <TableHeaderRow columns={['Rule', 'Orders held', 'Value']} />
+        <TableHeader>
+          <TableHeaderRow columns={['Rule', 'Orders held', 'Value']} />
+        </TableHeader>
         <TableBody>
           {result.perRule.map((rule) => (
             <TableRow key={rule.rule}>
@@ -41,16 +43,18 @@ export function WhatIfResultView({ result }: { result: WhatIfResult }) {
       </Table>
       <WhatIfChart months={result.perMonth} />
       <Table aria-label="Per month">
-        <TableHeaderRow
-          columns={[
-            'Month',
-            'Orders',
-            'Held',
-            'Value held',
-            'Refunded or denied later',
-            'Held by current rules',
-          ]}
-        />
+        <TableHeader>
+          <TableHeaderRow
+            columns={[
+              'Month',
+              'Orders',
+              'Held',
+              'Value held',
+              'Refunded or denied later',
+              'Held by current rules',
+            ]}
+          />
+        </TableHeader>
         <TableBody>
           {result.perMonth.map((month) => (
             <TableRow key={month.month}>
