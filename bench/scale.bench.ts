@@ -370,6 +370,94 @@ const lagDuringVerify: Measurement = {
   },
 };
 
+/** The year the history spans, and a draft that asks every rule's question of every order in it. */
+const WHAT_IF = {
+  from: '2025-11-01T00:00:00.000Z',
+  to: '2026-11-01T00:00:00.000Z',
+  draft: {
+    holdAtOrAbove: '500.00',
+    firstOrderAtOrAbove: '200.00',
+    velocity: { windowMinutes: 10, maxOrders: 4, maxEmails: 3 },
+    blockedEmailDomains: ['mailinator.com'],
+    productQuantityAtOrAbove: 5,
+  },
+};
+
+/** One what-if over the year, as the Risk Rules screen asks it; its time and what it answered. */
+async function timedWhatIf(browser: Browser): Promise<{ ms: number; orders: number; held: number }> {
+  const started = performance.now();
+  const response = await fetch(`${browser.origin}/api/admin/risk-rules/what-if`, {
+    method: 'POST',
+    headers: { cookie: browser.cookie, origin: browser.origin, 'content-type': 'application/json' },
+    body: JSON.stringify(WHAT_IF),
+  });
+  const body = await response.text();
+  if (!response.ok) throw new Error(`what-if: ${response.status} ${body.slice(0, 200)}`);
+  const { orders, held } = JSON.parse(body) as { orders: number; held: number };
+  return { ms: performance.now() - started, orders, held };
+}
+
+/**
+ * A what-if over the year against the orders projector's rebuild (both read every order event of the log), then
+ * checkouts alone and with what-ifs running one after another beside them, in turns.
+ */
+const whatIfBesideCheckouts: Measurement = {
+  name: 'what-if over the year',
+  measure: async ({ store, browser, rebuilds }, report) => {
+    const alone = await timedWhatIf(browser);
+    const rebuild = rebuilds.find((rebuilt) => rebuilt.projector === 'orders');
+    if (!rebuild) throw new Error('the orders projector was not rebuilt');
+    report({
+      label: 'what-if over the year, alone',
+      value:
+        `${format(alone.ms / 1000, 1)} s for ${format(alone.orders)} orders (${format(alone.held)} held by the ` +
+        `draft); the orders projector's rebuild ${format(rebuild.durationMs / 1000, 1)} s`,
+      target: { text: "<= the orders projector's rebuild", met: alone.ms <= rebuild.durationMs },
+    });
+    const database = openDatabase(store.databaseUrl, { max: 2 });
+    const eventStore = await openEventStore({ databaseUrl: store.databaseUrl });
+    let products: BenchProduct[];
+    try {
+      products = await createCatalogue(eventStore, database, CHECKOUT_PRODUCTS);
+    } finally {
+      await Promise.allSettled([database.close(), eventStore.close()]);
+    }
+    let shopper = 1_000_000;
+    const checkouts = async (count: number) =>
+      (
+        await runConcurrently(count, SHOPPERS, async (i) => {
+          await buy(store, products[i % products.length] as BenchProduct, shopper++);
+          return 0;
+        })
+      ).ms;
+    await checkouts(CHECKOUT_WARMUP);
+    const turn = Math.ceil(CHECKOUT_ORDERS / CHECKOUT_ROUNDS);
+    const spent = { alone: 0, beside: 0 };
+    let whatIfs = 0;
+    for (let round = 0; round < CHECKOUT_ROUNDS; round++) {
+      spent.alone += await checkouts(turn);
+      let running = true;
+      const beside = (async () => {
+        while (running) {
+          await timedWhatIf(browser);
+          whatIfs += 1;
+        }
+      })();
+      spent.beside += await checkouts(turn);
+      running = false;
+      await beside;
+    }
+    const ratio = spent.alone / spent.beside;
+    report({
+      label: 'checkout with what-ifs beside / alone',
+      value:
+        `${format(ratio, 3)} (${format(turn * CHECKOUT_ROUNDS)} orders each way in ${CHECKOUT_ROUNDS} turns, ` +
+        `${SHOPPERS} shoppers, ${whatIfs} what-ifs run beside)`,
+      target: { text: `>= ${TARGET_CHECKOUT_RATIO}`, met: ratio >= TARGET_CHECKOUT_RATIO },
+    });
+  },
+};
+
 // Checkout before browsing: it measures what the size of the store costs a purchase, not what an api still full of
 // the lists' answers does.
 const MEASUREMENTS: Measurement[] = [
@@ -379,6 +467,7 @@ const MEASUREMENTS: Measurement[] = [
   apiMemory,
   reactorRecovery,
   lagDuringVerify,
+  whatIfBesideCheckouts,
 ];
 
 async function main() {

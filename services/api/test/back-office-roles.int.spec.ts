@@ -50,6 +50,8 @@ const BACK_OFFICE_READS: RouteCase[] = [
   { method: 'GET', route: '/api/audit/events', admin: 200 },
   { method: 'GET', route: '/api/audit/parked-events', admin: 200 },
   { method: 'GET', route: '/api/audit/verifications', admin: 200 },
+  { method: 'GET', route: '/api/admin/risk-rules', admin: 200 },
+  { method: 'GET', route: '/api/admin/reviews', admin: 200 },
 ];
 
 /** Who may sign in is the admins' business alone, even to read. */
@@ -77,6 +79,10 @@ const ADMIN_WRITES: RouteCase[] = [
   { method: 'POST', route: '/api/objects/normalize', body: {}, admin: 400 },
   { method: 'POST', route: '/api/admin/users', body: {}, admin: 400 },
   { method: 'DELETE', route: '/api/admin/users/:id', admin: 404 },
+  { method: 'PUT', route: '/api/admin/risk-rules', body: { holdAtOrAbove: 'lots' }, admin: 400 },
+  { method: 'POST', route: '/api/admin/risk-rules/what-if', body: {}, admin: 400 },
+  { method: 'POST', route: '/api/admin/reviews/:orderId/approve', admin: 404 },
+  { method: 'POST', route: '/api/admin/reviews/:orderId/reject', body: { reason: 'Refused' }, admin: 404 },
 ];
 
 /**
