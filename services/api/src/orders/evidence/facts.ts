@@ -138,6 +138,25 @@ export function evidenceFacts(
         facts.captureStatus = 'DENIED';
         facts.payment.push({ at: event.data.deniedAt, what: 'PayPal denied the pending capture' });
         break;
+      // A hold and its decision say why the keys went out when they did (or never did).
+      case 'OrderHeldForReview':
+        facts.payment.push({
+          at: event.data.heldAt,
+          what: `Held for review by the risk rules (${event.data.rules.join(', ')}): keys set aside, not delivered`,
+        });
+        break;
+      case 'OrderApproved':
+        facts.payment.push({
+          at: event.data.approvedAt,
+          what: event.data.automatic ? 'Approved automatically after the set wait' : 'Approved after review',
+        });
+        break;
+      case 'OrderRejected':
+        facts.payment.push({
+          at: event.data.rejectedAt,
+          what: `Rejected after review: ${event.data.reason}`,
+        });
+        break;
       case 'DeliveryEmailSent':
         facts.deliveries.push({
           sentAt: event.data.sentAt,

@@ -71,4 +71,44 @@ describe('evidence facts', () => {
       expect(withAdminNames(facts, new Map([[ADMIN.id, 'owner']])).statusChanges[0]?.by).toBe('owner');
     });
   });
+
+  describe('when the risk rules held the order', () => {
+    it('tells the hold and its decision beside the payment', () => {
+      const captured = orderCaptured({
+        name: 'Ada',
+        email: 'ada@example.com',
+        lines: [orderLine('Office', 1, '900.00')],
+        capturedAt: '2026-05-01T09:00:00.000Z',
+      });
+      const { orderId } = captured.data;
+      const facts = evidenceFacts(
+        orderId,
+        recorded(orderId, [
+          [captured, WORKERS],
+          [
+            {
+              type: 'OrderHeldForReview',
+              data: { orderId, rules: ['order-total'], heldAt: '2026-05-01T09:00:00.000Z' },
+            },
+            WORKERS,
+          ],
+          [
+            {
+              type: 'OrderApproved',
+              data: { orderId, automatic: false, approvedAt: '2026-05-01T09:40:00.000Z' },
+            },
+            ADMIN,
+          ],
+        ]),
+        (key) => key,
+      );
+      expect(facts?.payment.slice(1)).toEqual([
+        {
+          at: '2026-05-01T09:00:00.000Z',
+          what: 'Held for review by the risk rules (order-total): keys set aside, not delivered',
+        },
+        { at: '2026-05-01T09:40:00.000Z', what: 'Approved after review' },
+      ]);
+    });
+  });
 });
