@@ -1,6 +1,7 @@
 import type { OrderView } from '@licensestore/domain';
 import { Mail } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'wouter';
 import { ReceiptLink } from '@/components/receipt-link';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -27,6 +28,13 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
  * resent from here (disabled, with the reason beside it, on an order whose keys are not sent again). `etag` names
  * the version shown: each of those is refused if the order changed since.
  */
+/** Where a hold by the risk rules stands, as the order page says it. */
+const REVIEW_LABELS: Record<NonNullable<OrderView['reviewStatus']>, string> = {
+  held: 'Held for review: keys set aside, not delivered',
+  approved: 'Approved after review',
+  rejected: 'Rejected after review',
+};
+
 export function OrderSummaryCard({ order, etag }: { order: OrderView; etag: string | null }) {
   const resend = useResendDeliveryEmail(order.id, order.customerEmail, etag);
   const readOnly = useReadOnly();
@@ -46,6 +54,13 @@ export function OrderSummaryCard({ order, etag }: { order: OrderView; etag: stri
             <AdminOrderStatusBadge status={order.status} paymentStatus={order.paymentStatus} />
           </Field>
           <Field term="Receipt">{order.receiptNumber ?? 'Not issued yet'}</Field>
+          {order.reviewStatus && (
+            <Field term="Review">
+              <Link href="/admin/reviews" className="text-primary underline-offset-4 hover:underline">
+                {REVIEW_LABELS[order.reviewStatus]}
+              </Link>
+            </Field>
+          )}
         </dl>
         {order.receiptNumber && <ReceiptLink order={order} className="w-fit" />}
         {!readOnly && (
