@@ -52,7 +52,7 @@ import {
   type BenchProduct,
   type BenchStore,
   buy,
-  createCatalogue,
+  createCatalogueOn,
   startBenchStore,
 } from './support/store.js';
 
@@ -261,14 +261,7 @@ interface Side {
  * so neither side is always first); a loop is started before its turn and killed at its end.
  */
 async function measureCheckoutSlowdown(store: BenchStore, idleBackupMs: number): Promise<Figure[]> {
-  const database = openDatabase(store.databaseUrl, { max: 2 });
-  const eventStore = await openEventStore({ databaseUrl: store.databaseUrl });
-  let products: BenchProduct[];
-  try {
-    products = await createCatalogue(eventStore, database, CHECKOUT_PRODUCTS);
-  } finally {
-    await Promise.allSettled([database.close(), eventStore.close()]);
-  }
+  const products = await createCatalogueOn(store, CHECKOUT_PRODUCTS);
   let shopper = 0;
   const buyOne = () => buy(store, products[shopper % products.length] as BenchProduct, shopper++);
   await runConcurrently(CHECKOUT_WARMUP, SHOPPERS, async () => {

@@ -42,6 +42,7 @@ import {
   type BenchStore,
   buy,
   createCatalogue,
+  createCatalogueOn,
   signInAsAdmin,
   startBenchStore,
 } from './support/store.js';
@@ -414,14 +415,7 @@ const whatIfBesideCheckouts: Measurement = {
         `draft); the orders projector's rebuild ${format(rebuild.durationMs / 1000, 1)} s`,
       target: { text: "<= the orders projector's rebuild", met: alone.ms <= rebuild.durationMs },
     });
-    const database = openDatabase(store.databaseUrl, { max: 2 });
-    const eventStore = await openEventStore({ databaseUrl: store.databaseUrl });
-    let products: BenchProduct[];
-    try {
-      products = await createCatalogue(eventStore, database, CHECKOUT_PRODUCTS);
-    } finally {
-      await Promise.allSettled([database.close(), eventStore.close()]);
-    }
+    const products = await createCatalogueOn(store, CHECKOUT_PRODUCTS);
     let shopper = 1_000_000;
     const checkouts = async (count: number) =>
       (

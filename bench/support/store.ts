@@ -9,6 +9,7 @@ import { inventoryDecider, licenseKeysStream, productDecider, productStream } fr
 import { handleCommand } from '@licensestore/domain/commands';
 import type { EventStore, Position } from '@licensestore/domain/events';
 import { type DatabaseHandle, openDatabase } from '@licensestore/platform/db';
+import { openEventStore } from '@licensestore/platform/eventstore';
 import { createKeyVault } from '@licensestore/platform/key-vault';
 import { silentLogger } from '@licensestore/platform/logging';
 import { waitForProjections } from '@licensestore/platform/readmodel';
@@ -259,6 +260,17 @@ export async function waitUntilAnswering(url: string, timeoutMs = 60_000) {
 export interface BenchProduct {
   id: string;
   price: string;
+}
+
+/** A catalogue created on a running bench store, through connections of its own that are closed after. */
+export async function createCatalogueOn(store: BenchStore, count: number): Promise<BenchProduct[]> {
+  const database = openDatabase(store.databaseUrl, { max: 2 });
+  const eventStore = await openEventStore({ databaseUrl: store.databaseUrl });
+  try {
+    return await createCatalogue(eventStore, database, count);
+  } finally {
+    await Promise.allSettled([database.close(), eventStore.close()]);
+  }
 }
 
 /** A catalogue to buy from (half of it on sale), created through the command path and visible to the api. */
