@@ -13,9 +13,8 @@ import { streamCategory } from '@licensestore/domain/events';
 /** Events read from the log at a time: a page is folded and let go before the next is read. */
 const PAGE = 5_000;
 /**
- * After each page the run rests twice as long as the page took: it takes a third of a core at most, so checkouts
- * beside it keep theirs (resting as long as each page took, they still ran at 0.877 of their rate alone on a loaded
- * 2-core machine), and it still finishes well before a rebuild of the orders projector.
+ * After each page the run rests twice as long as the page took, so the api's own work for it is a third of a core at
+ * most and its event loop stays free for checkouts. Postgres's side of reading the log is not throttled by this.
  */
 const REST_PER_WORK = 2;
 
