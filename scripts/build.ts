@@ -97,7 +97,7 @@ export async function build({ out = DIST, web = true }: { out?: string; web?: bo
     await writePackageJson(pkg.dir, out);
     for (const asset of pkg.assets)
       await cp(join(ROOT, pkg.dir, asset), join(out, pkg.dir, asset), { recursive: true });
-    // The workspace link npm makes in node_modules, so `@licensestore/shared` resolves to the built package here
+    // The workspace link npm makes in node_modules, so `@licensestore/domain` (and each other workspace) resolves to the built package here
     // while third-party packages resolve from the node_modules above.
     const name = `@licensestore/${pkg.dir.split('/').at(-1)}`;
     const link = join(out, 'node_modules', name);

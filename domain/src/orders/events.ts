@@ -6,7 +6,7 @@ import { riskRuleNameSchema } from '../risk/rules.js';
 
 /**
  * Events of the checkout (`checkout-<paypalOrderId>`) and order (`order-<uuid>`) streams, each in its current
- * version (shared/src/eventstore/event-versions.ts).
+ * version (domain/src/events/event-versions.ts).
  * Money is a decimal string with 2 places, computed in integer cents; the server prices every line.
  */
 

@@ -58,8 +58,8 @@ import type { OrderStreamLimits } from './orders/stream-slots.js';
 import { createPaypalClient } from './payments/client.js';
 import { paymentsSetup, SANDBOX_MOUNT, type SandboxCredentials } from './payments/setup.js';
 import { receiptRoutes } from './receipts/routes.js';
-import { serverRenderedPages } from './storefront/server-rendered-pages.js';
 import { riskRoutes } from './risk/routes.js';
+import { serverRenderedPages } from './storefront/server-rendered-pages.js';
 import { listTestimonials, testimonialRoutes } from './testimonials/routes.js';
 
 export interface AppDeps {

@@ -1,4 +1,4 @@
-/** Every event type the store records (shared/src/*\/events.ts), for the log's type filter. */
+/** Every event type the store records (domain/src/*\/events.ts), for the log's type filter. */
 export const EVENT_TYPES = [
   'ProductCreated',
   'ProductUpdated',
