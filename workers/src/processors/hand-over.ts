@@ -1,5 +1,6 @@
 import { orderDecider, orderStream } from '@licensestore/domain';
 import type { EventStore } from '@licensestore/domain/events';
+import { refundEmailDecider, refundEmailStream } from '@licensestore/domain/refund-emails';
 import type { Logger } from '@licensestore/platform/logging';
 import type { Mailer } from '@licensestore/platform/mail';
 import type { Job } from 'bullmq';
@@ -75,25 +76,32 @@ export const orderEmailJobFields = {
 };
 
 /**
- * An e-mail the order records itself (a delivery or a review e-mail): its Message-ID, derived from its trigger, and
- * its record (idempotent: the command records a trigger once). `recorded`: an earlier attempt handed it over, and
- * this one only had to record it.
+ * A customer e-mail about an order: its Message-ID, derived from its trigger, and its record (idempotent: the command
+ * records a trigger once). Refund e-mails are recorded on a stream of their own, where a replayed refund finds them;
+ * the others on the order. `recorded`: an earlier attempt handed it over, and this one only had to record it.
  */
 export async function orderEmailOf(
   { eventStore, mailer }: { eventStore: EventStore; mailer: Mailer },
   { orderId, cause, handedOver }: { orderId: string; cause: Cause; handedOver?: string | undefined },
   recipient: string,
-  { kind, type }: { kind: string; type: 'RecordDeliveryEmailSent' | 'RecordReviewEmailSent' },
+  {
+    kind,
+    type,
+  }: { kind: string; type: 'RecordDeliveryEmailSent' | 'RecordReviewEmailSent' | 'RecordRefundEmailSent' },
 ) {
   const messageId = mailer.messageIdFor(kind, cause.eventId);
+  const sent = { orderId, trigger: cause.eventId, recipient, messageId, now: new Date().toISOString() };
+  const metadata = workersMetadata(cause);
   const record = () =>
-    decideOnStream(
-      eventStore,
-      orderStream(orderId),
-      orderDecider,
-      { type, orderId, trigger: cause.eventId, recipient, messageId, now: new Date().toISOString() },
-      workersMetadata(cause),
-    );
+    type === 'RecordRefundEmailSent'
+      ? decideOnStream(
+          eventStore,
+          refundEmailStream(orderId),
+          refundEmailDecider,
+          { type, ...sent },
+          metadata,
+        )
+      : decideOnStream(eventStore, orderStream(orderId), orderDecider, { type, ...sent }, metadata);
   if (handedOver === messageId) {
     await record();
     return { messageId, record, recorded: true };

@@ -3,13 +3,12 @@ import { maskedKey } from '@licensestore/domain/audit';
 import { loadStream } from '@licensestore/domain/commands';
 import { refundEmailDecider, refundEmailStream } from '@licensestore/domain/refund-emails';
 import { z } from 'zod';
-import { type Cause, workersMetadata } from '../jobs/causation.js';
-import { decideOnStream } from '../jobs/conflicts.js';
+import type { Cause } from '../jobs/causation.js';
 import { defineProcessor } from '../jobs/processor.js';
 import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderRefundEmail } from '../mail/refund-email.js';
 import type { ProcessorContext } from './context.js';
-import { orderEmailJobFields, sendAndRecord } from './hand-over.js';
+import { orderEmailJobFields, orderEmailOf, sendAndRecord } from './hand-over.js';
 
 const QUEUE = 'send-refund-email';
 const MESSAGE_KIND = 'refund';
@@ -40,34 +39,18 @@ export const sendRefundEmail = (context: ProcessorContext) =>
     schema,
     concurrency: 4,
     async process(data, job, token) {
-      const { eventStore, keyVault, orderAccess, mailer, publicUrl, store } = context;
+      const { eventStore, keyVault, orderAccess, publicUrl, store } = context;
       const { orderId, cause } = data;
       const trigger = cause.eventId;
       const { state: sent } = await loadStream(eventStore, refundEmailStream(orderId), refundEmailDecider);
       if (sent.sent.includes(trigger)) return 'already sent';
       const { state: order } = await loadStream(eventStore, orderStream(orderId), orderDecider);
       if (order.status === 'absent') return 'no such order';
-      const messageId = mailer.messageIdFor(MESSAGE_KIND, trigger);
-      const recipient = order.customer.email;
-      const record = () =>
-        decideOnStream(
-          eventStore,
-          refundEmailStream(orderId),
-          refundEmailDecider,
-          {
-            type: 'RecordRefundEmailSent',
-            orderId,
-            trigger,
-            recipient,
-            messageId,
-            now: new Date().toISOString(),
-          },
-          workersMetadata(cause),
-        );
-      if (data.handedOver === messageId) {
-        await record();
-        return 'recorded';
-      }
+      const { messageId, record, recorded } = await orderEmailOf(context, data, order.customer.email, {
+        kind: MESSAGE_KIND,
+        type: 'RecordRefundEmailSent',
+      });
+      if (recorded) return 'recorded';
 
       const units = data.units.map((unit) => {
         const productName =
