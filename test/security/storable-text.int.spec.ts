@@ -63,6 +63,7 @@ const WITHOUT_TEXT: Record<string, string> = {
   'POST /api/orders/:id/access': "an order's access token, checked and never stored",
   'POST /api/orders/:id/refunds/:refundId/retry': 'only ids in the path',
   'POST /api/my-orders/:orderId/delivery-email': 'no body',
+  'POST /api/admin/reviews/:orderId/approve': 'only an id in the path',
 };
 
 /** Where the emulator stands in for PayPal: it stores nothing in the store's log. */
@@ -109,6 +110,24 @@ describe('Text a route would store', () => {
       path: () => `/api/products/${productId}`,
       body: productFields,
       fields: Object.keys(productFields()),
+    },
+    'PUT /api/admin/risk-rules': {
+      caller: 'admin',
+      path: () => '/api/admin/risk-rules',
+      body: () => ({ blockedEmailDomains: ['example.net'] }),
+      fields: ['blockedEmailDomains.0'],
+    },
+    'POST /api/admin/risk-rules/what-if': {
+      caller: 'admin',
+      path: () => '/api/admin/risk-rules/what-if',
+      body: () => ({ draft: { blockedEmailDomains: ['example.net'] } }),
+      fields: ['draft.blockedEmailDomains.0'],
+    },
+    'POST /api/admin/reviews/:orderId/reject': {
+      caller: 'admin',
+      path: () => `/api/admin/reviews/${orderId}/reject`,
+      body: () => ({ reason: 'Card reported stolen' }),
+      fields: ['reason'],
     },
     'PATCH /api/orders/:id/status': {
       caller: 'admin',

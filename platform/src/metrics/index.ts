@@ -12,6 +12,8 @@ export const JOB_QUEUES = [
   'record-order-keys',
   'send-delivery-email',
   'send-refund-email',
+  'send-review-email',
+  'approve-held-order',
   'send-low-stock-alert',
   'release-keys',
   'issue-receipt',
