@@ -2,8 +2,8 @@ import { orderNumber, toCents } from '@licensestore/domain';
 import { displayCents } from '@licensestore/domain/money/display';
 import type { Download } from './downloads.js';
 import { escapeHtml } from './html.js';
-import { type OrderLinks, orderPageLink, receiptLink } from './links.js';
-import { type StoreIdentity, signOffText, storeHeaderHtml, supportHtml } from './store-identity.js';
+import { type OrderEmailHeading, orderPageLink, receiptLink } from './links.js';
+import { signOffText, storeHeaderHtml, supportHtml } from './store-identity.js';
 
 export interface DeliveredLine {
   productName: string;
@@ -15,10 +15,8 @@ export interface DeliveredLine {
   download: Download;
 }
 
-export interface DeliveryEmailInput extends OrderLinks {
-  customerName: string;
+export interface DeliveryEmailInput extends OrderEmailHeading {
   lines: readonly DeliveredLine[];
-  store: StoreIdentity;
 }
 
 export interface RenderedEmail {

@@ -1,3 +1,5 @@
+import type { StoreIdentity } from './store-identity.js';
+
 /** Links in customer emails, built from the store's configured origin (PUBLIC_URL), never from a request. */
 export interface OrderLinks {
   /** The store's origin, without a trailing slash. */
@@ -7,6 +9,12 @@ export interface OrderLinks {
   accessToken: string;
   /** Opens the order's receipt PDF (which holds no license key) and nothing else. */
   receiptToken: string;
+}
+
+/** What every e-mail about an order starts from: its links, the store it comes from and whom it greets. */
+export interface OrderEmailHeading extends OrderLinks {
+  customerName: string;
+  store: StoreIdentity;
 }
 
 /**

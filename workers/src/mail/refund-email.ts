@@ -2,9 +2,9 @@ import { orderNumber, toCents } from '@licensestore/domain';
 import { displayCents } from '@licensestore/domain/money/display';
 import type { RenderedEmail } from './delivery-email.js';
 import { escapeHtml } from './html.js';
-import { type OrderLinks, orderPageLink, receiptLink } from './links.js';
+import { type OrderEmailHeading, orderPageLink, receiptLink } from './links.js';
 import { orderEmailHtml } from './order-email-html.js';
-import { type StoreIdentity, signOffText } from './store-identity.js';
+import { signOffText } from './store-identity.js';
 
 /** A refunded unit: its product, and its key masked (null: the unit had no key yet). */
 export interface RefundedUnit {
@@ -12,9 +12,7 @@ export interface RefundedUnit {
   maskedKey: string | null;
 }
 
-export interface RefundEmailInput extends OrderLinks {
-  customerName: string;
-  store: StoreIdentity;
+export interface RefundEmailInput extends OrderEmailHeading {
   /** This refund's amount, a decimal string. */
   amount: string;
   units: readonly RefundedUnit[];

@@ -2,17 +2,15 @@ import { orderNumber, toCents } from '@licensestore/domain';
 import { displayCents } from '@licensestore/domain/money/display';
 import type { RenderedEmail } from './delivery-email.js';
 import { escapeHtml } from './html.js';
-import { type OrderLinks, orderPageLink } from './links.js';
+import { type OrderEmailHeading, orderPageLink } from './links.js';
 import { orderEmailHtml } from './order-email-html.js';
-import { type StoreIdentity, signOffText } from './store-identity.js';
+import { signOffText } from './store-identity.js';
 
 /** What the buyer is told of a review: the order is being checked, or it was not approved. */
 export type ReviewEmailKind = 'held' | 'rejected';
 
-export interface ReviewEmailInput extends OrderLinks {
+export interface ReviewEmailInput extends OrderEmailHeading {
   kind: ReviewEmailKind;
-  customerName: string;
-  store: StoreIdentity;
   total: string;
   /** Held: how long a check takes at most, in minutes (the rules' overdue time). */
   checkMinutes: number;

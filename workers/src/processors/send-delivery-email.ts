@@ -3,6 +3,7 @@ import {
   type OrderState,
   orderDecider,
   orderStream,
+  type PlacedOrder,
   productDecider,
   productStream,
 } from '@licensestore/domain';
@@ -10,12 +11,11 @@ import { loadStream } from '@licensestore/domain/commands';
 import type { EventStore } from '@licensestore/domain/events';
 import { z } from 'zod';
 import type { Cause } from '../jobs/causation.js';
-import { defineProcessor } from '../jobs/processor.js';
 import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderDeliveryEmail } from '../mail/delivery-email.js';
 import { downloadFor, type ProductDownload } from '../mail/downloads.js';
 import type { ProcessorContext } from './context.js';
-import { orderEmailJobFields, orderEmailOf, sendAndRecord } from './hand-over.js';
+import { defineOrderEmailProcessor, orderEmailJobFields, recordOnOrder } from './hand-over.js';
 
 const QUEUE = 'send-delivery-email';
 const MESSAGE_KIND = 'delivery';
@@ -67,29 +67,22 @@ function otherTriggerDelivers(atTrigger: TriggerPoint | null): string | null {
 }
 
 /**
- * Sends the order's keys once per trigger (never for a cancelled or refunded order): a trigger the order already
- * records as sent sends nothing, nor does a retry of an attempt that handed the message over. Only a crash between
- * the mail server's acceptance and the note makes the retry send again, which SMTP cannot rule out (the server may
- * commit a message whose reply never arrives). The message then carries the same Message-ID (and overwrites the
- * same .eml file), so it is the same message, not a new one, and every retry that may repeat one says so.
+ * Sends the order's keys once per trigger (never for a cancelled or refunded order, nor for a held or rejected one),
+ * recorded on the order (DeliveryEmailSent).
  */
 export const sendDeliveryEmail = (context: ProcessorContext) =>
-  defineProcessor({
+  defineOrderEmailProcessor(context, {
     queue: QUEUE,
     schema,
-    concurrency: 4,
-    async process(data, job, token) {
-      const { eventStore, keyVault, orderAccess, publicUrl, store } = context;
-      const { orderId, cause } = data;
-      const trigger = cause.eventId;
-      const { order, atTrigger } = await orderNowAndAt(eventStore, orderId, trigger);
+    kind: () => MESSAGE_KIND,
+    recordSent: recordOnOrder('RecordDeliveryEmailSent'),
+    async load({ orderId, cause }) {
+      const { order, atTrigger } = await orderNowAndAt(context.eventStore, orderId, cause.eventId);
       if (order.status === 'absent') return 'no such order';
-      if (order.emailsSent.includes(trigger)) return 'already sent';
-      const { messageId, record, recorded } = await orderEmailOf(context, data, order.customer.email, {
-        kind: MESSAGE_KIND,
-        type: 'RecordDeliveryEmailSent',
-      });
-      if (recorded) return 'recorded';
+      if (order.emailsSent.includes(cause.eventId)) return 'already sent';
+      return { customer: order.customer, order, atTrigger };
+    },
+    async compose(_data, { order, atTrigger }, heading) {
       // Keys that reached an order after it was cancelled or refunded are not the customer's to use.
       if (order.status === 'cancelled' || order.status === 'refunded')
         return `not sending: order ${order.status}`;
@@ -98,46 +91,34 @@ export const sendDeliveryEmail = (context: ProcessorContext) =>
         return `not sending: review ${order.review}`;
       const deliveredByOther = otherTriggerDelivers(atTrigger);
       if (deliveredByOther) return `not sending: ${deliveredByOther}`;
-
-      // Only the units still the customer's: a refunded unit's key is not theirs to use.
-      const live = liveUnits(order);
-      const lines = await Promise.all(
-        order.lines.flatMap((line) => {
-          const units = live.filter((unit) => unit.lineId === line.lineId);
-          if (units.length === 0) return [];
-          const sealed = new Map((order.keys[line.lineId] ?? []).map((key) => [key.keyId, key.key]));
-          return [
-            (async () => ({
-              productName: line.productName,
-              quantity: units.length,
-              unitPrice: line.unitPrice,
-              keys: units.flatMap((unit) => {
-                const key = unit.keyId === null ? undefined : sealed.get(unit.keyId);
-                return key === undefined ? [] : [keyVault.open(key)];
-              }),
-              download: downloadFor(
-                await productDownloadOf(eventStore, line.productId),
-                line.productId,
-                publicUrl,
-              ),
-            }))(),
-          ];
-        }),
-      );
-      const email = renderDeliveryEmail({
-        orderId,
-        customerName: order.customer.name,
-        lines,
-        store,
-        publicUrl,
-        accessToken: orderAccess.token('order-link', orderId),
-        receiptToken: orderAccess.token('receipt', orderId),
-      });
-      return sendAndRecord(
-        { job, token, data },
-        context,
-        { orderId, customer: order.customer, cause, messageId, email },
-        record,
-      );
+      return renderDeliveryEmail({ ...heading, lines: await deliveredLines(context, order) });
     },
   });
+
+/** The order's lines with the keys of the units still the customer's (a refunded unit's key is not theirs to use). */
+async function deliveredLines({ eventStore, keyVault, publicUrl }: ProcessorContext, order: PlacedOrder) {
+  const live = liveUnits(order);
+  return Promise.all(
+    order.lines.flatMap((line) => {
+      const units = live.filter((unit) => unit.lineId === line.lineId);
+      if (units.length === 0) return [];
+      const sealed = new Map((order.keys[line.lineId] ?? []).map((key) => [key.keyId, key.key]));
+      return [
+        (async () => ({
+          productName: line.productName,
+          quantity: units.length,
+          unitPrice: line.unitPrice,
+          keys: units.flatMap((unit) => {
+            const key = unit.keyId === null ? undefined : sealed.get(unit.keyId);
+            return key === undefined ? [] : [keyVault.open(key)];
+          }),
+          download: downloadFor(
+            await productDownloadOf(eventStore, line.productId),
+            line.productId,
+            publicUrl,
+          ),
+        }))(),
+      ];
+    }),
+  );
+}

@@ -4,11 +4,11 @@ import { loadStream } from '@licensestore/domain/commands';
 import { refundEmailDecider, refundEmailStream } from '@licensestore/domain/refund-emails';
 import { z } from 'zod';
 import type { Cause } from '../jobs/causation.js';
-import { defineProcessor } from '../jobs/processor.js';
+import { decideOnStream } from '../jobs/conflicts.js';
 import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderRefundEmail } from '../mail/refund-email.js';
 import type { ProcessorContext } from './context.js';
-import { orderEmailJobFields, orderEmailOf, sendAndRecord } from './hand-over.js';
+import { defineOrderEmailProcessor, orderEmailJobFields } from './hand-over.js';
 
 const QUEUE = 'send-refund-email';
 const MESSAGE_KIND = 'refund';
@@ -29,52 +29,45 @@ export const sendRefundEmailJob = (
 /**
  * Tells the customer that money of their order went back: how much, which keys no longer work (masked: a key that
  * never left the store goes back to stock for another buyer), what they paid net, and the updated receipt. Once per
- * refund: the RefundEmailSent record (its own stream, so a replayed refund finds it) makes a second job send nothing,
- * and a retry of an attempt that handed the message over only records it. A crash between the mail server's
- * acceptance and the note sends the same message again, with the same Message-ID, and says so in the log.
+ * refund, recorded as RefundEmailSent on a stream of its own, where a replayed refund finds it.
  */
 export const sendRefundEmail = (context: ProcessorContext) =>
-  defineProcessor({
+  defineOrderEmailProcessor(context, {
     queue: QUEUE,
     schema,
-    concurrency: 4,
-    async process(data, job, token) {
-      const { eventStore, keyVault, orderAccess, publicUrl, store } = context;
-      const { orderId, cause } = data;
-      const trigger = cause.eventId;
+    kind: () => MESSAGE_KIND,
+    recordSent: (eventStore, sent, metadata) =>
+      decideOnStream(
+        eventStore,
+        refundEmailStream(sent.orderId),
+        refundEmailDecider,
+        { type: 'RecordRefundEmailSent', ...sent },
+        metadata,
+      ),
+    async load({ orderId, cause }) {
+      const { eventStore } = context;
       const { state: sent } = await loadStream(eventStore, refundEmailStream(orderId), refundEmailDecider);
-      if (sent.sent.includes(trigger)) return 'already sent';
+      if (sent.sent.includes(cause.eventId)) return 'already sent';
       const { state: order } = await loadStream(eventStore, orderStream(orderId), orderDecider);
       if (order.status === 'absent') return 'no such order';
-      const { messageId, record, recorded } = await orderEmailOf(context, data, order.customer.email, {
-        kind: MESSAGE_KIND,
-        type: 'RecordRefundEmailSent',
-      });
-      if (recorded) return 'recorded';
-
+      return order;
+    },
+    async compose(data, order, heading) {
       const units = data.units.map((unit) => {
         const productName =
           order.lines.find((line) => line.lineId === unit.lineId)?.productName ?? 'An item of this order';
         const sealed = order.keys[unit.lineId]?.find((key) => key.keyId === unit.keyId)?.key;
-        return { productName, maskedKey: sealed === undefined ? null : maskedKey(keyVault.open(sealed)) };
+        return {
+          productName,
+          maskedKey: sealed === undefined ? null : maskedKey(context.keyVault.open(sealed)),
+        };
       });
-      const email = renderRefundEmail({
-        orderId,
-        customerName: order.customer.name,
-        store,
+      return renderRefundEmail({
+        ...heading,
         amount: data.amount,
         units,
         total: order.total,
         netPaid: formatCents(toCents(order.total) - order.refundedCents),
-        publicUrl,
-        accessToken: orderAccess.token('order-link', orderId),
-        receiptToken: orderAccess.token('receipt', orderId),
       });
-      return sendAndRecord(
-        { job, token, data },
-        context,
-        { orderId, customer: order.customer, cause, messageId, email },
-        record,
-      );
     },
   });

@@ -2,11 +2,10 @@ import { orderDecider, orderStream, RISK_RULES_STREAM, riskDecider } from '@lice
 import { loadStream } from '@licensestore/domain/commands';
 import { z } from 'zod';
 import type { Cause } from '../jobs/causation.js';
-import { defineProcessor } from '../jobs/processor.js';
 import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderReviewEmail } from '../mail/review-email.js';
 import type { ProcessorContext } from './context.js';
-import { orderEmailJobFields, orderEmailOf, sendAndRecord } from './hand-over.js';
+import { defineOrderEmailProcessor, orderEmailJobFields, recordOnOrder } from './hand-over.js';
 
 const QUEUE = 'send-review-email';
 const schema = z.object({
@@ -25,46 +24,30 @@ export const sendReviewEmailJob = (
 
 /**
  * Tells the buyer of a held order that it is being checked and when to expect the keys, or of a rejected one that
- * it was not approved and its money goes back. Once per trigger, recorded on the order (OrderReviewEmailSent); a
- * retry of an attempt that handed the message over only records it. A hold decided already when the job runs
+ * it was not approved and its money goes back. Once per trigger, recorded on the order (OrderReviewEmailSent). A hold decided already when the job runs
  * (approved at once) sends nothing: the delivery e-mail is the buyer's news then.
  */
 export const sendReviewEmail = (context: ProcessorContext) =>
-  defineProcessor({
+  defineOrderEmailProcessor(context, {
     queue: QUEUE,
     schema,
-    concurrency: 4,
-    async process(data, job, token) {
-      const { eventStore, orderAccess, publicUrl, store } = context;
-      const { orderId, kind, cause } = data;
-      const trigger = cause.eventId;
-      const { state: order } = await loadStream(eventStore, orderStream(orderId), orderDecider);
+    kind: (data) => `review-${data.kind}`,
+    recordSent: recordOnOrder('RecordReviewEmailSent'),
+    async load({ orderId, cause }) {
+      const { state: order } = await loadStream(context.eventStore, orderStream(orderId), orderDecider);
       if (order.status === 'absent') return 'no such order';
-      if (order.reviewEmailsSent.includes(trigger)) return 'already sent';
-      const { messageId, record, recorded } = await orderEmailOf(context, data, order.customer.email, {
-        kind: `review-${kind}`,
-        type: 'RecordReviewEmailSent',
-      });
-      if (recorded) return 'recorded';
+      if (order.reviewEmailsSent.includes(cause.eventId)) return 'already sent';
+      return order;
+    },
+    async compose({ kind, reason }, order, heading) {
       if (kind === 'held' && order.review !== 'held') return `not sending: review ${order.review}`;
-      const { state: risk } = await loadStream(eventStore, RISK_RULES_STREAM, riskDecider);
-      const email = renderReviewEmail({
+      const { state: risk } = await loadStream(context.eventStore, RISK_RULES_STREAM, riskDecider);
+      return renderReviewEmail({
+        ...heading,
         kind,
-        orderId,
-        customerName: order.customer.name,
-        store,
         total: order.total,
         checkMinutes: risk.rules.overdueAfterMinutes,
-        reason: data.reason,
-        publicUrl,
-        accessToken: orderAccess.token('order-link', orderId),
-        receiptToken: orderAccess.token('receipt', orderId),
+        reason,
       });
-      return sendAndRecord(
-        { job, token, data },
-        context,
-        { orderId, customer: order.customer, cause, messageId, email },
-        record,
-      );
     },
   });
