@@ -3,10 +3,11 @@ import type { EventStore, NewEventMetadata } from '@licensestore/domain/events';
 import type { Logger } from '@licensestore/platform/logging';
 import type { Job } from 'bullmq';
 import { z } from 'zod';
-import { causeSchema, workersMetadata } from '../jobs/causation.js';
+import { type Cause, causeSchema, workersMetadata } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';
 import { STALLED_JOBS } from '../jobs/host.js';
 import { defineProcessor, stillOurs } from '../jobs/processor.js';
+import { type JobRequest, jobFor } from '../jobs/queues.js';
 import type { RenderedEmail } from '../mail/delivery-email.js';
 import type { OrderEmailHeading } from '../mail/links.js';
 import type { ProcessorContext } from './context.js';
@@ -16,13 +17,33 @@ export const MAY_REPEAT_MESSAGE =
   'sending after an interrupted attempt; the mail server may already hold this message';
 
 /** The fields of every customer e-mail job about one order. */
-export const orderEmailJobFields = {
+const orderEmailJobFields = {
   orderId: z.uuid(),
   cause: causeSchema,
   /** Set by the attempt that handed the message to the mail server, so that a retry only records it. */
   handedOver: z.string().optional(),
 };
 type OrderEmailJob = z.infer<z.ZodObject<typeof orderEmailJobFields>>;
+
+/** A queue of one kind of order e-mail: its jobs' data, validated as it is taken. */
+interface OrderEmailQueue<Data extends OrderEmailJob> {
+  name: string;
+  schema: z.ZodType<Data>;
+}
+
+/**
+ * The queue of one kind of order e-mail, whose jobs carry the order, the event that calls for the message (its
+ * trigger), the hand-over note and the kind's own `fields`; `job` is how a reaction asks for one.
+ */
+export function orderEmailQueue<Fields extends z.ZodRawShape>(name: string, fields: Fields) {
+  const schema = z.object({ ...orderEmailJobFields, ...fields });
+  return {
+    name,
+    schema,
+    job: (data: Omit<z.infer<typeof schema>, 'cause' | 'handedOver'>, cause: Cause): JobRequest =>
+      jobFor(name, { ...data, cause }),
+  };
+}
 
 /** A message handed to the mail server, as its record names it. */
 export interface EmailSent {
@@ -44,8 +65,7 @@ interface Recipient {
 type Nothing = string;
 
 interface OrderEmailDefinition<Data extends OrderEmailJob, Loaded extends { customer: Recipient }> {
-  queue: string;
-  schema: z.ZodType<Data>;
+  queue: OrderEmailQueue<Data>;
   /** With the trigger, the message's Message-ID: every attempt for one trigger sends the same message. */
   kind: (data: Data) => string;
   /** Records the message as sent: an append the command makes once per trigger, so a repeat is a no-op. */
@@ -70,8 +90,8 @@ export function defineOrderEmailProcessor<Data extends OrderEmailJob, Loaded ext
 ) {
   const { eventStore, mailer, logger, orderAccess, publicUrl, store } = context;
   return defineProcessor({
-    queue: definition.queue,
-    schema: definition.schema,
+    queue: definition.queue.name,
+    schema: definition.queue.schema,
     concurrency: 4,
     async process(data, job, token) {
       const { orderId } = data;

@@ -149,7 +149,7 @@ describe('Delivery e-mail', () => {
       );
       const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
       try {
-        const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'admin' });
+        const job = sendDeliveryEmailJob({ orderId }, { eventId: trigger, correlationId: 'admin' });
         expect(await runJob(env, sendDeliveryEmail(context), job)).toBe('not sending: order cancelled');
       } finally {
         context.mailer.close();
@@ -177,7 +177,7 @@ describe('Delivery e-mail', () => {
         },
       });
       const context = createProcessorContext(sideEffects, restarting, silentLogger);
-      const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' });
+      const job = sendDeliveryEmailJob({ orderId }, { eventId: trigger, correlationId: 'checkout' });
       const jobId = crypto.randomUUID();
       const processor = sendDeliveryEmail(context);
       try {
@@ -210,7 +210,7 @@ describe('Delivery e-mail', () => {
         await send(message);
         if (deaths-- > 0) throw new Error('killed');
       };
-      const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' });
+      const job = sendDeliveryEmailJob({ orderId }, { eventId: trigger, correlationId: 'checkout' });
       const jobId = crypto.randomUUID();
       const processor = sendDeliveryEmail(context);
       try {
@@ -245,7 +245,7 @@ describe('Delivery e-mail', () => {
       const { trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
       const jobId = crypto.randomUUID();
       await env.jobs.add(
-        sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' }),
+        sendDeliveryEmailJob({ orderId }, { eventId: trigger, correlationId: 'checkout' }),
         jobId,
       );
       const takenOver = new Worker(QUEUE, null, { ...env.queues, autorun: false });
@@ -269,7 +269,7 @@ describe('Delivery e-mail', () => {
       const context = createProcessorContext(sideEffects, env.eventStore, silentLogger);
       const orderId = await placeOrder(env.eventStore, [{ productId: crypto.randomUUID(), quantity: 2 }]);
       const { keys, trigger } = await fulfilOrder(env.eventStore, sideEffects.keyVault, orderId);
-      const job = sendDeliveryEmailJob(orderId, { eventId: trigger, correlationId: 'checkout' });
+      const job = sendDeliveryEmailJob({ orderId }, { eventId: trigger, correlationId: 'checkout' });
       const processor = sendDeliveryEmail(context);
       try {
         expect(await runJob(env, processor, job)).toBe('sent');

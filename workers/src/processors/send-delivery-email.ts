@@ -9,22 +9,15 @@ import {
 } from '@licensestore/domain';
 import { loadStream } from '@licensestore/domain/commands';
 import type { EventStore } from '@licensestore/domain/events';
-import { z } from 'zod';
-import type { Cause } from '../jobs/causation.js';
-import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderDeliveryEmail } from '../mail/delivery-email.js';
 import { downloadFor, type ProductDownload } from '../mail/downloads.js';
 import type { ProcessorContext } from './context.js';
-import { defineOrderEmailProcessor, orderEmailJobFields, recordOnOrder } from './hand-over.js';
+import { defineOrderEmailProcessor, orderEmailQueue, recordOnOrder } from './hand-over.js';
 
-const QUEUE = 'send-delivery-email';
-const MESSAGE_KIND = 'delivery';
-const schema = z.object(orderEmailJobFields);
-type DeliveryEmailJob = z.infer<typeof schema>;
+const deliveryEmails = orderEmailQueue('send-delivery-email', {});
 
 /** The delivery email caused by `cause` (an OrderFulfilled or a DeliveryEmailResendRequested): its trigger. */
-export const sendDeliveryEmailJob = (orderId: string, cause: Cause): JobRequest =>
-  jobFor(QUEUE, { orderId, cause } satisfies DeliveryEmailJob);
+export const sendDeliveryEmailJob = deliveryEmails.job;
 
 /** The product's download as it is now; null once the product is deleted (or never was in the catalogue). */
 async function productDownloadOf(eventStore: EventStore, productId: string): Promise<ProductDownload | null> {
@@ -72,9 +65,8 @@ function otherTriggerDelivers(atTrigger: TriggerPoint | null): string | null {
  */
 export const sendDeliveryEmail = (context: ProcessorContext) =>
   defineOrderEmailProcessor(context, {
-    queue: QUEUE,
-    schema,
-    kind: () => MESSAGE_KIND,
+    queue: deliveryEmails,
+    kind: () => 'delivery',
     recordSent: recordOnOrder('RecordDeliveryEmailSent'),
     async load({ orderId, cause }) {
       const { order, atTrigger } = await orderNowAndAt(context.eventStore, orderId, cause.eventId);

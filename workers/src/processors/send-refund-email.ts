@@ -3,28 +3,19 @@ import { maskedKey } from '@licensestore/domain/audit';
 import { loadStream } from '@licensestore/domain/commands';
 import { refundEmailDecider, refundEmailStream } from '@licensestore/domain/refund-emails';
 import { z } from 'zod';
-import type { Cause } from '../jobs/causation.js';
 import { decideOnStream } from '../jobs/conflicts.js';
-import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderRefundEmail } from '../mail/refund-email.js';
 import type { ProcessorContext } from './context.js';
-import { defineOrderEmailProcessor, orderEmailJobFields } from './hand-over.js';
+import { defineOrderEmailProcessor, orderEmailQueue } from './hand-over.js';
 
-const QUEUE = 'send-refund-email';
-const MESSAGE_KIND = 'refund';
-const schema = z.object({
-  ...orderEmailJobFields,
+const refundEmails = orderEmailQueue('send-refund-email', {
   /** The refund as its OrderRefundCompleted recorded it: the money and the units it took back. */
   amount: z.string().min(1),
   units: z.array(orderUnitSchema),
 });
-type RefundEmailJob = z.infer<typeof schema>;
 
 /** The refund email caused by `cause`, an OrderRefundCompleted: its trigger. */
-export const sendRefundEmailJob = (
-  refund: Pick<RefundEmailJob, 'orderId' | 'amount' | 'units'>,
-  cause: Cause,
-): JobRequest => jobFor(QUEUE, { ...refund, cause } satisfies RefundEmailJob);
+export const sendRefundEmailJob = refundEmails.job;
 
 /**
  * Tells the customer that money of their order went back: how much, which keys no longer work (masked: a key that
@@ -33,9 +24,8 @@ export const sendRefundEmailJob = (
  */
 export const sendRefundEmail = (context: ProcessorContext) =>
   defineOrderEmailProcessor(context, {
-    queue: QUEUE,
-    schema,
-    kind: () => MESSAGE_KIND,
+    queue: refundEmails,
+    kind: () => 'refund',
     recordSent: (eventStore, sent, metadata) =>
       decideOnStream(
         eventStore,

@@ -1,36 +1,27 @@
 import { orderDecider, orderStream, RISK_RULES_STREAM, riskDecider } from '@licensestore/domain';
 import { loadStream } from '@licensestore/domain/commands';
 import { z } from 'zod';
-import type { Cause } from '../jobs/causation.js';
-import { type JobRequest, jobFor } from '../jobs/queues.js';
 import { renderReviewEmail } from '../mail/review-email.js';
 import type { ProcessorContext } from './context.js';
-import { defineOrderEmailProcessor, orderEmailJobFields, recordOnOrder } from './hand-over.js';
+import { defineOrderEmailProcessor, orderEmailQueue, recordOnOrder } from './hand-over.js';
 
-const QUEUE = 'send-review-email';
-const schema = z.object({
-  ...orderEmailJobFields,
+const reviewEmails = orderEmailQueue('send-review-email', {
   kind: z.enum(['held', 'rejected']),
   /** Rejected: the reason the admin gave, as OrderRejected recorded it. */
   reason: z.string().nullable(),
 });
-type ReviewEmailJob = z.infer<typeof schema>;
 
 /** The review e-mail caused by `cause` (an OrderHeldForReview or an OrderRejected): its trigger. */
-export const sendReviewEmailJob = (
-  review: Pick<ReviewEmailJob, 'orderId' | 'kind' | 'reason'>,
-  cause: Cause,
-): JobRequest => jobFor(QUEUE, { ...review, cause } satisfies ReviewEmailJob);
+export const sendReviewEmailJob = reviewEmails.job;
 
 /**
  * Tells the buyer of a held order that it is being checked and when to expect the keys, or of a rejected one that
- * it was not approved and its money goes back. Once per trigger, recorded on the order (OrderReviewEmailSent). A hold decided already when the job runs
- * (approved at once) sends nothing: the delivery e-mail is the buyer's news then.
+ * it was not approved and its money goes back. Once per trigger, recorded on the order (OrderReviewEmailSent). A
+ * hold decided already when the job runs (approved at once) sends nothing: the delivery e-mail is the buyer's news.
  */
 export const sendReviewEmail = (context: ProcessorContext) =>
   defineOrderEmailProcessor(context, {
-    queue: QUEUE,
-    schema,
+    queue: reviewEmails,
     kind: (data) => `review-${data.kind}`,
     recordSent: recordOnOrder('RecordReviewEmailSent'),
     async load({ orderId, cause }) {

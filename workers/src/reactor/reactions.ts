@@ -86,8 +86,10 @@ export const workerReactions = ({
   OrderReopened: (event) => assignKeysJob(orderData(event, 'OrderReopened').orderId, causeOf(event)),
   // A held order's keys are set aside as any order's are; its delivery e-mail waits for the approval, which sends it
   // (or, when keys are still owed then, the OrderFulfilled that follows does).
-  OrderFulfilled: (event) => sendDeliveryEmailJob(orderData(event, 'OrderFulfilled').orderId, causeOf(event)),
-  OrderApproved: (event) => sendDeliveryEmailJob(orderData(event, 'OrderApproved').orderId, causeOf(event)),
+  OrderFulfilled: (event) =>
+    sendDeliveryEmailJob({ orderId: orderData(event, 'OrderFulfilled').orderId }, causeOf(event)),
+  OrderApproved: (event) =>
+    sendDeliveryEmailJob({ orderId: orderData(event, 'OrderApproved').orderId }, causeOf(event)),
   // The buyer is told the order is being checked; when the rules approve after a wait, that approval is due then.
   OrderHeldForReview: (event) => {
     const { orderId, autoApproveAt } = orderData(event, 'OrderHeldForReview');
@@ -100,7 +102,10 @@ export const workerReactions = ({
     return sendReviewEmailJob({ orderId, kind: 'rejected', reason }, causeOf(event));
   },
   DeliveryEmailResendRequested: (event) =>
-    sendDeliveryEmailJob(orderData(event, 'DeliveryEmailResendRequested').orderId, causeOf(event)),
+    sendDeliveryEmailJob(
+      { orderId: orderData(event, 'DeliveryEmailResendRequested').orderId },
+      causeOf(event),
+    ),
   LicenceKeyStockLow: (event) => {
     const { productId, available, threshold } = inventoryData(event, 'LicenceKeyStockLow');
     return sendLowStockAlertJob({ productId, available, threshold }, causeOf(event));
