@@ -183,7 +183,8 @@ export const configSchema = z
       }
     }
   })
-  .transform(({ PAYPAL_SIMULATED, SEED_DEMO, ...config }) => ({
+  // The old name is only ever refused, so it is no field of the parsed configuration.
+  .transform(({ PAYPAL_SIMULATED, SEED_DEMO, LICENCE_KEY_SECRET: _refused, ...config }) => ({
     ...config,
     PAYPAL_SIMULATED: PAYPAL_SIMULATED ?? (config.NODE_ENV !== 'production' && !config.PAYPAL_CLIENT_ID),
     SEED_DEMO: SEED_DEMO ?? config.NODE_ENV === 'development',
