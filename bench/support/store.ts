@@ -21,7 +21,7 @@ import { type RoleName, spawnRole } from '../../scripts/lib/roles.js';
 import { startEmbeddedPostgres } from '../../scripts/stack/embedded-postgres.js';
 import { freePort } from '../../scripts/stack/free-port.js';
 import { startRedisServer } from '../../scripts/stack/redis-server.js';
-import { nextShopperAddress } from '../../scripts/testing/shoppers.js';
+import { nextShopperAddress, shopperPost } from '../../scripts/testing/shoppers.js';
 import type { Counted } from './cpu.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -341,20 +341,10 @@ export async function signInAsAdmin(store: BenchStore): Promise<string> {
   return cookie.split(';')[0] as string;
 }
 
-/** A shopper's POST from its own address, with the cookie the store gave it, if any; the answer and the cookies set. */
-async function post(url: string, body: unknown, from: { address: string; cookie?: string }) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-forwarded-for': from.address,
-      ...(from.cookie ? { cookie: from.cookie } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${text}`);
-  const cookies = response.headers.getSetCookie().map((header) => header.split(';')[0] as string);
+/** A shopper's POST that succeeds: its answer's body and the cookies it sets. */
+async function post(url: string, body: unknown, from: { address: string; cookie?: string | undefined }) {
+  const { status, text, cookies } = await shopperPost(url, body, from);
+  if (status >= 300) throw new Error(`${url}: ${status} ${text}`);
   return { body: JSON.parse(text) as Record<string, unknown>, cookies };
 }
 

@@ -53,32 +53,47 @@ interface Answer {
   cookies: string[];
 }
 
-/** A shopper's POST from its own client address, carrying the cookie the store gave it, if any. */
+/**
+ * A shopper's POST from its own client address, carrying the cookie the store gave it, if any: the answer's status,
+ * its body's text and the `name=value` of each cookie it sets.
+ */
+export async function shopperPost(
+  url: string,
+  body: unknown,
+  from: { address: string; cookie?: string | undefined },
+  signal?: AbortSignal,
+) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': from.address,
+      ...(from.cookie ? { cookie: from.cookie } : {}),
+    },
+    body: JSON.stringify(body),
+    signal: signal ?? null,
+  });
+  const text = await response.text();
+  const cookies = response.headers.getSetCookie().map((header) => header.split(';')[0] as string);
+  return { status: response.status, text, cookies };
+}
+
+/** A shopper's POST that answers `expected`; a failed connection or a 5xx may be retried, anything else may not. */
 async function post(
   url: string,
   body: unknown,
   expected: number,
   from: { address: string; cookie?: string },
 ): Promise<Answer> {
-  let response: Response;
+  let answer: Awaited<ReturnType<typeof shopperPost>>;
   try {
-    response = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-forwarded-for': from.address,
-        ...(from.cookie ? { cookie: from.cookie } : {}),
-      },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(30_000),
-    });
+    answer = await shopperPost(url, body, from, AbortSignal.timeout(30_000));
   } catch (error) {
     throw new RetryableError(`POST ${url}: ${error instanceof Error ? error.message : error}`);
   }
-  const text = await response.text();
-  if (response.status >= 500) throw new RetryableError(`POST ${url}: ${response.status} ${text}`);
-  if (response.status !== expected) throw new Error(`POST ${url}: ${response.status} ${text}`);
-  const cookies = response.headers.getSetCookie().map((header) => header.split(';')[0] as string);
+  const { status, text, cookies } = answer;
+  if (status >= 500) throw new RetryableError(`POST ${url}: ${status} ${text}`);
+  if (status !== expected) throw new Error(`POST ${url}: ${status} ${text}`);
   return { body: JSON.parse(text) as Record<string, unknown>, cookies };
 }
 
