@@ -1,7 +1,7 @@
 // A paid PayPal order whose api failed between recording the capture and placing the order, with no retry from the
 // shopper and no webhook from PayPal: the workers place it, and it is delivered like any other.
 import { describe, expect, it, vi } from 'vitest';
-import { browserPost } from '../../services/api/test/support/purchase.js';
+import { browserPost, buyerChooses, checkoutRequest } from '../../services/api/test/support/purchase.js';
 import { startStoreWithMailServer } from '../support/in-process-store.js';
 import { deliveriesByMessageId } from '../support/smtp-server.js';
 import { checkStoreInvariants } from '../support/store-invariants.js';
@@ -25,20 +25,10 @@ describe('A capture recorded without its order', () => {
     const { store, smtp } = await startStoreWithMailServer({ webhooks: false });
     const productId = await store.productWithKeys(1, { regularPrice: '20.00' });
     const post = browserPost(store.api.url);
-    const created = await post('/paypal/order', {
-      amount: '20.00',
-      currency: 'USD',
-      intent: 'CAPTURE',
-      items: [{ productId, quantity: 1 }],
-    });
+    const created = await post('/paypal/order', checkoutRequest(productId, '20.00'));
     expect(created.status).toBe(201);
     const { id: paypalOrderId } = (await created.json()) as { id: string };
-    const approved = await fetch(`${store.emulator.baseUrl}/buyer/orders/${paypalOrderId}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ choice: 'approve' }),
-    });
-    expect(approved.status).toBe(200);
+    await buyerChooses(store.emulator.baseUrl, paypalOrderId);
 
     await store.database.pool.query(REFUSE_ORDERS);
     try {

@@ -4,7 +4,7 @@
 import { silentLogger } from '@licensestore/platform/logging';
 import { verifyReadModels } from '@licensestore/projections/audit/verify';
 import { describe, expect, it, vi } from 'vitest';
-import { browserPost } from '../../services/api/test/support/purchase.js';
+import { browserPost, buyerChooses, checkoutRequest } from '../../services/api/test/support/purchase.js';
 import { type InProcessStore, startStoreWithMailServer } from '../support/in-process-store.js';
 import { deliveriesByMessageId, type TestSmtpServer } from '../support/smtp-server.js';
 import { checkStoreInvariants } from '../support/store-invariants.js';
@@ -30,21 +30,10 @@ async function shop(store: InProcessStore, productId: string, shopper: number) {
   for (let n = 0; n < ORDERS_EACH; n += 1) {
     const { id: paypalOrderId } = await untilAnswered(
       'create the PayPal order',
-      () =>
-        post('/paypal/order', {
-          amount: '20.00',
-          currency: 'USD',
-          intent: 'CAPTURE',
-          items: [{ productId, quantity: 1 }],
-        }),
+      () => post('/paypal/order', checkoutRequest(productId, '20.00')),
       201,
     );
-    const approved = await fetch(`${store.emulator.baseUrl}/buyer/orders/${paypalOrderId}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ choice: 'approve' }),
-    });
-    expect(approved.status).toBe(200);
+    await buyerChooses(store.emulator.baseUrl, paypalOrderId);
     await untilAnswered(
       'capture',
       () =>

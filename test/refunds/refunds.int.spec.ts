@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { BackOfficeOrderView, OrderItemView } from '@licensestore/domain';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readEvents } from '../../services/api/test/support/checkout.js';
-import { browserPost } from '../../services/api/test/support/purchase.js';
+import { browserPost, buyerChooses, checkoutRequest } from '../../services/api/test/support/purchase.js';
 import { addKeys } from '../../workers/src/testing/store.js';
 import { type InProcessStore, startInProcessStore } from '../support/in-process-store.js';
 
@@ -58,17 +58,11 @@ describe('Refunds', () => {
       expect(response.status, await response.clone().text()).toBeLessThan(300);
       return (await response.json()) as { id: string };
     };
-    const { id: paypalOrderId } = await post('/paypal/order', {
-      amount: `${quantity * 100}.00`,
-      currency: 'USD',
-      intent: 'CAPTURE',
-      items: [{ productId, quantity }],
-    });
-    await fetch(`${store.emulator.baseUrl}/buyer/orders/${paypalOrderId}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ choice: 'approve' }),
-    });
+    const { id: paypalOrderId } = await post(
+      '/paypal/order',
+      checkoutRequest(productId, `${quantity * 100}.00`, quantity),
+    );
+    await buyerChooses(store.emulator.baseUrl, paypalOrderId);
     const { id: orderId } = await post(`/paypal/order/${paypalOrderId}/capture`, {
       customerName: 'Ada Lovelace',
       customerEmail: email,

@@ -4,7 +4,7 @@ import {
   type ApiWithReadModel,
   startApiWithReadModel,
 } from '../../services/api/test/support/api-with-read-model.js';
-import { cookieSet } from '../../services/api/test/support/purchase.js';
+import { buyerChooses, checkoutRequest, cookieSet } from '../../services/api/test/support/purchase.js';
 
 describe('Checkouts from one client address', () => {
   let store: ApiWithReadModel;
@@ -17,12 +17,7 @@ describe('Checkouts from one client address', () => {
     fetch(`${store.api.url}/paypal/order`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-forwarded-for': address },
-      body: JSON.stringify({
-        amount: '100.00',
-        currency: 'USD',
-        intent: 'CAPTURE',
-        items: [{ productId, quantity: 1 }],
-      }),
+      body: JSON.stringify(checkoutRequest(productId, '100.00')),
     });
 
   const logHead = async () => {
@@ -107,11 +102,7 @@ describe('Checkouts from one client address', () => {
     const started = await createOrder(shopper);
     const { id } = (await started.json()) as { id: string };
     const cookie = cookieSet(started, 'checkout_access');
-    await fetch(`${store.api.url}/paypal-sandbox/buyer/orders/${id}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ choice: 'approve' }),
-    });
+    await buyerChooses(`${store.api.url}/paypal-sandbox`, id);
     expect((await capture(id, shopper, cookie)).status).toBe(200);
   });
 });

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callApi } from '../../services/api/test/support/api.js';
 import { type ObservedStore, startObservedStore } from '../../services/api/test/support/observed-store.js';
-import { cookieSet } from '../../services/api/test/support/purchase.js';
+import { checkoutRequest, cookieSet } from '../../services/api/test/support/purchase.js';
 import { emulatorAccessToken } from '../../services/paypal-sandbox/test/support/sandbox.js';
 import { mailFiles } from '../support/mail.js';
 
@@ -27,13 +27,7 @@ describe('Capturing a PayPal order one did not start', () => {
 
   const startCheckout = async () => {
     const response = await callApi(url, 'POST', '/paypal/order', {
-      body: {
-        amount: '100.00',
-        currency: 'USD',
-        intent: 'CAPTURE',
-        items: [{ productId, quantity: 1 }],
-        ...BUYER,
-      },
+      body: { ...checkoutRequest(productId, '100.00'), ...BUYER },
     });
     expect(response.status, await response.clone().text()).toBe(201);
     const { id } = (await response.json()) as { id: string };

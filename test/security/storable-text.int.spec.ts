@@ -14,7 +14,7 @@ import {
   startApiWithReadModel,
 } from '../../services/api/test/support/api-with-read-model.js';
 import { readEvents } from '../../services/api/test/support/checkout.js';
-import { cookieSet } from '../../services/api/test/support/purchase.js';
+import { checkoutRequest, cookieSet } from '../../services/api/test/support/purchase.js';
 import { isWriteRoute, registeredRoutes } from '../../services/api/test/support/routes.js';
 import { emulatorAccessToken } from '../../services/paypal-sandbox/test/support/sandbox.js';
 import { testRedisUrl } from '../support/database.js';
@@ -228,7 +228,7 @@ describe('Text a route would store', () => {
 
   const approvedPaypalOrder = async () => {
     const created = await callApi(url, 'POST', '/paypal/order', {
-      body: { amount: '100.00', currency: 'USD', intent: 'CAPTURE', items: [{ productId, quantity: 1 }] },
+      body: checkoutRequest(productId, '100.00'),
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };

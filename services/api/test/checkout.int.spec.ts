@@ -20,7 +20,7 @@ import { createPaypalClient, type PaypalClient } from '../src/payments/index.js'
 import type { TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
 import { eventsWhere, readEvents, seedProduct } from './support/checkout.js';
-import { cookieSet } from './support/purchase.js';
+import { buyerChooses, cookieSet } from './support/purchase.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const customer = { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' };
@@ -80,12 +80,7 @@ describe('Checkout', () => {
 
   /** The buyer's choice in PayPal's window, as the emulator's SDK sends it. */
   const approve = async (paypalOrderId: string, choice: 'approve' | 'decline' | 'pending' = 'approve') => {
-    const response = await fetch(`${emulator.baseUrl}/buyer/orders/${paypalOrderId}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ choice }),
-    });
-    expect(response.status).toBe(200);
+    await buyerChooses(emulator.baseUrl, paypalOrderId, choice);
   };
 
   const capture = (paypalOrderId: string, body: unknown = customer) => {
@@ -553,12 +548,7 @@ describe('Checkout', () => {
 
     it('answers 502 when PayPal keeps failing (after retries with the same request id), recording nothing', async () => {
       const id = await createdOrder();
-      const approved = await fetch(`${emulator.baseUrl}/buyer/orders/${id}/approve`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ choice: 'error' }),
-      });
-      expect(approved.status).toBe(200);
+      await buyerChooses(emulator.baseUrl, id, 'error');
       const response = await capture(id);
       expect(response.status).toBe(502);
       expect(await response.json()).toEqual({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type InProcessStore, startInProcessStore } from '../../../test/support/in-process-store.js';
-import { browserPost } from './support/purchase.js';
+import { browserPost, buyerChooses, checkoutRequest } from './support/purchase.js';
 
 const CUSTOMER = { customerName: 'Ada Lovelace', customerEmail: 'ada@example.com' };
 /** Long enough that the stop surely begins while PayPal's answer is on its way. */
@@ -21,18 +21,9 @@ describe('Stopping the api (SIGTERM)', () => {
     const productId = await store.productWithKeys(1, { regularPrice: '20.00' });
     // The buyer's browser: the capture carries the cookie that starting the checkout set.
     const post = browserPost(store.api.url);
-    const created = await post('/paypal/order', {
-      amount: '20.00',
-      currency: 'USD',
-      intent: 'CAPTURE',
-      items: [{ productId, quantity: 1 }],
-    });
+    const created = await post('/paypal/order', checkoutRequest(productId, '20.00'));
     const { id: paypalOrderId } = (await created.json()) as { id: string };
-    await fetch(`${store.emulator.baseUrl}/buyer/orders/${paypalOrderId}/approve`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ choice: 'approve' }),
-    });
+    await buyerChooses(store.emulator.baseUrl, paypalOrderId);
 
     store.paypal.setMode({ kind: 'delay', ms: PAYPAL_ANSWERS_AFTER_MS });
     const capture = post(`/paypal/order/${paypalOrderId}/capture`, CUSTOMER);

@@ -8,6 +8,28 @@ export interface Purchase {
   orderCookie: string;
 }
 
+/** What the checkout page sends to start a PayPal order: `quantity` units of one product, for `amount` in USD. */
+export const checkoutRequest = (productId: string, amount: string, quantity = 1) => ({
+  amount,
+  currency: 'USD',
+  intent: 'CAPTURE',
+  items: [{ productId, quantity }],
+});
+
+/**
+ * The buyer's choice on PayPal's approval page of `paypalOrderId`, as the emulator at `emulatorUrl` offers it
+ * ('approve', or a choice that makes the capture fail); throws unless the emulator takes it.
+ */
+export async function buyerChooses(emulatorUrl: string, paypalOrderId: string, choice = 'approve') {
+  const response = await fetch(`${emulatorUrl}/buyer/orders/${paypalOrderId}/approve`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ choice }),
+  });
+  if (response.status !== 200)
+    throw new Error(`approve ${paypalOrderId}: ${response.status} ${await response.text()}`);
+}
+
 /** The `name=value` of a cookie the response sets; throws when it sets none. */
 export function cookieSet(response: Response, name: string): string {
   const cookie = response.headers.getSetCookie().find((header) => header.startsWith(`${name}=`));
@@ -36,11 +58,7 @@ export async function purchase(
     if (response.status !== status) throw new Error(`POST ${path}: ${response.status} ${text}`);
     return { response, body: JSON.parse(text) as { id: string } };
   };
-  const started = await post(
-    '/paypal/order',
-    { amount: '100.00', currency: 'USD', intent: 'CAPTURE', items: [{ productId, quantity: 1 }] },
-    201,
-  );
+  const started = await post('/paypal/order', checkoutRequest(productId, '100.00'), 201);
   const paypalOrderId = started.body.id;
   const checkoutCookie = cookieSet(started.response, 'checkout_access');
   await post(`/paypal-sandbox/buyer/orders/${paypalOrderId}/approve`, { choice: 'approve' }, 200);
