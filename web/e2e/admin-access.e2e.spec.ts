@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { DashboardView } from '@licensestore/domain';
 import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,26 +9,6 @@ import { shownMoney } from './support/money.js';
 import { purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { ADMIN_PASSWORD } from './support/store.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
-
-/** What GET /api/admin/dashboard answers (services/api/src/dashboard/queries.ts). */
-interface Dashboard {
-  totalProducts: number;
-  featuredProducts: number;
-  totalOrders: number;
-  completedOrders: number;
-  totalCustomers: number;
-  totalRevenue: string;
-  recentOrders: Array<{
-    id: string;
-    customerName: string;
-    customerEmail: string;
-    total: string;
-    status: string;
-  }>;
-  availableKeys: number;
-  ordersAwaitingKeys: number;
-  lowStock: Array<{ productId: string; productName: string; available: number }>;
-}
 
 /** Every admin screen the router knows, an order's page under Orders included. */
 const ADMIN_PATHS = [
@@ -60,7 +41,7 @@ async function waitForLoginScreen(page: Page) {
 }
 
 /** The dashboard as the signed-in page reads it. */
-const readDashboard = (page: Page): Promise<Dashboard> =>
+const readDashboard = (page: Page): Promise<DashboardView> =>
   page.evaluate(async () => (await fetch('/api/admin/dashboard')).json());
 
 /** Holds every GET /api/admin/status until `release` is called, so the loading state can be seen. */
@@ -132,7 +113,7 @@ beforeAll(async () => {
   await vi.waitFor(
     async () =>
       expect(await readDashboard(page)).toSatisfy(
-        (dashboard: Dashboard) =>
+        (dashboard: DashboardView) =>
           dashboard.totalOrders === 3 &&
           dashboard.recentOrders.some((order) => order.status === 'cancelled') &&
           dashboard.completedOrders ===
