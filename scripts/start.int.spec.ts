@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Product } from '@licensestore/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './stack/free-port.js';
 import {
@@ -75,19 +76,6 @@ const survivors = (processes: ProcessInfo[]) =>
     return now !== null && !now.zombie && now.name === p.name && p.name !== 'esbuild';
   });
 
-interface ProductJson {
-  id: string;
-  name: string;
-  description: string;
-  imageUrl: string;
-  category: string;
-  platform: string;
-  regularPrice: string;
-  salePrice: string | null;
-  featured: boolean;
-  inStock: boolean;
-}
-
 const getJson = async <T>(url: string): Promise<T> => {
   const response = await fetch(url);
   expect(response.status, url).toBe(200);
@@ -121,7 +109,7 @@ describe('npm start', () => {
     });
 
     it('serves the demo catalogue with every field of the spec', async () => {
-      const products = await getJson<ProductJson[]>(`${first.url}/api/products`);
+      const products = await getJson<Product[]>(`${first.url}/api/products`);
 
       expect(products.length).toBeGreaterThanOrEqual(16);
       for (const product of products) {
@@ -163,7 +151,7 @@ describe('npm start', () => {
     });
 
     it("serves the products' images itself", async () => {
-      const [product] = await getJson<ProductJson[]>(`${first.url}/api/products`);
+      const [product] = await getJson<Product[]>(`${first.url}/api/products`);
       const response = await fetch(`${first.url}${product?.imageUrl}`);
 
       expect(response.status).toBe(200);
@@ -211,7 +199,7 @@ describe('npm start', () => {
         async () => {
           const again = await start(dataDir);
           try {
-            const products = await getJson<ProductJson[]>(`${again.url}/api/products`);
+            const products = await getJson<Product[]>(`${again.url}/api/products`);
             expect(products.map((p) => p.id).sort()).toEqual(productIds);
             const testimonials = await getJson<unknown[]>(`${again.url}/api/testimonials`);
             expect(testimonials.length).toBeGreaterThanOrEqual(6);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Product } from '@licensestore/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signIn, type TestApi } from './support/api.js';
 import { type ApiWithReadModel, startApiWithReadModel } from './support/api-with-read-model.js';
@@ -18,22 +19,6 @@ const productFields = (overrides: Record<string, unknown> = {}) => ({
   inStock: true,
   ...overrides,
 });
-
-interface ProductBody {
-  id: string;
-  name: string;
-  description: string;
-  imageUrl: string;
-  category: string;
-  platform: string;
-  downloadUrl: string | null;
-  installationNotes: string | null;
-  keyFormat: string | null;
-  regularPrice: string;
-  salePrice: string | null;
-  featured: boolean;
-  inStock: boolean;
-}
 
 describe('Catalogue API', () => {
   let store: ApiWithReadModel;
@@ -59,15 +44,15 @@ describe('Catalogue API', () => {
 
   const getProduct = async (id: string) => request('GET', `/api/products/${id}`);
   const listIds = async (path: string) =>
-    ((await (await request('GET', path)).json()) as ProductBody[]).map((product) => product.id);
+    ((await (await request('GET', path)).json()) as Product[]).map((product) => product.id);
 
-  const createProduct = async (overrides: Record<string, unknown> = {}): Promise<ProductBody> => {
+  const createProduct = async (overrides: Record<string, unknown> = {}): Promise<Product> => {
     const response = await request('POST', '/api/products', {
       body: productFields(overrides),
       cookie: admin,
     });
     expect(response.status).toBe(201);
-    return (await response.json()) as ProductBody;
+    return (await response.json()) as Product;
   };
 
   beforeAll(async () => {
@@ -90,7 +75,7 @@ describe('Catalogue API', () => {
         cookie: admin,
       });
       expect(response.status).toBe(201);
-      const created = (await response.json()) as ProductBody;
+      const created = (await response.json()) as Product;
       const expected = {
         id: expect.stringMatching(UUID),
         name: 'Windows 11 Pro',
@@ -127,7 +112,7 @@ describe('Catalogue API', () => {
         headers: { 'content-type': 'application/json', cookie: admin, 'x-correlation-id': 'checkout-42' },
         body: JSON.stringify(productFields()),
       });
-      const { id } = (await response.json()) as ProductBody;
+      const { id } = (await response.json()) as Product;
       const adminRow = await store.database.db
         .selectFrom('admin_users')
         .select('id')
@@ -148,7 +133,7 @@ describe('Catalogue API', () => {
   describe('GET /api/products', () => {
     it('lists every product with exactly the public fields, prices as 2-place strings', async () => {
       const created = await createProduct({ regularPrice: '10', salePrice: '7.5' });
-      const products = (await (await request('GET', '/api/products')).json()) as ProductBody[];
+      const products = (await (await request('GET', '/api/products')).json()) as Product[];
       expect(products.length).toBeGreaterThan(0);
       for (const product of products) {
         expect(Object.keys(product).sort()).toEqual(
@@ -189,7 +174,7 @@ describe('Catalogue API', () => {
       const ids = await listIds('/api/products/featured');
       expect(ids).toContain(featured.id);
       expect(ids).not.toContain(plain.id);
-      const products = (await (await request('GET', '/api/products/featured')).json()) as ProductBody[];
+      const products = (await (await request('GET', '/api/products/featured')).json()) as Product[];
       expect(products.every((product) => product.featured)).toBe(true);
     });
   });
@@ -478,7 +463,7 @@ describe('Catalogue API', () => {
   });
 
   describe('admin routes', () => {
-    let existing: ProductBody;
+    let existing: Product;
     beforeAll(async () => {
       existing = await createProduct();
     });
