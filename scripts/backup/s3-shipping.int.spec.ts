@@ -12,11 +12,11 @@ import {
   type ApiWithReadModel,
   startApiWithReadModel,
 } from '../../services/api/test/support/api-with-read-model.js';
-import { backupSource, wholeLog } from '../../test/backup/backup-source.js';
+import { backupSource, followWhileTheStoreChanges, wholeLog } from '../../test/backup/backup-source.js';
 import { createTestDatabase } from '../../test/support/database.js';
 import { spawnBackupScript } from '../../test/support/spawned.js';
 import { type BackupOptions, takeBackup, takeIncrementIfChanged } from './backup.js';
-import { followBackups, wholePartNames } from './follow.js';
+import { wholePartNames } from './follow.js';
 import { EVENTS_FILE, MANIFEST_FILE, TABLES_FILE } from './format.js';
 import { openBackup, restoreBackup } from './restore.js';
 import { downloadBackup, type S3Location, S3Shipper, s3Client } from './s3-shipping.js';
@@ -83,37 +83,23 @@ describe('Backups shipped to S3', () => {
     const location: S3Location = { bucket: BUCKET, prefix: 'shop/continuous' };
 
     beforeAll(async () => {
-      const controller = new AbortController();
       const shipper = new S3Shipper(client, location);
       const eventsIn = new Map<string, number>();
       const shipped: string[] = [];
-      const following = followBackups({
-        ...options,
-        dir: folder(),
-        everyMs: 100,
-        fullEveryMs: 3_600_000,
-        signal: controller.signal,
-        onPart: ({ dir, summary: { manifest } }) => {
-          eventsIn.set(basename(dir), (manifest.since?.count ?? 0) + manifest.events.count);
+      await followWhileTheStoreChanges(
+        source,
+        {
+          ...options,
+          dir: folder(),
+          onPart: ({ dir, summary: { manifest } }) => {
+            eventsIn.set(basename(dir), (manifest.since?.count ?? 0) + manifest.events.count);
+          },
+          ship: async (dir) => {
+            shipped.push(...(await shipper.shipPending(dir)));
+          },
         },
-        ship: async (dir) => {
-          shipped.push(...(await shipper.shipPending(dir)));
-        },
-        onError: (error) => {
-          throw error;
-        },
-      });
-      const allShipped = async () => {
-        const events = (await wholeLog(source.databaseUrl)).length;
-        await vi.waitFor(() => expect(eventsIn.get(shipped.at(-1) ?? '')).toBe(events), { timeout: 10_000 });
-      };
-      await allShipped();
-      await source.productWithKeys(2);
-      await allShipped();
-      await source.productWithKeys(1);
-      await allShipped();
-      controller.abort();
-      await following;
+        () => eventsIn.get(shipped.at(-1) ?? ''),
+      );
       expect(shipped).toEqual(await wholePartNames(folder()));
     });
 

@@ -1,8 +1,10 @@
-// What the backup tests share: the log as a restore must give it back, and the options of `npm run backup` opened on
-// a test store's database.
+// What the backup tests share: the log as a restore must give it back, the options of `npm run backup` opened on
+// a test store's database, and `backup --follow` beside a store that sells.
 import { createPool } from '@licensestore/platform/db';
 import { openBareEventStore } from '@licensestore/platform/eventstore';
+import { expect, vi } from 'vitest';
 import type { BackupOptions } from '../../scripts/backup/backup.js';
+import { type FollowOptions, followBackups } from '../../scripts/backup/follow.js';
 
 /**
  * Every event of the log in its order (by writer transaction, then position), as stored: everything a backup must
@@ -48,4 +50,36 @@ export async function backupSource(
     },
     close: () => Promise.all([store.close(), pool.end()]),
   };
+}
+
+/**
+ * Runs `backup --follow` (a turn every 100 ms, one full backup) while the store of `source` adds two products with
+ * keys, and stops it once `eventsKept` (what the parts written, or shipped, hold) has been the whole log after each.
+ */
+export async function followWhileTheStoreChanges(
+  source: { databaseUrl: string; productWithKeys: (keys: number) => Promise<unknown> },
+  follow: Omit<FollowOptions, 'everyMs' | 'fullEveryMs' | 'signal' | 'onError'>,
+  eventsKept: () => number | undefined,
+): Promise<void> {
+  const controller = new AbortController();
+  const following = followBackups({
+    ...follow,
+    everyMs: 100,
+    fullEveryMs: 3_600_000,
+    signal: controller.signal,
+    onError: (error) => {
+      throw error;
+    },
+  });
+  const allKept = async () => {
+    const events = (await wholeLog(source.databaseUrl)).length;
+    await vi.waitFor(() => expect(eventsKept()).toBe(events), { timeout: 10_000 });
+  };
+  await allKept();
+  for (const keys of [2, 1]) {
+    await source.productWithKeys(keys);
+    await allKept();
+  }
+  controller.abort();
+  await following;
 }
