@@ -12,19 +12,20 @@ export interface CaptureReport {
   currency: string;
 }
 
+/** A checkout as its start recorded it: the PayPal order, what it sells for how much, and what the browser said. */
+interface CheckoutStart {
+  paypalOrderId: string;
+  lines: PricedLine[];
+  total: string;
+  currency: 'USD';
+  /** The buyer the starting browser named, if it did: who a capture the browser never finished is for. */
+  customer?: Customer;
+  /** The starting browser's hashed address, when recorded: what velocity rules count its orders by. */
+  clientHash?: string;
+}
+
 export type CheckoutCommand =
-  | {
-      type: 'StartCheckout';
-      paypalOrderId: string;
-      lines: PricedLine[];
-      total: string;
-      currency: 'USD';
-      /** The buyer as the starting browser named them, when it did. */
-      customer?: Customer;
-      /** The starting browser's hashed address. */
-      clientHash?: string;
-      now: string;
-    }
+  | ({ type: 'StartCheckout'; now: string } & CheckoutStart)
   | {
       type: 'CaptureCheckout';
       paypalOrderId: string;
@@ -35,16 +36,8 @@ export type CheckoutCommand =
       now: string;
     };
 
-export interface StartedCheckout {
+export interface StartedCheckout extends CheckoutStart {
   status: 'started';
-  paypalOrderId: string;
-  lines: PricedLine[];
-  total: string;
-  currency: 'USD';
-  /** The buyer the starting browser named, if it did: who a capture the browser never finished is for. */
-  customer?: Customer;
-  /** The starting browser's hashed address, when recorded: what velocity rules count its orders by. */
-  clientHash?: string;
   startedAt: string;
 }
 
