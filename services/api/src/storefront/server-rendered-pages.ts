@@ -41,12 +41,21 @@ export function serverRenderedPages({
   let loading: Promise<StorefrontRenderer> | undefined;
   const template = shell.toString('utf8');
 
+  // Loaded once, on the first page asked for; a load that failed is forgotten, so the next page tries again.
+  const renderer = (): Promise<StorefrontRenderer> => {
+    loading ??= import(pathToFileURL(entry).href).then(
+      (module: { renderer: StorefrontRenderer }) => module.renderer,
+      (error: unknown) => {
+        loading = undefined;
+        throw error;
+      },
+    );
+    return loading;
+  };
+
   const draw = async (url: string): Promise<CachedAnswer | null> => {
     try {
-      loading ??= import(pathToFileURL(entry).href).then(
-        (module: { renderer: StorefrontRenderer }) => module.renderer,
-      );
-      const page = await (await loading).renderPage(template, url, site);
+      const page = await (await renderer()).renderPage(template, url, site);
       return page && cachedAnswer(Buffer.from(page.html), 'text/html; charset=utf-8');
     } catch (error) {
       logger.error(
