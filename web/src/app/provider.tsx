@@ -1,7 +1,14 @@
 import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Toaster } from '@/components/ui/toaster';
+import { Component, type ErrorInfo, lazy, type ReactNode } from 'react';
+import { MountedOnceWanted } from '@/components/ui/mounted-once-wanted';
 import { queryClient } from '@/lib/api';
+import { useToasts } from '@/lib/toast';
+
+/**
+ * Downloaded with the first toast: Radix's toast (its viewport, swipe and dismissal) is not in the first download of
+ * a page, which most visits never see a toast on.
+ */
+const Toaster = lazy(() => import('@/components/ui/toaster').then((module) => ({ default: module.Toaster })));
 
 /** Last line of defence: a render error shows a way out instead of a blank page. */
 class AppErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
@@ -48,7 +55,9 @@ export function AppProvider({
     <AppErrorBoundary>
       <QueryClientProvider client={client}>
         {children}
-        <Toaster />
+        <MountedOnceWanted wanted={useToasts().length > 0}>
+          <Toaster />
+        </MountedOnceWanted>
       </QueryClientProvider>
     </AppErrorBoundary>
   );

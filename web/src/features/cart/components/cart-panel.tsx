@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import { lazy } from 'react';
+import { MountedOnceWanted } from '@/components/ui/mounted-once-wanted';
 import { useCartPanelOpen } from '../api/use-cart';
 
 const CartSheet = lazy(() => import('./cart-sheet').then((module) => ({ default: module.CartSheet })));
@@ -9,13 +10,9 @@ const CartSheet = lazy(() => import('./cart-sheet').then((module) => ({ default:
  * animation from then on.
  */
 export function CartPanel() {
-  const open = useCartPanelOpen();
-  const [wanted, setWanted] = useState(open);
-  if (open && !wanted) setWanted(true);
-  if (!wanted) return null;
   return (
-    <Suspense fallback={null}>
+    <MountedOnceWanted wanted={useCartPanelOpen()}>
       <CartSheet />
-    </Suspense>
+    </MountedOnceWanted>
   );
 }

@@ -27,7 +27,7 @@ export function ProductCard({ product, onScreen = false }: { product: Product; o
           height={IMAGE_SIZE}
           loading={onScreen ? 'eager' : 'lazy'}
           fetchPriority={onScreen ? 'high' : 'auto'}
-          decoding="async"
+          decoding={onScreen ? 'auto' : 'async'}
           className="size-full object-cover transition-transform duration-300 group-hover:scale-105"
         />
       </div>
