@@ -34,7 +34,7 @@ function inlineScriptHashes(): Plugin {
   };
 }
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), tailwindcss(), inlineStylesheet(), inlineScriptHashes(), precompress()],
   resolve: {
     tsconfigPaths: true,
@@ -55,16 +55,14 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    rolldownOptions: {
-      output: {
-        // Everything a page load needs before it runs (the public pages' own code with it) in one file, as one
-        // request: over HTTP/1.1 every further file opens a connection of its own and starts slow, while the page's
-        // pictures want those connections too.
-        codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] },
-      },
-    },
+    // In the browser, everything a page load needs before it runs (the public pages' own code with it) in one file,
+    // as one request: over HTTP/1.1 every further file opens a connection of its own and starts slow, while the
+    // page's pictures want those connections too. The server entry is read from disk and keeps Rolldown's chunks.
+    rolldownOptions: isSsrBuild
+      ? {}
+      : { output: { codeSplitting: { groups: [{ name: 'index', tags: ['$initial'] }] } } },
   },
   // The server entry carries its dependencies: the api loads it from wherever the build was put (WEB_DIST), with no
   // node_modules beside it.
   ssr: { noExternal: true },
-});
+}));
