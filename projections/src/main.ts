@@ -7,11 +7,13 @@ import { openEventStore } from '@licensestore/platform/eventstore';
 import { takeLeaderLock } from '@licensestore/platform/leader-lock';
 import { jsonLogger, type Logger } from '@licensestore/platform/logging';
 import pg from 'pg';
-import { consumeVerifications, type VerifyQueue } from './audit/verify-job.js';
+import { consumeVerifications } from './audit/verify-job.js';
+import type { BackOfficeQueue } from './back-office-jobs.js';
 import { abortableDelay } from './delay.js';
 import { migrateReadModel } from './migrations/index.js';
 import type { Projector } from './projector.js';
 import { allProjectors } from './projectors.js';
+import { consumeWhatIfs } from './risk/what-if.js';
 import { type BatchApplied, runProjectors } from './runner.js';
 
 /** One active projections instance per database; the others wait on this lock as hot standbys. */
@@ -29,15 +31,15 @@ export interface ProjectionsOptions {
   /** Most events per transaction while catching up. */
   maxBatch?: number | undefined;
   onBatch?: (batch: BatchApplied) => void;
-  /** The back office's verification queue; unset, this instance takes no verifications. */
-  verifications?: VerifyQueue;
+  /** The queue of the back office's verifications and what-ifs; unset, this instance takes none. */
+  backOfficeJobs?: BackOfficeQueue;
 }
 
 /**
  * The `projections` role: migrates the read schema, then waits for the active lock (`pg_advisory_lock` on a
  * connection of its own, so a standby takes over as soon as the holder's connection dies) and runs every
- * projector while it holds it; active or standing by, it takes the back office's verifications. Resolves once
- * started; the returned function stops cleanly: no new verification starts and the one under way finishes,
+ * projector while it holds it; active or standing by, it takes the back office's verifications and what-ifs.
+ * Resolves once started; the returned function stops cleanly: no new job starts and the ones under way finish,
  * subscriptions end, the batch being written commits, the lock is released.
  */
 export async function startProjections(options: ProjectionsOptions): Promise<() => Promise<void>> {
@@ -55,15 +57,14 @@ export async function startProjections(options: ProjectionsOptions): Promise<() 
     await database.close();
     throw error;
   }
-  let stopVerifying: (() => Promise<void>) | undefined;
-  if (options.verifications) {
+  const stopJobs: Array<() => Promise<void>> = [];
+  if (options.backOfficeJobs) {
     try {
-      stopVerifying = await consumeVerifications(options.verifications, {
-        databaseUrl: options.databaseUrl,
-        eventStore: store,
-        logger: log,
-      });
+      const deps = { databaseUrl: options.databaseUrl, eventStore: store, logger: log };
+      stopJobs.push(await consumeVerifications(options.backOfficeJobs, deps));
+      stopJobs.push(await consumeWhatIfs(options.backOfficeJobs, deps));
     } catch (error) {
+      await Promise.all(stopJobs.map((stop) => stop()));
       await database.close();
       if (!options.eventStore) await store.close();
       throw error;
@@ -83,7 +84,7 @@ export async function startProjections(options: ProjectionsOptions): Promise<() 
   return () => {
     stopped ??= (async () => {
       stopping.abort();
-      await Promise.all([running, stopVerifying?.()]);
+      await Promise.all([running, ...stopJobs.map((stop) => stop())]);
       await database.close();
       if (!options.eventStore) await store.close();
     })();
@@ -149,7 +150,7 @@ async function main() {
     eventStoreConnectionString: config.EVENTSTORE_CONNECTION_STRING,
     logger,
     maxBatch,
-    verifications: { redisUrl: requireUrl(config, 'REDIS_URL') },
+    backOfficeJobs: { redisUrl: requireUrl(config, 'REDIS_URL') },
   });
   const shutdown = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'stopping');

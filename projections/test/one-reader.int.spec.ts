@@ -41,6 +41,7 @@ function countingStore(inner: EventStore) {
       await held;
       return inner.readAll(after, limit);
     },
+    readAllOfTypes: (after, limit, types) => inner.readAllOfTypes(after, limit, types),
     subscribeAll: async function* (after, signal) {
       counts.subscriptions++;
       for await (const event of inner.subscribeAll(after, signal)) {

@@ -63,6 +63,8 @@ export class DigestingReads {
       readStream: (stream, fromRevision) => bare.readStream(stream, fromRevision),
       readLastEvent: (stream) => bare.readLastEvent(stream),
       subscribeAll: (after, signal) => bare.subscribeAll(after, signal),
+      // A read of some types only is no part of the pass: it leaves the pass's digest as it is.
+      readAllOfTypes: (after, limit, types) => bare.readAllOfTypes(after, limit, types),
       close: () => bare.close(),
       readAll: async (after, limit) => {
         const entries = await bare.readAll(after, limit);

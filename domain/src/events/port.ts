@@ -129,6 +129,11 @@ export interface EventStore {
    * read is an UnreadableEvent in its place.
    */
   readAll(after: Position | null, limit: number): Promise<LogEntry[]>;
+  /**
+   * As `readAll`, but only the events of the given types: a reader of a few types is not handed the rest of the log.
+   * A page shorter than `limit` means, as `readAll`'s does, that no more of them is there yet.
+   */
+  readAllOfTypes(after: Position | null, limit: number, types: readonly string[]): Promise<LogEntry[]>;
   /** Catch-up from `after` (exclusive), then live, until `signal` aborts; entries as `readAll` hands them out. */
   subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<LogEntry>;
   close(): Promise<void>;

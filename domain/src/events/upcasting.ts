@@ -101,6 +101,8 @@ export function versionedEventStore(store: EventStore, versions: EventVersions):
     },
     readAll: async (after: Position | null, limit: number) =>
       (await store.readAll(after, limit)).map(readable),
+    readAllOfTypes: async (after, limit, types) =>
+      (await store.readAllOfTypes(after, limit, types)).map(readable),
     subscribeAll: (after, signal) => readableAll(store.subscribeAll(after, signal)),
     close: () => store.close(),
   };

@@ -7,6 +7,7 @@ export * from './events.js';
 export * from './rules.js';
 export * from './screening.js';
 export * from './what-if.js';
+export * from './what-if-job.js';
 
 /** `risk-rules`: the rules that hold orders for review, and every change made to them. */
 export const riskDecider: Decider<RiskCommand, RiskState, RiskEvent> = {

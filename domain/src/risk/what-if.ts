@@ -51,6 +51,14 @@ interface SeenOrder {
 
 const monthOf = (at: string) => at.slice(0, 7);
 
+/** The order events the fold reads (the rest change nothing it counts): a reader of the log need hand it no other. */
+export const WHAT_IF_EVENT_TYPES = [
+  'OrderCaptured',
+  'OrderPaymentDenied',
+  'OrderRefunded',
+  'OrderRefundCompleted',
+] as const satisfies readonly OrderEvent['type'][];
+
 /**
  * Replays the order events of the log, in log order, screening each order as it was placed with the draft rules and
  * with the current ones, on the history the log had by then (the buyer's earlier orders, the client address's recent

@@ -616,6 +616,38 @@ export function eventStoreContract(harness: () => EventStoreHarness): void {
     });
   });
 
+  describe('readAllOfTypes', () => {
+    it('pages through the events of the given types only, in log order, each once', async () => {
+      const { store } = await open(harness());
+      const { checkpoint } = await readToEnd(store, null);
+      // Types of this case only: the log holds every other case's events too.
+      const [kept, passed, alsoKept] = ['Kept', 'Passed', 'AlsoKept'].map((type) => `${type}${randomUUID()}`);
+      const [a, b] = [newStream(), newStream()];
+      const events = Array.from({ length: 9 }, (_, i) =>
+        newEvent([kept, passed, alsoKept][i % 3] as string, { i }),
+      );
+      for (const [i, event] of events.entries()) await store.append(i % 2 === 0 ? a : b, [event], 'any');
+      await vi.waitFor(
+        async () => {
+          const read: RecordedEvent[] = [];
+          let cursor = checkpoint;
+          for (;;) {
+            const page = await store.readAllOfTypes(cursor, 2, [kept as string, alsoKept as string]);
+            expect(page.length).toBeLessThanOrEqual(2);
+            read.push(...readable(page));
+            if (page.length < 2) break;
+            cursor = page.at(-1)?.position ?? cursor;
+          }
+          expectIncreasingPositions(read);
+          expect(idsOf(read)).toEqual(
+            events.filter((event) => event.type !== passed).map((event) => event.id),
+          );
+        },
+        { timeout: WAIT_MS, interval: 20 },
+      );
+    });
+  });
+
   describe('an event whose metadata does not read', () => {
     /** Stored as only an old or foreign writer could: the actor is missing. */
     const unreadable = () => {

@@ -201,6 +201,23 @@ export class EventStoreDbEventStore implements EventStore {
     return events;
   }
 
+  /** Filtered here, page by page of `readAll`: the client's $all read has no filter by type on the server. */
+  async readAllOfTypes(after: Position | null, limit: number, types: readonly string[]): Promise<LogEntry[]> {
+    const wanted = new Set(types);
+    const events: LogEntry[] = [];
+    let cursor = after;
+    while (events.length < limit) {
+      const page = await this.readAll(cursor, limit);
+      for (const entry of page) {
+        if (wanted.has(entry.type)) events.push(entry);
+        if (events.length === limit) return events;
+      }
+      if (page.length < limit) break;
+      cursor = page.at(-1)?.position ?? cursor;
+    }
+    return events;
+  }
+
   async *subscribeAll(after: Position | null, signal: AbortSignal): AsyncIterable<LogEntry> {
     if (signal.aborted) return;
     const subscription = this.client.subscribeToAll({

@@ -93,6 +93,7 @@ function withInterloper(interlope: (attempt: number) => Promise<void>) {
     readStream: (stream, from) => store.readStream(stream, from),
     readLastEvent: (stream) => store.readLastEvent(stream),
     readAll: (after, limit) => store.readAll(after, limit),
+    readAllOfTypes: (after, limit, types) => store.readAllOfTypes(after, limit, types),
     subscribeAll: (after, signal) => store.subscribeAll(after, signal),
     close: async () => {},
   };

@@ -104,15 +104,28 @@ export class PostgresEventStore implements EventStore {
     return rows[0] ? toRecorded(rows[0]) : null;
   }
 
-  async readAll(after: Position | null, limit: number): Promise<LogEntry[]> {
+  readAll(after: Position | null, limit: number): Promise<LogEntry[]> {
+    return this.readLog(after, limit, null);
+  }
+
+  readAllOfTypes(after: Position | null, limit: number, types: readonly string[]): Promise<LogEntry[]> {
+    return this.readLog(after, limit, types);
+  }
+
+  /**
+   * The log after `after`, of the given types only when `types` is given: the walk of the log's order index is the
+   * same, the rows of other types are passed over in the database, never read out or parsed here.
+   */
+  private async readLog(after: Position | null, limit: number, types: readonly string[] | null) {
     const [transactionId, position] = after ? decodePosition(after) : [0n, 0n];
     const { rows } = await this.pool.query<EventRow>(
       `SELECT ${COLUMNS} FROM event_store.events
         WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
           AND (transaction_id, global_position) > ($1::text::xid8, $2::bigint)
+          ${types ? 'AND event_type = ANY($4::text[])' : ''}
         ORDER BY events.transaction_id, events.global_position
         LIMIT $3`,
-      [transactionId.toString(), position.toString(), limit],
+      [transactionId.toString(), position.toString(), limit, ...(types ? [types] : [])],
     );
     return rows.map(toEntry);
   }

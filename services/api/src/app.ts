@@ -46,6 +46,7 @@ import { reserveExpressFields } from './http/request-start.js';
 import { refuseCrossSite } from './http/same-origin.js';
 import { sendSecurityHeaders } from './http/security-headers.js';
 import { publicFiles, webClient } from './http/static-files.js';
+import { queuePrefixOf } from './jobs/back-office-queues.js';
 import { licenseKeyImportRoutes, licenseKeyRoutes } from './license-keys/routes.js';
 import { type LiveStreamLimits, liveRoutes } from './live/routes.js';
 import { createMetrics } from './metrics/index.js';
@@ -59,6 +60,7 @@ import { createPaypalClient } from './payments/client.js';
 import { paymentsSetup, SANDBOX_MOUNT, type SandboxCredentials } from './payments/setup.js';
 import { receiptRoutes } from './receipts/routes.js';
 import { riskRoutes } from './risk/routes.js';
+import { whatIfsInProjections } from './risk/what-if.js';
 import { serverRenderedPages } from './storefront/server-rendered-pages.js';
 import { listTestimonials, testimonialRoutes } from './testimonials/routes.js';
 
@@ -211,7 +213,15 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   api.use(licenseKeyRoutes({ ...inventory, custody }));
-  api.use(riskRoutes({ database, eventStore, paypal, logger }));
+  api.use(
+    riskRoutes({
+      database,
+      eventStore,
+      paypal,
+      logger,
+      runWhatIf: whatIfsInProjections({ redis, redisUrl: config.REDIS_URL, logger, closing: deps.closing }),
+    }),
+  );
   api.use(customerRoutes(database.db));
   api.use(dashboardRoutes(database.db, config.LOW_STOCK_THRESHOLD));
   api.use(liveRoutes({ database, sessions, logger, limits: deps.liveStreams, closing: deps.closing }));
@@ -235,8 +245,8 @@ export function createApp(deps: AppDeps): Express {
     db: database.db,
     eventStore,
     redisUrl: config.REDIS_URL,
-    // The workers beside this instance use its Redis key prefix for their queues too (see auditVerifyRoutes).
-    queuePrefix: redis.options.keyPrefix ? `${redis.options.keyPrefix}bull` : undefined,
+    // The workers beside this instance use its Redis key prefix for their queues too.
+    queuePrefix: queuePrefixOf(redis),
     logger,
     token: config.METRICS_TOKEN,
   });

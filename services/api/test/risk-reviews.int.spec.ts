@@ -221,6 +221,28 @@ describe('Risk rules and the review queue', () => {
       });
       expect(backwards.status).toBe(400);
     });
+
+    it('runs in the projections role: with none taking it, the run is withdrawn and the api says so', async () => {
+      const runs = async () => (await readEvents(store.eventStore, RISK_WHAT_IF_STREAM)).length;
+      const before = await runs();
+      const response = await store.withProjectionsStopped(() =>
+        callApi(url, 'POST', '/api/admin/risk-rules/what-if', {
+          cookie: admin,
+          body: { draft: { holdAtOrAbove: '1.00' } },
+        }),
+      );
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({
+        error: 'No projections role took the what-if within 10 s; it was withdrawn',
+      });
+      // The role back does not run the withdrawn job: a run the admin was told of as not made is never recorded.
+      const after = await callApi(url, 'POST', '/api/admin/risk-rules/what-if', {
+        cookie: admin,
+        body: { draft: { holdAtOrAbove: '1.00' } },
+      });
+      expect(after.status).toBe(200);
+      expect(await runs()).toBe(before + 1);
+    });
   });
 
   describe('when a held order is rejected', () => {

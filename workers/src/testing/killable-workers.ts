@@ -59,6 +59,7 @@ const dyingAfterReceiptAppend = (eventStore: EventStore): EventStore => ({
   readStream: (stream, from) => eventStore.readStream(stream, from),
   readLastEvent: (stream) => eventStore.readLastEvent(stream),
   readAll: (after, limit) => eventStore.readAll(after, limit),
+  readAllOfTypes: (after, limit, types) => eventStore.readAllOfTypes(after, limit, types),
   subscribeAll: (after, signal) => eventStore.subscribeAll(after, signal),
   close: () => eventStore.close(),
   append: async (stream, events, expected) => {

@@ -3,19 +3,13 @@ import { AppError, NotFoundError } from '@licensestore/domain';
 import { AUDIT_VERIFY_JOB, AUDIT_VERIFY_QUEUE, type VerifyJob } from '@licensestore/domain/audit-verify';
 import type { Database } from '@licensestore/platform/db';
 import type { Logger } from '@licensestore/platform/logging';
-import { Queue } from 'bullmq';
 import { Router } from 'express';
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { requireBackOffice, signedInBackOfficeUser } from '../auth/guards.js';
 import { isUuid } from '../http/ids.js';
+import { backOfficeQueue, QueueUnavailableError } from '../jobs/back-office-queues.js';
 import { abandonRun, findRun, recentRuns, startOrJoinRun, usernameOf } from './runs.js';
-
-class QueueUnavailableError extends AppError {
-  constructor(message: string) {
-    super(503, message);
-  }
-}
 
 const DAY_SECONDS = 24 * 60 * 60;
 
@@ -33,15 +27,11 @@ export function auditVerifyRoutes(deps: {
   closing?: AbortSignal;
 }): Router {
   const { db, logger } = deps;
-  // The projections role of the same instance is started with this prefix (`bull`, BullMQ's default, without one).
-  const prefix = deps.redis.options.keyPrefix ? `${deps.redis.options.keyPrefix}bull` : undefined;
-  let queue: Queue | undefined;
-  const verifications = () => {
-    if (!deps.redisUrl) throw new QueueUnavailableError('Verifications need the job queue (REDIS_URL)');
-    queue ??= new Queue(AUDIT_VERIFY_QUEUE, { connection: { url: deps.redisUrl }, prefix });
-    return queue;
-  };
-  deps.closing?.addEventListener('abort', () => void queue?.close(), { once: true });
+  const verifications = backOfficeQueue(
+    AUDIT_VERIFY_QUEUE,
+    deps,
+    'Verifications need the job queue (REDIS_URL)',
+  ).queue;
 
   const router = Router();
   // Auditors may start one too: a verification reads the log and the live tables and writes only its own

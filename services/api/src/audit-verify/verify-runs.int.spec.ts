@@ -49,7 +49,7 @@ describe('Verifying the read models from the back office', () => {
       databaseUrl: api.databaseUrl,
       logger: silentLogger,
       // The API namespaces its queue under its Redis key prefix; its projections role shares it.
-      verifications: { redisUrl: testRedisUrl(), prefix: `${api.redisKeyPrefix}bull` },
+      backOfficeJobs: { redisUrl: testRedisUrl(), prefix: `${api.redisKeyPrefix}bull` },
     });
     auditor = await api.sessionCookie({ kind: 'auditor', subjectId: randomUUID() });
   });

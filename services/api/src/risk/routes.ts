@@ -24,7 +24,7 @@ import { parseRequest } from '../http/validation.js';
 import { type RefundDeps, settleRefund } from '../orders/refunds.js';
 import { listReviews } from './reviews.js';
 import { loadRiskRules } from './rules.js';
-import { lastTwelveMonths, runWhatIf } from './what-if.js';
+import { lastTwelveMonths, type RunWhatIf } from './what-if.js';
 
 const privateJson = (res: Response, body: unknown) => {
   res.set('Cache-Control', 'no-store').json(body);
@@ -40,7 +40,7 @@ const reviewedOrderId = (req: Request) => {
  * The risk rules (read by the back office, auditors included; changed by admins only, each change an event naming
  * the admin) and the review queue of the orders they hold, with its two decisions.
  */
-export function riskRoutes(deps: RefundDeps): Router {
+export function riskRoutes(deps: RefundDeps & { runWhatIf: RunWhatIf }): Router {
   const { eventStore, database } = deps;
   const { db } = database;
   const router = Router();
@@ -70,7 +70,7 @@ export function riskRoutes(deps: RefundDeps): Router {
   });
 
   // A draft against the history, before it is switched on; admins run it (each run is recorded), auditors read the
-  // runs in the event log.
+  // runs in the event log. A draft that does not read is refused here, before anything is queued.
   router.post('/admin/risk-rules/what-if', requireAdmin, async (req, res) => {
     const request = parseRequest(whatIfRequestSchema, req.body);
     const { view } = await loadRiskRules(eventStore, db);
@@ -80,7 +80,7 @@ export function riskRoutes(deps: RefundDeps): Router {
     const draft = { ...view.rules, ...request.draft };
     privateJson(
       res,
-      await runWhatIf(eventStore, { draft, current: view.rules, period }, adminCommandMetadata(req)),
+      await deps.runWhatIf({ draft, current: view.rules, period, metadata: adminCommandMetadata(req) }),
     );
   });
 

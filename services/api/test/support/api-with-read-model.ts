@@ -1,8 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import type { EventStore } from '@licensestore/domain/events';
 import { type DatabaseHandle, openDatabase } from '@licensestore/platform/db';
 import { openEventStore } from '@licensestore/platform/eventstore';
 import { silentLogger, startProjections } from '../../../../projections/src/index.js';
-import { createTestDatabase } from '../../../../test/support/database.js';
+import { createTestDatabase, testRedisUrl } from '../../../../test/support/database.js';
 import { addKeys } from '../../../../workers/src/testing/store.js';
 import { startTestApi, type TestApi, type TestApiOptions } from './api.js';
 import { type SeedProduct, seedProduct } from './checkout.js';
@@ -21,18 +22,27 @@ export interface ApiWithReadModel {
   stop: () => Promise<void>;
 }
 
-/** The api on a fresh database (or the one given) with the projections running, as a test of the api needs it. */
+/**
+ * The api on a fresh database (or the one given) with the projections running, as a test of the api needs it; the
+ * projections take the back office's jobs (what-ifs, verifications) the api queues.
+ */
 export async function startApiWithReadModel(options: TestApiOptions = {}): Promise<ApiWithReadModel> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
   const stops: Array<() => Promise<unknown>> = [];
   const stop = async () => {
     for (const step of stops.splice(0).reverse()) await step();
   };
-  const projections = () => startProjections({ databaseUrl, logger: silentLogger });
+  const redisKeyPrefix = options.redisKeyPrefix ?? `test-${randomUUID()}:`;
+  const projections = () =>
+    startProjections({
+      databaseUrl,
+      logger: silentLogger,
+      backOfficeJobs: { redisUrl: testRedisUrl(), prefix: `${redisKeyPrefix}bull` },
+    });
   try {
     let stopProjections = await projections();
     stops.push(() => stopProjections());
-    const api = await startTestApi({ ...options, databaseUrl });
+    const api = await startTestApi({ ...options, databaseUrl, redisKeyPrefix });
     stops.push(api.stop);
     const database = openDatabase(databaseUrl);
     stops.push(() => database.close());

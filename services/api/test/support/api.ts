@@ -33,6 +33,8 @@ export interface TestApiOptions {
   checkoutLimits?: StartApiOptions['checkoutLimits'];
   orderStreams?: StartApiOptions['orderStreams'];
   liveStreams?: StartApiOptions['liveStreams'];
+  /** The api's Redis key prefix, for roles started before it to share its queues; a random one by default. */
+  redisKeyPrefix?: string;
 }
 
 /** A test file buys from one address far faster than any shopper does: the real limit would refuse it. */
@@ -42,7 +44,7 @@ const TEST_CHECKOUT_LIMITS = { orders: UNLIMITED, captures: UNLIMITED };
 /** The api role as `startApi` runs it, on a fresh database and its own Redis key prefix. */
 export async function startTestApi(options: TestApiOptions = {}): Promise<TestApi> {
   const databaseUrl = options.databaseUrl ?? (await createTestDatabase());
-  const redisKeyPrefix = `test-${randomUUID()}:`;
+  const redisKeyPrefix = options.redisKeyPrefix ?? `test-${randomUUID()}:`;
   const sessionSecret = randomBytes(32).toString('hex');
   const config = loadConfig({
     NODE_ENV: 'test',

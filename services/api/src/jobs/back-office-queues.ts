@@ -1,0 +1,48 @@
+import { AppError } from '@licensestore/domain';
+import { Queue, QueueEvents } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+/** The job queue cannot take or answer the job now: the caller may try again later. */
+export class QueueUnavailableError extends AppError {
+  constructor(message: string) {
+    super(503, message);
+  }
+}
+
+export interface BackOfficeQueueDeps {
+  redisUrl: string | undefined;
+  /** The API's Redis: a key prefix it has (one Redis shared by instances or tests) namespaces the queues too. */
+  redis: Redis;
+  closing?: AbortSignal | undefined;
+}
+
+/** BullMQ's key prefix for this api's queues; the roles beside it are started with the same (`bull` without one). */
+export const queuePrefixOf = (redis: Redis) =>
+  redis.options.keyPrefix ? `${redis.options.keyPrefix}bull` : undefined;
+
+/**
+ * A queue of the back office's heavy jobs, which the projections role takes, opened at its first use (with its
+ * events, for an api that waits on its jobs) and closed with the api. Without REDIS_URL there is none: `needs` says
+ * so as a 503.
+ */
+export function backOfficeQueue(name: string, deps: BackOfficeQueueDeps, needs: string) {
+  let queue: Queue | undefined;
+  let events: QueueEvents | undefined;
+  const connection = () => {
+    if (!deps.redisUrl) throw new QueueUnavailableError(needs);
+    return { connection: { url: deps.redisUrl }, prefix: queuePrefixOf(deps.redis) };
+  };
+  deps.closing?.addEventListener('abort', () => void Promise.all([queue?.close(), events?.close()]), {
+    once: true,
+  });
+  return {
+    queue: () => {
+      queue ??= new Queue(name, connection());
+      return queue;
+    },
+    events: () => {
+      events ??= new QueueEvents(name, connection());
+      return events;
+    },
+  };
+}
