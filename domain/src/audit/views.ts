@@ -1,5 +1,6 @@
 import type { DashboardView } from '../dashboard/index.js';
 import type { Actor } from '../events/port.js';
+import type { ReviewStatus } from '../orders/events.js';
 
 /**
  * What the audit routes answer with (GET /api/audit/…), for the API and the back office. Types only, so the web
@@ -74,6 +75,8 @@ export interface OrderAsOfView {
   currency: string;
   createdAt: string;
   fulfilled: boolean;
+  /** Where a review by the risk rules stood then; null for an order they had not held. */
+  reviewStatus: ReviewStatus | null;
   /** The last event folded: what the state is as of. */
   lastEvent: { type: string; recordedAt: string; position: string };
 }

@@ -1,3 +1,4 @@
+import type { ReviewStatus } from '../orders/events.js';
 import type { OrderSummaryView } from '../orders/views.js';
 
 /** A product with fewer keys available than LOW_STOCK_THRESHOLD. */
@@ -7,9 +8,13 @@ export interface LowStockView {
   available: number;
 }
 
-/** One of the newest orders, with whether PayPal declined its payment (its badge then says so). */
+/**
+ * One of the newest orders, with whether PayPal declined its payment (its badge then says so) and where a review by
+ * the risk rules stands (null for an order they never held).
+ */
 export interface DashboardRecentOrderView extends OrderSummaryView {
   paymentDeclined: boolean;
+  reviewStatus: ReviewStatus | null;
 }
 
 /**
@@ -31,6 +36,8 @@ export interface DashboardView {
   assignedKeys: number;
   /** Paid orders still owed at least one key. */
   ordersAwaitingKeys: number;
+  /** Orders the risk rules hold, waiting for an admin to approve or reject them. */
+  ordersHeldForReview: number;
   /** Products on sale running out of keys, by name (none when the threshold is 0). */
   lowStock: LowStockView[];
 }

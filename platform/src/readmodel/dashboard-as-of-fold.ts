@@ -4,7 +4,7 @@ import type { DashboardRecentOrderView, LowStockView } from '@licensestore/domai
 import type { LogEntry } from '@licensestore/domain/events';
 import type { LicenseKeyEvent } from '@licensestore/domain/license-keys';
 import { formatCents } from '@licensestore/domain/money';
-import type { OrderEvent } from '@licensestore/domain/orders';
+import type { OrderEvent, ReviewStatus } from '@licensestore/domain/orders';
 import type { Logger } from '../logging/index.js';
 import {
   type DashboardOrder,
@@ -38,6 +38,9 @@ const COUNTED = new Set([
   'OrderReopened',
   'OrderFulfilled',
   'OrderRefundCompleted',
+  'OrderHeldForReview',
+  'OrderApproved',
+  'OrderRejected',
   'LicenceKeyAdded',
   'LicenceKeyRemoved',
   'LicenceKeysAssigned',
@@ -46,6 +49,13 @@ const COUNTED = new Set([
 ]);
 
 type CapturedOrder = Extract<OrderEvent, { type: 'OrderCaptured' }>;
+
+/** Where an order's review stands after each event of a review, as the order's own state has it. */
+const REVIEW_AFTER: Partial<Record<OrderEvent['type'], ReviewStatus>> = {
+  OrderHeldForReview: 'held',
+  OrderApproved: 'approved',
+  OrderRejected: 'rejected',
+};
 
 /** A fold's state as JSON: what a snapshot stores. */
 export interface DashboardFoldState {
@@ -57,6 +67,8 @@ export interface DashboardFoldState {
   customers: Array<[string, number]>;
   productNames: Array<[string, string]>;
   keyProducts: Array<[string, string]>;
+  /** Where each order the risk rules held stands. */
+  reviews: Array<[string, ReviewStatus]>;
   recent: CapturedOrder[];
   events: number;
   position: string | null;
@@ -75,6 +87,7 @@ export class DashboardFold {
   customers = new Map<string, number>();
   productNames = new Map<string, string>();
   keyProducts = new Map<string, string>();
+  reviews = new Map<string, ReviewStatus>();
   recent: CapturedOrder[] = [];
   /** How many events of the log it has folded, the position of the last, and the latest time among them. */
   events = 0;
@@ -92,6 +105,7 @@ export class DashboardFold {
     fold.customers = new Map(state.customers);
     fold.productNames = new Map(state.productNames);
     fold.keyProducts = new Map(state.keyProducts);
+    fold.reviews = new Map(state.reviews);
     fold.recent = state.recent;
     fold.events = state.events;
     fold.position = state.position;
@@ -108,6 +122,7 @@ export class DashboardFold {
       customers: [...this.customers],
       productNames: [...this.productNames],
       keyProducts: [...this.keyProducts],
+      reviews: [...this.reviews],
       recent: this.recent,
       events: this.events,
       position: this.position,
@@ -153,8 +168,9 @@ export class DashboardFold {
         this.productNames.set(event.data.productId, event.data.changes.name);
     }
     for (const event of orders) {
-      if (event.type !== 'OrderCaptured') continue;
-      this.recent = [event, ...this.recent].slice(0, RECENT_ORDERS);
+      if (event.type === 'OrderCaptured') this.recent = [event, ...this.recent].slice(0, RECENT_ORDERS);
+      const review = REVIEW_AFTER[event.type];
+      if (review) this.reviews.set(event.data.orderId, review);
     }
     for (const event of keys) {
       if (event.type === 'LicenceKeyAdded') this.keyProducts.set(event.data.keyId, event.data.productId);
@@ -181,11 +197,13 @@ export class DashboardFold {
           status: this.orders.get(data.orderId)?.status ?? data.status,
           createdAt: data.capturedAt,
           paymentDeclined: this.orders.get(data.orderId)?.declined ?? false,
+          reviewStatus: this.reviews.get(data.orderId) ?? null,
         }),
       ),
       availableKeys: delta.availableKeys,
       assignedKeys: delta.assignedKeys,
       ordersAwaitingKeys: delta.awaitingKeys,
+      ordersHeldForReview: [...this.reviews.values()].filter((review) => review === 'held').length,
       lowStock: this.lowStock(lowStockThreshold),
     };
   }

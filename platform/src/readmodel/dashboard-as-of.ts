@@ -11,7 +11,7 @@ const PAGE = 5_000;
 /** A snapshot every this many events: a fold as of any moment reads at most this many events of the log. */
 export const SNAPSHOT_INTERVAL = 20_000;
 /** Snapshots of another set of fold rules are not this fold's: the dashboard projector's version names them. */
-const FOLD_VERSION = `dashboard-${projectorDescriptors.dashboard.version}/as-of-1`;
+const FOLD_VERSION = `dashboard-${projectorDescriptors.dashboard.version}/as-of-2`;
 
 /**
  * The latest snapshot of a log prefix recorded entirely by `at`. A snapshot remembers the latest time among the

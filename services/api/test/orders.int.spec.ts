@@ -79,6 +79,7 @@ describe('Orders, customers and dashboard API', () => {
         availableKeys: 0,
         assignedKeys: 0,
         ordersAwaitingKeys: 0,
+        ordersHeldForReview: 0,
         lowStock: [],
       });
     });
@@ -390,11 +391,13 @@ describe('Orders, customers and dashboard API', () => {
               status,
               createdAt,
               paymentDeclined: paymentStatus === 'denied',
+              reviewStatus: null,
             })),
           availableKeys: 0,
           assignedKeys: 0,
           // Paid and not yet delivered: the three still processing (not the pending-then-denied, refunded or completed ones).
           ordersAwaitingKeys: 3,
+          ordersHeldForReview: 0,
           // Both live products (same name, so by id) have no keys, below the default threshold of 5.
           lowStock: [ids.featured, ids.plain]
             .sort()

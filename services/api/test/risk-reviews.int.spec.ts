@@ -6,6 +6,8 @@ import {
   RISK_WHAT_IF_STREAM,
   whatIfResultSchema,
 } from '@licensestore/domain';
+import type { DashboardAsOfView } from '@licensestore/domain/audit';
+import type { DashboardView } from '@licensestore/domain/dashboard';
 import { waitForProjections } from '@licensestore/platform/readmodel';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appendOrder, orderCaptured, orderLine } from '../../../projections/test/support/orders.js';
@@ -152,6 +154,45 @@ describe('Risk rules and the review queue', () => {
         held.push((await orderView(bought.orderId)).reviewStatus);
       }
       expect(held).toEqual([null, null, null, null, 'held']);
+    });
+  });
+
+  describe('the history of a hold', () => {
+    it("shows the hold and its decision in the order's timeline, its state and the dashboard as of any moment", async () => {
+      await putRules({ holdAtOrAbove: '100.00' });
+      const productId = await store.productWithKeys(1);
+      const { orderId } = await purchase(url, productId, buyer());
+      const approved = await callApi(url, 'POST', `/api/admin/reviews/${orderId}/approve`, { cookie: admin });
+      expect(approved.status).toBe(200);
+      await projected(orderId);
+      const events = await readEvents(store.eventStore, orderStream(orderId));
+      const heldAt =
+        events.find((event) => event.type === 'OrderHeldForReview')?.createdAt.toISOString() ?? '';
+      const get = async <T>(path: string, cookie = auditor) => {
+        const response = await callApi(url, 'GET', path, { cookie });
+        expect(response.status).toBe(200);
+        return (await response.json()) as T;
+      };
+      const at = (moment: string) => `at=${encodeURIComponent(moment)}`;
+
+      const timeline = await get<Array<{ type: string }>>(`/api/orders/${orderId}/timeline`);
+      expect(timeline.map((entry) => entry.type)).toEqual(
+        expect.arrayContaining(['OrderHeldForReview', 'OrderApproved']),
+      );
+      const orderAsOf = (moment: string) =>
+        get<{ reviewStatus: string | null }>(`/api/audit/orders/${orderId}/as-of?${at(moment)}`);
+      expect(await orderAsOf(heldAt)).toMatchObject({ reviewStatus: 'held' });
+      expect(await orderAsOf(new Date().toISOString())).toMatchObject({ reviewStatus: 'approved' });
+
+      const dashboardAsOf = (moment: string) =>
+        get<DashboardAsOfView>(`/api/audit/dashboard/as-of?${at(moment)}`);
+      const whenHeld = await dashboardAsOf(heldAt);
+      expect(whenHeld.recentOrders[0]).toMatchObject({ id: orderId, reviewStatus: 'held' });
+      expect(whenHeld.ordersHeldForReview).toBeGreaterThanOrEqual(1);
+      const { asOf: _asOf, events: _events, ...now } = await dashboardAsOf(new Date().toISOString());
+      expect(now.recentOrders[0]).toMatchObject({ id: orderId, reviewStatus: 'approved' });
+      expect(now.ordersHeldForReview).toBe(whenHeld.ordersHeldForReview - 1);
+      expect(now).toEqual(await get<DashboardView>('/api/admin/dashboard', admin));
     });
   });
 

@@ -34,6 +34,7 @@ export async function orderAsOfView(
     currency: state.currency,
     createdAt: state.createdAt,
     fulfilled: state.fulfilled,
+    reviewStatus: state.review,
     lastEvent: { type: last.type, recordedAt: last.createdAt.toISOString(), position: last.position },
   };
 }

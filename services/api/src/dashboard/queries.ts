@@ -14,7 +14,7 @@ export async function dashboardSummary(
   db: Kysely<Database>,
   lowStockThreshold: number,
 ): Promise<DashboardView> {
-  const [stats, recentOrders, stock] = await Promise.all([
+  const [stats, recentOrders, stock, held] = await Promise.all([
     db
       .selectFrom('dashboard_stats')
       .select([
@@ -31,6 +31,12 @@ export async function dashboardSummary(
       .executeTakeFirst(),
     listOrders(db, { limit: RECENT_ORDERS }),
     listStock(db, lowStockThreshold),
+    // The review queue's index has the held orders; no counter is kept for a queue this short.
+    db
+      .selectFrom('orders')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('review_status', '=', 'held')
+      .executeTakeFirst(),
   ]);
   return {
     totalProducts: stats?.product_count ?? 0,
@@ -39,10 +45,10 @@ export async function dashboardSummary(
     completedOrders: stats?.completed_count ?? 0,
     totalCustomers: stats?.customer_count ?? 0,
     totalRevenue: stats?.revenue ?? '0.00',
-    // The fields of a recent order (id, customer name and email, total, status, date, whether PayPal declined it), as
-    // the dashboard as of a past moment folds them from the log.
+    // The fields of a recent order (id, customer name and email, total, status, date, whether PayPal declined it,
+    // its review), as the dashboard as of a past moment folds them from the log.
     recentOrders: recentOrders.map(
-      ({ id, customerName, customerEmail, total, status, createdAt, paymentStatus }) => ({
+      ({ id, customerName, customerEmail, total, status, createdAt, paymentStatus, reviewStatus }) => ({
         id,
         customerName,
         customerEmail,
@@ -50,11 +56,13 @@ export async function dashboardSummary(
         status,
         createdAt,
         paymentDeclined: paymentStatus === 'denied',
+        reviewStatus,
       }),
     ),
     availableKeys: stats?.available_keys ?? 0,
     assignedKeys: stats?.assigned_keys ?? 0,
     ordersAwaitingKeys: stats?.orders_awaiting_keys ?? 0,
+    ordersHeldForReview: Number(held?.count ?? 0),
     lowStock: stock
       .filter((product) => product.lowStock)
       .map(({ productId, productName, available }) => ({ productId, productName, available })),

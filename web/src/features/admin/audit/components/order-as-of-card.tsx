@@ -4,6 +4,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { LoadError } from '@/components/ui/load-error';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AdminOrderStatusBadge } from '@/features/admin/components/admin-order-status-badge';
+import { REVIEW_LABELS } from '@/features/admin/orders/utils/review-labels';
 import { isNotFound } from '@/lib/api';
 import { formatDateTime } from '@/lib/date-time';
 import { formatPrice } from '@/lib/format';
@@ -28,6 +29,12 @@ function OrderState({ order }: { order: OrderAsOfView }) {
         <dd className="font-semibold tabular-nums">{formatPrice(order.total)}</dd>
         <dt className="text-muted-foreground">Keys delivered</dt>
         <dd>{order.fulfilled ? 'Every unit has its key' : 'Not yet'}</dd>
+        {order.reviewStatus && (
+          <>
+            <dt className="text-muted-foreground">Review</dt>
+            <dd>{REVIEW_LABELS[order.reviewStatus]}</dd>
+          </>
+        )}
         <dt className="text-muted-foreground">Last event</dt>
         <dd>
           {order.lastEvent.type} at{' '}

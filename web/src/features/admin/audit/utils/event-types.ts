@@ -27,6 +27,17 @@ export const EVENT_TYPES = [
   'LicenceKeyRevoked',
   'LicenceKeyReturned',
   'LicenceKeysRequestWithdrawn',
+  'LicenceKeyRevealed',
+  'LicenceKeysRevealed',
+  'OrderReceiptRequested',
+  'ReceiptNumberAssigned',
+  'OrderReceiptIssued',
+  'OrderHeldForReview',
+  'OrderApproved',
+  'OrderRejected',
+  'OrderReviewEmailSent',
+  'RiskRulesChanged',
+  'RiskWhatIfRun',
 ] as const;
 
 /**
@@ -65,6 +76,13 @@ const LABELS: Record<string, string> = {
   OrderReceiptRequested: 'Receipt number requested',
   ReceiptNumberAssigned: 'Receipt number assigned',
   OrderReceiptIssued: 'Receipt issued',
+  LicenceKeyRevealed: 'License key shown in the back office',
+  OrderHeldForReview: 'Held for review',
+  OrderApproved: 'Approved after review',
+  OrderRejected: 'Rejected after review',
+  OrderReviewEmailSent: 'Review email sent',
+  RiskRulesChanged: 'Risk rules changed',
+  RiskWhatIfRun: 'Risk rules what-if run',
 };
 
 /**

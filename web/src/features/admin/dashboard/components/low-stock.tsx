@@ -13,7 +13,7 @@ const keysLeft = (count: number) => `${count} ${count === 1 ? 'key' : 'keys'} le
  * stock totals and the orders already waiting.
  */
 export function LowStock({ dashboard }: { dashboard: DashboardView }) {
-  const { lowStock, availableKeys, ordersAwaitingKeys } = dashboard;
+  const { lowStock, availableKeys, ordersAwaitingKeys, ordersHeldForReview } = dashboard;
   const readOnly = useReadOnly();
   const titleId = useId();
   return (
@@ -23,6 +23,8 @@ export function LowStock({ dashboard }: { dashboard: DashboardView }) {
         <p className="text-sm text-muted-foreground">
           {availableKeys} {availableKeys === 1 ? 'key' : 'keys'} available, {ordersAwaitingKeys}{' '}
           {ordersAwaitingKeys === 1 ? 'order' : 'orders'} awaiting keys
+          {ordersHeldForReview > 0 &&
+            `, ${ordersHeldForReview} ${ordersHeldForReview === 1 ? 'order' : 'orders'} held for review`}
         </p>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">

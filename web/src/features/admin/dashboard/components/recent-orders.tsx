@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { AdminOrderStatusBadge } from '@/features/admin/components/admin-order-status-badge';
+import { REVIEW_LABELS } from '@/features/admin/orders/utils/review-labels';
 import { formatPrice } from '@/lib/format';
 
 const RECENT_ORDERS = 5;
@@ -31,6 +32,11 @@ export function RecentOrders({ orders }: { orders: DashboardRecentOrderView[] })
                   <div className="min-w-0">
                     <p className="truncate text-sm font-medium">{order.customerName}</p>
                     <p className="truncate text-sm text-muted-foreground">{order.customerEmail}</p>
+                    {order.reviewStatus && (
+                      <p className="truncate text-xs text-muted-foreground">
+                        {REVIEW_LABELS[order.reviewStatus]}
+                      </p>
+                    )}
                   </div>
                   <div className="flex shrink-0 items-center gap-3">
                     <span className="text-sm font-semibold tabular-nums">{formatPrice(order.total)}</span>

@@ -11,6 +11,7 @@ import { useReadOnly } from '../../auth/api/admin-status';
 import { AdminOrderStatusBadge } from '../../components/admin-order-status-badge';
 import { useResendDeliveryEmail } from '../api/resend-delivery-email';
 import { resendUnavailableReason } from '../utils/resend-unavailable';
+import { REVIEW_LABELS } from '../utils/review-labels';
 import { OrderStatusSelect } from './order-status-select';
 import { RefundDialog } from './refund-dialog';
 
@@ -28,13 +29,6 @@ function Field({ term, children }: { term: string; children: ReactNode }) {
  * resent from here (disabled, with the reason beside it, on an order whose keys are not sent again). `etag` names
  * the version shown: each of those is refused if the order changed since.
  */
-/** Where a hold by the risk rules stands, as the order page says it. */
-const REVIEW_LABELS: Record<NonNullable<OrderView['reviewStatus']>, string> = {
-  held: 'Held for review: keys set aside, not delivered',
-  approved: 'Approved after review',
-  rejected: 'Rejected after review',
-};
-
 export function OrderSummaryCard({ order, etag }: { order: OrderView; etag: string | null }) {
   const resend = useResendDeliveryEmail(order.id, order.customerEmail, etag);
   const readOnly = useReadOnly();
