@@ -14,7 +14,8 @@
  * back-office list is one entry of BACK_OFFICE_LISTS.
  * Knobs: BENCH_SCALE (1), BENCH_SCALE_SAMPLES (200 per figure), BENCH_SCALE_BUDGET_SECONDS (30 per figure),
  * BENCH_SCALE_DEEP_PAGES (400), BENCH_SCALE_TIMEOUT_SECONDS (120 per request), BENCH_SHOPPERS (50),
- * BENCH_ORDERS (1,000 checkouts per store), BENCH_WARMUP (100).
+ * BENCH_ORDERS (1,000 checkouts per store), BENCH_WARMUP (100), BENCH_SCALE_ONLY (measurements whose name holds one
+ * of these comma-separated words, e.g. `what-if`; all by default).
  */
 import { randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
@@ -454,7 +455,7 @@ const whatIfBesideCheckouts: Measurement = {
 
 // Checkout before browsing: it measures what the size of the store costs a purchase, not what an api still full of
 // the lists' answers does.
-const MEASUREMENTS: Measurement[] = [
+const ALL_MEASUREMENTS: Measurement[] = [
   projectorRebuilds,
   checkoutAgainstEmpty,
   browseLists,
@@ -463,6 +464,10 @@ const MEASUREMENTS: Measurement[] = [
   lagDuringVerify,
   whatIfBesideCheckouts,
 ];
+const ONLY = process.env.BENCH_SCALE_ONLY?.split(',').filter((word) => word.trim() !== '');
+const MEASUREMENTS = ONLY
+  ? ALL_MEASUREMENTS.filter((measurement) => ONLY.some((word) => measurement.name.includes(word.trim())))
+  : ALL_MEASUREMENTS;
 
 async function main() {
   const started = performance.now();

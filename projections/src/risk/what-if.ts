@@ -15,14 +15,17 @@ import { streamCategory } from '@licensestore/domain/events';
 import type { Logger } from '@licensestore/platform/logging';
 import { type BackOfficeQueue, consumeBackOfficeJobs } from '../back-office-jobs.js';
 
-/** Events read from the log at a time: a page is folded and let go before the next is read. */
-const PAGE = 2_000;
+/**
+ * Events read from the log at a time: a page is folded and let go before the next is read, and the projectors
+ * sharing this process's event loop wait for one page's fold at most (a few milliseconds).
+ */
+const PAGE = 500;
 /**
  * After each page the run rests this many times as long as the page took (its read in the database and its fold
- * here), so it takes a share of the machine checkouts and the projectors hardly feel, and the projectors sharing this
- * process's event loop wait for one page's fold at most.
+ * here), so it takes a seventh of a core at most, which checkouts beside it hardly feel; resting, it still ends well
+ * within the time a projector takes to rebuild from the same log.
  */
-const REST_PER_WORK = 2;
+const REST_PER_WORK = 6;
 
 /**
  * What the draft would have held in the period, computed from the log as a read model nobody keeps: the order
