@@ -31,7 +31,7 @@ export function auditVerifyRoutes(deps: {
     AUDIT_VERIFY_QUEUE,
     deps,
     'Verifications need the job queue (REDIS_URL)',
-  ).queue;
+  );
 
   const router = Router();
   // Auditors may start one too: a verification reads the log and the live tables and writes only its own

@@ -1,5 +1,5 @@
 import { AppError } from '@licensestore/domain';
-import { Queue, QueueEvents } from 'bullmq';
+import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 
 /** The job queue cannot take or answer the job now: the caller may try again later. */
@@ -21,28 +21,15 @@ export const queuePrefixOf = (redis: Redis) =>
   redis.options.keyPrefix ? `${redis.options.keyPrefix}bull` : undefined;
 
 /**
- * A queue of the back office's heavy jobs, which the projections role takes, opened at its first use (with its
- * events, for an api that waits on its jobs) and closed with the api. Without REDIS_URL there is none: `needs` says
- * so as a 503.
+ * A queue of the back office's heavy jobs, which the projections role takes, opened at its first use and closed
+ * with the api. Without REDIS_URL there is none: `needs` says so as a 503.
  */
-export function backOfficeQueue(name: string, deps: BackOfficeQueueDeps, needs: string) {
+export function backOfficeQueue(name: string, deps: BackOfficeQueueDeps, needs: string): () => Queue {
   let queue: Queue | undefined;
-  let events: QueueEvents | undefined;
-  const connection = () => {
+  deps.closing?.addEventListener('abort', () => void queue?.close(), { once: true });
+  return () => {
     if (!deps.redisUrl) throw new QueueUnavailableError(needs);
-    return { connection: { url: deps.redisUrl }, prefix: queuePrefixOf(deps.redis) };
-  };
-  deps.closing?.addEventListener('abort', () => void Promise.all([queue?.close(), events?.close()]), {
-    once: true,
-  });
-  return {
-    queue: () => {
-      queue ??= new Queue(name, connection());
-      return queue;
-    },
-    events: () => {
-      events ??= new QueueEvents(name, connection());
-      return events;
-    },
+    queue ??= new Queue(name, { connection: { url: deps.redisUrl }, prefix: queuePrefixOf(deps.redis) });
+    return queue;
   };
 }

@@ -9,13 +9,15 @@ import {
   whatIfResultSchema,
 } from '@licensestore/domain';
 import type { Logger } from '@licensestore/platform/logging';
-import type { Job, Queue } from 'bullmq';
+import { Job, type Queue } from 'bullmq';
 import {
   type BackOfficeQueueDeps,
   backOfficeQueue,
   QueueUnavailableError,
 } from '../jobs/back-office-queues.js';
 
+/** How often the api looks at where its run stands (one Redis call each time). */
+const LOOK_EVERY_MS = 250;
 /** How long a what-if may wait in the queue, no other running, before it is taken back as one no role will run. */
 const TAKEN_WITHIN_MS = 10_000;
 /** How long the api waits for the figures; the run goes on past it and is recorded when it ends. */
@@ -43,13 +45,13 @@ export type RunWhatIf = (job: WhatIfJob) => Promise<WhatIfResult>;
 
 /**
  * What-ifs run in the projections role, as verifications do: a run reads the whole history, which is no work for
- * the process answering checkouts. The api queues the run and answers with its figures when the role has computed
+ * the process answering checkouts. The api queues the run and answers with its figures once the role has computed
  * (and recorded) them; it withdraws a run no role takes, and stops waiting, not the run, after ANSWERED_WITHIN_MS.
  */
 export function whatIfsInProjections(deps: BackOfficeQueueDeps & { logger: Logger }): RunWhatIf {
   const whatIfs = backOfficeQueue(RISK_WHAT_IF_QUEUE, deps, 'What-ifs need the job queue (REDIS_URL)');
   return async (data) => {
-    const queue = whatIfs.queue();
+    const queue = whatIfs();
     const job = await queue.add(RISK_WHAT_IF_JOB, data, {
       jobId: randomUUID(),
       // A run that fails says why to the admin waiting for it; running it again unasked would only repeat that.
@@ -57,25 +59,22 @@ export function whatIfsInProjections(deps: BackOfficeQueueDeps & { logger: Logge
       removeOnComplete: { age: DAY_SECONDS },
       removeOnFail: { age: 7 * DAY_SECONDS },
     });
-    const outcome = job.waitUntilFinished(whatIfs.events()).then(
-      (value: unknown) => ({ value }),
-      (error: unknown) => ({ error }),
-    );
-    const answeredBy = performance.now() + ANSWERED_WITHIN_MS;
+    const queuedAt = performance.now();
+    let untakenSince = queuedAt;
     for (;;) {
-      const settled = await Promise.race([outcome, pause(TAKEN_WITHIN_MS, deps.closing)]);
-      if (settled && 'error' in settled) {
-        deps.logger.error({ err: settled.error, jobId: job.id }, 'what-if failed');
-        throw new QueueUnavailableError('The what-if could not be computed; please try again later');
-      }
-      if (settled) return whatIfResultSchema.parse(settled.value);
+      await delay(LOOK_EVERY_MS, undefined, { signal: deps.closing }).catch(() => undefined);
       if (deps.closing?.aborted) {
         throw new QueueUnavailableError(
           'The api is stopping; the what-if goes on in the projections role, and its run is recorded when it ends',
         );
       }
-      if (performance.now() > answeredBy) throw new WhatIfTimedOutError();
-      if (await withdrawnUntaken(queue, job)) {
+      const state = await job.getState();
+      if (state === 'completed' || state === 'failed') return figuresOf(queue, job, deps.logger);
+      const now = performance.now();
+      if (now - queuedAt > ANSWERED_WITHIN_MS) throw new WhatIfTimedOutError();
+      // Taken, or waiting behind a run under way: the role is there.
+      if (state !== 'waiting' || (await queue.getActiveCount()) > 0) untakenSince = now;
+      else if (now - untakenSince > TAKEN_WITHIN_MS && (await withdrawn(job))) {
         throw new QueueUnavailableError(
           `No projections role took the what-if within ${TAKEN_WITHIN_MS / 1000} s; it was withdrawn`,
         );
@@ -84,18 +83,17 @@ export function whatIfsInProjections(deps: BackOfficeQueueDeps & { logger: Logge
   };
 }
 
-/** `ms`, or less if the api starts stopping meanwhile: nothing either way; it keeps no process alive. */
-const pause = (ms: number, closing: AbortSignal | undefined) =>
-  delay(ms, undefined, { signal: closing, ref: false }).catch(() => undefined);
+/** The figures a finished run returned; a run that failed is logged and said to have failed. */
+async function figuresOf(queue: Queue, job: Job, logger: Logger): Promise<WhatIfResult> {
+  const finished = await Job.fromId(queue, job.id as string);
+  if (finished?.finishedOn && !finished.failedReason) return whatIfResultSchema.parse(finished.returnvalue);
+  logger.error({ jobId: job.id, reason: finished?.failedReason }, 'what-if failed');
+  throw new QueueUnavailableError('The what-if could not be computed; please try again later');
+}
 
-/**
- * Takes the job back while it is still waiting and no other what-if runs (one running would be why it waits):
- * true when no role took it. A role taking it meanwhile makes the removal fail, and the wait goes on.
- */
-async function withdrawnUntaken(queue: Queue, job: Job): Promise<boolean> {
-  if (!(await job.isWaiting()) || (await queue.getActiveCount()) > 0) return false;
-  return job.remove().then(
+/** Takes a waiting job back: false when a role took it meanwhile (the removal of a running job fails). */
+const withdrawn = (job: Job) =>
+  job.remove().then(
     () => true,
     () => false,
   );
-}
