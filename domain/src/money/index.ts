@@ -6,6 +6,15 @@ export const decimalAmount = z
   .trim()
   .regex(/^\d{1,7}(\.\d{1,2})?$/, 'must be an amount like 19.99');
 
+/**
+ * A sum of many amounts (what a rule would have held over a year): its whole part is as long as it needs to be,
+ * up to the cents a number holds exactly.
+ */
+export const decimalTotal = z
+  .string()
+  .trim()
+  .regex(/^\d{1,13}(\.\d{1,2})?$/, 'must be a total like 12345678.90');
+
 export const toCents = (amount: string): number => {
   const [whole = '0', fraction = ''] = amount.split('.');
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { decimalAmount, formatCents, toCents } from '../money/index.js';
+import { decimalTotal, formatCents, toCents } from '../money/index.js';
 import { customerEmailKey } from '../orders/customer-email-key.js';
 import type { OrderEvent } from '../orders/events.js';
 import { type RiskRuleName, type RiskRules, riskRuleNameSchema } from './rules.js';
@@ -12,7 +12,7 @@ const whatIfMonthSchema = z.object({
   month: z.string().regex(/^\d{4}-\d{2}$/),
   orders: count,
   held: count,
-  heldValue: decimalAmount,
+  heldValue: decimalTotal,
   heldLaterRefundedOrDenied: count,
   currentRulesHeld: count,
 });
@@ -23,11 +23,11 @@ export const whatIfResultSchema = z.object({
   to: z.iso.datetime(),
   orders: count,
   held: count,
-  heldValue: decimalAmount,
+  heldValue: decimalTotal,
   /** Of the orders the draft would have held, those later refunded (in whole or part) or whose payment was denied. */
   heldLaterRefundedOrDenied: count,
   currentRulesHeld: count,
-  perRule: z.array(z.object({ rule: riskRuleNameSchema, held: count, heldValue: decimalAmount })),
+  perRule: z.array(z.object({ rule: riskRuleNameSchema, held: count, heldValue: decimalTotal })),
   perMonth: z.array(whatIfMonthSchema),
 });
 export type WhatIfResult = z.infer<typeof whatIfResultSchema>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { OrderEvent } from '../orders/events.js';
 import { NO_RISK_RULES, type RiskRules } from './rules.js';
-import { WhatIfFold } from './what-if.js';
+import { WhatIfFold, whatIfResultSchema } from './what-if.js';
 
 const ADDRESS = 'a'.repeat(64);
 const period = { from: '2026-01-01T00:00:00.000Z', to: '2027-01-01T00:00:00.000Z' };
@@ -126,5 +126,18 @@ describe('What-if', () => {
       // ada's May order is not her first: her December order counts as history.
       expect(result.perRule).toEqual([{ rule: 'first-order', held: 7, heldValue: '700.00' }]);
     });
+  });
+
+  it('sums what it would have held past the largest amount one order may have, as a run of a big store does', () => {
+    const orders = Array.from(
+      { length: 12 },
+      (_, n) =>
+        captured(`2026-03-${String(n + 1).padStart(2, '0')}T12:00:00.000Z`, '9999999.99', `b${n}@example.com`)
+          .event,
+    );
+    const result = run({ holdAtOrAbove: '500.00' }, {}, orders);
+    expect(result.heldValue).toBe('119999999.88');
+    // The run is recorded with these figures: they must read back under the event's own schema.
+    expect(whatIfResultSchema.parse(result)).toEqual(result);
   });
 });
