@@ -22,10 +22,10 @@ import { type BackOfficeQueue, consumeBackOfficeJobs } from '../back-office-jobs
 const PAGE = 500;
 /**
  * After each page the run rests this many times as long as the page took (its read in the database and its fold
- * here), so it takes a seventh of a core at most, which checkouts beside it hardly feel; resting, it still ends well
+ * here), so it takes an eleventh of a core at most, which checkouts beside it hardly feel; resting, it still ends
  * within the time a projector takes to rebuild from the same log.
  */
-const REST_PER_WORK = 6;
+const REST_PER_WORK = 10;
 
 /**
  * What the draft would have held in the period, computed from the log as a read model nobody keeps: the order
