@@ -103,16 +103,11 @@ describe('Grouped decisions', () => {
     };
     const readFrom: Array<bigint | undefined> = [];
     const tracked: EventStore = {
+      ...env.eventStore,
       readStream: (name, from) => {
         readFrom.push(from);
         return env.eventStore.readStream(name, from);
       },
-      readLastEvent: (name) => env.eventStore.readLastEvent(name),
-      readAll: (after, limit) => env.eventStore.readAll(after, limit),
-      readAllOfTypes: (after, limit, types) => env.eventStore.readAllOfTypes(after, limit, types),
-      subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
-      close: () => env.eventStore.close(),
-      append: (name, events, expected) => env.eventStore.append(name, events, expected),
     };
     const decide = groupedDecisions(tracked, capped);
 
@@ -127,13 +122,8 @@ describe('Grouped decisions', () => {
 
   it('folds nothing twice from an event store that reads every stream from the start', async () => {
     const fromStart: EventStore = {
+      ...env.eventStore,
       readStream: (name) => env.eventStore.readStream(name),
-      readLastEvent: (name) => env.eventStore.readLastEvent(name),
-      readAll: (after, limit) => env.eventStore.readAll(after, limit),
-      readAllOfTypes: (after, limit, types) => env.eventStore.readAllOfTypes(after, limit, types),
-      subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
-      close: () => env.eventStore.close(),
-      append: (name, events, expected) => env.eventStore.append(name, events, expected),
     };
     const capped: typeof counter = {
       ...counter,
@@ -183,12 +173,7 @@ describe('Grouped decisions', () => {
     const { open: reachedAppend, opened: atAppend } = latch();
     let conflicts = 0;
     const held: EventStore = {
-      readStream: (name, from) => env.eventStore.readStream(name, from),
-      readLastEvent: (name) => env.eventStore.readLastEvent(name),
-      readAll: (after, limit) => env.eventStore.readAll(after, limit),
-      readAllOfTypes: (after, limit, types) => env.eventStore.readAllOfTypes(after, limit, types),
-      subscribeAll: (after, signal) => env.eventStore.subscribeAll(after, signal),
-      close: () => env.eventStore.close(),
+      ...env.eventStore,
       append: async (name, events, expected) => {
         reachedAppend();
         await appendMay;
