@@ -3,6 +3,7 @@ import { Monitor } from 'lucide-react';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useHydrated } from '@/lib/hydrated';
 import { saleOf } from '@/lib/pricing';
 import { Price } from './price';
 import { StockStatus } from './stock-status';
@@ -10,9 +11,27 @@ import { StockStatus } from './stock-status';
 /** The box art is square (600 × 600); the size attributes reserve its box before it loads. */
 const IMAGE_SIZE = 600;
 
-/** `onScreen`: likely visible when the page opens, so its picture is fetched at once and ahead of the rest. */
+/**
+ * `onScreen`: likely visible when the page opens, so its picture is fetched at once and ahead of the rest. Any other
+ * card's picture is left out of a page drawn on the server (inside `<noscript>`, so browsing without JavaScript still
+ * shows it) and added once the browser has taken the page over: fetched with the page, the pictures below the first
+ * screen would share its first connections with the script and the picture that opens it.
+ */
 export function ProductCard({ product, onScreen = false }: { product: Product; onScreen?: boolean }) {
   const sale = saleOf(product);
+  const hydrated = useHydrated();
+  const picture = (
+    <img
+      src={product.imageUrl}
+      alt=""
+      width={IMAGE_SIZE}
+      height={IMAGE_SIZE}
+      loading={onScreen ? 'eager' : 'lazy'}
+      fetchPriority={onScreen ? 'high' : 'auto'}
+      decoding={onScreen ? 'auto' : 'async'}
+      className="size-full object-cover transition-transform duration-300 group-hover:scale-105"
+    />
+  );
   return (
     <Link
       href={`/product/${product.id}`}
@@ -20,16 +39,7 @@ export function ProductCard({ product, onScreen = false }: { product: Product; o
     >
       {/* The box art is drawn on a transparent ground: no lighter slab behind it in the dark theme. */}
       <div className="aspect-square overflow-hidden bg-muted dark:bg-transparent">
-        <img
-          src={product.imageUrl}
-          alt=""
-          width={IMAGE_SIZE}
-          height={IMAGE_SIZE}
-          loading={onScreen ? 'eager' : 'lazy'}
-          fetchPriority={onScreen ? 'high' : 'auto'}
-          decoding={onScreen ? 'auto' : 'async'}
-          className="size-full object-cover transition-transform duration-300 group-hover:scale-105"
-        />
+        {onScreen || hydrated ? picture : <noscript>{picture}</noscript>}
       </div>
       <div className="flex flex-1 flex-col gap-1.5 p-3 sm:p-4">
         {/* Beside the category, never over the picture, where it would cover the name on the box on a phone. */}
