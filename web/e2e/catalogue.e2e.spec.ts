@@ -2,7 +2,7 @@ import type { TestimonialView } from '@licensestore/contract/testimonials';
 import type { Product } from '@licensestore/domain';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { arriveInBrowser, openPage, PHONE, seriousA11yViolations } from './support/browser.js';
+import { arriveInBrowser, hold, openPage, PHONE, seriousA11yViolations } from './support/browser.js';
 import { priceOf, withCart } from './support/checkout-page.js';
 import { shownMoney } from './support/money.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
@@ -55,19 +55,6 @@ const outOfStockProduct = () => {
   return product;
 };
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
-
-/** Answers to `url` wait until the returned function is called: the loading state stays on screen meanwhile. */
-async function hold(page: Page, url: string): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((done) => {
-    release = done;
-  });
-  await page.route(url, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 /** Every JSON-LD block of the page, parsed (a block that is not JSON fails the test). */
 const jsonLd = async (page: Page): Promise<Record<string, unknown>[]> =>

@@ -1,9 +1,11 @@
 import type { Product } from '@licensestore/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openPage, PHONE } from './support/browser.js';
+import { hold, openPage, PHONE } from './support/browser.js';
 import { storeAndBrowserForThisFile } from './support/store-and-browser.js';
 
 const e2e = storeAndBrowserForThisFile();
+/** The cards of /products whose pictures come with the page: its first row on a wide screen, two on a phone. */
+const FIRST_CARDS = 4;
 let products: Product[];
 
 beforeAll(async () => {
@@ -34,6 +36,7 @@ describe('with JavaScript off', () => {
     await page.waitForURL('**/products');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('All Products');
     expect(await page.locator('main a[href^="/product/"]').count()).toBe(products.length);
+    expect(await page.locator('main a[href^="/product/"] img').count()).toBe(products.length);
 
     const { category, inCategory } = aCategory();
     const filter = page.getByRole('group', { name: 'Filter by category' });
@@ -70,6 +73,24 @@ describe('with JavaScript on', () => {
     // The app took over once a click is the app's: the cart panel opens without a page load.
     await page.getByRole('button', { name: /^Cart/ }).click();
     await page.getByRole('dialog', { name: 'Shopping Cart' }).waitFor();
+    expect(errors).toEqual([]);
+    await close();
+  });
+
+  it("fetches only the first cards' pictures of /products before its script runs, and every card's after", async () => {
+    const { page, errors, close } = await openPage(e2e.browser, e2e.store.url, { viewport: PHONE });
+    const pictures = new Set<string>();
+    page.on('request', (request) => {
+      if (request.url().includes('/images/products/')) pictures.add(new URL(request.url()).pathname);
+    });
+    const releaseScript = await hold(page, '**/assets/*.js');
+    await page.goto('/products', { waitUntil: 'commit' });
+    await expect.poll(() => pictures.size).toBeGreaterThanOrEqual(FIRST_CARDS);
+    // Long enough for the browser to lay the page out and ask for the lazy pictures within its loading distance.
+    await page.waitForTimeout(1000);
+    expect(pictures.size).toBe(FIRST_CARDS);
+    releaseScript();
+    await expect.poll(() => page.locator('main a[href^="/product/"] img').count()).toBe(products.length);
     expect(errors).toEqual([]);
     await close();
   });

@@ -93,3 +93,16 @@ export async function toastSaying(page: Page, title: string, description?: strin
   // One look for both texts: a toast lasts five seconds, which a second round trip may outlast on a loaded machine.
   await (description === undefined ? toast : toast.filter({ hasText: description })).waitFor();
 }
+
+/** Answers to `url` wait until the returned function is called: what the page shows before them stays on screen meanwhile. */
+export async function hold(page: Page, url: string): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((done) => {
+    release = done;
+  });
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
