@@ -1,4 +1,4 @@
-import { orderDecider, orderStream } from '@licensestore/domain';
+import { type Customer, orderDecider, orderStream } from '@licensestore/domain';
 import type { EventStore, NewEventMetadata } from '@licensestore/domain/events';
 import type { Logger } from '@licensestore/platform/logging';
 import type { Job } from 'bullmq';
@@ -55,16 +55,10 @@ export interface EmailSent {
   now: string;
 }
 
-/** Whom an order e-mail goes to: the order's customer. */
-interface Recipient {
-  name: string;
-  email: string;
-}
-
 /** Why a job sends nothing, which is its result. */
 type Nothing = string;
 
-interface OrderEmailDefinition<Data extends OrderEmailJob, Loaded extends { customer: Recipient }> {
+interface OrderEmailDefinition<Data extends OrderEmailJob, Loaded extends { customer: Customer }> {
   queue: OrderEmailQueue<Data>;
   /** With the trigger, the message's Message-ID: every attempt for one trigger sends the same message. */
   kind: (data: Data) => string;
@@ -84,7 +78,7 @@ interface OrderEmailDefinition<Data extends OrderEmailJob, Loaded extends { cust
  * may commit a message whose reply never arrives): the message then carries the same Message-ID, so it is the same
  * message, not a new one, and every attempt that may repeat one says so in the log.
  */
-export function defineOrderEmailProcessor<Data extends OrderEmailJob, Loaded extends { customer: Recipient }>(
+export function defineOrderEmailProcessor<Data extends OrderEmailJob, Loaded extends { customer: Customer }>(
   context: ProcessorContext,
   definition: OrderEmailDefinition<Data, Loaded>,
 ) {
