@@ -4,7 +4,14 @@ import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { signInAsAdmin } from './support/admin.js';
-import { openPage, PHONE, seriousA11yViolations, type TestPage, toastSaying } from './support/browser.js';
+import {
+  hold,
+  openPage,
+  PHONE,
+  seriousA11yViolations,
+  type TestPage,
+  toastSaying,
+} from './support/browser.js';
 import { shownMoney } from './support/money.js';
 import { purchasableProducts, purchase, waitForLicenseKeys } from './support/purchases.js';
 import { ADMIN_PASSWORD } from './support/store.js';
@@ -45,18 +52,6 @@ const readDashboard = (page: Page): Promise<DashboardView> =>
   page.evaluate(async () => (await fetch('/api/admin/dashboard')).json());
 
 /** Holds every GET /api/admin/status until `release` is called, so the loading state can be seen. */
-async function holdAdminStatus(page: Page): Promise<() => void> {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/api/admin/status', async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
 async function sidebarWidth(page: Page): Promise<number> {
   const box = await page.locator('aside#sidebar').boundingBox();
   if (!box) throw new Error('no sidebar on the page');
@@ -127,7 +122,7 @@ beforeAll(async () => {
 describe('a visitor who is not an admin', () => {
   it.each(ADMIN_PATHS)('sees Loading..., then only the login screen, on %s', async (path) => {
     const { page, errors, close } = await openPage(e2e.browser, e2e.store.url);
-    const release = await holdAdminStatus(page);
+    const release = await hold(page, '**/api/admin/status');
     await page.goto(path);
     await page.getByRole('status').filter({ hasText: 'Loading...' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Admin Login' }).count()).toBe(0);

@@ -3,7 +3,7 @@ import { orderNumber } from '@licensestore/domain/orders/order-number';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdminPage, openStaleAndOtherAdminPages } from './support/admin.js';
-import { openPage, PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
+import { hold, openPage, PHONE, seriousA11yViolations, toastSaying } from './support/browser.js';
 import { shownMoney } from './support/money.js';
 import {
   type OpenedItem,
@@ -36,22 +36,6 @@ async function setPaidOrderPending(page: Page, orderId: string) {
   await question.waitFor({ state: 'detached' });
 }
 
-/** Holds every request to `path` until released: the screen's loading state stays up to be looked at. */
-async function holdRequests(page: Page, path: string) {
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(
-    (url) => url.pathname === path,
-    async (route) => {
-      await released;
-      await route.continue();
-    },
-  );
-  return release;
-}
-
 /** Date and time to the second as the viewer's browser writes them: orders of the same day stay apart. */
 const localeDateTime = (page: Page, iso: string) =>
   page.evaluate((value) => new Date(value).toLocaleString(), iso);
@@ -59,7 +43,7 @@ const localeDateTime = (page: Page, iso: string) =>
 describe('before the first order', () => {
   it('shows skeleton rows while loading, then the empty texts of Orders and Customers', async () => {
     const { page, errors, close } = await openAdminPage(e2e.browser, e2e.store.url);
-    const release = await holdRequests(page, '/api/admin/orders');
+    const release = await hold(page, (url) => url.pathname === '/api/admin/orders');
     await page.goto('/admin/orders');
     await page.getByRole('heading', { level: 1, name: 'Orders' }).waitFor();
     expect(await page.getByText('Manage customer orders').isVisible()).toBe(true);

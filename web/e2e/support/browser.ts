@@ -94,8 +94,11 @@ export async function toastSaying(page: Page, title: string, description?: strin
   await (description === undefined ? toast : toast.filter({ hasText: description })).waitFor();
 }
 
-/** Answers to `url` wait until the returned function is called: what the page shows before them stays on screen meanwhile. */
-export async function hold(page: Page, url: string): Promise<() => void> {
+/**
+ * Answers to requests `url` matches (a glob, a pattern or a test of the URL, as Playwright's route takes) wait until
+ * the returned function is called: what the page shows before them stays on screen meanwhile.
+ */
+export async function hold(page: Page, url: Parameters<Page['route']>[0]): Promise<() => void> {
   let release = () => {};
   const released = new Promise<void>((done) => {
     release = done;
